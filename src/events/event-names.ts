@@ -1,0 +1,39 @@
+// The documented events, plus the two the field notes saw in the wild (MED disputes, cancellations).
+export const transactionEventNames = [
+  'transaction_created',
+  'transaction_paid',
+  'transaction_refunded',
+  'transaction_updated',
+  'transaction_canceled',
+  'transaction_infraction',
+] as const;
+
+export const transferEventNames = [
+  'transfer_created',
+  'transfer_completed',
+  'transfer_canceled',
+  'transfer_updated',
+] as const;
+
+export const pixEventNames = [...transactionEventNames, ...transferEventNames] as const;
+
+export type TransactionEventName = (typeof transactionEventNames)[number];
+export type TransferEventName = (typeof transferEventNames)[number];
+export type PixEventName = TransactionEventName | TransferEventName;
+
+export const transactionStatuses = ['pending', 'paid', 'canceled', 'refunded', 'expired'] as const;
+export const transferStatuses = ['queued', 'created', 'processing', 'completed', 'canceled', 'refused'] as const;
+
+// Unknown statuses arrive in the wild; `string & {}` keeps editor completion for the known ones.
+export type TransactionStatus = (typeof transactionStatuses)[number] | (string & {});
+export type TransferStatus = (typeof transferStatuses)[number] | (string & {});
+
+const nameSet: ReadonlySet<string> = new Set(pixEventNames);
+
+export function isPixEventName(name: string): name is PixEventName {
+  return nameSet.has(name);
+}
+
+export function isTransferEventName(name: PixEventName): name is TransferEventName {
+  return name.startsWith('transfer_');
+}

@@ -1,0 +1,41 @@
+import type * as NodeCrypto from 'node:crypto';
+
+/** Checks an expected HMAC-SHA256 against given bytes, in constant time. */
+export type HmacVerifier = (secret: string, body: Uint8Array, signature: Uint8Array) => Promise<boolean>;
+export type HmacSigner = (secret: string, body: Uint8Array) => Promise<Uint8Array>;
+
+// No static `node:` import keeps this module loadable on edge runtimes; node:crypto is ~20× faster
+// than Web Crypto for small bodies, so it is used wherever the runtime has it.
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+
+const encoder = new TextEncoder();
+
+function nodeSign(crypto: typeof NodeCrypto): HmacSigner {
+  return (secret, body) => Promise.resolve(crypto.createHmac('sha256', secret).update(body).digest());
+}
+
+function nodeVerify(crypto: typeof NodeCrypto): HmacVerifier {
+  return (secret, body, signature) => {
+    const expected = crypto.createHmac('sha256', secret).update(body).digest();
+    return Promise.resolve(expected.length === signature.length && crypto.timingSafeEqual(expected, signature));
+  };
+}
+
+function importKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
+  return globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    usage,
+  ]);
+}
+
+export const webSign: HmacSigner = async (secret, body) =>
+  new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', await importKey(secret, 'sign'), body as BufferSource));
+
+// subtle.verify compares in constant time by specification.
+export const webVerify: HmacVerifier = async (secret, body, signature) =>
+  globalThis.crypto.subtle.verify('HMAC', await importKey(secret, 'verify'), signature as BufferSource, body as BufferSource);
+
+export const hmacSign: HmacSigner = nodeCrypto ? nodeSign(nodeCrypto) : webSign;
+export const hmacVerify: HmacVerifier = nodeCrypto ? nodeVerify(nodeCrypto) : webVerify;
+export const hmacBackend: 'node:crypto' | 'web-crypto' = nodeCrypto ? 'node:crypto' : 'web-crypto';

@@ -1,0 +1,81 @@
+import { hexToBytes, isHex } from './hex.js';
+import { hmacVerify } from './hmac-sha256.js';
+
+export const signaturePrefix = 'sha256=';
+
+export type SignatureFailureReason = 'signature_missing' | 'signature_malformed' | 'signature_mismatch';
+
+export type SignatureResult =
+  | { ok: true; secretIndex: number }
+  | {
+      ok: false;
+      reason: SignatureFailureReason;
+      /** Safe to send back to the sender. */
+      message: string;
+      /** For the merchant's logs only: likely causes (never the secret itself). */
+      hint?: string;
+    };
+
+export interface VerifySignatureInput {
+  /** The exact raw bytes of the request body (a string is taken as its UTF-8 bytes). */
+  body: Uint8Array | string;
+  /** The `X-Signature` header value: `sha256=<64 hex>`. */
+  signature: string | null | undefined;
+  /** One secret, or several while rotating keys. */
+  secret: string | readonly string[];
+}
+
+const encoder = new TextEncoder();
+const digestHexLength = 64;
+
+/**
+ * Verifies `X-Signature: sha256=<hex HMAC-SHA256>` over the exact raw bytes, against one or more
+ * secrets, comparing decoded bytes in constant time. Never says which byte differed.
+ */
+export async function verifySignature(input: VerifySignatureInput): Promise<SignatureResult> {
+  const header = input.signature?.trim();
+  if (!header) return fail('signature_missing', 'The X-Signature header is missing.');
+
+  const hex = header.slice(signaturePrefix.length);
+  if (
+    header.slice(0, signaturePrefix.length).toLowerCase() !== signaturePrefix ||
+    hex.length !== digestHexLength ||
+    !isHex(hex)
+  ) {
+    return fail(
+      'signature_malformed',
+      'The X-Signature header must be "sha256=" followed by 64 hexadecimal characters.',
+    );
+  }
+
+  const given = hexToBytes(hex);
+  const body: unknown = input.body;
+  if (typeof body !== 'string' && !(body instanceof Uint8Array)) {
+    return fail('signature_mismatch', mismatchMessage, parsedBodyHint);
+  }
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  const secrets = typeof input.secret === 'string' ? [input.secret] : input.secret;
+  for (let i = 0; i < secrets.length; i++) {
+    if (await hmacVerify(secrets[i] as string, bytes, given)) return { ok: true, secretIndex: i };
+  }
+  return fail('signature_mismatch', mismatchMessage, secretHint(secrets));
+}
+
+const mismatchMessage =
+  'No signature matched the expected signature for the payload. ' +
+  'Is the raw request body passed byte for byte, and is the webhook secret the right one?';
+
+export const parsedBodyHint =
+  'The body is a parsed object, not the raw bytes: a body parser (such as express.json()) ran first. ' +
+  'Verify the exact bytes the gateway sent; re-serialized JSON never matches.';
+
+function secretHint(secrets: readonly string[]): string | undefined {
+  if (secrets.some((s) => s !== s.trim())) {
+    return 'A configured secret has leading or trailing whitespace; the gateway signs with the bare secret.';
+  }
+  return undefined;
+}
+
+function fail(reason: SignatureFailureReason, message: string, hint?: string): SignatureResult {
+  return hint === undefined ? { ok: false, reason, message } : { ok: false, reason, message, hint };
+}
