@@ -1,0 +1,26 @@
+/** A CLI command: gets its arguments, writes to stdout/stderr, returns the exit code. */
+export type Command = (argv: string[]) => Promise<number>;
+
+// Loaded on demand so `pixhook verify` never pays for Express, BullMQ or the emulator.
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  listen: {
+    summary: 'listen --port <n> --path <p> --secret <s> [--mode inline|background|durable] [--redis <url>] [--forward-to <url>]',
+    load: async () => (await import('./listen-command.js')).listenCommand,
+  },
+  verify: {
+    summary: 'verify --secret <s> --signature <sig> [file]   (body from the file or stdin)',
+    load: async () => (await import('./verify-command.js')).verifyCommand,
+  },
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name === undefined ? undefined : commands[name];
+  if (!command) {
+    const usage = Object.values(commands).map((c) => `  pixhook ${c.summary}`);
+    const out = name === undefined || name === '--help' || name === '-h' ? process.stdout : process.stderr;
+    out.write(`pixhook — receive, test and operate PIX gateway webhooks\n\nUsage:\n${usage.join('\n')}\n`);
+    return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
+  }
+  return (await command.load())(rest);
+}
