@@ -274,7 +274,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
         bytes = await source(config.maxBodyBytes);
       } catch (error) {
         if (error instanceof PixhookError && isBodyReason(error.code)) {
-          return { ok: false, reason: error.code, hint: error.message };
+          return error.cause === undefined ? { ok: false, reason: error.code } : { ok: false, reason: error.code, hint: describe(error.cause) };
         }
         return { ok: false, reason: 'body_unreadable', hint: describe(error) };
       }

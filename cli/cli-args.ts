@@ -1,0 +1,45 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** A bad command line: the command prints the message and exits 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>;
+
+/** `parseArgs` with strict checking, turning its errors into `UsageError`. */
+export function parseCommandLine<O extends Options>(argv: string[], options: O, allowPositionals = false): Parsed<O> {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals, strict: true }) as Parsed<O>;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** `--secret` (repeatable, for key rotation), else `PIXHOOK_SECRET` (comma-separated for several). */
+export function secretsFrom(flag: string | string[] | undefined): string[] {
+  const given = typeof flag === 'string' ? [flag] : (flag ?? []);
+  if (given.length > 0) return given;
+  const env = process.env['PIXHOOK_SECRET'];
+  if (env) return env.split(',');
+  throw new UsageError('a webhook secret is required: --secret <s> or PIXHOOK_SECRET');
+}
+
+export function portFrom(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, got "${value}"`);
+  return port;
+}
+
+/** Runs a command body, mapping usage errors to exit code 2 with the usage line. */
+export async function runCommand(usage: string, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`pixhook: ${error.message}\nusage: pixhook ${usage}\n`);
+    return 2;
+  }
+}

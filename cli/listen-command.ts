@@ -1,0 +1,89 @@
+import { createReceiver } from '../src/receiver.js';
+import type { PixEvent } from '../src/events/event-types.js';
+import type { HandlerContext } from '../src/handler-registry.js';
+import type { Logger } from '../src/logger.js';
+import { parseCommandLine, portFrom, runCommand, secretsFrom, UsageError } from './cli-args.js';
+import { serveReceiver } from './serve-receiver.js';
+
+const usage = 'listen --port <n> --path <p> --secret <s> [--host 127.0.0.1] [--mode inline|background]';
+
+/**
+ * A local receiver: one JSON line on stdout per event handed to handlers; every other outcome
+ * (rejections, duplicates, unknown events) one line on stderr with its reason.
+ */
+export function listenCommand(argv: string[]): Promise<number> {
+  return runCommand(usage, async () => {
+    const { values } = parseCommandLine(argv, {
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      path: { type: 'string', default: '/webhooks/pix' },
+      secret: { type: 'string', multiple: true },
+      mode: { type: 'string', default: 'inline' },
+    });
+    const mode = values.mode;
+    if (mode !== 'inline' && mode !== 'background') throw new UsageError(`--mode must be inline or background, got "${mode}"`);
+    const path = values.path.startsWith('/') ? values.path : `/${values.path}`;
+
+    const receiver = createReceiver({ secret: secretsFrom(values.secret), mode, logger: stderrLogger });
+    receiver.onAny((event, context) => {
+      process.stdout.write(`${JSON.stringify(eventLine(event, context))}\n`);
+    });
+
+    const served = await serveReceiver({ receiver, host: values.host, port: portFrom(values.port, 4000), path });
+    process.stderr.write(`pixhook: listening on ${served.url} (mode ${mode}, ${served.framework})\n`);
+    await untilSignal();
+    await served.close();
+    await receiver.drain();
+    return 0;
+  });
+}
+
+/** What `listen` prints per handled event: enough to see what happened, never the secret. */
+export function eventLine(event: PixEvent, context: HandlerContext): Record<string, unknown> {
+  const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
+  return {
+    event: event.name,
+    kind: event.kind,
+    id: resource.id,
+    status: resource.status,
+    amountInCents: resource.amountInCents,
+    variant: event.variant,
+    ...(event.deliveryId !== undefined && { deliveryId: event.deliveryId }),
+    ...(event.scope !== undefined && { scope: event.scope }),
+    ...(resource.endToEndId !== undefined && { endToEndId: resource.endToEndId }),
+    key: context.key,
+    attempt: context.attempt,
+    receivedAt: new Date().toISOString(),
+  };
+}
+
+/** Delivery outcomes other than "handled" (those go to stdout), one line each. */
+export const stderrLogger: Logger = {
+  info: (fields, message) => writeLogLine(fields, message),
+  warn: (fields, message) => writeLogLine(fields, message),
+  error: (fields, message) => writeLogLine(fields, message),
+};
+
+function writeLogLine(fields: object, message = ''): void {
+  const f = fields as Record<string, unknown>;
+  if (message === 'pixhook: delivery') {
+    if (f['reason'] === 'handled') return;
+    const parts = [f['status'], f['reason'], f['event'], f['resourceId']].filter((p) => p !== undefined);
+    const hint = typeof f['hint'] === 'string' ? ` (${f['hint']})` : '';
+    process.stderr.write(`pixhook: ${Number(f['status']) < 300 ? 'acknowledged' : 'rejected'} ${parts.join(' ')}${hint}\n`);
+    return;
+  }
+  process.stderr.write(`${message} ${JSON.stringify(fields)}\n`);
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,56 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createExpressMiddleware, type ExpressMiddleware } from '../adapters/express/index.js';
+import { nodeBodyReader, writeNodeResult } from '../src/node-http-bridge.js';
+import type { Receiver } from '../src/receiver.js';
+
+export interface ServeOptions {
+  receiver: Receiver;
+  host: string;
+  port: number;
+  path: string;
+  /** Runs before the receiver on the webhook path (e.g. to keep the raw bytes for forwarding). */
+  before?: ExpressMiddleware[];
+}
+
+export interface Served {
+  url: string;
+  framework: 'express' | 'node:http';
+  close(): Promise<void>;
+}
+
+/** An Express app with the pixhook middleware on `path`; plain node:http when Express is not installed. */
+export async function serveReceiver(options: ServeOptions): Promise<Served> {
+  const express = await import('express').then((m) => m.default, () => undefined);
+  let server: Server;
+  if (express) {
+    const app = express();
+    app.disable('x-powered-by');
+    app.use(options.path, ...(options.before ?? []), createExpressMiddleware(options.receiver));
+    server = createServer(app);
+  } else {
+    server = createServer((req, res) => {
+      if (new URL(req.url ?? '/', 'http://localhost').pathname !== options.path) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+        return;
+      }
+      void options.receiver
+        .receive({ method: req.method, headers: req.headers, body: nodeBodyReader(req) })
+        .then((result) => writeNodeResult(res, result));
+    });
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host}:${port}${options.path}`,
+    framework: express ? 'express' : 'node:http',
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
