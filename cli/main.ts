@@ -11,6 +11,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'verify --secret <s> --signature <sig> [file]   (body from the file or stdin)',
     load: async () => (await import('./verify-command.js')).verifyCommand,
   },
+  send: {
+    summary: 'send <event> --url <url> --secret <s> [--variant a|b|short] [--id] [--amount] [--status] [--body <file>] [--attempts <n>] [--backoff-ms <n>]',
+    load: async () => (await import('./send-command.js')).sendCommand,
+  },
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,144 @@
+import { readFile } from 'node:fs/promises';
+import { isPixEventName, pixEventNames } from '../src/events/event-names.js';
+import { buildPayload, type PayloadOptions } from '../src/testing/build-payload.js';
+import { deliver, type DeliveryAttempt } from '../src/testing/deliver.js';
+import { parseCommandLine, runCommand, secretsFrom, UsageError } from './cli-args.js';
+
+const usage =
+  'send <event> --url <url> --secret <s> [--variant a|b|short] [--id <id>] [--amount <cents>] [--status <s>] ' +
+  '[--body <file>] [--attempts <n>] [--backoff-ms <n>] [--timeout-ms <n>] [--seed <n>]';
+
+/**
+ * Delivers one event to a URL exactly as the gateway would: signed, retried with exponential backoff.
+ * One line per attempt, then a summary; exit 0 when delivered, 1 when every attempt failed.
+ */
+export function sendCommand(argv: string[]): Promise<number> {
+  return runCommand(usage, async () => {
+    const { values, positionals } = parseCommandLine(
+      argv,
+      {
+        url: { type: 'string' },
+        secret: { type: 'string' },
+        variant: { type: 'string' },
+        id: { type: 'string' },
+        amount: { type: 'string' },
+        status: { type: 'string' },
+        body: { type: 'string' },
+        attempts: { type: 'string', default: '5' },
+        'backoff-ms': { type: 'string', default: '1000' },
+        'timeout-ms': { type: 'string', default: '10000' },
+        seed: { type: 'string' },
+      },
+      true,
+    );
+    if (positionals.length > 1) throw new UsageError(`one event name expected, got: ${positionals.join(' ')}`);
+    const url = urlFrom(values.url);
+    // The gateway signs with one secret; PIXHOOK_SECRET may list several for `listen`, so take the first.
+    const secret = secretsFrom(values.secret)[0] as string;
+    const attempts = integerFrom('--attempts', values.attempts, 1);
+    const backoffMs = integerFrom('--backoff-ms', values['backoff-ms'], 0);
+    const timeoutMs = integerFrom('--timeout-ms', values['timeout-ms'], 1);
+
+    let body: Uint8Array | object;
+    let label: string;
+    if (values.body !== undefined) {
+      const conflicting = (['variant', 'id', 'amount', 'status', 'seed'] as const).filter((k) => values[k] !== undefined);
+      if (conflicting.length > 0) throw new UsageError(`--body sends the file as it is; drop --${conflicting.join(', --')}`);
+      body = await readBodyFile(values.body);
+      label = describeBody(body as Uint8Array, values.body);
+    } else {
+      const name = positionals[0];
+      if (name === undefined) throw new UsageError('which event? e.g. pixhook send transaction_paid (or --body <file>)');
+      if (!isPixEventName(name)) throw new UsageError(`unknown event "${name}"; one of: ${pixEventNames.join(', ')}`);
+      const variant = values.variant ?? 'a';
+      if (variant !== 'a' && variant !== 'b' && variant !== 'short') throw new UsageError(`--variant must be a, b or short, got "${variant}"`);
+      const options: PayloadOptions = { variant };
+      if (values.id !== undefined) options.id = values.id;
+      if (values.amount !== undefined) options.amountInCents = integerFrom('--amount', values.amount, 0);
+      if (values.status !== undefined) options.status = values.status;
+      if (values.seed !== undefined) options.seed = integerFrom('--seed', values.seed, 0);
+      body = buildPayload(name, options);
+      const resource = (body as Record<string, { id: string; status: string }>)[variant === 'a' ? 'data' : name.startsWith('transfer_') ? 'transfer' : 'transaction'];
+      label = `${name} (variant ${variant}, ${resource?.id}, ${resource?.status})`;
+    }
+
+    process.stdout.write(`sending ${label} to ${url}\n`);
+    const result = await deliver({
+      url,
+      body,
+      secret,
+      attempts,
+      backoffMs,
+      timeoutMs,
+      onAttempt: (attempt) => process.stdout.write(`${attemptLine(attempt, attempts)}\n`),
+    });
+    const total = result.attempts.reduce((sum, a) => sum + a.durationMs + (a.retryInMs ?? 0), 0);
+    const tried = result.attempts.length;
+    if (result.delivered) {
+      process.stdout.write(`delivered: ${result.finalStatus} after ${tried} of ${attempts} attempt${attempts === 1 ? '' : 's'} (${ms(total)})\n`);
+      return 0;
+    }
+    const last = result.finalStatus === undefined ? result.attempts[tried - 1]?.error : `status ${result.finalStatus}`;
+    process.stdout.write(`not delivered: all ${tried} attempt${tried === 1 ? '' : 's'} failed (last: ${last}; ${ms(total)})\n`);
+    return 1;
+  });
+}
+
+/** `attempt 2/5  500 handler_failed  12.3 ms  2026-…Z  retry in 2000 ms` */
+export function attemptLine(attempt: DeliveryAttempt, of: number): string {
+  const answer = attempt.status === undefined ? `error ${attempt.error}` : `${attempt.status}${reasonOf(attempt.responseBody)}`;
+  const retry = attempt.retryInMs === undefined ? '' : `  retry in ${attempt.retryInMs} ms`;
+  return `attempt ${attempt.attempt}/${of}  ${answer}  ${ms(attempt.durationMs)}  ${attempt.at}${retry}`;
+}
+
+// pixhook receivers answer `{"error":"<reason>"}` or `{"ok":true,"reason":"duplicate"}`; show that reason.
+function reasonOf(body: string | undefined): string {
+  if (!body) return '';
+  try {
+    const json = JSON.parse(body) as { error?: unknown; reason?: unknown };
+    const reason = typeof json.error === 'string' ? json.error : json.reason;
+    return typeof reason === 'string' ? ` ${reason}` : '';
+  } catch {
+    return '';
+  }
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(1)} ms`;
+}
+
+function urlFrom(value: string | undefined): string {
+  if (value === undefined) throw new UsageError('--url <url> is required (the receiver to deliver to)');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--url is not a URL: "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must be http or https, got "${url.protocol}"`);
+  return url.href;
+}
+
+function integerFrom(flag: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+async function readBodyFile(path: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    throw new UsageError(`cannot read --body ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+function describeBody(bytes: Uint8Array, path: string): string {
+  try {
+    const json = JSON.parse(new TextDecoder().decode(bytes)) as { event?: unknown };
+    if (typeof json.event === 'string') return `${json.event} from ${path} (${bytes.byteLength} bytes)`;
+  } catch {
+    // Not JSON: still sent, byte for byte (useful to test json_invalid).
+  }
+  return `${path} (${bytes.byteLength} bytes)`;
+}

@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process';
+import { writeFile, mkdtemp } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createReceiver } from '../../src/receiver.js';
+import type { PixEvent } from '../../src/events/event-types.js';
+
+// Runs the built CLI as a real process: `npm test` builds first; locally run `npm run build`.
+const bin = join(import.meta.dirname, '../../bin/pixhook.js');
+const secret = 'whsec_cli_send';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function pixhook(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const { PIXHOOK_SECRET: _drop, ...parentEnv } = process.env;
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...parentEnv, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface Target {
+  url: string;
+  handled: PixEvent[];
+  requests: number;
+  signatures: string[];
+}
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** A real receiver over node:http whose handler fails the first `failures` runs. */
+async function startReceiver(failures: number): Promise<Target> {
+  const receiver = createReceiver({ secret });
+  const target: Target = { url: '', handled: [], requests: 0, signatures: [] };
+  let runs = 0;
+  receiver.onAny((event) => {
+    runs++;
+    if (runs <= failures) throw new Error(`planned failure ${runs}`);
+    target.handled.push(event);
+  });
+  server = createServer(async (req, res) => {
+    target.requests++;
+    target.signatures.push(String(req.headers['x-signature']));
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const result = await receiver.receive({ method: req.method, headers: req.headers, body: Buffer.concat(chunks) });
+    res.writeHead(result.status, result.headers).end(result.body);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  target.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/pix`;
+  return target;
+}
+
+const attemptLines = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('attempt '));
+
+describe('pixhook send (a real process against a real receiver)', () => {
+  it('delivers on the first attempt, exits 0 and the handler sees the event as built', async () => {
+    const target = await startReceiver(0);
+    const run = await pixhook([
+      'send', 'transaction_paid', '--url', target.url, '--secret', secret,
+      '--variant', 'b', '--id', 'txn_cli_1', '--amount', '4990',
+    ]);
+    expect(run.code).toBe(0);
+    expect(attemptLines(run.stdout)).toHaveLength(1);
+    expect(attemptLines(run.stdout)[0]).toMatch(/^attempt 1\/5 {2}200 {2}[\d.]+ ms {2}\d{4}-\d\d-\d\dT/);
+    expect(run.stdout).toMatch(/delivered: 200 after 1 of 5 attempts/);
+    expect(target.handled).toHaveLength(1);
+    expect(target.handled[0]).toMatchObject({ name: 'transaction_paid', variant: 'b', transaction: { id: 'txn_cli_1', amountInCents: 4990, status: 'paid' } });
+  });
+
+  it('a receiver that fails 3 times then succeeds: 4 attempts, exit 0', async () => {
+    const target = await startReceiver(3);
+    const run = await pixhook(['send', 'transfer_completed', '--url', target.url, '--backoff-ms', '5'], { PIXHOOK_SECRET: secret });
+    expect(run.code).toBe(0);
+    const lines = attemptLines(run.stdout);
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(0, 3).every((line) => / 500 handler_failed /.test(line))).toBe(true);
+    expect(lines.map((line) => line.match(/retry in (\d+) ms/)?.[1])).toEqual(['5', '10', '20', undefined]);
+    expect(lines[3]).toMatch(/^attempt 4\/5 {2}200 /);
+    expect(target.requests).toBe(4);
+    expect(new Set(target.signatures).size).toBe(1); // every retry carries the same bytes and signature
+    expect(target.handled).toHaveLength(1);
+  });
+
+  it('a receiver that always fails: exactly 5 attempts, exit 1', async () => {
+    const target = await startReceiver(Number.POSITIVE_INFINITY);
+    const run = await pixhook(['send', 'transaction_paid', '--url', target.url, '--secret', secret, '--backoff-ms', '1']);
+    expect(run.code).toBe(1);
+    expect(attemptLines(run.stdout)).toHaveLength(5);
+    expect(run.stdout).toMatch(/not delivered: all 5 attempts failed \(last: status 500/);
+    expect(target.requests).toBe(5);
+    expect(target.handled).toHaveLength(0);
+  });
+
+  it('--attempts bounds the retries; a wrong secret is rejected 401 and never printed', async () => {
+    const target = await startReceiver(0);
+    const run = await pixhook(['send', 'transaction_paid', '--url', target.url, '--secret', 'not-the-secret', '--attempts', '2', '--backoff-ms', '0']);
+    expect(run.code).toBe(1);
+    expect(attemptLines(run.stdout).map((line) => line.split('  ')[1])).toEqual(['401 signature_mismatch', '401 signature_mismatch']);
+    expect(run.stdout + run.stderr).not.toContain('not-the-secret');
+    expect(target.requests).toBe(2);
+  });
+
+  it('--body sends the file byte for byte', async () => {
+    const target = await startReceiver(0);
+    const dir = await mkdtemp(join(tmpdir(), 'pixhook-send-'));
+    const file = join(dir, 'paid.json');
+    await writeFile(file, '{\n  "event": "transaction_paid",\n  "data": { "id": "txn_file", "status": "paid", "amountInCents": 100 }\n}\n');
+    const run = await pixhook(['send', '--body', file, '--url', target.url, '--secret', secret]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('sending transaction_paid from');
+    expect(target.handled[0]).toMatchObject({ variant: 'a', transaction: { id: 'txn_file', amountInCents: 100 } });
+  });
+
+  it('reports a refused connection per attempt and exits 1', async () => {
+    const target = await startReceiver(0);
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    server = undefined;
+    const run = await pixhook(['send', 'transaction_paid', '--url', target.url, '--secret', secret, '--attempts', '2', '--backoff-ms', '0']);
+    expect(run.code).toBe(1);
+    expect(attemptLines(run.stdout).every((line) => line.includes('error fetch failed: ECONNREFUSED'))).toBe(true);
+  });
+
+  it.each([
+    [['send', 'transaction_paid', '--secret', secret], /--url <url> is required/],
+    [['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/'], /secret is required/],
+    [['send', 'transaction_teleported', '--url', 'http://127.0.0.1:9/', '--secret', secret], /unknown event "transaction_teleported"/],
+    [['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', secret, '--variant', 'c'], /--variant must be a, b or short/],
+    [['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', secret, '--amount', '12.50'], /--amount must be an integer/],
+    [['send', 'transaction_paid', '--url', 'ftp://x/', '--secret', secret], /--url must be http or https/],
+    [['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', secret, '--attempts', '0'], /--attempts must be an integer ≥ 1/],
+    [['send', '--body', '/nonexistent/file.json', '--url', 'http://127.0.0.1:9/', '--secret', secret], /cannot read --body/],
+    [['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', secret, '--wat'], /Unknown option '--wat'/],
+  ])('usage error %j exits 2 without sending', async (args, message) => {
+    const run = await pixhook(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).toContain('usage: pixhook send');
+    expect(run.stdout).toBe('');
+  });
+});
