@@ -1,0 +1,60 @@
+import type { Job } from 'bullmq';
+import type { EventJobQueue } from './durable-queue.js';
+import type { QueuedEvent } from '../receiver-options.js';
+import { jobIdForKey } from './job-id.js';
+
+/** A durable job that failed its last attempt: nothing is lost, it waits here for a replay. */
+export interface DeadLetter {
+  key: string;
+  name: string;
+  receivedAt: string;
+  payload: unknown;
+  /** The last error's message, as the worker recorded it. */
+  failedReason: string;
+  attemptsMade: number;
+  failedAt?: string;
+}
+
+export interface DeadLetterRange {
+  /** Default 0. */
+  start?: number;
+  /** Inclusive. Default 99. */
+  end?: number;
+}
+
+export async function listDeadLetters(queue: EventJobQueue, range: DeadLetterRange = {}): Promise<DeadLetter[]> {
+  const jobs = await queue.getFailed(range.start ?? 0, range.end ?? 99);
+  return jobs.filter((job) => job !== undefined && job !== null).map((job) => toDeadLetter(job as Job<QueuedEvent>));
+}
+
+export async function replayDeadLetter(queue: EventJobQueue, key: string): Promise<boolean> {
+  const job = await queue.getJob(jobIdForKey(key));
+  if (!job || !(await job.isFailed())) return false;
+  await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+  return true;
+}
+
+export async function replayDeadLetters(queue: EventJobQueue): Promise<number> {
+  // Ids first, then retries: retrying while paging would shift the pages.
+  const keys: string[] = [];
+  for (let start = 0; ; start += 500) {
+    const page = await queue.getFailed(start, start + 499);
+    for (const job of page) if (job) keys.push((job as Job<QueuedEvent>).data.key);
+    if (page.length < 500) break;
+  }
+  let replayed = 0;
+  for (const key of keys) if (await replayDeadLetter(queue, key)) replayed++;
+  return replayed;
+}
+
+function toDeadLetter(job: Job<QueuedEvent>): DeadLetter {
+  return {
+    key: job.data.key,
+    name: job.data.name,
+    receivedAt: job.data.receivedAt,
+    payload: job.data.payload,
+    failedReason: job.failedReason,
+    attemptsMade: job.attemptsMade,
+    ...(job.finishedOn !== undefined && { failedAt: new Date(job.finishedOn).toISOString() }),
+  };
+}

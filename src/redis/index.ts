@@ -1,0 +1,10 @@
+export { redisDedupeStore, RedisUnavailableError } from './redis-dedupe-store.js';
+export type { RedisDedupeStoreOptions } from './redis-dedupe-store.js';
+export type { IoredisLikeClient, NodeRedisLikeClient, RedisClientLike } from './redis-client.js';
+export { createDurableQueue, defaultQueueName } from './durable-queue.js';
+export type { DurableQueue, DurableQueueCounts, DurableQueueOptions } from './durable-queue.js';
+export { startWorker } from './durable-worker.js';
+export type { DurableWorker, StartWorkerOptions, WorkerBackoff } from './durable-worker.js';
+export type { DeadLetter, DeadLetterRange } from './dead-letters.js';
+export { jobIdForKey, keyForJobId } from './job-id.js';
+export type { RedisConnection } from './redis-connection.js';

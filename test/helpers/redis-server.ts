@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RedisServerOptions {
+  /** Append-only file with fsync on every write, so a restart keeps every key. Default false. */
+  persistent?: boolean;
+}
+
+/** A real redis-server on a free loopback port, owned by one test file. */
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** Stops the server (SIGTERM, waits for the exit); data stays for `start()` when persistent. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and directory. */
+  start(): Promise<void>;
+  /** Stops it and removes its directory. */
+  dispose(): Promise<void>;
+}
+
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'pixhook-redis-'));
+  const port = await freePort();
+  const persistence = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--logfile', ''];
+  let child: ChildProcess | undefined;
+
+  async function start(): Promise<void> {
+    if (child) return;
+    const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) {
+          proc.stdout?.off('data', onData);
+          proc.stdout?.resume();
+          resolve();
+        }
+      };
+      proc.stdout?.on('data', onData);
+      proc.stderr?.resume();
+      proc.once('error', reject);
+      proc.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
+    });
+  }
+
+  async function stop(): Promise<void> {
+    const proc = child;
+    if (!proc) return;
+    child = undefined;
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+    });
+  }
+
+  await start();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    start,
+    async dispose() {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A port the OS just handed out on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,145 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReceiver } from '../../src/index.js';
+import { redisDedupeStore, type NodeRedisLikeClient } from '../../src/redis/index.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { headersOf, paidDelivery, testSecret } from './deliveries.js';
+
+let server: RedisServer;
+let client: Redis;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  client = new Redis(server.url);
+});
+
+afterAll(async () => {
+  client.disconnect();
+  await server.dispose();
+});
+
+describe('redisDedupeStore', () => {
+  it('claims, then answers in_flight, then done after complete', async () => {
+    const store = redisDedupeStore({ client, prefix: 't1:' });
+    expect(await store.claim('k', 60_000)).toBe('claimed');
+    expect(await store.claim('k', 60_000)).toBe('in_flight');
+    await store.complete('k', 60_000);
+    expect(await store.claim('k', 60_000)).toBe('done');
+    expect(await client.get('t1:k')).toBe('d');
+  });
+
+  it('gives exactly one of 50 concurrent claims across 5 stores', async () => {
+    const stores = Array.from({ length: 5 }, () => redisDedupeStore({ client, prefix: 't2:' }));
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => stores[i % 5]!.claim('same', 60_000)));
+    expect(results.filter((r) => r === 'claimed')).toHaveLength(1);
+    expect(results.filter((r) => r === 'in_flight')).toHaveLength(49);
+  });
+
+  it('releases only its own claim, never a done key or another process’s claim', async () => {
+    const mine = redisDedupeStore({ client, prefix: 't3:' });
+    const theirs = redisDedupeStore({ client, prefix: 't3:' });
+    expect(await mine.claim('a', 60_000)).toBe('claimed');
+    await theirs.release('a');
+    expect(await theirs.claim('a', 60_000)).toBe('in_flight');
+    await mine.release('a');
+    expect(await theirs.claim('a', 60_000)).toBe('claimed');
+    await theirs.complete('a', 60_000);
+    await mine.release('a');
+    expect(await mine.claim('a', 60_000)).toBe('done');
+  });
+
+  it('lets an unrenewed claim expire (a crashed instance) and renews a live one', async () => {
+    const store = redisDedupeStore({ client, prefix: 't4:' });
+    expect(await store.claim('crashed', 50)).toBe('claimed');
+    expect(await store.claim('live', 50)).toBe('claimed');
+    await store.extend!('live', 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await redisDedupeStore({ client, prefix: 't4:' }).claim('crashed', 60_000)).toBe('claimed');
+    expect(await store.claim('live', 60_000)).toBe('in_flight');
+    expect(await client.pttl('t4:live')).toBeGreaterThan(1_000);
+  });
+
+  it('keeps completed keys for the dedupe TTL', async () => {
+    const store = redisDedupeStore({ client, prefix: 't5:' });
+    await store.claim('k', 60_000);
+    await store.complete('k', 86_400_000);
+    expect(await client.pttl('t5:k')).toBeGreaterThan(86_000_000);
+  });
+
+  it('works through a node-redis shaped client (evalSha / eval with keys and arguments)', async () => {
+    const calls: string[] = [];
+    const nodeRedis: NodeRedisLikeClient = {
+      isReady: true,
+      evalSha: (sha, o) => (calls.push('evalSha'), client.evalsha(sha, o.keys.length, ...o.keys, ...o.arguments)),
+      eval: (script, o) => (calls.push('eval'), client.eval(script, o.keys.length, ...o.keys, ...o.arguments)),
+    };
+    await client.script('FLUSH');
+    const store = redisDedupeStore({ client: nodeRedis, prefix: 't6:' });
+    expect(await store.claim('k', 60_000)).toBe('claimed');
+    expect(await store.claim('k', 60_000)).toBe('in_flight');
+    // The first call found no cached script and loaded it; the next one was a single EVALSHA.
+    expect(calls).toEqual(['evalSha', 'eval', 'evalSha']);
+  });
+
+  it('fails fast when the client is not connected', async () => {
+    const store = redisDedupeStore({ client: { isReady: false, eval: never, evalSha: never } });
+    await expect(store.claim('k', 1000)).rejects.toThrow('redis is not connected');
+  });
+
+  it('undoes a claim that answered after it was given up', async () => {
+    let chain: Promise<unknown> = Promise.resolve();
+    // Serializes calls like one connection does, and holds the claim's reply back past the timeout.
+    const slow: NodeRedisLikeClient = {
+      evalSha: (sha, o) => {
+        const run = chain.then(async () => {
+          if (o.keys[0] === 't7:slow' && o.arguments.length === 2) await new Promise((r) => setTimeout(r, 200));
+          return client.evalsha(sha, o.keys.length, ...o.keys, ...o.arguments);
+        });
+        chain = run.catch(() => {});
+        return run;
+      },
+      eval: (script, o) => client.eval(script, o.keys.length, ...o.keys, ...o.arguments),
+    };
+    await client.script('LOAD', 'return 1');
+    const store = redisDedupeStore({ client: slow, prefix: 't7:', claimTimeoutMs: 50 });
+    await store.claim('warm', 1000).catch(() => {});
+    await expect(store.claim('slow', 60_000)).rejects.toThrow('took longer');
+    await chain;
+    expect(await client.exists('t7:slow')).toBe(0);
+  });
+});
+
+describe('a receiver on the redis store', () => {
+  it('answers 503 store_unavailable with Retry-After while Redis is down, and recovers when it returns', async () => {
+    const local = await startRedisServer();
+    const own = new Redis(local.url, { retryStrategy: () => 20 });
+    own.on('error', () => {});
+    let handled = 0;
+    const receiver = createReceiver({ secret: testSecret, store: redisDedupeStore({ client: own }), storeTimeoutMs: 500 });
+    receiver.on('transaction_paid', () => void handled++);
+    const delivery = paidDelivery('tx_down');
+    try {
+      await local.stop();
+      const down = await receiver.receive({ method: 'POST', headers: headersOf(delivery), body: delivery.body });
+      expect(down.status).toBe(503);
+      expect(down.reason).toBe('store_unavailable');
+      expect(down.headers['retry-after']).toBe('5');
+      expect(handled).toBe(0);
+      await local.start();
+      await new Promise<void>((resolve) => (own.status === 'ready' ? resolve() : own.once('ready', () => resolve())));
+      const up = await receiver.receive({ method: 'POST', headers: headersOf(delivery), body: delivery.body });
+      expect(up.status).toBe(200);
+      const again = await receiver.receive({ method: 'POST', headers: headersOf(delivery), body: delivery.body });
+      expect(again.reason).toBe('duplicate');
+      expect(handled).toBe(1);
+      expect(receiver.metrics().rejected.store_unavailable).toBe(1);
+    } finally {
+      own.disconnect();
+      await local.dispose();
+    }
+  });
+});
+
+function never(): Promise<unknown> {
+  return Promise.reject(new Error('must not be called'));
+}
