@@ -73,7 +73,7 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
   const timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? 10_000);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const sleep = options.sleep ?? defaultSleep;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? preciseNow;
   const random = options.random ?? Math.random;
 
   const bytes = toBodyBytes(options.body);
@@ -172,10 +172,17 @@ function describe(error: unknown): string {
   if (error instanceof Error) {
     // fetch wraps the network cause (ECONNREFUSED, ECONNRESET …) in a generic TypeError.
     const cause = (error as { cause?: unknown }).cause;
-    const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
-    return typeof code === 'string' ? `${error.message}: ${code}` : error.message;
+    if (typeof cause !== 'object' || cause === null) return error.message;
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    const detail = typeof code === 'string' ? code : typeof message === 'string' ? message : undefined;
+    return detail ? `${error.message}: ${detail}` : error.message;
   }
   return String(error);
+}
+
+// Date.now() has whole-millisecond steps; local deliveries take less than that.
+function preciseNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 function round(ms: number): number {

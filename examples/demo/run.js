@@ -1,0 +1,187 @@
+// `npm run demo`: a receiver in background mode on a free port, driven by the gateway's delivery
+// simulator through a scripted scenario; prints one table row per delivery and exits 1 if any row
+// did not turn out as the receiver contract says it must.
+import { createServer } from 'node:http';
+import { createReceiver } from 'pixhook';
+import { buildPayload, deliver, sign, transactionPaid, transferCompleted } from 'pixhook/testing';
+
+const secret = 'demo_webhook_secret';
+// The gateway waits 1 s, 2 s, 4 s, 8 s between attempts; the demo keeps the doubling but scales it down.
+const retry = { attempts: 5, backoffMs: 50, factor: 2 };
+
+// What the merchant's handlers did, per transaction/transfer id.
+const runs = new Map();
+const failOnce = new Set(['txn_demo_fail_bg', 'txn_demo_fail_inline']);
+
+function handler(event) {
+  const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
+  const record = runs.get(resource.id) ?? { runs: 0, handled: 0 };
+  runs.set(resource.id, record);
+  record.runs++;
+  if (failOnce.has(resource.id) && record.runs === 1) throw new Error('simulated outage: database unavailable');
+  record.handled++;
+}
+
+const background = createReceiver({ secret, mode: 'background', background: { backoffMs: 50 } }).onAny(handler);
+const inline = createReceiver({ secret, mode: 'inline' }).onAny(handler);
+const routes = { '/webhooks/pix': background, '/webhooks/pix-inline': inline };
+
+const server = createServer(async (req, res) => {
+  const receiver = routes[new URL(req.url ?? '/', 'http://localhost').pathname];
+  if (!receiver) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const result = await receiver.receive({ method: req.method, headers: req.headers, body: Buffer.concat(chunks) });
+  res.writeHead(result.status, result.headers).end(result.body);
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${server.address().port}`;
+const url = `${base}/webhooks/pix`;
+
+const paidB = transactionPaid({ variant: 'b', id: 'txn_demo_repeat', amountInCents: 2500, seed: 5 });
+const scenarios = [
+  {
+    delivery: 'charge paid, Variant A',
+    send: () => once({ body: transactionPaid({ variant: 'a', id: 'txn_demo_a', amountInCents: 15990, seed: 1 }) }),
+    expect: { answers: '200', handled: 1 },
+    why: 'verified, normalized from Variant A, handled',
+    id: 'txn_demo_a',
+  },
+  {
+    delivery: 'charge paid, Variant B',
+    send: () => once({ body: transactionPaid({ variant: 'b', id: 'txn_demo_b', amountInCents: 15990, seed: 2 }) }),
+    expect: { answers: '200', handled: 1 },
+    why: 'same typed event from the Variant B shape (payer, endToEndId)',
+    id: 'txn_demo_b',
+  },
+  {
+    delivery: 'charge created, short B form',
+    send: () => once({ body: buildPayload('transaction_created', { variant: 'short', id: 'txn_demo_short', seed: 3 }) }),
+    expect: { answers: '200', handled: 1 },
+    why: 'short form: id, type, event, transaction{id, amount, status}',
+    id: 'txn_demo_short',
+  },
+  {
+    delivery: 'transfer completed, Variant B',
+    send: () => once({ body: transferCompleted({ variant: 'b', id: 'trf_demo_out', amountInCents: 100000, seed: 4 }) }),
+    expect: { answers: '200', handled: 1 },
+    why: 'transfer events carry `transfer`, not `transaction`',
+    id: 'trf_demo_out',
+  },
+  {
+    delivery: 'same delivery retried 5 times',
+    send: async () => {
+      const results = [];
+      for (let i = 0; i < 5; i++) results.push(await once({ body: paidB }));
+      return { attempts: results.flatMap((r) => r.attempts), delivered: results.every((r) => r.delivered) };
+    },
+    expect: { answers: '200, 200 duplicate×4', handled: 1 },
+    why: 'deduplicated on event:id:status; the handler ran once',
+    id: 'txn_demo_repeat',
+  },
+  {
+    delivery: 'forged signature',
+    send: async () => {
+      const body = transactionPaid({ id: 'txn_demo_forged', seed: 6 });
+      return deliver({ url, body, signature: await sign(JSON.stringify(body), 'an_attacker_guess'), ...retry });
+    },
+    expect: { answers: '401 signature_mismatch×5', handled: 0 },
+    why: 'rejected before parsing; the sender gives up after 5',
+    id: 'txn_demo_forged',
+  },
+  {
+    delivery: 'malformed body (signed)',
+    send: () => deliver({ url, body: '{"event":"transaction_paid","data":{', secret, ...retry }),
+    expect: { answers: '400 json_invalid×5', handled: 0 },
+    why: 'signature holds, but the bytes are not JSON',
+    id: undefined,
+  },
+  {
+    delivery: 'handler fails once (background)',
+    send: () => once({ body: transactionPaid({ id: 'txn_demo_fail_bg', seed: 7 }) }),
+    expect: { answers: '200', handled: 1, runs: 2 },
+    why: 'answered 200 at once; the in-process retry succeeded',
+    id: 'txn_demo_fail_bg',
+  },
+  {
+    delivery: 'handler fails once (inline)',
+    send: () => deliver({ url: `${base}/webhooks/pix-inline`, body: transactionPaid({ id: 'txn_demo_fail_inline', seed: 8 }), secret, ...retry }),
+    expect: { answers: '500 handler_failed, 200', handled: 1, runs: 2 },
+    why: 'claim released on failure, so the sender\'s retry ran it again',
+    id: 'txn_demo_fail_inline',
+  },
+];
+
+function once(options) {
+  return deliver({ url, secret, ...retry, ...options });
+}
+
+const startedAt = performance.now();
+const rows = [];
+let failures = 0;
+for (const [index, scenario] of scenarios.entries()) {
+  const result = await scenario.send();
+  await background.drain(); // background handlers (and their retries) finish before we look
+  const record = (scenario.id && runs.get(scenario.id)) || { runs: 0, handled: 0 };
+  const answers = summarize(result.attempts.map(answerOf));
+  const ok =
+    answers === scenario.expect.answers &&
+    record.handled === scenario.expect.handled &&
+    (scenario.expect.runs === undefined || record.runs === scenario.expect.runs);
+  if (!ok) failures++;
+  rows.push([
+    `${ok ? '✓' : '✗'} ${index + 1}`,
+    scenario.delivery,
+    String(result.attempts.length),
+    answers,
+    record.handled > 0 ? (record.runs > 1 ? `yes (${record.runs} runs)` : 'yes') : 'no',
+    ok ? scenario.why : `UNEXPECTED: wanted ${scenario.expect.answers}, handled ${scenario.expect.handled}`,
+  ]);
+}
+const elapsed = performance.now() - startedAt;
+
+console.log(`pixhook demo — receiver in background mode at ${url}`);
+console.log(`simulator: POST + X-Signature, up to ${retry.attempts} attempts, backoff ${retry.backoffMs} ms doubling (the gateway: 1 s doubling)\n`);
+printTable(['#', 'delivery', 'attempts', 'answers', 'handled', 'why'], rows);
+const m = background.metrics();
+const rejected = Object.entries(m.rejected).map(([reason, n]) => `${reason} ${n}`).join(', ');
+console.log(
+  `\n${scenarios.length} scenarios in ${(elapsed / 1000).toFixed(2)} s. Background receiver: ${m.received} deliveries, ` +
+    `${m.handled} handled, ${m.duplicates} duplicates, ${m.failed} failed handler runs, rejected: ${rejected || 'none'}; ` +
+    `mean answer ${(m.ackLatencyMs.sum / Math.max(1, m.ackLatencyMs.count)).toFixed(2)} ms.`,
+);
+console.log(failures === 0 ? 'every delivery behaved as the receiver contract says.' : `${failures} scenario(s) did not behave as expected.`);
+
+await new Promise((resolve) => server.close(resolve));
+process.exitCode = failures === 0 ? 0 : 1;
+
+function answerOf(attempt) {
+  if (attempt.status === undefined) return `error ${attempt.error}`;
+  let reason = '';
+  try {
+    const json = JSON.parse(attempt.responseBody ?? '');
+    reason = json.error ?? json.reason ?? '';
+  } catch {
+    reason = '';
+  }
+  return reason ? `${attempt.status} ${reason}` : String(attempt.status);
+}
+
+// "401 x, 401 x, 401 x" → "401 x×3": runs of the same answer collapse.
+function summarize(answers) {
+  const parts = [];
+  for (const answer of answers) {
+    const last = parts[parts.length - 1];
+    if (last && last.answer === answer) last.count++;
+    else parts.push({ answer, count: 1 });
+  }
+  return parts.map((p) => (p.count > 1 ? `${p.answer}×${p.count}` : p.answer)).join(', ');
+}
+
+function printTable(header, body) {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  console.log(line(header));
+  console.log(line(widths.map((w) => '─'.repeat(w))));
+  for (const row of body) console.log(line(row));
+}
