@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { shortPaid, variantAPaid, variantBPaid, variantBTransferCompleted } from '../contract/fixtures.js';
+import { startCli, type RunningCli } from '../helpers/cli-process.js';
+import { bytesOf, signBytes } from '../helpers/signing.js';
+
+const secret = 'whsec_cli_listen';
+let running: RunningCli | undefined;
+
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+});
+
+async function listen(args: string[], env: NodeJS.ProcessEnv = {}) {
+  running = startCli(['listen', '--port', '0', '--path', '/hook', ...args], env);
+  const [, url] = await running.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+\/hook)/);
+  return url!;
+}
+
+async function post(url: string, payload: unknown, withSecret = secret) {
+  const body = bytesOf(payload);
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signBytes(body, withSecret) }, body });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+function printedEvents(cli: RunningCli): Record<string, unknown>[] {
+  return cli.stdout().trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('pixhook listen', () => {
+  it('answers the contract over real HTTP and prints one JSON line per handled event', async () => {
+    const url = await listen(['--secret', secret]);
+    expect(await post(url, variantAPaid)).toEqual({ status: 200, body: { ok: true } });
+    expect(await post(url, variantBPaid)).toEqual({ status: 200, body: { ok: true } });
+    expect(await post(url, shortPaid)).toEqual({ status: 200, body: { ok: true } });
+    expect(await post(url, variantBTransferCompleted)).toEqual({ status: 200, body: { ok: true } });
+    expect(await post(url, variantAPaid)).toEqual({ status: 200, body: { ok: true, reason: 'duplicate' } });
+    expect((await post(url, variantAPaid, 'forged')).status).toBe(401);
+    const get = await fetch(url);
+    expect(get.status).toBe(405);
+    await running!.waitFor(/rejected 405 method_not_allowed/);
+
+    const events = printedEvents(running!);
+    expect(events.map((e) => [e['event'], e['id'], e['status'], e['amountInCents'], e['variant']])).toEqual([
+      ['transaction_paid', 'tx_a_0001', 'paid', 15990, 'a'],
+      ['transaction_paid', 'tx_b_0001', 'paid', 2500, 'b'],
+      ['transaction_paid', 'tx_s_0001', 'paid', 990, 'short'],
+      ['transfer_completed', 'tr_b_0001', 'completed', 7000, 'b'],
+    ]);
+    const stderr = running!.stderr();
+    expect(stderr).toMatch(/acknowledged 200 duplicate transaction_paid tx_a_0001/);
+    expect(stderr).toMatch(/rejected 401 signature_mismatch/);
+    expect(stderr + running!.stdout()).not.toContain(secret);
+  });
+
+  it('takes the secret from PIXHOOK_SECRET and runs background mode', async () => {
+    const url = await listen(['--mode', 'background'], { PIXHOOK_SECRET: secret });
+    expect((await post(url, variantBPaid)).status).toBe(200);
+    await running!.waitFor(/"id":"tx_b_0001"/);
+    expect(running!.stderr()).toMatch(/mode background/);
+  });
+
+  it('exits 2 with the usage when no secret is given', async () => {
+    running = startCli(['listen', '--port', '0'], { PIXHOOK_SECRET: '' });
+    expect(await running.exited).toBe(2);
+    expect(running.stderr()).toMatch(/secret is required/);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    await listen(['--secret', secret]);
+    expect(await running!.stop()).toBe(0);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  createReceiver,
+  type PixEvent,
+  type PixEventOf,
+  type ReceiveResult,
+  type Transaction,
+  type Transfer,
+  type UnknownEvent,
+} from '../../src/index.js';
+import { createExpressMiddleware } from '../../adapters/express/index.js';
+
+const receiver = createReceiver({ secret: 's' });
+
+describe('event types narrow by name', () => {
+  it('gives transaction handlers a transaction and no transfer', () => {
+    receiver.on('transaction_paid', (event) => {
+      expectTypeOf(event.name).toEqualTypeOf<'transaction_paid'>();
+      expectTypeOf(event.transaction).toEqualTypeOf<Transaction>();
+      expectTypeOf(event.transaction.amountInCents).toEqualTypeOf<number>();
+      // @ts-expect-error a transaction event has no transfer
+      void event.transfer;
+    });
+  });
+
+  it('gives transfer handlers a transfer and no transaction', () => {
+    receiver.on('transfer_completed', (event) => {
+      expectTypeOf(event.transfer).toEqualTypeOf<Transfer>();
+      // @ts-expect-error a transfer event has no transaction
+      void event.transaction;
+    });
+  });
+
+  it('gives a list of names the union of their events', () => {
+    receiver.on(['transaction_paid', 'transfer_canceled'], (event) => {
+      expectTypeOf(event).toEqualTypeOf<PixEventOf<'transaction_paid' | 'transfer_canceled'>>();
+      if (event.name === 'transfer_canceled') expectTypeOf(event.transfer.id).toBeString();
+      else expectTypeOf(event.transaction.id).toBeString();
+    });
+  });
+
+  it('narrows onAny events by name and by kind', () => {
+    receiver.onAny((event) => {
+      expectTypeOf(event).toEqualTypeOf<PixEvent>();
+      if (event.kind === 'transfer') expectTypeOf(event.transfer.status).toBeString();
+      if (event.name === 'transaction_refunded') expectTypeOf(event.transaction.refund?.amountInCents).toEqualTypeOf<number | undefined>();
+    });
+  });
+
+  it('refuses unknown event names and wrong fields', () => {
+    // @ts-expect-error not an event name
+    receiver.on('transaction_piad', () => {});
+    // @ts-expect-error not an event name inside a list
+    receiver.on(['transaction_paid', 'payment_done'], () => {});
+    receiver.on('transaction_paid', (event) => {
+      // @ts-expect-error amounts are amountInCents, never amount
+      void event.transaction.amount;
+      // @ts-expect-error the name is a literal, so comparing with another name is an error
+      if (event.name === 'transfer_completed') return;
+    });
+  });
+
+  it('types unknown events apart from typed ones', () => {
+    receiver.onUnknown((event) => {
+      expectTypeOf(event).toEqualTypeOf<UnknownEvent>();
+      expectTypeOf(event.name).toBeString();
+      // @ts-expect-error unknown events carry no typed resource
+      void event.transaction;
+    });
+  });
+
+  it('types options, results and the Express middleware', () => {
+    // @ts-expect-error mode is one of three names
+    createReceiver({ secret: 's', mode: 'fast' });
+    // @ts-expect-error a secret is required
+    createReceiver({});
+    expectTypeOf(receiver.receive).returns.resolves.toEqualTypeOf<ReceiveResult>();
+    expectTypeOf(createExpressMiddleware(receiver)).toBeFunction();
+  });
+});
