@@ -3,9 +3,10 @@ import type { PixEvent } from '../src/events/event-types.js';
 import type { HandlerContext } from '../src/handler-registry.js';
 import type { Logger } from '../src/logger.js';
 import { parseCommandLine, portFrom, runCommand, secretsFrom, UsageError } from './cli-args.js';
+import { createForwarder } from './listen-forward.js';
 import { serveReceiver } from './serve-receiver.js';
 
-const usage = 'listen --port <n> --path <p> --secret <s> [--host 127.0.0.1] [--mode inline|background]';
+const usage = 'listen --port <n> --path <p> --secret <s> [--host 127.0.0.1] [--mode inline|background] [--forward-to <url>]';
 
 /**
  * A local receiver: one JSON line on stdout per event handed to handlers; every other outcome
@@ -19,6 +20,7 @@ export function listenCommand(argv: string[]): Promise<number> {
       path: { type: 'string', default: '/webhooks/pix' },
       secret: { type: 'string', multiple: true },
       mode: { type: 'string', default: 'inline' },
+      'forward-to': { type: 'string' },
     });
     const mode = values.mode;
     if (mode !== 'inline' && mode !== 'background') throw new UsageError(`--mode must be inline or background, got "${mode}"`);
@@ -29,11 +31,15 @@ export function listenCommand(argv: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(eventLine(event, context))}\n`);
     });
 
-    const served = await serveReceiver({ receiver, host: values.host, port: portFrom(values.port, 4000), path });
-    process.stderr.write(`pixhook: listening on ${served.url} (mode ${mode}, ${served.framework})\n`);
+    const forwardTo = forwardUrlFrom(values['forward-to']);
+    const forwarder = forwardTo === undefined ? undefined : createForwarder(forwardTo, (line) => process.stderr.write(line));
+    const served = await serveReceiver({ receiver: forwarder?.wrap(receiver) ?? receiver, host: values.host, port: portFrom(values.port, 4000), path });
+    const forwarding = forwardTo === undefined ? '' : `, forwarding verified deliveries to ${forwardTo}`;
+    process.stderr.write(`pixhook: listening on ${served.url} (mode ${mode}, ${served.framework}${forwarding})\n`);
     await untilSignal();
     await served.close();
     await receiver.drain();
+    await forwarder?.drain();
     return 0;
   });
 }
@@ -74,6 +80,13 @@ function writeLogLine(fields: object, message = ''): void {
     return;
   }
   process.stderr.write(`${message} ${JSON.stringify(fields)}\n`);
+}
+
+function forwardUrlFrom(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new UsageError(`--forward-to must be an http(s) URL, got "${value}"`);
+  return url.href;
 }
 
 function untilSignal(): Promise<void> {
