@@ -1,0 +1,99 @@
+import type { PayloadVariant } from '../events/event-types.js';
+
+/** The endpoints that carry a documented rate limit. */
+export type RateLimitedRoute = 'auth' | 'createCharge' | 'sendTransfer' | 'readCompany' | 'readTransaction' | 'listWebhooks' | 'registerWebhook' | 'deleteWebhook';
+
+export interface EmulatorOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Default: random. */
+  apiKey?: string;
+  /** Default: random. */
+  apiSecret?: string;
+  /** Signs every delivery. Default: random. */
+  webhookSecret?: string;
+  /**
+   * `a` (default): Variant A rules and payloads (charges from 100 cents, 201 on create, flat errors,
+   * `RATE_LIMITED`, the summary's limits). `b`: Variant B (charges from 1 cent, 200, nested errors,
+   * `RATE_LIMIT_EXCEEDED`, per-endpoint limits). `short`: Variant B with the short payload.
+   */
+  variant?: PayloadVariant;
+  /** Wait before a delivery's second attempt; doubles each time, 5 attempts. Default 1 000 ms. */
+  backoffMs?: number;
+  /** A delivery attempt without an answer within this fails. Default 10 000 ms. */
+  deliveryTimeoutMs?: number;
+  /** Each transfer step (queued → processing → outcome) after this. Default 200 ms. */
+  transferStepMs?: number;
+  /** Overrides of the per-minute limits (`Infinity` lifts one). */
+  rateLimits?: Partial<Record<RateLimitedRoute, number>>;
+  /** Epoch milliseconds; drives tokens and rate-limit windows. Default `Date.now`. */
+  now?: () => number;
+  /** Access token lifetime. Default 1 800 000 ms (30 minutes). */
+  tokenTtlMs?: number;
+}
+
+export interface ResolvedEmulatorOptions {
+  port: number;
+  host: string;
+  apiKey: string;
+  apiSecret: string;
+  webhookSecret: string;
+  variant: PayloadVariant;
+  backoffMs: number;
+  deliveryTimeoutMs: number;
+  transferStepMs: number;
+  rateLimits: Record<RateLimitedRoute, number>;
+  now: () => number;
+  tokenTtlMs: number;
+  minChargeAmountInCents: number;
+}
+
+const variantALimits: Record<RateLimitedRoute, number> = {
+  auth: 5,
+  createCharge: 60,
+  sendTransfer: 30,
+  readCompany: 100,
+  readTransaction: 100,
+  listWebhooks: 100,
+  registerWebhook: 100,
+  deleteWebhook: 100,
+};
+
+// Variant B's table: company and transaction reads have no published limit.
+const variantBLimits: Record<RateLimitedRoute, number> = {
+  auth: 5,
+  createCharge: 100,
+  sendTransfer: 50,
+  readCompany: Infinity,
+  readTransaction: Infinity,
+  listWebhooks: 30,
+  registerWebhook: 10,
+  deleteWebhook: 10,
+};
+
+function randomToken(prefix: string): string {
+  return `${prefix}${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
+}
+
+export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
+  const variant = options.variant ?? 'a';
+  if (!['a', 'b', 'short'].includes(variant)) throw new RangeError(`emulator: variant must be a, b or short, got "${String(variant)}"`);
+  const base = variant === 'a' ? variantALimits : variantBLimits;
+  return {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    apiKey: options.apiKey ?? randomToken('pk_emu_'),
+    apiSecret: options.apiSecret ?? randomToken('sk_emu_'),
+    webhookSecret: options.webhookSecret ?? randomToken('whsec_emu_'),
+    variant,
+    backoffMs: options.backoffMs ?? 1000,
+    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
+    transferStepMs: options.transferStepMs ?? 200,
+    rateLimits: { ...base, ...options.rateLimits },
+    now: options.now ?? Date.now,
+    tokenTtlMs: options.tokenTtlMs ?? 1_800_000,
+    minChargeAmountInCents: variant === 'a' ? 100 : 1,
+  };
+}

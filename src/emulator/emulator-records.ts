@@ -1,0 +1,80 @@
+import type { PixPayer, PixRefund } from '../events/event-types.js';
+import type { ChargeCustomer, ChargeItem } from '../client/charge-schemas.js';
+import type { PixKeyType } from '../client/pix-key.js';
+import type { DeliveryAttempt } from '../testing/index.js';
+
+export type ChargeStatus = 'pending' | 'paid' | 'canceled' | 'refunded' | 'expired';
+export type TransferStatus = 'queued' | 'processing' | 'completed' | 'refused';
+
+export interface ChargeRecord {
+  id: string;
+  status: ChargeStatus;
+  amountInCents: number;
+  fees: number;
+  netAmountInCents: number;
+  customer: ChargeCustomer;
+  description?: string;
+  items?: ChargeItem[];
+  metadata?: Record<string, unknown>;
+  postbackUrl?: string;
+  pix: { emv: string; qrCode: string; endToEndId?: string; payerInfo?: PixPayer };
+  refund?: PixRefund;
+  createdAt: string;
+  updatedAt: string;
+  paidAt?: string;
+}
+
+export interface TransferRecord {
+  id: string;
+  status: TransferStatus;
+  amountInCents: number;
+  fees: number;
+  netAmountInCents: number;
+  pixKey: string;
+  pixKeyType: PixKeyType;
+  description?: string;
+  postbackUrl?: string;
+  idempotencyKey: string;
+  endToEndId?: string;
+  failureReason?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WebhookRecord {
+  id: string;
+  url: string;
+  events: string[];
+  status: 'active';
+  createdAt: string;
+  updatedAt: string;
+  totalDeliveries: number;
+  successfulDeliveries: number;
+  /** Percent of settled deliveries that were confirmed. */
+  successRate: number;
+  averageResponseTimeMs: number;
+  lastDeliveryAt?: string;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  event: string;
+  url: string;
+  /** `user` (a registered webhook) or `postback` (the resource's postbackUrl). */
+  scope: 'user' | 'postback';
+  webhookId?: string;
+  resourceId: string;
+  /** The exact body sent (and signed). */
+  body: string;
+  /** Undefined while attempts are still running. */
+  delivered?: boolean;
+  attempts: DeliveryAttempt[];
+}
+
+/** One request as the emulator saw it (no credentials, no bodies). */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  idempotencyKey?: string;
+}

@@ -1,0 +1,17 @@
+export { startEmulator } from './start-emulator.js';
+export type { Emulator } from './start-emulator.js';
+export type { EmulatorOptions, RateLimitedRoute } from './emulator-options.js';
+export type { EmulatorFault } from './fault-injector.js';
+export type {
+  ChargeRecord,
+  ChargeStatus,
+  DeliveryRecord,
+  RequestLogEntry,
+  TransferRecord,
+  TransferStatus,
+  WebhookRecord,
+} from './emulator-records.js';
+export { emulatorCompany, emulatorRefusedPixKey, emulatorSellers } from './gateway-state.js';
+export { buildEmvCode, crc16, parseEmvFields } from './emv-code.js';
+export type { EmvCodeInput } from './emv-code.js';
+export { qrMatrix, qrPng, qrPngDataUri } from './qr-png.js';

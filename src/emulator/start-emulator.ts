@@ -1,0 +1,333 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import type { PayloadVariant } from '../events/event-types.js';
+import { resolveEmulatorOptions, type EmulatorOptions, type RateLimitedRoute } from './emulator-options.js';
+import type { ChargeRecord, DeliveryRecord, RequestLogEntry, TransferRecord, WebhookRecord } from './emulator-records.js';
+import { createTokenSigner } from './emulator-jwt.js';
+import { createFaultInjector, type EmulatorFault } from './fault-injector.js';
+import { createGatewayState } from './gateway-state.js';
+import { RequestError, errorBody, parseJsonBody, readBody, sendJson } from './http-io.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { createWebhookDispatcher } from './webhook-dispatcher.js';
+
+export interface Emulator {
+  /** e.g. `http://127.0.0.1:41234` — the client's `baseUrl`. */
+  readonly url: string;
+  readonly port: number;
+  readonly variant: PayloadVariant;
+  /** The credentials in force (generated when not given): the CLI prints them once for the developer. */
+  readonly credentials: { apiKey: string; apiSecret: string; webhookSecret: string };
+  /** Stops serving, aborts deliveries in flight and pending transfer steps. */
+  close(): Promise<void>;
+  /** Resolves when every webhook delivery started so far has settled (delivered or out of attempts). */
+  idle(): Promise<void>;
+  pay(id: string): ChargeRecord;
+  expire(id: string): ChargeRecord;
+  refund(id: string, reason?: string): ChargeRecord;
+  /** Makes every token issued so far answer 401 (as after a key rotation). */
+  revokeTokens(): void;
+  injectFault(fault: EmulatorFault): void;
+  charges(): ChargeRecord[];
+  transfers(): TransferRecord[];
+  webhooks(): WebhookRecord[];
+  deliveries(): readonly DeliveryRecord[];
+  /** Every request answered, oldest first (status 0 for a dropped connection). No credentials. */
+  requests(): readonly RequestLogEntry[];
+}
+
+type Auth = 'basic' | 'bearer' | 'none';
+interface RouteContext {
+  params: string[];
+  body: Buffer;
+  headers: IncomingMessage['headers'];
+}
+interface Route {
+  method: string;
+  pattern: RegExp;
+  auth: Auth;
+  limit?: RateLimitedRoute;
+  handle: (ctx: RouteContext) => { status: number; body: unknown; headers?: Record<string, string> };
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+const sameSecret = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
+const payBodySchema = z
+  .object({
+    payer: z
+      .object({
+        name: z.string().optional(),
+        document: z.string().optional(),
+        bank: z.string().optional(),
+        branch: z.string().optional(),
+        accountType: z.string().optional(),
+        accountNumber: z.string().optional(),
+      })
+      .optional(),
+    reason: z.string().max(140).optional(),
+  })
+  .optional();
+
+const faultSchema = z.object({
+  method: z.string().optional(),
+  path: z.string().startsWith('/'),
+  action: z.enum(['drop-response', 'drop-request', 'status']),
+  status: z.int().min(400).max(599).optional(),
+  times: z.int().min(1).optional(),
+});
+
+function optionalJson(bytes: Buffer): z.infer<typeof payBodySchema> {
+  if (bytes.length === 0) return undefined;
+  const parsed = payBodySchema.safeParse(parseJsonBody(bytes));
+  if (!parsed.success) throw new RequestError(400, 'INVALID_REQUEST', parsed.error.issues[0]?.message ?? 'invalid body');
+  return parsed.data;
+}
+
+/** Starts an in-memory emulator of the gateway on `127.0.0.1` (a free port unless `port` is given). */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const config = resolveEmulatorOptions(options);
+  const closing = new AbortController();
+  const dispatcher = createWebhookDispatcher({
+    variant: config.variant,
+    webhookSecret: config.webhookSecret,
+    backoffMs: config.backoffMs,
+    timeoutMs: config.deliveryTimeoutMs,
+    now: config.now,
+    closed: closing.signal,
+  });
+  const state = createGatewayState(config, dispatcher);
+  const signer = createTokenSigner();
+  const limiter = createRateLimiter(config.now);
+  const faults = createFaultInjector();
+  const log: RequestLogEntry[] = [];
+  let generation = 0;
+
+  function basicAuth(headers: IncomingMessage['headers']): void {
+    const header = headers.authorization ?? '';
+    const match = /^Basic\s+(\S+)$/i.exec(header);
+    const decoded = match ? Buffer.from(match[1] as string, 'base64').toString('utf8') : '';
+    const colon = decoded.indexOf(':');
+    const ok = colon > 0 && sameSecret(decoded.slice(0, colon), config.apiKey) && sameSecret(decoded.slice(colon + 1), config.apiSecret);
+    if (!ok) throw new RequestError(401, 'UNAUTHORIZED', 'Invalid API credentials.');
+  }
+
+  function bearerAuth(headers: IncomingMessage['headers']): void {
+    const match = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '');
+    const claims = match ? signer.read(match[1] as string) : undefined;
+    if (!claims) throw new RequestError(401, 'UNAUTHORIZED', 'Missing or invalid access token.');
+    if (claims.gen !== generation) throw new RequestError(401, 'UNAUTHORIZED', 'The access token was revoked.');
+    if (config.now() >= claims.expMs) throw new RequestError(401, 'UNAUTHORIZED', 'The access token has expired.');
+  }
+
+  const routes: Route[] = [
+    {
+      method: 'POST',
+      pattern: /^\/api\/auth$/,
+      auth: 'none',
+      limit: 'auth',
+      handle: ({ body, headers }) => {
+        if (body.length > 0) throw new RequestError(400, 'INVALID_REQUEST', 'The authentication operation accepts no body.');
+        basicAuth(headers);
+        const issuedAt = config.now();
+        const token = signer.issue({ sub: config.apiKey, iat: Math.floor(issuedAt / 1000), expMs: issuedAt + config.tokenTtlMs, gen: generation });
+        return { status: 200, body: { success: true, token, tokenType: 'Bearer', expiresIn: config.tokenTtlMs } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/v1\/pix\/in\/qrcode$/,
+      auth: 'bearer',
+      limit: 'createCharge',
+      handle: ({ body }) => ({ status: config.variant === 'a' ? 201 : 200, body: state.createCharge(parseJsonBody(body)) }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/v1\/pix\/out\/pixkey$/,
+      auth: 'bearer',
+      limit: 'sendTransfer',
+      handle: ({ body, headers }) => {
+        const key = headerValue(headers['x-idempotency-key']) ?? headerValue(headers['idempotency-key']);
+        const result = state.sendTransfer(parseJsonBody(body), key);
+        const replayed: Record<string, string> = result.replayed ? { 'Idempotent-Replayed': 'true' } : {};
+        return { status: 200, body: result.body, headers: replayed };
+      },
+    },
+    { method: 'GET', pattern: /^\/api\/v1\/company$/, auth: 'bearer', limit: 'readCompany', handle: () => ({ status: 200, body: state.company() }) },
+    {
+      method: 'GET',
+      pattern: /^\/api\/v1\/transactions\/([^/]+)$/,
+      auth: 'bearer',
+      limit: 'readTransaction',
+      handle: ({ params }) => ({ status: 200, body: state.readTransaction(params[0] as string) }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/v1\/webhook$/,
+      auth: 'bearer',
+      limit: 'registerWebhook',
+      handle: ({ body }) => ({ status: 201, body: state.registerWebhook(parseJsonBody(body)) }),
+    },
+    { method: 'GET', pattern: /^\/api\/v1\/webhook$/, auth: 'bearer', limit: 'listWebhooks', handle: () => ({ status: 200, body: state.listWebhooks() }) },
+    {
+      method: 'GET',
+      pattern: /^\/api\/v1\/webhook\/([^/]+)$/,
+      auth: 'bearer',
+      limit: 'listWebhooks',
+      handle: ({ params }) => ({ status: 200, body: state.readWebhook(params[0] as string) }),
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/api\/v1\/webhook\/([^/]+)$/,
+      auth: 'bearer',
+      limit: 'deleteWebhook',
+      handle: ({ params }) => ({ status: 200, body: state.deleteWebhook(params[0] as string) }),
+    },
+    // Emulator-only controls: no credentials, local use only.
+    {
+      method: 'POST',
+      pattern: /^\/_emulator\/transactions\/([^/]+)\/pay$/,
+      auth: 'none',
+      handle: ({ params, body }) => {
+        const payer = optionalJson(body)?.payer;
+        return { status: 200, body: { success: true, data: state.pay(params[0] as string, payer) } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/_emulator\/transactions\/([^/]+)\/expire$/,
+      auth: 'none',
+      handle: ({ params }) => ({ status: 200, body: { success: true, data: state.expire(params[0] as string) } }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/_emulator\/transactions\/([^/]+)\/refund$/,
+      auth: 'none',
+      handle: ({ params, body }) => ({
+        status: 200,
+        body: { success: true, data: state.refund(params[0] as string, optionalJson(body)?.reason) },
+      }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/_emulator\/tokens\/revoke$/,
+      auth: 'none',
+      handle: () => {
+        generation++;
+        return { status: 200, body: { success: true, message: 'Every token issued so far is revoked.' } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/_emulator\/faults$/,
+      auth: 'none',
+      handle: ({ body }) => {
+        const parsed = faultSchema.safeParse(parseJsonBody(body));
+        if (!parsed.success) throw new RequestError(400, 'INVALID_REQUEST', parsed.error.issues[0]?.message ?? 'invalid fault');
+        faults.add(parsed.data);
+        return { status: 201, body: { success: true, data: parsed.data } };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/_emulator\/deliveries$/,
+      auth: 'none',
+      handle: () => ({ status: 200, body: { success: true, data: dispatcher.deliveries() } }),
+    },
+  ];
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const method = (request.method ?? 'GET').toUpperCase();
+    const path = new URL(request.url ?? '/', 'http://emulator').pathname;
+    const idempotencyKey = headerValue(request.headers['x-idempotency-key']) ?? headerValue(request.headers['idempotency-key']);
+    const record = (status: number) => log.push({ method, path, status, ...(idempotencyKey && { idempotencyKey }) });
+    const fault = faults.take(method, path);
+    if (fault?.action === 'drop-request') {
+      record(0);
+      request.socket.destroy();
+      return;
+    }
+    let headers: Record<string, string> = {};
+    try {
+      const body = await readBody(request);
+      if (fault?.action === 'status') {
+        const status = fault.status ?? 503;
+        throw new RequestError(status, status >= 500 ? 'SERVER_ERROR' : 'INJECTED_FAULT', 'Fault injected by the emulator.');
+      }
+      const candidates = routes.filter((r) => r.pattern.test(path));
+      const route = candidates.find((r) => r.method === method);
+      if (!route) {
+        if (candidates.length > 0) throw new RequestError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}.`);
+        throw new RequestError(404, 'NOT_FOUND', `No endpoint ${method} ${path}.`);
+      }
+      if (route.auth === 'bearer') bearerAuth(request.headers);
+      if (route.limit) {
+        const limit = config.rateLimits[route.limit];
+        if (Number.isFinite(limit)) {
+          const subject = route.auth === 'none' ? `${request.socket.remoteAddress ?? ''}|${request.headers.authorization ?? ''}` : config.apiKey;
+          const decision = limiter.take(`${route.limit}|${digest(subject).toString('hex')}`, { limit, windowSeconds: 60 });
+          headers = decision.headers;
+          if (!decision.allowed) {
+            const retryAfter = decision.retryAfterSeconds;
+            throw new RequestError(429, config.variant === 'a' ? 'RATE_LIMITED' : 'RATE_LIMIT_EXCEEDED', 'Too many requests; retry later.', {
+              limit: decision.rule.limit,
+              window: decision.rule.windowSeconds,
+              retryAfter,
+            });
+          }
+        }
+      }
+      const result = route.handle({ params: route.pattern.exec(path)?.slice(1).map(decodeURIComponent) ?? [], body, headers: request.headers });
+      if (fault?.action === 'drop-response') {
+        record(0);
+        request.socket.destroy();
+        return;
+      }
+      record(result.status);
+      sendJson(response, result.status, result.body, { ...headers, ...result.headers });
+    } catch (error) {
+      const known = error instanceof RequestError ? error : new RequestError(500, 'SERVER_ERROR', 'Unexpected emulator error.');
+      if (!(error instanceof RequestError)) console.error('pixhook emulator: unexpected error', error);
+      record(known.status);
+      sendJson(response, known.status, errorBody(config.variant, known, config.now()), { ...headers, ...known.headers });
+    }
+  }
+
+  const server = createServer((request, response) => void handle(request, response));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    variant: config.variant,
+    credentials: { apiKey: config.apiKey, apiSecret: config.apiSecret, webhookSecret: config.webhookSecret },
+    async close() {
+      closing.abort();
+      state.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await dispatcher.idle();
+    },
+    idle: () => dispatcher.idle(),
+    pay: (id) => state.pay(id),
+    expire: (id) => state.expire(id),
+    refund: (id, reason) => state.refund(id, reason),
+    revokeTokens: () => void generation++,
+    injectFault: (fault) => faults.add(fault),
+    charges: state.charges,
+    transfers: state.transfers,
+    webhooks: state.webhooks,
+    deliveries: dispatcher.deliveries,
+    requests: () => log,
+  };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first === '' ? undefined : first;
+}
