@@ -15,6 +15,11 @@ export interface RedisDedupeStoreOptions {
    * Default 1 500 ms.
    */
   claimTimeoutMs?: number;
+  /**
+   * A `complete` that failed (Redis down) is retried in the background for this long, so an event
+   * handled during an outage is still marked done when Redis returns. Default 10 minutes.
+   */
+  completeRetryForMs?: number;
 }
 
 export class RedisUnavailableError extends Error {
@@ -29,6 +34,7 @@ export function redisDedupeStore(options: RedisDedupeStoreOptions): DedupeStore 
   const redis = scriptRunner(options.client);
   const prefix = options.prefix ?? 'pixhook:dedupe:';
   const claimTimeoutMs = options.claimTimeoutMs ?? 1_500;
+  const completeRetryForMs = options.completeRetryForMs ?? 10 * 60 * 1000;
   // Tokens of the claims this process holds, so release/extend can prove ownership.
   const tokens = new Map<string, string>();
 
@@ -51,7 +57,14 @@ export function redisDedupeStore(options: RedisDedupeStoreOptions): DedupeStore 
     },
     async complete(key, ttlMs) {
       tokens.delete(key);
-      await redis.run(completeScript, [prefix + key], [ttl(ttlMs)]);
+      const mark = () => redis.run(completeScript, [prefix + key], [ttl(ttlMs)]);
+      try {
+        await mark();
+      } catch (error) {
+        // The handler ran: keep trying to record it, or a redelivery after the claim expires runs it twice.
+        keepTrying(mark, completeRetryForMs);
+        throw error;
+      }
     },
     async release(key) {
       const token = tokens.get(key);
@@ -65,6 +78,19 @@ export function redisDedupeStore(options: RedisDedupeStoreOptions): DedupeStore 
       await redis.run(extendScript, [prefix + key], [token, ttl(ttlMs)]);
     },
   };
+}
+
+/** Retries `attempt` with backoff (250 ms doubling to 5 s) until it succeeds or `forMs` has passed; never keeps the process alive. */
+function keepTrying(attempt: () => Promise<unknown>, forMs: number): void {
+  const giveUpAt = Date.now() + forMs;
+  const retry = (delayMs: number) => {
+    if (Date.now() + delayMs > giveUpAt) return;
+    const timer = setTimeout(() => {
+      attempt().catch(() => retry(Math.min(delayMs * 2, 5_000)));
+    }, delayMs);
+    timer.unref();
+  };
+  retry(250);
 }
 
 function ttl(ms: number): string {

@@ -42,12 +42,13 @@ export async function post(url: string, delivery: Delivery): Promise<number> {
 export async function sendUntilAccepted(
   url: string | (() => string),
   delivery: Delivery,
-  options: { pauseMs?: number; maxTries?: number } = {},
+  options: { pauseMs?: number; maxTries?: number; onStatus?: (status: number) => void } = {},
 ): Promise<{ status: number; tries: number; statuses: number[] }> {
   const statuses: number[] = [];
   for (let tries = 1; ; tries++) {
     const status = await post(typeof url === 'string' ? url : url(), delivery);
     statuses.push(status);
+    options.onStatus?.(status);
     if (status >= 200 && status < 300) return { status, tries, statuses };
     if (tries >= (options.maxTries ?? 200)) return { status, tries, statuses };
     await new Promise((resolve) => setTimeout(resolve, options.pauseMs ?? 50));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver } from '../../src/index.js';
 import { redisDedupeStore, type NodeRedisLikeClient } from '../../src/redis/index.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { headersOf, paidDelivery, testSecret } from './deliveries.js';
+import { headersOf, paidDelivery, testSecret, until } from './deliveries.js';
 
 let server: RedisServer;
 let client: Redis;
@@ -143,3 +143,21 @@ describe('a receiver on the redis store', () => {
 function never(): Promise<unknown> {
   return Promise.reject(new Error('must not be called'));
 }
+
+describe('redisDedupeStore complete during an outage', () => {
+  it('keeps trying to mark a handled event done until Redis answers', async () => {
+    let failures = 2;
+    const flaky: NodeRedisLikeClient = {
+      evalSha: (sha, o) => {
+        if (o.keys[0] === 't8:k' && o.arguments.length === 1 && failures-- > 0) return Promise.reject(new Error('connection lost'));
+        return client.evalsha(sha, o.keys.length, ...o.keys, ...o.arguments);
+      },
+      eval: (script, o) => client.eval(script, o.keys.length, ...o.keys, ...o.arguments),
+    };
+    const store = redisDedupeStore({ client: flaky, prefix: 't8:' });
+    await store.claim('k', 60_000);
+    await expect(store.complete('k', 60_000)).rejects.toThrow('connection lost');
+    await until(async () => (await client.get('t8:k')) === 'd');
+    expect(failures).toBe(-1);
+  });
+});
