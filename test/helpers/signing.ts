@@ -5,6 +5,6 @@ export function signBytes(body: Uint8Array | string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-export function bytesOf(value: unknown): Uint8Array {
+export function bytesOf(value: unknown): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
 }
