@@ -91,7 +91,10 @@ export function createReceiver(options: ReceiverOptions): Receiver {
 
     // 2. The exact raw bytes, within the size limit.
     const body = await readBody(request.body);
-    if (!body.ok) return answer(body.reason, body.hint === undefined ? {} : { hint: body.hint });
+    if (!body.ok) {
+      const { reason, hint, message } = body;
+      return answer(reason, { ...(hint !== undefined && { hint }), ...(message !== undefined && { message }) });
+    }
 
     // 3. The signature, over those bytes, before anything is parsed.
     const signature = await verifySignature({
@@ -265,7 +268,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   }
 
   // ── Reading the body ───────────────────────────────────────────────────────────────────────────
-  type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: BodyFailureReason; hint?: string };
+  type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: BodyFailureReason; hint?: string; message?: string };
 
   async function readBody(source: BodySource): Promise<BodyRead> {
     let bytes: Uint8Array;
@@ -274,7 +277,13 @@ export function createReceiver(options: ReceiverOptions): Receiver {
         bytes = await source(config.maxBodyBytes);
       } catch (error) {
         if (error instanceof PixhookError && isBodyReason(error.code)) {
-          return error.cause === undefined ? { ok: false, reason: error.code } : { ok: false, reason: error.code, hint: describe(error.cause) };
+          const read: BodyRead = { ok: false, reason: error.code };
+          if (error.cause !== undefined) read.hint = describe(error.cause);
+          // An adapter's reader knows its framework's fix (e.g. Next's `bodyParser: false`); keep it.
+          if (error.code === 'body_already_parsed' && error.message !== `${error.code}: ${reasonMessage[error.code]}`) {
+            read.message = error.message.slice(error.code.length + 2);
+          }
+          return read;
         }
         return { ok: false, reason: 'body_unreadable', hint: describe(error) };
       }
@@ -307,7 +316,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     if (reason === 'body_too_large') result.message = `The body is larger than ${config.maxBodyBytes} bytes.`;
     else result.message = message;
     if (reason === 'body_already_parsed') {
-      result.error = new PixhookError(reason, `${reasonMessage.body_already_parsed} ${bodyParsedFix}`);
+      result.error = new PixhookError(reason, extra.message ?? `${reasonMessage.body_already_parsed} ${bodyParsedFix}`);
       result.message = result.error.message.slice(reason.length + 2);
     }
     result.body = JSON.stringify({ error: reason, message: result.message });

@@ -1,0 +1,77 @@
+import { PixhookError } from './pixhook-error.js';
+import type { Receiver, ReceiveResult } from './receiver.js';
+
+// Edge-safe on purpose: no `node:` import and no Buffer, so Workers, Deno, Bun and Next's edge runtime load it.
+
+/** What a fetch runtime hands a handler besides the request (a Worker's `ctx`, Next's `after`). */
+export interface WebHandlerContext {
+  /** Keeps work after the answer alive (background mode on serverless). */
+  waitUntil?: (promise: Promise<unknown>) => void;
+}
+
+const bodyUsedFix =
+  'The Request body was read (request.json(), request.text(), …) before pixhook could read the raw bytes. ' +
+  'Pass the untouched Request to the pixhook handler, or give it request.clone() before reading.';
+
+/**
+ * The body reader for a Web `Request`: streams the body and stops at `limit` bytes, because fetch
+ * runtimes (and Next.js route handlers) put no limit on it. A body already read fails at once.
+ */
+export function webBodyReader(request: Request): (limit: number) => Promise<Uint8Array> {
+  return async (limit) => {
+    if (request.bodyUsed) throw new PixhookError('body_already_parsed', bodyUsedFix);
+    const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+    if (declared > limit) {
+      await request.body?.cancel().catch(() => undefined);
+      throw new PixhookError('body_too_large');
+    }
+    if (request.body === null) return new Uint8Array(0);
+    return readLimited(request.body, limit);
+  };
+}
+
+async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw new PixhookError('body_too_large');
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof PixhookError) throw error;
+    throw new PixhookError('body_unreadable', undefined, { cause: error });
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** The core's answer as a Web `Response`, unchanged. */
+export function toWebResponse(result: ReceiveResult): Response {
+  return new Response(result.body, { status: result.status, headers: result.headers });
+}
+
+/** The whole Web translation every fetch-style adapter shares: Request in, the core's answer out. */
+export async function receiveWebRequest(receiver: Receiver, request: Request, context: WebHandlerContext = {}): Promise<Response> {
+  const result = await receiver.receive({
+    method: request.method,
+    headers: request.headers,
+    body: webBodyReader(request),
+    // Called as a method: a Worker's `ctx.waitUntil` throws when detached from `ctx`.
+    ...(context.waitUntil && { waitUntil: (promise: Promise<unknown>) => context.waitUntil?.(promise) }),
+  });
+  return toWebResponse(result);
+}
