@@ -1,0 +1,57 @@
+import type { FastifyError, FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { Receiver, ReceiveResult } from '../../src/receiver.js';
+
+export interface PixhookFastifyOptions {
+  receiver: Receiver;
+  /** The webhook route, relative to the register prefix. Default `/webhooks/pix`. */
+  path?: string;
+  /** Fastify's body limit for this route. Default: the smaller of the app's `bodyLimit` and `receiver.maxBodyBytes`. */
+  bodyLimit?: number;
+}
+
+// Fastify's own body errors, answered with the contract's reasons instead of Fastify's error shape.
+const bodyErrors: Record<string, 'body_too_large' | 'body_unreadable'> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'body_unreadable',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'body_unreadable',
+};
+
+/**
+ * A Fastify 5 plugin: `app.register(pixhookFastify, { receiver, path: '/webhooks/pix' })`, with or
+ * without a `prefix`. Deliberately not wrapped in fastify-plugin: its raw-bytes content-type parser
+ * stays inside this plugin's scope, so the app's other routes keep Fastify's JSON parsing.
+ */
+export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (fastify, options) => {
+  const { receiver } = options;
+  const bodyLimit = options.bodyLimit ?? Math.min(fastify.initialConfig.bodyLimit ?? Infinity, receiver.maxBodyBytes);
+
+  // Every content type (and none) arrives as the exact bytes; Fastify stops reading at bodyLimit.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => done(null, body));
+
+  fastify.setErrorHandler((error: FastifyError, _request, reply) => {
+    const reason = error.code === undefined ? undefined : bodyErrors[error.code];
+    if (reason === undefined) throw error; // Not ours: the app's error handler decides.
+    return send(reply, receiver.reject(reason, error.message));
+  });
+
+  fastify.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: options.path ?? '/webhooks/pix',
+    bodyLimit,
+    exposeHeadRoute: false,
+    handler: async (request, reply) => {
+      const result = await receiver.receive({ method: request.method, headers: request.headers, body: request.body as Buffer | undefined });
+      if (result.error) throw result.error;
+      return send(reply, result);
+    },
+  });
+};
+
+function send(reply: FastifyReply, result: ReceiveResult): FastifyReply {
+  // An answer sent before an oversized body was read: close rather than drain megabytes.
+  if (result.reason === 'body_too_large') reply.header('connection', 'close');
+  return reply.code(result.status).headers(result.headers).send(result.body);
+}
+
+export default pixhookFastify;

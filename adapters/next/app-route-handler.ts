@@ -1,0 +1,38 @@
+import { PixhookConfigError } from '../../src/pixhook-error.js';
+import type { Receiver } from '../../src/receiver.js';
+import { receiveWebRequest } from '../../src/web-request-bridge.js';
+
+export interface AppRouteHandlerOptions {
+  /**
+   * Keeps background work alive after the answer: Next's `after` (from `next/server`) or a platform
+   * `waitUntil`. Same as the receiver's `waitUntil` option; either one is enough.
+   */
+  after?: (promise: Promise<unknown>) => void;
+}
+
+export type AppRouteHandler = (request: Request) => Promise<Response>;
+
+/**
+ * An App Router route handler: `export const POST = createAppRouteHandler(receiver)` in
+ * `app/api/webhooks/pix/route.ts`. Enforces `maxBodyBytes` itself while streaming, because route
+ * handlers have no body limit. Never imports `next`: pass `after` in (here or as the receiver's `waitUntil`).
+ */
+export function createAppRouteHandler(receiver: Receiver, options: AppRouteHandlerOptions = {}): AppRouteHandler {
+  assertKeptAlive(
+    receiver,
+    options.after,
+    "Pass Next's after: `import { after } from 'next/server'`, then `createReceiver({ ..., waitUntil: after })` " +
+      'or `createAppRouteHandler(receiver, { after })`.',
+  );
+  const after = options.after;
+  return (request) => receiveWebRequest(receiver, request, after ? { waitUntil: after } : {});
+}
+
+/** Background work on serverless dies with the response unless something keeps it alive: refuse early. */
+export function assertKeptAlive(receiver: Receiver, keeper: unknown, fix: string): void {
+  if (receiver.mode !== 'background' || receiver.hasWaitUntil || keeper !== undefined) return;
+  throw new PixhookConfigError(
+    'pixhook: background mode on Next.js needs a way to keep work alive after the answer, or the platform ' +
+      `may freeze the function and lose events. ${fix} Or use mode "inline".`,
+  );
+}
