@@ -3,6 +3,14 @@ export type Command = (argv: string[]) => Promise<number>;
 
 // Loaded on demand so `pixhook verify` never pays for Express, BullMQ or the emulator.
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  emulator: {
+    summary: 'emulator [--port <n>] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--backoff-ms <n>]',
+    load: async () => (await import('./emulator-command.js')).emulatorCommand,
+  },
+  webhooks: {
+    summary: 'webhooks list | register --url <url> --event <name>... | delete <id>   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)',
+    load: async () => (await import('./webhooks-command.js')).webhooksCommand,
+  },
   listen: {
     summary: 'listen --port <n> --path <p> --secret <s> [--mode inline|background|durable] [--redis <url>] [--forward-to <url>]',
     load: async () => (await import('./listen-command.js')).listenCommand,

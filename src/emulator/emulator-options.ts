@@ -1,4 +1,5 @@
 import type { PayloadVariant } from '../events/event-types.js';
+import type { DeliveryRecord, RequestLogEntry } from './emulator-records.js';
 
 /** The endpoints that carry a documented rate limit. */
 export type RateLimitedRoute = 'auth' | 'createCharge' | 'sendTransfer' | 'readCompany' | 'readTransaction' | 'listWebhooks' | 'registerWebhook' | 'deleteWebhook';
@@ -32,6 +33,10 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Access token lifetime. Default 1 800 000 ms (30 minutes). */
   tokenTtlMs?: number;
+  /** Called when a delivery settles (delivered, or out of attempts). */
+  onDelivery?: (delivery: DeliveryRecord) => void;
+  /** Called after each request is answered (no credentials, no bodies). */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 export interface ResolvedEmulatorOptions {
@@ -48,6 +53,8 @@ export interface ResolvedEmulatorOptions {
   now: () => number;
   tokenTtlMs: number;
   minChargeAmountInCents: number;
+  onDelivery: (delivery: DeliveryRecord) => void;
+  onRequest: (entry: RequestLogEntry) => void;
 }
 
 const variantALimits: Record<RateLimitedRoute, number> = {
@@ -95,5 +102,7 @@ export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulat
     now: options.now ?? Date.now,
     tokenTtlMs: options.tokenTtlMs ?? 1_800_000,
     minChargeAmountInCents: variant === 'a' ? 100 : 1,
+    onDelivery: options.onDelivery ?? (() => {}),
+    onRequest: options.onRequest ?? (() => {}),
   };
 }

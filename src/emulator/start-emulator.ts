@@ -95,6 +95,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     timeoutMs: config.deliveryTimeoutMs,
     now: config.now,
     closed: closing.signal,
+    onSettled: config.onDelivery,
   });
   const state = createGatewayState(config, dispatcher);
   const signer = createTokenSigner();
@@ -240,7 +241,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const method = (request.method ?? 'GET').toUpperCase();
     const path = new URL(request.url ?? '/', 'http://emulator').pathname;
     const idempotencyKey = headerValue(request.headers['x-idempotency-key']) ?? headerValue(request.headers['idempotency-key']);
-    const record = (status: number) => log.push({ method, path, status, ...(idempotencyKey && { idempotencyKey }) });
+    const record = (status: number) => {
+      const entry: RequestLogEntry = { method, path, status, ...(idempotencyKey && { idempotencyKey }) };
+      log.push(entry);
+      config.onRequest(entry);
+    };
     const fault = faults.take(method, path);
     if (fault?.action === 'drop-request') {
       record(0);

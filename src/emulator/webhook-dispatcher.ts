@@ -17,6 +17,7 @@ export interface DispatcherOptions {
   now: () => number;
   /** Aborts waits and requests in flight when the emulator closes. */
   closed: AbortSignal;
+  onSettled: (delivery: DeliveryRecord) => void;
 }
 
 /**
@@ -76,9 +77,11 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       (result) => {
         record.delivered = result.delivered;
         if (target.webhook) updateMetrics(target.webhook, result.delivered, record);
+        options.onSettled(record);
       },
       () => {
         record.delivered = false;
+        options.onSettled(record);
       },
     );
     const tracked = run.finally(() => inFlight.delete(tracked));

@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
+import { verifySignature } from '../../src/index.js';
+import { startCli, type RunningCli } from '../helpers/cli-process.js';
+import { startRecorder } from '../emulator/webhook-receiver.js';
+
+// Runs the built CLI (`npm run build` first).
+let running: RunningCli | undefined;
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function envLines(stdout: string): Record<string, string> {
+  return Object.fromEntries(stdout.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+}
+
+describe('pixhook emulator', () => {
+  it('serves the gateway, prints generated credentials only, and delivers signed webhooks', async () => {
+    running = startCli(['emulator', '--port', '0', '--variant', 'b', '--webhook-secret', 'whsec_cli_given', '--backoff-ms', '10']);
+    await running.waitFor(/PIXHOOK_WEBHOOK_SECRET=.*\n/);
+    const env = envLines(running.stdout());
+    expect(env['PIXHOOK_BASE_URL']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(env['PIXHOOK_API_SECRET']).toMatch(/^sk_emu_/);
+    expect(env['PIXHOOK_WEBHOOK_SECRET']).toBe('(as given)');
+
+    const recorder = await startRecorder();
+    cleanups.push(() => recorder.close());
+    const client = createClient({ apiKey: env['PIXHOOK_API_KEY']!, apiSecret: env['PIXHOOK_API_SECRET']!, baseUrl: env['PIXHOOK_BASE_URL']!, variant: 'b' });
+    await client.webhooks.register({ url: recorder.url, events: ['transaction_paid'] });
+    const charge = await client.createCharge({
+      amountInCents: 1,
+      customer: { name: 'Ana', email: 'ana@example.com', documentType: 'cpf', document: '52998224725' },
+    });
+    const paid = await fetch(`${env['PIXHOOK_BASE_URL']}/_emulator/transactions/${charge.id}/pay`, { method: 'POST' });
+    expect(paid.status).toBe(200);
+
+    await running.waitFor(/transaction_paid \S+ → \S+ \[user\] delivered \(200\) after 1 attempt/);
+    expect(recorder.received).toHaveLength(1);
+    const [delivery] = recorder.received;
+    const body = JSON.parse(delivery!.body) as Record<string, unknown>;
+    expect(body).toMatchObject({ event: 'transaction_paid', scope: 'user', transaction: { id: charge.id, amount: 1, status: 'paid' } });
+    const check = await verifySignature({ body: delivery!.body, signature: delivery!.headers['x-signature'] as string, secret: 'whsec_cli_given' });
+    expect(check.ok).toBe(true);
+    expect(running.stdout() + running.stderr()).not.toContain('whsec_cli_given');
+
+    expect(await running.stop()).toBe(0);
+  });
+
+  it('exits 2 on a bad command line', async () => {
+    running = startCli(['emulator', '--variant', 'c']);
+    expect(await running.exited).toBe(2);
+    expect(running.stderr()).toMatch(/--variant must be a, b or short/);
+  });
+});
