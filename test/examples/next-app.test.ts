@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { sendHttp } from '../contract/contract-target.js';
+import { variantAPaid } from '../contract/fixtures.js';
+import { bytesOf, signBytes } from '../helpers/signing.js';
+import { deliverScenario, exampleSecret, freePort, repoRoot, requireBuiltPackage, startExample } from './example-process.js';
+
+const run = promisify(execFile);
+const app = `${repoRoot}examples/next-app`;
+const next = `${app}/node_modules/next/dist/bin/next`;
+// Next evaluates route modules while building, so the receiver's secret must be there too.
+const env = { ...process.env, PIXHOOK_SECRET: exampleSecret, NEXT_TELEMETRY_DISABLED: '1' };
+
+// The real thing: `npm ci` (first run only), `next build`, `next start`, real HTTP. Its dependencies stay
+// in examples/next-app, so the library itself never depends on next.
+describe('examples/next-app (Next.js 16, built and started for real)', () => {
+  it('handles deliveries on the App Router (background + after) and Pages Router routes', { timeout: 300_000 }, async () => {
+    await requireBuiltPackage();
+    if (!existsSync(next)) await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: app, env, timeout: 240_000 });
+    const startedAt = Date.now();
+    await run(process.execPath, [next, 'build'], { cwd: app, env, timeout: 180_000 });
+    console.info(`next build took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}/api/webhooks`;
+    const example = await startExample({
+      command: process.execPath,
+      args: [next, 'start', '-p', String(port), '-H', '127.0.0.1'],
+      cwd: app,
+      env: { PIXHOOK_SECRET: exampleSecret },
+      waitFor: `${base}/pix`,
+      timeoutMs: 30_000,
+    });
+    try {
+      await deliverScenario(`${base}/pix`, example, 'app');
+      await deliverScenario(`${base}/pix-pages`, example, 'pages');
+
+      // A Pages route without `bodyParser: false`: Next's parser ran, and the answer says what to write.
+      const body = bytesOf(variantAPaid);
+      const forgot = await sendHttp(`${base}/forgot-config`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': signBytes(body, exampleSecret) },
+        body,
+      });
+      expect(forgot.status).toBe(500);
+      expect(JSON.parse(forgot.body)).toMatchObject({
+        error: 'body_already_parsed',
+        message: expect.stringContaining('export const config = { api: { bodyParser: false } }'),
+      });
+    } finally {
+      await example.stop();
+    }
+  });
+});
