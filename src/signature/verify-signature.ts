@@ -1,4 +1,4 @@
-import { hexToBytes, isHex } from './hex.js';
+import { decodeHex } from './hex.js';
 import { hmacVerify } from './hmac-sha256.js';
 
 export const signaturePrefix = 'sha256=';
@@ -36,19 +36,18 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Sign
   const header = input.signature?.trim();
   if (!header) return fail('signature_missing', 'The X-Signature header is missing.');
 
-  const hex = header.slice(signaturePrefix.length);
-  if (
-    header.slice(0, signaturePrefix.length).toLowerCase() !== signaturePrefix ||
-    hex.length !== digestHexLength ||
-    !isHex(hex)
-  ) {
+  // One pass checks and decodes the hex digits.
+  const given =
+    header.slice(0, signaturePrefix.length).toLowerCase() === signaturePrefix && header.length === signaturePrefix.length + digestHexLength
+      ? decodeHex(header.slice(signaturePrefix.length))
+      : undefined;
+  if (given === undefined) {
     return fail(
       'signature_malformed',
       'The X-Signature header must be "sha256=" followed by 64 hexadecimal characters.',
     );
   }
 
-  const given = hexToBytes(hex);
   const body: unknown = input.body;
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) {
     return fail('signature_mismatch', mismatchMessage, parsedBodyHint);
