@@ -172,7 +172,12 @@ function toRefund(r: { amount?: number; amountInCents?: number; reason?: string;
 
 // Drops undefined fields so events compare and print cleanly.
 function compact<T extends object>(value: { [K in keyof T]: T[K] | undefined }): T {
+  const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
+  // for…in over these plain literals: no entries array per event (this runs on every delivery).
+  for (const k in source) {
+    const v = source[k];
+    if (v !== undefined) out[k] = v;
+  }
   return out as T;
 }
