@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createClient,
   PixBusinessRuleError,
+  PixNetworkError,
   PixNotFoundError,
   PixValidationError,
   PixWaitTimeoutError,
@@ -113,5 +114,40 @@ describe('charges (PIX IN)', () => {
   it('throws PixNotFoundError for an unknown transaction', async () => {
     const { client } = await setup();
     await expect(client.getTransaction('txn_missing')).rejects.toBeInstanceOf(PixNotFoundError);
+  });
+});
+
+describe('retries', () => {
+  it('never retries a charge whose answer was lost: one request, one charge, a PixNetworkError', async () => {
+    const clock = fakeClock();
+    emulator = await startEmulator({ now: clock.now });
+    const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, sleep: clock.sleep });
+    emulator.injectFault({ method: 'POST', path: '/api/v1/pix/in/qrcode', action: 'drop-response' });
+    await expect(client.createCharge({ amountInCents: 1990, customer })).rejects.toBeInstanceOf(PixNetworkError);
+    expect(emulator.requests().filter((r) => r.path === '/api/v1/pix/in/qrcode')).toHaveLength(1);
+    expect(emulator.charges()).toHaveLength(1);
+  });
+
+  it('retries a safe call after a 5xx', async () => {
+    const clock = fakeClock();
+    emulator = await startEmulator({ now: clock.now });
+    const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, sleep: clock.sleep });
+    emulator.injectFault({ path: '/api/v1/company', action: 'status', status: 503 });
+    await client.getCompany();
+    expect(emulator.requests().filter((r) => r.path === '/api/v1/company').map((r) => r.status)).toEqual([503, 200]);
+    expect(clock.sleeps).toEqual([500]);
+  });
+
+  it('refuses a 2xx whose body is not the documented shape', async () => {
+    const clock = fakeClock();
+    emulator = await startEmulator({ now: clock.now });
+    const real = emulator.url;
+    const client = createClient({
+      ...emulator.credentials,
+      baseUrl: real,
+      fetch: async (input, init) =>
+        input.endsWith('/api/v1/company') ? new Response(JSON.stringify({ success: true, data: { company: { id: 1 } } })) : fetch(input, init),
+    });
+    await expect(client.getCompany()).rejects.toMatchObject({ name: 'PixResponseError', message: expect.stringMatching(/data\.company\.id/) });
   });
 });
