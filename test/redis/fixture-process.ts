@@ -12,6 +12,8 @@ export interface FixtureProcess {
   stderr(): string;
   /** Resolves with the first line (already printed or to come) that matches. */
   waitFor(match: (line: Line) => boolean): Promise<Line>;
+  /** Throws (with its stderr) when the process exited without being stopped: a crash fails the test at once. */
+  assertRunning(): void;
   /** SIGTERM (graceful) or SIGKILL; resolves when the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -47,6 +49,7 @@ export function startFixture(script: string, env: Record<string, string>, args: 
     }
   });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+  let stopping = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const fixture: FixtureProcess = {
     child,
@@ -61,7 +64,13 @@ export function startFixture(script: string, env: Record<string, string>, args: 
         void exited.then(() => reject(new Error(`${script} exited before the expected line; stderr: ${errors.slice(-2000)}`)));
       });
     },
+    assertRunning() {
+      if (!stopping && (child.exitCode !== null || child.signalCode !== null)) {
+        throw new Error(`${script} (pid ${child.pid}) exited with ${child.exitCode ?? child.signalCode}; stderr: ${errors.slice(-2000)}`);
+      }
+    },
     async stop(signal = 'SIGTERM') {
+      stopping = true;
       running.delete(fixture);
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { paidDelivery, post } from './deliveries.js';
+import { countBy, startFixture, startReceiver, stopAllFixtures } from './fixture-process.js';
+
+let server: RedisServer;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+
+afterAll(async () => {
+  await stopAllFixtures();
+  await server.dispose();
+});
+
+describe('durable mode, worker killed in the middle of a handler', () => {
+  it('runs every acknowledged event after a worker restarts, once', async () => {
+    const env = { REDIS_URL: server.url, QUEUE_NAME: 'kill' };
+    const receiver = await startReceiver({ ...env, MODE: 'durable' });
+    // This worker's handlers never finish: it is killed while it holds 5 jobs.
+    const doomed = startFixture('worker.js', { ...env, CONCURRENCY: '5', HOLD_MS: '600000' });
+    await doomed.waitFor((l) => l['ready'] === true);
+
+    const events = Array.from({ length: 20 }, (_, i) => paidDelivery(`tx_kill_${i}`));
+    const statuses = await Promise.all(events.map((delivery) => post(receiver.url, delivery)));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+
+    await Promise.all(events.slice(0, 5).map(() => doomed.waitFor((l) => typeof l['started'] === 'string')));
+    await doomed.stop('SIGKILL');
+    const inHand = doomed.lines.filter((l) => typeof l['started'] === 'string').map((l) => l['started']);
+    expect(inHand).toHaveLength(5);
+    expect(doomed.lines.some((l) => typeof l['handled'] === 'string')).toBe(false);
+
+    const restarted = startFixture('worker.js', { ...env, CONCURRENCY: '5' });
+    await Promise.all(events.map((e) => restarted.waitFor((l) => l['acked'] === e.key)));
+    const handled = countBy(restarted.lines, 'handled');
+    expect(handled.size).toBe(events.length);
+    expect([...handled.values()].every((n) => n === 1)).toBe(true);
+    for (const key of inHand) expect(handled.get(key as string)).toBe(1);
+    await restarted.stop();
+    await receiver.process.stop();
+  }, 60_000);
+});
