@@ -3,6 +3,7 @@ import type { PixEventName } from './events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from './events/event-types.js';
 import { normalizeEvent } from './events/normalize-event.js';
 import { guardStore, keepClaim } from './guard-store.js';
+import { silentLogger } from './logger.js';
 import {
   createHandlerRegistry,
   type AckMode,
@@ -90,7 +91,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     if (request.method !== undefined && request.method.toUpperCase() !== 'POST') return answer('method_not_allowed');
 
     // 2. The exact raw bytes, within the size limit.
-    const body = await readBody(request.body);
+    // Bytes already in hand skip an await: most adapters pass them, and every await is a tick.
+    const body = typeof request.body === 'function' ? await readBody(request.body) : takeBody(request.body);
     if (!body.ok) {
       const { reason, hint, message } = body;
       return answer(reason, { ...(hint !== undefined && { hint }), ...(message !== undefined && { message }) });
@@ -270,30 +272,35 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   // ── Reading the body ───────────────────────────────────────────────────────────────────────────
   type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: BodyFailureReason; hint?: string; message?: string };
 
-  async function readBody(source: BodySource): Promise<BodyRead> {
+  async function readBody(reader: (limit: number) => Promise<Uint8Array>): Promise<BodyRead> {
     let bytes: Uint8Array;
-    if (typeof source === 'function') {
-      try {
-        bytes = await source(config.maxBodyBytes);
-      } catch (error) {
-        if (error instanceof PixhookError && isBodyReason(error.code)) {
-          const read: BodyRead = { ok: false, reason: error.code };
-          if (error.cause !== undefined) read.hint = describe(error.cause);
-          // An adapter's reader knows its framework's fix (e.g. Next's `bodyParser: false`); keep it.
-          if (error.code === 'body_already_parsed' && error.message !== `${error.code}: ${reasonMessage[error.code]}`) {
-            read.message = error.message.slice(error.code.length + 2);
-          }
-          return read;
+    try {
+      bytes = await reader(config.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof PixhookError && isBodyReason(error.code)) {
+        const read: BodyRead = { ok: false, reason: error.code };
+        if (error.cause !== undefined) read.hint = describe(error.cause);
+        // An adapter's reader knows its framework's fix (e.g. Next's `bodyParser: false`); keep it.
+        if (error.code === 'body_already_parsed' && error.message !== `${error.code}: ${reasonMessage[error.code]}`) {
+          read.message = error.message.slice(error.code.length + 2);
         }
-        return { ok: false, reason: 'body_unreadable', hint: describe(error) };
+        return read;
       }
-    } else if (source instanceof Uint8Array) bytes = source;
-    else if (source instanceof ArrayBuffer) bytes = new Uint8Array(source);
-    else if (typeof source === 'string') bytes = new TextEncoder().encode(source);
-    else if (source === null || source === undefined) bytes = new Uint8Array(0);
-    else return { ok: false, reason: 'body_already_parsed', hint: parsedBodyHint };
-    if (bytes.byteLength > config.maxBodyBytes) return { ok: false, reason: 'body_too_large' };
-    return { ok: true, bytes };
+      return { ok: false, reason: 'body_unreadable', hint: describe(error) };
+    }
+    return withinLimit(bytes);
+  }
+
+  function takeBody(source: Exclude<BodySource, (limit: number) => Promise<Uint8Array>>): BodyRead {
+    if (source instanceof Uint8Array) return withinLimit(source);
+    if (source instanceof ArrayBuffer) return withinLimit(new Uint8Array(source));
+    if (typeof source === 'string') return withinLimit(new TextEncoder().encode(source));
+    if (source === null || source === undefined) return withinLimit(new Uint8Array(0));
+    return { ok: false, reason: 'body_already_parsed', hint: parsedBodyHint };
+  }
+
+  function withinLimit(bytes: Uint8Array): BodyRead {
+    return bytes.byteLength > config.maxBodyBytes ? { ok: false, reason: 'body_too_large' } : { ok: true, bytes };
   }
 
   // ── Answers ────────────────────────────────────────────────────────────────────────────────────
@@ -326,6 +333,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   function finish(result: ReceiveResult, startedAt: number): ReceiveResult {
     const ms = performance.now() - startedAt;
     metrics.answered(result.status, result.reason, ms);
+    // The default logger drops everything: skip building its fields on every delivery.
+    if (log === silentLogger) return result;
     const fields = logFields(result, ms);
     if (result.status >= 500) log.error(fields, 'pixhook: delivery');
     else if (result.status >= 300) log.warn(fields, 'pixhook: delivery');
