@@ -13,7 +13,6 @@ export interface PixhookFastifyOptions {
 const bodyErrors: Record<string, 'body_too_large' | 'body_unreadable'> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'body_too_large',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'body_unreadable',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'body_unreadable',
 };
 
 /**

@@ -42,7 +42,8 @@ export function createPagesApiHandler(receiver: Receiver, options: PagesApiHandl
 function pagesBodyReader(req: NodeRequest): (limit: number) => Promise<Uint8Array> {
   const read = nodeBodyReader(req);
   return async (limit) => {
-    if (!(req.rawBody instanceof Uint8Array) && (req.body !== undefined || req.readableEnded)) {
+    const keptBytes = req.rawBody instanceof Uint8Array || req.body instanceof Uint8Array;
+    if (!keptBytes && (req.body !== undefined || req.readableEnded)) {
       throw new PixhookError('body_already_parsed', bodyParserFix);
     }
     try {

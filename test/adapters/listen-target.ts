@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sendHttp, serverTarget, type ContractTarget } from '../contract/contract-target.js';
 
 /** A target for anything that listens itself (Fastify, @hono/node-server) and reports its URL. */
@@ -10,9 +9,4 @@ export function urlTarget(url: string, close: () => Promise<void>): ContractTarg
 /** A real `node:http` server around a `(req, res)` handler. */
 export function nodeHandlerTarget(handler: (req: IncomingMessage, res: ServerResponse) => void, path = '/webhooks/pix'): Promise<ContractTarget> {
   return serverTarget(createServer(handler), path);
-}
-
-export function portOf(address: AddressInfo | string | null): number {
-  if (address === null || typeof address === 'string') throw new Error(`not a TCP address: ${String(address)}`);
-  return address.port;
 }

@@ -41,6 +41,24 @@ describe('Next.js Pages Router handler', () => {
     });
   }
 
+  it('takes raw bytes a custom server left in req.body as a Buffer (never what Next leaves)', async () => {
+    const events: PixEvent[] = [];
+    const handler = createPagesApiHandler(createReceiver({ secret }).onAny((e) => void events.push(e)));
+    const server = createServer(async (req: IncomingMessage & { body?: unknown }, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      req.body = Buffer.concat(chunks);
+      await handler(req, res);
+    });
+    const target = await serverTarget(server, '/api/webhooks/pix');
+    try {
+      expect((await target.send({ method: 'POST', headers, body: bytes })).status).toBe(200);
+      expect(events).toHaveLength(1);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('refuses background mode without a waitUntil at creation, naming the fix', () => {
     const receiver = createReceiver({ secret, mode: 'background' });
     expect(() => createPagesApiHandler(receiver)).toThrow(PixhookConfigError);
