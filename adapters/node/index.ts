@@ -10,8 +10,10 @@ export type NodeHandler = (req: NodeRequest, res: ServerResponse) => void;
  */
 export function createNodeHandler(receiver: Receiver): NodeHandler {
   return (req, res) => {
-    void receiver.receive({ method: req.method, headers: req.headers, body: nodeBodyReader(req) }).then((result) => {
-      writeNodeResult(res, result);
-    });
+    // receive() never rejects; only writing can throw (headers already sent by someone else).
+    receiver
+      .receive({ method: req.method, headers: req.headers, body: nodeBodyReader(req) })
+      .then((result) => writeNodeResult(res, result))
+      .catch(() => res.destroy());
   };
 }
