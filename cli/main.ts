@@ -15,6 +15,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'listen --port <n> --path <p> --secret <s> [--mode inline|background|durable] [--redis <url>] [--forward-to <url>]',
     load: async () => (await import('./listen-command.js')).listenCommand,
   },
+  worker: {
+    summary: 'worker --redis <url> [--handlers <module>] [--concurrency n] [--attempts n]   (also: worker dead-letters | worker replay)',
+    load: async () => (await import('./worker-command.js')).workerCommand,
+  },
   verify: {
     summary: 'verify --secret <s> --signature <sig> [file]   (body from the file or stdin)',
     load: async () => (await import('./verify-command.js')).verifyCommand,

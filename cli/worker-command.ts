@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { DurableQueue } from '../src/redis/index.js';
+import { createReceiver, type Receiver } from '../src/receiver.js';
+import { parseCommandLine, runCommand, UsageError } from './cli-args.js';
+import { eventLine, stderrLogger } from './listen-command.js';
+
+const usage =
+  'worker --redis <url> [--queue pixhook-events] [--prefix bull] [--concurrency 10] [--attempts 5] [--backoff-ms 1000] [--handlers <module>]\n' +
+  '       pixhook worker dead-letters --redis <url> [--queue pixhook-events] [--payload]\n' +
+  '       pixhook worker replay --redis <url> [--queue pixhook-events] (--key <dedupe key>… | --all)';
+
+const connectionOptions = {
+  redis: { type: 'string' },
+  queue: { type: 'string', default: 'pixhook-events' },
+  prefix: { type: 'string' },
+} as const;
+
+/**
+ * `pixhook worker` runs durable jobs: the handlers of `--handlers <module>` (its default export or
+ * `register`, called with the receiver), one JSON line on stdout per handled event. `dead-letters`
+ * lists jobs that failed their last attempt; `replay` puts them back with fresh attempts.
+ */
+export function workerCommand(argv: string[]): Promise<number> {
+  return runCommand(usage, async () => {
+    const [sub, ...rest] = argv;
+    if (sub === 'dead-letters') return listCommand(rest);
+    if (sub === 'replay') return replayCommand(rest);
+    return runWorker(argv);
+  });
+}
+
+async function runWorker(argv: string[]): Promise<number> {
+  const { values } = parseCommandLine(argv, {
+    ...connectionOptions,
+    concurrency: { type: 'string', default: '10' },
+    attempts: { type: 'string', default: '5' },
+    'backoff-ms': { type: 'string', default: '1000' },
+    handlers: { type: 'string' },
+  });
+  const redis = redisFrom(values.redis);
+  // A worker never verifies a signature: the receiver only runs handlers, so any secret will do.
+  const receiver = createReceiver({
+    secret: process.env['PIXHOOK_SECRET'] ?? randomUUID(),
+    mode: 'durable',
+    queue: { enqueue: () => Promise.reject(new Error('pixhook worker does not enqueue')) },
+    logger: stderrLogger,
+  });
+  receiver.onAny((event, context) => {
+    process.stdout.write(`${JSON.stringify(eventLine(event, context))}\n`);
+  });
+  if (values.handlers !== undefined) await registerHandlers(values.handlers, receiver);
+
+  const { startWorker } = await import('../src/redis/index.js');
+  const worker = await startWorker({
+    receiver,
+    connection: redis,
+    queueName: values.queue,
+    ...(values.prefix !== undefined && { prefix: values.prefix }),
+    concurrency: count('--concurrency', values.concurrency),
+    attempts: count('--attempts', values.attempts),
+    backoff: { delayMs: count('--backoff-ms', values['backoff-ms'], true) },
+    logger: stderrLogger,
+  });
+  process.stderr.write(`pixhook: worker on queue ${values.queue} (${redactedUrl(redis)}), concurrency ${values.concurrency}\n`);
+  await untilSignal();
+  await worker.close();
+  return 0;
+}
+
+async function listCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandLine(argv, { ...connectionOptions, payload: { type: 'boolean', default: false } });
+  return withQueue(values, async (queue) => {
+    let listed = 0;
+    for (let start = 0; ; start += 100) {
+      const page = await queue.listDeadLetters({ start, end: start + 99 });
+      for (const { payload, ...letter } of page) {
+        process.stdout.write(`${JSON.stringify(values.payload ? { ...letter, payload } : letter)}\n`);
+      }
+      listed += page.length;
+      if (page.length < 100) break;
+    }
+    process.stderr.write(`pixhook: ${listed} dead letter${listed === 1 ? '' : 's'} on ${values.queue}\n`);
+    return 0;
+  });
+}
+
+async function replayCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandLine(argv, { ...connectionOptions, key: { type: 'string', multiple: true }, all: { type: 'boolean', default: false } });
+  const keys = values.key ?? [];
+  if (values.all === (keys.length > 0)) throw new UsageError('give either --key <dedupe key> (repeatable) or --all');
+  return withQueue(values, async (queue) => {
+    if (values.all) {
+      const replayed = await queue.replayDeadLetters();
+      process.stdout.write(`${JSON.stringify({ replayed })}\n`);
+      return 0;
+    }
+    let missing = 0;
+    for (const key of keys) {
+      const replayed = await queue.replayDeadLetter(key);
+      if (!replayed) missing++;
+      process.stdout.write(`${JSON.stringify({ key, replayed })}\n`);
+    }
+    return missing === 0 ? 0 : 1;
+  });
+}
+
+type QueueFlags = { redis?: string | undefined; queue: string; prefix?: string | undefined };
+
+async function withQueue(values: QueueFlags, body: (queue: DurableQueue) => Promise<number>): Promise<number> {
+  const { createDurableQueue } = await import('../src/redis/index.js');
+  const queue = await createDurableQueue({
+    connection: redisFrom(values.redis),
+    queueName: values.queue,
+    ...(values.prefix !== undefined && { prefix: values.prefix }),
+    logger: stderrLogger,
+  });
+  try {
+    return await body(queue);
+  } finally {
+    await queue.close();
+  }
+}
+
+async function registerHandlers(path: string, receiver: Receiver): Promise<void> {
+  const module = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown; register?: unknown };
+  const register = typeof module.default === 'function' ? module.default : module.register;
+  if (typeof register !== 'function') {
+    throw new UsageError(`--handlers ${path} must export a function (default or \`register\`) that takes the receiver`);
+  }
+  await (register as (receiver: Receiver) => unknown)(receiver);
+}
+
+function redisFrom(value: string | undefined): string {
+  const env = process.env['PIXHOOK_REDIS_URL'];
+  const url = value ?? env;
+  if (url === undefined) throw new UsageError('a Redis URL is required: --redis <url> or PIXHOOK_REDIS_URL');
+  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, got "${redactedUrl(url)}"`);
+  return url;
+}
+
+/** The URL without its password, for messages. */
+export function redactedUrl(url: string): string {
+  return url.replace(/\/\/([^@/]*):[^@/]*@/, '//$1:***@');
+}
+
+function count(flag: string, value: string, zeroOk = false): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < (zeroOk ? 0 : 1)) throw new UsageError(`${flag} must be a ${zeroOk ? 'non-negative' : 'positive'} integer, got "${value}"`);
+  return n;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReceiver, type Receiver } from '../../src/index.js';
+import { createDurableQueue, redisDedupeStore, type DurableQueue } from '../../src/redis/index.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { headersOf, paidDelivery, testSecret, until } from './deliveries.js';
+import { startFixture, stopAllFixtures, type Line } from './fixture-process.js';
+
+const bin = fileURLToPath(new URL('../../bin/pixhook.js', import.meta.url));
+const handlers = fileURLToPath(new URL('./fixtures/handlers.js', import.meta.url));
+
+let server: RedisServer;
+let client: Redis;
+let queue: DurableQueue;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  client = new Redis(server.url);
+  queue = await createDurableQueue({ connection: server.url, queueName: 'cli' });
+  receiver = createReceiver({ secret: testSecret, mode: 'durable', queue, store: redisDedupeStore({ client }) });
+});
+
+afterAll(async () => {
+  await stopAllFixtures();
+  await queue.close();
+  client.disconnect();
+  await server.dispose();
+});
+
+/** Runs `pixhook …` to completion. */
+function pixhook(args: string[]): Promise<{ code: number | null; lines: Line[]; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.on('exit', (code) => {
+      const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+      resolve({ code, lines, stderr: err });
+    });
+  });
+}
+
+describe('pixhook worker', () => {
+  it('runs queued events through --handlers, dead-letters the failing one, lists it and replays it', async () => {
+    const good = paidDelivery('tx_cli_good', 4200);
+    const poison = paidDelivery('tx_poison_1');
+    for (const d of [good, poison]) {
+      expect((await receiver.receive({ method: 'POST', headers: headersOf(d), body: d.body })).status).toBe(200);
+    }
+
+    const args = ['worker', '--redis', server.url, '--queue', 'cli', '--attempts', '2', '--backoff-ms', '10', '--handlers', handlers];
+    const first = startFixture(bin, {}, args);
+    const line = await first.waitFor((l) => l['id'] === 'tx_cli_good');
+    expect(line).toMatchObject({ event: 'transaction_paid', status: 'paid', amountInCents: 4200, variant: 'a', key: good.key, attempt: 1 });
+    await until(async () => (await queue.counts()).failed === 1);
+    await first.stop();
+    expect(first.child.exitCode).toBe(0);
+    expect(first.lines.some((l) => l['id'] === 'tx_poison_1')).toBe(false);
+
+    const listed = await pixhook(['worker', 'dead-letters', '--redis', server.url, '--queue', 'cli']);
+    expect(listed.code).toBe(0);
+    expect(listed.lines).toHaveLength(1);
+    expect(listed.lines[0]).toMatchObject({ key: poison.key, name: 'transaction_paid', attemptsMade: 2 });
+    expect(String(listed.lines[0]!['failedReason'])).toContain('poison pill');
+    expect(listed.lines[0]).not.toHaveProperty('payload');
+    expect(listed.stderr).toContain('1 dead letter on cli');
+
+    const healed = startFixture(bin, { HEAL: '1' }, args);
+    const replay = await pixhook(['worker', 'replay', '--redis', server.url, '--queue', 'cli', '--key', poison.key, '--key', 'transaction_paid:nope:paid']);
+    expect(replay.lines).toEqual([
+      { key: poison.key, replayed: true },
+      { key: 'transaction_paid:nope:paid', replayed: false },
+    ]);
+    expect(replay.code).toBe(1);
+    await healed.waitFor((l) => l['id'] === 'tx_poison_1');
+    await healed.stop();
+    expect(await queue.listDeadLetters()).toEqual([]);
+  }, 60_000);
+
+  it('exits 2 with the usage when the Redis URL or the replay target is missing', async () => {
+    const noUrl = await pixhook(['worker']);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain('--redis <url>');
+    const noTarget = await pixhook(['worker', 'replay', '--redis', server.url]);
+    expect(noTarget.code).toBe(2);
+    expect(noTarget.stderr).toContain('--key <dedupe key>');
+  });
+});
