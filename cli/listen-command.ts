@@ -4,9 +4,10 @@ import type { HandlerContext } from '../src/handler-registry.js';
 import type { Logger } from '../src/logger.js';
 import { parseCommandLine, portFrom, runCommand, secretsFrom, UsageError } from './cli-args.js';
 import { createForwarder } from './listen-forward.js';
+import { openRedisBackend, redisUrlFrom } from './redis-backend.js';
 import { serveReceiver } from './serve-receiver.js';
 
-const usage = 'listen --port <n> --path <p> --secret <s> [--host 127.0.0.1] [--mode inline|background] [--forward-to <url>]';
+const usage = 'listen --port <n> --path <p> --secret <s> [--host 127.0.0.1] [--mode inline|background|durable] [--redis <url>] [--forward-to <url>]';
 
 /**
  * A local receiver: one JSON line on stdout per event handed to handlers; every other outcome
@@ -21,25 +22,31 @@ export function listenCommand(argv: string[]): Promise<number> {
       secret: { type: 'string', multiple: true },
       mode: { type: 'string', default: 'inline' },
       'forward-to': { type: 'string' },
+      redis: { type: 'string' },
     });
     const mode = values.mode;
-    if (mode !== 'inline' && mode !== 'background') throw new UsageError(`--mode must be inline or background, got "${mode}"`);
+    if (mode !== 'inline' && mode !== 'background' && mode !== 'durable') throw new UsageError(`--mode must be inline, background or durable, got "${mode}"`);
+    const redisUrl = redisUrlFrom(values.redis, mode === 'durable');
     const path = values.path.startsWith('/') ? values.path : `/${values.path}`;
 
-    const receiver = createReceiver({ secret: secretsFrom(values.secret), mode, logger: stderrLogger });
+    const secret = secretsFrom(values.secret);
+    const forwardTo = forwardUrlFrom(values['forward-to']);
+    const redis = redisUrl === undefined ? undefined : await openRedisBackend(redisUrl, mode === 'durable', stderrLogger);
+    const receiver = createReceiver({ secret, mode, logger: stderrLogger, ...(redis && { store: redis.store, queue: redis.queue }) });
     receiver.onAny((event, context) => {
       process.stdout.write(`${JSON.stringify(eventLine(event, context))}\n`);
     });
+    await redis?.start(receiver);
 
-    const forwardTo = forwardUrlFrom(values['forward-to']);
     const forwarder = forwardTo === undefined ? undefined : createForwarder(forwardTo, (line) => process.stderr.write(line));
     const served = await serveReceiver({ receiver: forwarder?.wrap(receiver) ?? receiver, host: values.host, port: portFrom(values.port, 4000), path });
     const forwarding = forwardTo === undefined ? '' : `, forwarding verified deliveries to ${forwardTo}`;
-    process.stderr.write(`pixhook: listening on ${served.url} (mode ${mode}, ${served.framework}${forwarding})\n`);
+    process.stderr.write(`pixhook: listening on ${served.url} (mode ${mode}, ${served.framework}${forwarding}${redis ? ', dedupe on Redis' : ''})\n`);
     await untilSignal();
     await served.close();
     await receiver.drain();
     await forwarder?.drain();
+    await redis?.close();
     return 0;
   });
 }

@@ -5,6 +5,7 @@ import type { DurableQueue } from '../src/redis/index.js';
 import { createReceiver, type Receiver } from '../src/receiver.js';
 import { parseCommandLine, runCommand, UsageError } from './cli-args.js';
 import { eventLine, stderrLogger } from './listen-command.js';
+import { redactedUrl, redisUrlFrom } from './redis-backend.js';
 
 const usage =
   'worker --redis <url> [--queue pixhook-events] [--prefix bull] [--concurrency 10] [--attempts 5] [--backoff-ms 1000] [--handlers <module>]\n' +
@@ -39,7 +40,7 @@ async function runWorker(argv: string[]): Promise<number> {
     'backoff-ms': { type: 'string', default: '1000' },
     handlers: { type: 'string' },
   });
-  const redis = redisFrom(values.redis);
+  const redis = redisUrlFrom(values.redis, true);
   // A worker never verifies a signature: the receiver only runs handlers, so any secret will do.
   const receiver = createReceiver({
     secret: process.env['PIXHOOK_SECRET'] ?? randomUUID(),
@@ -111,7 +112,7 @@ type QueueFlags = { redis?: string | undefined; queue: string; prefix?: string |
 async function withQueue(values: QueueFlags, body: (queue: DurableQueue) => Promise<number>): Promise<number> {
   const { createDurableQueue } = await import('../src/redis/index.js');
   const queue = await createDurableQueue({
-    connection: redisFrom(values.redis),
+    connection: redisUrlFrom(values.redis, true),
     queueName: values.queue,
     ...(values.prefix !== undefined && { prefix: values.prefix }),
     logger: stderrLogger,
@@ -130,19 +131,6 @@ async function registerHandlers(path: string, receiver: Receiver): Promise<void>
     throw new UsageError(`--handlers ${path} must export a function (default or \`register\`) that takes the receiver`);
   }
   await (register as (receiver: Receiver) => unknown)(receiver);
-}
-
-function redisFrom(value: string | undefined): string {
-  const env = process.env['PIXHOOK_REDIS_URL'];
-  const url = value ?? env;
-  if (url === undefined) throw new UsageError('a Redis URL is required: --redis <url> or PIXHOOK_REDIS_URL');
-  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, got "${redactedUrl(url)}"`);
-  return url;
-}
-
-/** The URL without its password, for messages. */
-export function redactedUrl(url: string): string {
-  return url.replace(/\/\/([^@/]*):[^@/]*@/, '//$1:***@');
 }
 
 function count(flag: string, value: string, zeroOk = false): number {
