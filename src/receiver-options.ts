@@ -80,7 +80,9 @@ export interface ResolvedOptions {
 /** `transaction_paid:<transaction id>:paid`: the B `id` is not unique per delivery and A has none. */
 export function defaultDedupeKey(event: PixEvent): string {
   const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
-  return `${event.name}:${resource.id}:${resource.status}`;
+  // join() builds one flat string; a template literal leaves a rope of its parts, which a dedupe store
+  // then keeps for the key's whole TTL (~100 bytes more per key, measured in bench/memory.js).
+  return [event.name, resource.id, resource.status].join(':');
 }
 
 export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
