@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { paidDelivery, post } from './deliveries.js';
+import { paidDelivery, post, until } from './deliveries.js';
 import { countBy, startFixture, startReceiver, stopAllFixtures } from './fixture-process.js';
 
 let server: RedisServer;
@@ -26,7 +26,7 @@ describe('durable mode, worker killed in the middle of a handler', () => {
     const statuses = await Promise.all(events.map((delivery) => post(receiver.url, delivery)));
     expect(statuses.every((s) => s === 200)).toBe(true);
 
-    await Promise.all(events.slice(0, 5).map(() => doomed.waitFor((l) => typeof l['started'] === 'string')));
+    await until(() => doomed.lines.filter((l) => typeof l['started'] === 'string').length === 5);
     await doomed.stop('SIGKILL');
     const inHand = doomed.lines.filter((l) => typeof l['started'] === 'string').map((l) => l['started']);
     expect(inHand).toHaveLength(5);

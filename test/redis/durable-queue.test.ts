@@ -165,3 +165,22 @@ describe('startWorker', () => {
     await expect(startWorker({ receiver, connection: server.url, attempts: 0 })).rejects.toThrow('attempts');
   });
 });
+
+describe('connections', () => {
+  it('accepts an ioredis client (left open) or connection options', async () => {
+    const own = new Redis(server.url, { maxRetriesPerRequest: null });
+    const byClient = await createDurableQueue({ connection: own, queueName: 'conn' });
+    const byOptions = await createDurableQueue({ connection: { host: '127.0.0.1', port: server.port }, queueName: 'conn' });
+    try {
+      const event = { key: 'transaction_paid:conn:paid', name: 'transaction_paid', payload: {}, receivedAt: new Date().toISOString() };
+      await byClient.enqueue(event);
+      await byOptions.enqueue(event);
+      expect((await byOptions.counts()).waiting).toBe(1);
+    } finally {
+      await byClient.close();
+      await byOptions.close();
+    }
+    expect(await own.ping()).toBe('PONG');
+    own.disconnect();
+  });
+});
