@@ -53,7 +53,7 @@ export async function createDurableQueue(options: DurableQueueOptions): Promise<
   const { Queue: BullQueue } = await import('bullmq');
   const logger = options.logger ?? silentLogger;
   const queueName = options.queueName ?? defaultQueueName;
-  const opened = await openConnection(options.connection, 'producer', logger);
+  const opened = await openConnection(options.connection, 'producer');
   const queue = new BullQueue<QueuedEvent, void, string, QueuedEvent, void, string>(queueName, {
     connection: opened.connection,
     ...(options.prefix !== undefined && { prefix: options.prefix }),

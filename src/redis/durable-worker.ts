@@ -59,7 +59,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
   const delayMs = options.backoff?.delayMs ?? 1_000;
   const factor = options.backoff?.factor ?? 2;
   const maxDelayMs = options.backoff?.maxDelayMs ?? 5 * 60 * 1000;
-  const opened = await openConnection(options.connection, 'worker', logger);
+  const opened = await openConnection(options.connection, 'worker');
 
   async function process(job: Job<QueuedEvent>): Promise<void> {
     const attempt = job.attemptsMade + 1;

@@ -1,6 +1,5 @@
 import type { ConnectionOptions } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
-import type { Logger } from '../logger.js';
 
 /** A Redis URL (`redis://127.0.0.1:6379`), BullMQ connection options, or an ioredis client pixhook will not close. */
 export type RedisConnection = string | ConnectionOptions;
@@ -15,12 +14,13 @@ export interface OpenedConnection {
  * Producers fail fast while Redis is down (the receiver answers 503 and the sender retries);
  * workers wait for it (BullMQ's blocking calls need `maxRetriesPerRequest: null`).
  */
-export async function openConnection(connection: RedisConnection, role: 'producer' | 'worker', logger: Logger): Promise<OpenedConnection> {
+export async function openConnection(connection: RedisConnection, role: 'producer' | 'worker'): Promise<OpenedConnection> {
   const roleOptions: RedisOptions = role === 'producer' ? { enableOfflineQueue: false } : { maxRetriesPerRequest: null };
   if (typeof connection === 'string') {
     const { Redis: RedisClient } = await import('ioredis');
     const client = new RedisClient(connection, roleOptions);
-    client.on('error', (error: Error) => logger.warn({ role, error: error.message }, 'pixhook: redis connection error'));
+    // BullMQ re-emits connection errors on the queue/worker, which log them; this only keeps ioredis quiet.
+    client.on('error', () => {});
     return {
       connection: client as ConnectionOptions,
       close: async () => {
