@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { createReceiver } from '../../src/receiver.js';
+import { receiveWebRequest } from '../../src/web-request-bridge.js';
+
+describe('webBodyReader with a declared length', () => {
+  it('still answers 413 when the bytes exceed the limit although the header claims less', async () => {
+    const receiver = createReceiver({ secret: 'whsec_web_reader', maxBodyBytes: 10 });
+    const request = new Request('http://localhost/webhooks/pix', {
+      method: 'POST',
+      headers: { 'content-length': '5', 'x-signature': `sha256=${'0'.repeat(64)}` },
+      body: 'x'.repeat(100),
+    });
+    const response = await receiveWebRequest(receiver, request);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: 'body_too_large' });
+  });
+});
