@@ -61,7 +61,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
   const maxDelayMs = options.backoff?.maxDelayMs ?? 5 * 60 * 1000;
   const opened = await openConnection(options.connection, 'worker');
 
-  async function process(job: Job<QueuedEvent>): Promise<void> {
+  async function runJob(job: Job<QueuedEvent>): Promise<void> {
     const attempt = job.attemptsMade + 1;
     const final = attempt >= attempts;
     try {
@@ -76,7 +76,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
     }
   }
 
-  const worker = new BullWorker<QueuedEvent>(queueName, process, {
+  const worker = new BullWorker<QueuedEvent>(queueName, runJob, {
     connection: opened.connection,
     ...(options.prefix !== undefined && { prefix: options.prefix }),
     concurrency: options.concurrency ?? 10,
