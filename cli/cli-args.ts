@@ -43,3 +43,16 @@ export async function runCommand(usage: string, body: () => Promise<number>): Pr
     return 2;
   }
 }
+
+/** Resolves on the first SIGINT or SIGTERM, so long-running commands can close cleanly. */
+export function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

@@ -2,7 +2,7 @@ import { startEmulator } from '../src/emulator/start-emulator.js';
 import type { DeliveryRecord } from '../src/emulator/emulator-records.js';
 import { emulatorRefusedPixKey } from '../src/emulator/gateway-state.js';
 import type { PayloadVariant } from '../src/events/event-types.js';
-import { parseCommandLine, portFrom, runCommand, UsageError } from './cli-args.js';
+import { parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './cli-args.js';
 
 const usage =
   'emulator [--port <n>] [--host 127.0.0.1] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--backoff-ms <n>] [--transfer-step-ms <n>] [--quiet]';
@@ -72,16 +72,4 @@ function millisecondsFrom(flag: string, value: string): number {
   const ms = Number(value);
   if (!Number.isFinite(ms) || ms < 0) throw new UsageError(`${flag} must be a non-negative number, got "${value}"`);
   return ms;
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
 }

@@ -2,7 +2,7 @@ import { createReceiver } from '../src/receiver.js';
 import type { PixEvent } from '../src/events/event-types.js';
 import type { HandlerContext } from '../src/handler-registry.js';
 import type { Logger } from '../src/logger.js';
-import { parseCommandLine, portFrom, runCommand, secretsFrom, UsageError } from './cli-args.js';
+import { parseCommandLine, portFrom, runCommand, secretsFrom, untilSignal, UsageError } from './cli-args.js';
 import { createForwarder } from './listen-forward.js';
 import { openRedisBackend, redisUrlFrom } from './redis-backend.js';
 import { serveReceiver } from './serve-receiver.js';
@@ -94,16 +94,4 @@ function forwardUrlFrom(value: string | undefined): string | undefined {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new UsageError(`--forward-to must be an http(s) URL, got "${value}"`);
   return url.href;
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
 }

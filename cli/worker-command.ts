@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DurableQueue } from '../src/redis/index.js';
 import { createReceiver, type Receiver } from '../src/receiver.js';
-import { parseCommandLine, runCommand, UsageError } from './cli-args.js';
+import { parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
 import { eventLine, stderrLogger } from './listen-command.js';
 import { redactedUrl, redisUrlFrom } from './redis-backend.js';
 
@@ -137,16 +137,4 @@ function count(flag: string, value: string, zeroOk = false): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < (zeroOk ? 0 : 1)) throw new UsageError(`${flag} must be a ${zeroOk ? 'non-negative' : 'positive'} integer, got "${value}"`);
   return n;
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
 }
