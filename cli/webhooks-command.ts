@@ -4,7 +4,7 @@ import type { Webhook } from '../src/client/webhook-schemas.js';
 import { isPixEventName, pixEventNames, type PixEventName } from '../src/events/event-names.js';
 import { parseCommandLine, runCommand, UsageError } from './cli-args.js';
 
-const usage = `webhooks list [--json] | webhooks register --url <url> --event <name>... [--json] | webhooks delete <id>
+const usage = `webhooks list [--json] | webhooks register --url <url> [--event <name>... | --events <a,b>] [--json] | webhooks delete <id>
   credentials from PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL; events: ${pixEventNames.join(', ')}`;
 
 /** Manages the company's webhooks through the client. Exit 0 done, 1 the gateway refused or failed, 2 usage. */
@@ -16,7 +16,7 @@ export function webhooksCommand(argv: string[]): Promise<number> {
     }
     const { values, positionals } = parseCommandLine(
       rest,
-      { url: { type: 'string' }, event: { type: 'string', multiple: true }, json: { type: 'boolean', default: false } },
+      { url: { type: 'string' }, event: { type: 'string', multiple: true }, events: { type: 'string', multiple: true }, json: { type: 'boolean', default: false } },
       true,
     );
     const client = createClient(credentialsFromEnv());
@@ -29,8 +29,9 @@ export function webhooksCommand(argv: string[]): Promise<number> {
         print(await client.webhooks.list());
       } else if (action === 'register') {
         if (values.url === undefined) throw new UsageError('register needs --url <url>');
-        const events = (values.event ?? []).flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
-        if (events.length === 0) throw new UsageError('register needs at least one --event <name>');
+        const given = [...(values.event ?? []), ...(values.events ?? [])].flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
+        // No event named: subscribe to every event the gateway documents.
+        const events = given.length > 0 ? given : [...pixEventNames];
         const unknown = events.filter((e) => !isPixEventName(e));
         if (unknown.length > 0) throw new UsageError(`unknown event(s): ${unknown.join(', ')}`);
         print([await client.webhooks.register({ url: values.url, events: events as PixEventName[] })]);

@@ -45,6 +45,15 @@ describe('pixhook webhooks', () => {
     expect(await run(['list'], env)).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('takes --events as a comma list, and subscribes to every event when none is named', async () => {
+    const { env, emulator: emu } = await setup();
+    expect((await run(['register', '--url', 'https://a.example/pix', '--events', 'transaction_paid,transaction_created'], env)).code).toBe(0);
+    expect((await run(['register', '--url', 'https://b.example/pix'], env)).code).toBe(0);
+    const [first, second] = emu.webhooks();
+    expect(first?.events).toEqual(['transaction_paid', 'transaction_created']);
+    expect(second?.events).toHaveLength(10);
+  });
+
   it('exits 1 when the gateway refuses, without printing the secret', async () => {
     const { env } = await setup();
     const missing = await run(['delete', 'wh_nope'], env);
@@ -60,7 +69,7 @@ describe('pixhook webhooks', () => {
   it('exits 2 on usage errors, before any request', async () => {
     const { env, emulator: emu } = await setup();
     expect((await run(['list'], {})).stderr).toMatch(/PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL/);
-    for (const args of [[], ['rename'], ['register', '--url', 'https://a.example'], ['register', '--url', 'https://a.example', '--event', 'order_paid'], ['register', '--url', 'ftp://a.example', '--event', 'transaction_paid'], ['delete']]) {
+    for (const args of [[], ['rename'], ['register', '--events', 'transaction_paid'], ['register', '--url', 'https://a.example', '--event', 'order_paid'], ['register', '--url', 'ftp://a.example', '--event', 'transaction_paid'], ['delete']]) {
       expect((await run(args, env)).code, args.join(' ')).toBe(2);
     }
     expect(emu.requests()).toEqual([]);
