@@ -45,4 +45,5 @@ export { PixhookConfigError, PixhookError } from './pixhook-error.js';
 export type { HeaderSource } from './read-header.js';
 export type { Logger } from './logger.js';
 export { ackLatencyBucketsMs } from './receiver-metrics.js';
+export { metricsToPrometheus } from './prometheus-text.js';
 export type { ReceiverMetrics } from './receiver-metrics.js';
