@@ -1,9 +1,11 @@
 export { createReceiver } from './receiver.js';
 export type { BodySource, Receiver, ReceiveRequest, ReceiveResult } from './receiver.js';
 export { defaultDedupeKey } from './receiver-options.js';
-export type { BackgroundOptions, EventQueue, QueuedEvent, ReceiverOptions } from './receiver-options.js';
+export type { BackgroundOptions, EventQueue, QueuedEvent, ReceiverOptions, SignatureOptions } from './receiver-options.js';
 export type { AckMode, ErrorHandler, EventHandler, HandlerContext, HandlerFailure } from './handler-registry.js';
 export { verifySignature, signaturePrefix } from './signature/verify-signature.js';
+export { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';
+export type { VerifyTimestampedSignatureInput } from './signature/verify-timestamped-signature.js';
 export type { SignatureFailureReason, SignatureResult, VerifySignatureInput } from './signature/verify-signature.js';
 export { normalizeEvent } from './events/normalize-event.js';
 export type { NormalizeResult } from './events/normalize-event.js';

@@ -4,6 +4,17 @@ import type { PixEvent } from './events/event-types.js';
 import type { AckMode } from './handler-registry.js';
 import { silentLogger, type Logger } from './logger.js';
 import { PixhookConfigError } from './pixhook-error.js';
+import { verifySignature, type SignatureResult, type VerifySignatureInput } from './signature/verify-signature.js';
+import { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';
+
+/**
+ * How deliveries are signed. Default: the interface's `X-Signature: sha256=<hex>`. A sibling brand
+ * signs `t=<unix seconds>,v1=<hex of HMAC("t.body")>` in its own header: `{ scheme: 'timestamped',
+ * header: 'vexy-signature' }`.
+ */
+export type SignatureOptions =
+  | { scheme: 'sha256'; header?: string }
+  | { scheme: 'timestamped'; header: string; toleranceSeconds?: number };
 
 /** A verified, claimed event handed to a durable queue. Plain JSON, so any queue can carry it. */
 export interface QueuedEvent {
@@ -58,6 +69,8 @@ export interface ReceiverOptions {
   /** Keeps work after the answer alive on serverless platforms (Next.js `after`, `ctx.waitUntil`). */
   waitUntil?: (promise: Promise<unknown>) => void;
   logger?: Logger;
+  /** Signature scheme and header. Default `{ scheme: 'sha256', header: 'x-signature' }`. */
+  signature?: SignatureOptions;
 }
 
 export interface ResolvedOptions {
@@ -75,6 +88,8 @@ export interface ResolvedOptions {
   queue: EventQueue | undefined;
   waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   logger: Logger;
+  signatureHeader: string;
+  verify: (input: VerifySignatureInput) => Promise<SignatureResult>;
 }
 
 /** `transaction_paid:<transaction id>:paid`: the B `id` is not unique per delivery and A has none. */
@@ -118,6 +133,7 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     queue: options.queue,
     waitUntil: options.waitUntil,
     logger: options.logger ?? silentLogger,
+    ...resolveSignature(options.signature),
   };
   return resolved;
 }
@@ -128,4 +144,18 @@ function positive(name: string, value: number | undefined, fallback: number, zer
     throw new PixhookConfigError(`pixhook: \`${name}\` must be a positive number, got ${String(value)}.`);
   }
   return value;
+}
+
+function resolveSignature(signature: SignatureOptions | undefined): Pick<ResolvedOptions, 'signatureHeader' | 'verify'> {
+  if (signature === undefined || signature.scheme === 'sha256') {
+    return { signatureHeader: (signature?.header ?? 'x-signature').toLowerCase(), verify: verifySignature };
+  }
+  if (signature.scheme !== 'timestamped' || typeof signature.header !== 'string' || signature.header === '') {
+    throw new PixhookConfigError('pixhook: `signature` must be { scheme: "sha256" } or { scheme: "timestamped", header }.');
+  }
+  const toleranceSeconds = positive('signature.toleranceSeconds', signature.toleranceSeconds, 300);
+  return {
+    signatureHeader: signature.header.toLowerCase(),
+    verify: (input) => verifyTimestampedSignature({ ...input, toleranceSeconds }),
+  };
 }

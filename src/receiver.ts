@@ -17,7 +17,7 @@ import { readHeader, type HeaderSource } from './read-header.js';
 import { reasonMessage, reasonStatus, type BodyFailureReason, type ReasonCode } from './reasons.js';
 import { createMetricsRecorder, type ReceiverMetrics } from './receiver-metrics.js';
 import { resolveOptions, type QueuedEvent, type ReceiverOptions } from './receiver-options.js';
-import { parsedBodyHint, verifySignature } from './signature/verify-signature.js';
+import { parsedBodyHint } from './signature/verify-signature.js';
 import { sleep, withTimeout } from './with-timeout.js';
 
 /** The raw body as the adapter has it, or a reader the core calls (with the byte limit) after the method check. */
@@ -99,9 +99,9 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     }
 
     // 3. The signature, over those bytes, before anything is parsed.
-    const signature = await verifySignature({
+    const signature = await config.verify({
       body: body.bytes,
-      signature: readHeader(request.headers, 'x-signature'),
+      signature: readHeader(request.headers, config.signatureHeader),
       secret: config.secrets,
     });
     if (!signature.ok) return answer(signature.reason, signature.hint === undefined ? {} : { hint: signature.hint });

@@ -3,7 +3,7 @@ import { hmacVerify } from './hmac-sha256.js';
 
 export const signaturePrefix = 'sha256=';
 
-export type SignatureFailureReason = 'signature_missing' | 'signature_malformed' | 'signature_mismatch';
+export type SignatureFailureReason = 'signature_missing' | 'signature_malformed' | 'signature_mismatch' | 'signature_expired';
 
 export type SignatureResult =
   | { ok: true; secretIndex: number }
@@ -60,7 +60,7 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Sign
   return fail('signature_mismatch', mismatchMessage, secretHint(secrets));
 }
 
-const mismatchMessage =
+export const mismatchMessage =
   'No signature matched the expected signature for the payload. ' +
   'Is the raw request body passed byte for byte, and is the webhook secret the right one?';
 
@@ -68,13 +68,13 @@ export const parsedBodyHint =
   'The body is a parsed object, not the raw bytes: a body parser (such as express.json()) ran first. ' +
   'Verify the exact bytes the gateway sent; re-serialized JSON never matches.';
 
-function secretHint(secrets: readonly string[]): string | undefined {
+export function secretHint(secrets: readonly string[]): string | undefined {
   if (secrets.some((s) => s !== s.trim())) {
     return 'A configured secret has leading or trailing whitespace; the gateway signs with the bare secret.';
   }
   return undefined;
 }
 
-function fail(reason: SignatureFailureReason, message: string, hint?: string): SignatureResult {
+export function fail(reason: SignatureFailureReason, message: string, hint?: string): SignatureResult {
   return hint === undefined ? { ok: false, reason, message } : { ok: false, reason, message, hint };
 }
