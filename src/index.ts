@@ -8,6 +8,7 @@ export { verifyTimestampedSignature } from './signature/verify-timestamped-signa
 export type { VerifyTimestampedSignatureInput } from './signature/verify-timestamped-signature.js';
 export type { SignatureFailureReason, SignatureResult, VerifySignatureInput } from './signature/verify-signature.js';
 export { normalizeEvent } from './events/normalize-event.js';
+export { isForwardTransition } from './events/status-order.js';
 export type { NormalizeResult } from './events/normalize-event.js';
 export {
   isPixEventName,
