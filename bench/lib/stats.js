@@ -1,0 +1,18 @@
+export function median(values) {
+  return percentile(values, 50);
+}
+
+/** Nearest-rank percentile of unsorted numbers. */
+export function percentile(values, p) {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+}
+
+export function round(value, digits = 2) {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+export const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';

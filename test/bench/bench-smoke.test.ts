@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const runScript = fileURLToPath(new URL('../../bench/run.js', import.meta.url));
+
+const headlineKeys = [
+  'core_vs_limit',
+  'core_vs_stripe',
+  'core_vs_octokit',
+  'core_vs_svix',
+  'express_vs_bare',
+  'fastify_vs_bare',
+  'node_vs_bare',
+  'web_vs_bare',
+  'ack_p50_ms',
+  'ack_p99_ms',
+  'bytes_per_key',
+  'redis_claim_vs_set',
+] as const;
+
+function runQuickBench(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // Needs the built package (npm run build), like `npm run bench`.
+    const child = spawn(process.execPath, [runScript, '--quick'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// A smoke run keeps the script working: every section runs for a moment; no timing is asserted.
+describe('npm run bench (quick mode)', () => {
+  it('prints the table and, as its last line, JSON with every headline figure', { timeout: 180_000 }, async () => {
+    const { code, stdout, stderr } = await runQuickBench();
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('### 1. Core receive');
+    const last = stdout.trim().split('\n').pop() ?? '';
+    const figures = JSON.parse(last) as Record<string, unknown>;
+    for (const key of headlineKeys) {
+      expect(typeof figures[key], key).toBe('number');
+      expect(Number.isFinite(figures[key]), key).toBe(true);
+    }
+    expect(figures.quick).toBe(true);
+  });
+});
