@@ -5,9 +5,9 @@ import { withTimeout } from './with-timeout.js';
 export function guardStore(store: DedupeStore, timeoutMs: number): DedupeStore {
   if (store.local) return store;
   return {
-    claim: (key, ttl) => withTimeout(store.claim(key, ttl), timeoutMs, 'dedupe claim'),
-    complete: (key, ttl) => withTimeout(store.complete(key, ttl), timeoutMs, 'dedupe complete'),
-    release: (key) => withTimeout(store.release(key), timeoutMs, 'dedupe release'),
+    claim: (key, ttl) => withTimeout(Promise.resolve(store.claim(key, ttl)), timeoutMs, 'dedupe claim'),
+    complete: (key, ttl) => withTimeout(Promise.resolve(store.complete(key, ttl)), timeoutMs, 'dedupe complete'),
+    release: (key) => withTimeout(Promise.resolve(store.release(key)), timeoutMs, 'dedupe release'),
     ...(store.extend && { extend: (key: string, ttl: number) => withTimeout(store.extend!(key, ttl), timeoutMs, 'dedupe extend') }),
   };
 }

@@ -57,8 +57,17 @@ export function createHandlerRegistry(): HandlerRegistry {
     onError: (handler) => void errors.push(handler),
     async dispatch(event, context) {
       const named = byName.get(event.name) as EventHandler<PixEvent>[] | undefined;
-      if (named) for (const handler of named) await handler(event, context);
-      for (const handler of any) await handler(event, context);
+      // A synchronous handler's undefined needs no await: each await is a tick on the hot path.
+      if (named) {
+        for (const handler of named) {
+          const result = handler(event, context);
+          if (result !== undefined) await result;
+        }
+      }
+      for (const handler of any) {
+        const result = handler(event, context);
+        if (result !== undefined) await result;
+      }
     },
     async dispatchUnknown(event, context) {
       for (const handler of unknown) await handler(event, context);

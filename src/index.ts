@@ -40,7 +40,7 @@ export type {
   UnknownEvent,
 } from './events/event-types.js';
 export { memoryDedupeStore } from './dedupe/memory-dedupe-store.js';
-export type { MemoryDedupeStoreOptions } from './dedupe/memory-dedupe-store.js';
+export type { MemoryDedupeStore, MemoryDedupeStoreOptions } from './dedupe/memory-dedupe-store.js';
 export type { ClaimResult, DedupeStore } from './dedupe/dedupe-store.js';
 export { reasonCodes, reasonStatus } from './reasons.js';
 export type { BodyFailureReason, ReasonCode } from './reasons.js';

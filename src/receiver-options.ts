@@ -4,7 +4,7 @@ import type { PixEvent } from './events/event-types.js';
 import type { AckMode } from './handler-registry.js';
 import { silentLogger, type Logger } from './logger.js';
 import { PixhookConfigError } from './pixhook-error.js';
-import { verifySignature, type SignatureResult, type VerifySignatureInput } from './signature/verify-signature.js';
+import { verifySignatureNow, type SignatureResult, type VerifySignatureInput } from './signature/verify-signature.js';
 import { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';
 
 /**
@@ -89,7 +89,7 @@ export interface ResolvedOptions {
   waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   logger: Logger;
   signatureHeader: string;
-  verify: (input: VerifySignatureInput) => Promise<SignatureResult>;
+  verify: (input: VerifySignatureInput) => SignatureResult | Promise<SignatureResult>;
 }
 
 /** `transaction_paid:<transaction id>:paid`: the B `id` is not unique per delivery and A has none. */
@@ -148,7 +148,7 @@ function positive(name: string, value: number | undefined, fallback: number, zer
 
 function resolveSignature(signature: SignatureOptions | undefined): Pick<ResolvedOptions, 'signatureHeader' | 'verify'> {
   if (signature === undefined || signature.scheme === 'sha256') {
-    return { signatureHeader: (signature?.header ?? 'x-signature').toLowerCase(), verify: verifySignature };
+    return { signatureHeader: (signature?.header ?? 'x-signature').toLowerCase(), verify: verifySignatureNow };
   }
   if (signature.scheme !== 'timestamped' || typeof signature.header !== 'string' || signature.header === '') {
     throw new PixhookConfigError('pixhook: `signature` must be { scheme: "sha256" } or { scheme: "timestamped", header }.');

@@ -168,7 +168,7 @@ describe('dedupe store failures fail closed', () => {
   });
 
   it('still answers 200 when marking done fails after the handler succeeded', async () => {
-    const store: DedupeStore = { claim: async () => 'claimed', complete: () => Promise.reject(new Error('gone')), release: async () => {} };
+    const store: DedupeStore = { claim: async () => 'claimed' as const, complete: () => Promise.reject(new Error('gone')), release: async () => {} };
     const { lines, logger } = recordingLogger();
     const receiver = createReceiver({ secret, store, logger }).onAny(() => {});
     expect((await receiver.receive(delivery(variantAPaid))).status).toBe(200);

@@ -1,5 +1,5 @@
 export { redisDedupeStore, RedisUnavailableError } from './redis-dedupe-store.js';
-export type { RedisDedupeStoreOptions } from './redis-dedupe-store.js';
+export type { RedisDedupeStore, RedisDedupeStoreOptions } from './redis-dedupe-store.js';
 export type { IoredisLikeClient, NodeRedisLikeClient, RedisClientLike } from './redis-client.js';
 export { createDurableQueue, defaultQueueName } from './durable-queue.js';
 export type { DurableQueue, DurableQueueCounts, DurableQueueOptions } from './durable-queue.js';

@@ -30,7 +30,15 @@ export class RedisUnavailableError extends Error {
  * A dedupe store shared by every instance on one Redis. Each call is one `EVALSHA` round trip; a
  * claim carries a random token so release and renewal only ever touch this process's own claim.
  */
-export function redisDedupeStore(options: RedisDedupeStoreOptions): DedupeStore {
+/** A Redis store always answers with promises (one round trip each). */
+export interface RedisDedupeStore extends DedupeStore {
+  claim(key: string, ttlMs: number): Promise<ClaimResult>;
+  complete(key: string, ttlMs: number): Promise<void>;
+  release(key: string): Promise<void>;
+  extend(key: string, ttlMs: number): Promise<void>;
+}
+
+export function redisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeStore {
   const redis = scriptRunner(options.client);
   const prefix = options.prefix ?? 'pixhook:dedupe:';
   const claimTimeoutMs = options.claimTimeoutMs ?? 1_500;

@@ -16,10 +16,10 @@ function nodeSign(crypto: typeof NodeCrypto): HmacSigner {
   return (secret, body) => Promise.resolve(crypto.createHmac('sha256', secret).update(body).digest());
 }
 
-function nodeVerify(crypto: typeof NodeCrypto): HmacVerifier {
-  return (secret, body, signature) => {
+function nodeVerifySync(crypto: typeof NodeCrypto) {
+  return (secret: string, body: Uint8Array, signature: Uint8Array): boolean => {
     const expected = crypto.createHmac('sha256', secret).update(body).digest();
-    return Promise.resolve(expected.length === signature.length && crypto.timingSafeEqual(expected, signature));
+    return expected.length === signature.length && crypto.timingSafeEqual(expected, signature);
   };
 }
 
@@ -37,5 +37,9 @@ export const webVerify: HmacVerifier = async (secret, body, signature) =>
   globalThis.crypto.subtle.verify('HMAC', await importKey(secret, 'verify'), signature as BufferSource, body as BufferSource);
 
 export const hmacSign: HmacSigner = nodeCrypto ? nodeSign(nodeCrypto) : webSign;
-export const hmacVerify: HmacVerifier = nodeCrypto ? nodeVerify(nodeCrypto) : webVerify;
+/** Synchronous verification, where node:crypto exists (undefined on edge runtimes). */
+export const hmacVerifySync = nodeCrypto ? nodeVerifySync(nodeCrypto) : undefined;
+export const hmacVerify: HmacVerifier = hmacVerifySync
+  ? (secret, body, signature) => Promise.resolve(hmacVerifySync(secret, body, signature))
+  : webVerify;
 export const hmacBackend: 'node:crypto' | 'web-crypto' = nodeCrypto ? 'node:crypto' : 'web-crypto';

@@ -1,5 +1,5 @@
 import { decodeHex } from './hex.js';
-import { hmacVerify } from './hmac-sha256.js';
+import { hmacVerify, hmacVerifySync } from './hmac-sha256.js';
 
 export const signaturePrefix = 'sha256=';
 
@@ -32,7 +32,13 @@ const digestHexLength = 64;
  * Verifies `X-Signature: sha256=<hex HMAC-SHA256>` over the exact raw bytes, against one or more
  * secrets, comparing decoded bytes in constant time. Never says which byte differed.
  */
-export async function verifySignature(input: VerifySignatureInput): Promise<SignatureResult> {
+export function verifySignature(input: VerifySignatureInput): Promise<SignatureResult> {
+  const result = verifySignatureNow(input);
+  return result instanceof Promise ? result : Promise.resolve(result);
+}
+
+/** `verifySignature`, synchronous where node:crypto exists (a promise only on Web Crypto). */
+export function verifySignatureNow(input: VerifySignatureInput): SignatureResult | Promise<SignatureResult> {
   const header = input.signature?.trim();
   if (!header) return fail('signature_missing', 'The X-Signature header is missing.');
 
@@ -54,6 +60,14 @@ export async function verifySignature(input: VerifySignatureInput): Promise<Sign
   }
   const bytes = typeof body === 'string' ? encoder.encode(body) : body;
   const secrets = typeof input.secret === 'string' ? [input.secret] : input.secret;
+  if (hmacVerifySync) {
+    for (let i = 0; i < secrets.length; i++) if (hmacVerifySync(secrets[i] as string, bytes, given)) return { ok: true, secretIndex: i };
+    return fail('signature_mismatch', mismatchMessage, secretHint(secrets));
+  }
+  return verifyWithWebCrypto(bytes, given, secrets);
+}
+
+async function verifyWithWebCrypto(bytes: Uint8Array, given: Uint8Array, secrets: readonly string[]): Promise<SignatureResult> {
   for (let i = 0; i < secrets.length; i++) {
     if (await hmacVerify(secrets[i] as string, bytes, given)) return { ok: true, secretIndex: i };
   }
