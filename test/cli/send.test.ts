@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { writeFile, mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,9 +6,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReceiver } from '../../src/receiver.js';
 import type { PixEvent } from '../../src/events/event-types.js';
+import { runCli } from '../helpers/cli-process.js';
 
 // Runs the built CLI as a real process: `npm test` builds first; locally run `npm run build`.
-const bin = join(import.meta.dirname, '../../bin/pixhook.js');
 const secret = 'whsec_cli_send';
 
 interface Run {
@@ -18,17 +17,9 @@ interface Run {
   stderr: string;
 }
 
+// The parent's PIXHOOK_SECRET is dropped so each test says where its secret comes from.
 function pixhook(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const { PIXHOOK_SECRET: _drop, ...parentEnv } = process.env;
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...parentEnv, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(args, { env: { PIXHOOK_SECRET: undefined, ...env } });
 }
 
 interface Target {

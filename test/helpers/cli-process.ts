@@ -47,15 +47,27 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCl
   };
 }
 
-/** Runs `pixhook <args>` to completion with optional stdin. */
-export function runCli(args: string[], options: { input?: Uint8Array | string; env?: NodeJS.ProcessEnv } = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [pixhookBin, ...args], { env: { ...process.env, ...options.env } });
+/** Runs a Node script to completion with optional stdin; `env` values of undefined are removed. */
+export function runProcess(
+  script: string,
+  args: string[] = [],
+  options: { input?: Uint8Array | string; env?: Record<string, string | undefined>; cwd?: string } = {},
+) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+    for (const [name, value] of Object.entries(options.env ?? {})) if (value === undefined) delete env[name];
+    const child = spawn(process.execPath, [script, ...args], { env, ...(options.cwd && { cwd: options.cwd }) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** Runs `pixhook <args>` to completion with optional stdin. */
+export function runCli(args: string[], options: { input?: Uint8Array | string; env?: Record<string, string | undefined> } = {}) {
+  return runProcess(pixhookBin, args, options);
 }

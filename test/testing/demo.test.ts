@@ -1,20 +1,12 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../helpers/cli-process.js';
 
 // Starts `examples/demo/run.js` for real (it imports the built package: `npm test` builds first).
 const demo = join(import.meta.dirname, '../../examples/demo/run.js');
 
-function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [demo], { cwd: join(import.meta.dirname, '../..') });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runDemo() {
+  return runProcess(demo, [], { cwd: join(import.meta.dirname, '../..') });
 }
 
 describe('npm run demo', () => {
