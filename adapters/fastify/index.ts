@@ -35,7 +35,7 @@ export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (
   });
 
   fastify.route({
-    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: options.path ?? '/webhooks/pix',
     bodyLimit,
     exposeHeadRoute: false,

@@ -46,6 +46,16 @@ describe('Fastify plugin', () => {
     await app.close();
   });
 
+  it('answers every other method, HEAD included, 405 with Allow: POST like the other adapters', async () => {
+    const app = Fastify();
+    await app.register(pixhookFastify, { receiver: receiverWith([]) });
+    for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
+      const res = await app.inject({ method, url: '/webhooks/pix' });
+      expect([method, res.statusCode, res.headers['allow']]).toEqual([method, 405, 'POST']);
+    }
+    await app.close();
+  });
+
   it('works under a register prefix', async () => {
     const events: PixEvent[] = [];
     const app = Fastify();
