@@ -111,14 +111,17 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     const json = parseJson(body.bytes);
     if (!json.ok) return answer('json_invalid');
     const normalized = normalizeEvent(json.value);
-    if (!normalized.ok) return answer('payload_invalid', { message: `${reasonMessage.payload_invalid} ${normalized.message}` });
+    if (!normalized.ok) {
+      return answer('payload_invalid', { message: `${reasonMessage.payload_invalid} ${normalized.message}`, hint: normalized.message });
+    }
     const event = normalized.event;
 
     // 5. Unknown names are acknowledged and handed to onUnknown, never to typed handlers.
     if (event.kind === 'unknown') {
       const run = runUnknown(event);
-      if (config.mode === 'inline') await run;
-      else keepAlive(run, request);
+      // Inline waits for onUnknown, but never past the deadline: the answer is 200 either way.
+      if (config.mode !== 'inline') keepAlive(run, request);
+      else if ((await raceDeadline(run)) === 'timeout') track(run);
       return answer('unknown_event', { event });
     }
 
@@ -143,18 +146,22 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   // ── Acknowledgement modes ──────────────────────────────────────────────────────────────────────
   async function acknowledgeInline(event: PixEvent, key: string): Promise<ReceiveResult> {
     const run = runOnce(event, key);
-    // One promise settled by whichever comes first: cheaper than Promise.race over two.
-    const outcome = await new Promise<'ok' | 'failed' | 'timeout'>((resolve) => {
+    const outcome = await raceDeadline(run);
+    if (outcome === 'ok') return answer(undefined, { event, key });
+    if (outcome === 'failed') return answer('handler_failed', { event, key });
+    track(run); // It finishes on its own: success completes the key, failure releases it.
+    return answer('handler_timeout', { event, key });
+  }
+
+  /** The run's result, or 'timeout' once `deadlineMs` passed (the run goes on). One promise: cheaper than Promise.race. */
+  function raceDeadline<T>(run: Promise<T>): Promise<T | 'timeout'> {
+    return new Promise((resolve) => {
       const timer = setTimeout(resolve, config.deadlineMs, 'timeout');
       void run.then((result) => {
         clearTimeout(timer);
         resolve(result);
       });
     });
-    if (outcome === 'ok') return answer(undefined, { event, key });
-    if (outcome === 'failed') return answer('handler_failed', { event, key });
-    track(run); // It finishes on its own: success completes the key, failure releases it.
-    return answer('handler_timeout', { event, key });
   }
 
   async function acknowledgeBackground(event: PixEvent, key: string, request: ReceiveRequest): Promise<ReceiveResult> {
@@ -325,8 +332,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       return result;
     }
     const message = extra.message ?? reasonMessage[reason];
-    if (reason === 'body_too_large') result.message = `The body is larger than ${config.maxBodyBytes} bytes.`;
-    else result.message = message;
+    result.message = message;
     if (reason === 'body_already_parsed') {
       result.error = new PixhookError(reason, extra.message ?? `${reasonMessage.body_already_parsed} ${bodyParsedFix}`);
       result.message = result.error.message.slice(reason.length + 2);

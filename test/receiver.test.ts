@@ -129,6 +129,21 @@ describe('receive', () => {
     expect(failures[0]?.event.name).toBe('transaction_chargeback_opened');
   });
 
+  it('in inline mode answers an unknown event within the deadline even while onUnknown still runs', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let finished = false;
+    const receiver = createReceiver({ secret, deadlineMs: 20 }).onUnknown(async () => {
+      await gate;
+      finished = true;
+    });
+    const result = await receiver.receive(delivery(unknownEvent));
+    expect([result.status, result.reason, finished]).toEqual([200, 'unknown_event', false]);
+    release();
+    await receiver.drain();
+    expect(finished).toBe(true);
+  });
+
   it('calls onError with the handler error and keeps going when onError itself throws', async () => {
     const seen: unknown[] = [];
     const receiver = createReceiver({ secret })
@@ -313,6 +328,8 @@ describe('logs and metrics', () => {
     ]);
     expect(deliveries[0]?.fields).toMatchObject({ event: 'transaction_paid', resourceId: 'tx_a_0001' });
     expect(deliveries[1]?.fields['hint']).toMatch(/whitespace/);
+    await receiver.receive(delivery({ ...variantBPaid, transaction: { ...variantBPaid.transaction, amount: '1' } }, ` ${secret}`));
+    expect(lines.at(-1)?.fields).toMatchObject({ reason: 'payload_invalid', hint: expect.stringMatching(/^transaction\.amount: /) });
     const all = JSON.stringify(lines);
     expect(all).not.toContain(secret);
     expect(all).not.toContain('Maria da Silva');

@@ -51,6 +51,8 @@ export function verifySignatureNow(input: VerifySignatureInput): SignatureResult
     return fail(
       'signature_malformed',
       'The X-Signature header must be "sha256=" followed by 64 hexadecimal characters.',
+      // Node joins repeated headers with ", ": the value then holds two signatures.
+      header.includes(',') ? 'Several X-Signature headers arrived (joined with ", "); the sender must send one.' : undefined,
     );
   }
 

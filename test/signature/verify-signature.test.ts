@@ -35,6 +35,12 @@ describe('verifySignature', () => {
     expect(text).not.toContain(secret);
   });
 
+  it('hints at repeated X-Signature headers that Node joined with ", "', async () => {
+    const signature = `${signBytes(body, secret)}, ${signBytes(body, secret)}`;
+    const result = await verifySignature({ body, signature, secret });
+    expect(result).toMatchObject({ ok: false, reason: 'signature_malformed', hint: expect.stringMatching(/Several X-Signature headers/) });
+  });
+
   it('gives no hint for a plain wrong secret', async () => {
     const result = await verifySignature({ body, signature: signBytes(body, 'other'), secret });
     expect(result).toMatchObject({ ok: false, reason: 'signature_mismatch' });
