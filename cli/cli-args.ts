@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { PixhookConfigError } from '../src/pixhook-error.js';
 
 /** A bad command line: the command prints the message and exits 2. */
 export class UsageError extends Error {
@@ -33,14 +34,27 @@ export function portFrom(value: string | undefined, fallback: number): number {
   return port;
 }
 
-/** Runs a command body, mapping usage errors to exit code 2 with the usage line. */
+// Errors of the machine, not of pixhook: one line is clearer than a stack trace.
+const operationalCodes = new Set(['ENOENT', 'EISDIR', 'EACCES', 'EPERM', 'EADDRINUSE', 'EADDRNOTAVAIL']);
+
+/**
+ * Runs a command body: usage and configuration errors exit 2 with the usage line; a missing file or
+ * a port in use exits 1 with one line; anything else is a bug and keeps its stack.
+ */
 export async function runCommand(usage: string, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`pixhook: ${error.message}\nusage: pixhook ${usage}\n`);
-    return 2;
+    if (error instanceof UsageError || error instanceof PixhookConfigError) {
+      process.stderr.write(`pixhook: ${error.message.replace(/^pixhook: /, '')}\nusage: pixhook ${usage}\n`);
+      return 2;
+    }
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && operationalCodes.has(code)) {
+      process.stderr.write(`pixhook: ${(error as Error).message}\n`);
+      return 1;
+    }
+    throw error;
   }
 }
 

@@ -26,7 +26,8 @@ export async function serveReceiver(options: ServeOptions): Promise<Served> {
   if (express) {
     const app = express();
     app.disable('x-powered-by');
-    app.use(options.path, ...(options.before ?? []), createExpressMiddleware(options.receiver));
+    // Every method on the exact path reaches the receiver, so non-POST answers 405 as the contract says.
+    app.all(options.path, ...(options.before ?? []), createExpressMiddleware(options.receiver));
     server = createServer(app);
   } else {
     server = createServer((req, res) => {

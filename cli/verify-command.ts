@@ -3,7 +3,7 @@ import { buffer } from 'node:stream/consumers';
 import { normalizeEvent } from '../src/events/normalize-event.js';
 import { parseJson } from '../src/parse-json.js';
 import { verifySignature } from '../src/signature/verify-signature.js';
-import { parseCommandLine, runCommand, secretsFrom } from './cli-args.js';
+import { parseCommandLine, runCommand, secretsFrom, UsageError } from './cli-args.js';
 
 const usage = 'verify --secret <s> --signature <sha256=…> [file]   (body from the file or stdin)';
 
@@ -16,6 +16,7 @@ export function verifyCommand(argv: string[]): Promise<number> {
       true,
     );
     const secret = secretsFrom(values.secret);
+    if (positionals.length > 1) throw new UsageError('verify takes one body file (or stdin)');
     const file = positionals[0];
     const body = file === undefined ? await readStdin() : new Uint8Array(await readFile(file));
     const result = await verifySignature({ body, signature: values.signature, secret });

@@ -66,6 +66,24 @@ describe('pixhook listen', () => {
     expect(running.stderr()).toMatch(/secret is required/);
   });
 
+  it('serves only the exact path, answering 405 for other methods there', async () => {
+    const url = await listen(['--secret', secret]);
+    expect((await fetch(`${url}/other`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(url, { method: 'PUT' })).status).toBe(405);
+  });
+
+  it('exits 1 with one line when the port is taken, and 2 for an empty secret', async () => {
+    const url = await listen(['--secret', secret]);
+    const port = new URL(url).port;
+    const second = startCli(['listen', '--port', port, '--secret', secret]);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toMatch(/^pixhook: listen EADDRINUSE/);
+    expect(second.stderr()).not.toMatch(/\n\s+at /);
+    const empty = startCli(['listen', '--port', '0', '--secret', '']);
+    expect(await empty.exited).toBe(2);
+    expect(empty.stderr()).toMatch(/secret. must be a non-empty string/);
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     await listen(['--secret', secret]);
     expect(await running!.stop()).toBe(0);

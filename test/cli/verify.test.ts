@@ -38,6 +38,17 @@ describe('pixhook verify', () => {
     expect([missing.code, /signature_missing/.test(missing.stderr)]).toEqual([1, true]);
   });
 
+  it('says in one line, without a stack trace, that a body file is missing, and exits 1', async () => {
+    const result = await runCli(['verify', '--secret', secret, '--signature', signature, '/nonexistent/body.json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^pixhook: ENOENT: no such file or directory/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a second body file as a usage error', async () => {
+    expect((await runCli(['verify', '--secret', secret, '--signature', signature, 'a.json', 'b.json'])).code).toBe(2);
+  });
+
   it('exits 2 on a usage error', async () => {
     const result = await runCli(['verify', '--signature', signature, '--bogus'], { input: body, env: { PIXHOOK_SECRET: '' } });
     expect(result.code).toBe(2);
