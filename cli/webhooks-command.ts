@@ -1,7 +1,7 @@
 import { PixApiError, PixNetworkError, PixResponseError, PixValidationError } from '../src/client/client-errors.js';
 import { createClient } from '../src/client/create-client.js';
 import type { Webhook } from '../src/client/webhook-schemas.js';
-import { isPixEventName, pixEventNames, type PixEventName } from '../src/events/event-names.js';
+import { documentedEventNames, isPixEventName, pixEventNames, type PixEventName } from '../src/events/event-names.js';
 import { parseCommandLine, runCommand, UsageError } from './cli-args.js';
 
 const usage = `webhooks list [--json] | webhooks register --url <url> [--event <name>... | --events <a,b>] [--json] | webhooks delete <id>
@@ -30,8 +30,8 @@ export function webhooksCommand(argv: string[]): Promise<number> {
       } else if (action === 'register') {
         if (values.url === undefined) throw new UsageError('register needs --url <url>');
         const given = [...(values.event ?? []), ...(values.events ?? [])].flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
-        // No event named: subscribe to every event the gateway documents.
-        const events = given.length > 0 ? given : [...pixEventNames];
+        // No event named: subscribe to the eight the interface documents.
+        const events = given.length > 0 ? given : [...documentedEventNames];
         const unknown = events.filter((e) => !isPixEventName(e));
         if (unknown.length > 0) throw new UsageError(`unknown event(s): ${unknown.join(', ')}`);
         print([await client.webhooks.register({ url: values.url, events: events as PixEventName[] })]);

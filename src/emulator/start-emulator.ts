@@ -269,8 +269,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (route.limit) {
         const limit = config.rateLimits[route.limit];
         if (Number.isFinite(limit)) {
-          const subject = route.auth === 'none' ? `${request.socket.remoteAddress ?? ''}|${request.headers.authorization ?? ''}` : config.apiKey;
-          const decision = limiter.take(`${route.limit}|${digest(subject).toString('hex')}`, { limit, windowSeconds: 60 });
+          const subject = route.auth === 'none' ? authLimitSubject(request, config.variant) : config.apiKey;
+          // Variant A's summary limits every query together ("queries 100 per minute per company").
+          const bucket = config.variant === 'a' && queryRoutes.has(route.limit) ? 'queries' : route.limit;
+          const decision = limiter.take(`${bucket}|${digest(subject).toString('hex')}`, { limit, windowSeconds: 60 });
           headers = decision.headers;
           if (!decision.allowed) {
             const retryAfter = decision.retryAfterSeconds;
@@ -335,4 +337,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 function headerValue(value: string | string[] | undefined): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
   return first === undefined || first === '' ? undefined : first;
+}
+
+const queryRoutes: ReadonlySet<string> = new Set(['readCompany', 'readTransaction', 'listWebhooks', 'registerWebhook', 'deleteWebhook']);
+
+/**
+ * Who the authentication limit counts: the caller's IP in Variant A ("per IP"), the IP and the API
+ * key in Variant B. Never the secret: each wrong secret must not get a fresh allowance to guess with.
+ */
+function authLimitSubject(request: IncomingMessage, variant: string): string {
+  const ip = request.socket.remoteAddress ?? '';
+  if (variant === 'a') return ip;
+  const basic = /^Basic\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  const apiKey = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':')[0] : '';
+  return `${ip}|${apiKey}`;
 }

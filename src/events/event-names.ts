@@ -17,6 +17,11 @@ export const transferEventNames = [
 
 export const pixEventNames = [...transactionEventNames, ...transferEventNames] as const;
 
+/** The eight events the interface documents (registering others may be refused by a real gateway). */
+export const documentedEventNames = pixEventNames.filter(
+  (name) => name !== 'transaction_canceled' && name !== 'transaction_infraction',
+);
+
 export type TransactionEventName = (typeof transactionEventNames)[number];
 export type TransferEventName = (typeof transferEventNames)[number];
 export type PixEventName = TransactionEventName | TransferEventName;

@@ -58,7 +58,41 @@ describe('emulator: authentication', () => {
   });
 });
 
+describe('emulator: authentication limits', () => {
+  const auth = (base: string, key: string, secret: string) =>
+    fetch(`${base}/api/auth`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}` } }).then((r) => r.status);
+
+  it('Variant A counts per IP: wrong secrets use up the allowance, so guessing is limited', async () => {
+    const { base, emulator } = await setup();
+    const { apiKey, apiSecret } = emulator.credentials;
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push(await auth(base, apiKey, `guess-${i}`));
+    statuses.push(await auth(base, 'another_key', 'x'));
+    // setup() took one call; the right secret is now over the 5 a minute as well.
+    expect([...statuses, await auth(base, apiKey, apiSecret)]).toEqual([401, 401, 401, 401, 429, 429]);
+  });
+
+  it('Variant B counts per IP and API key: another key has its own allowance', async () => {
+    const { base, emulator } = await setup({ variant: 'b' });
+    const { apiKey, apiSecret } = emulator.credentials;
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push(await auth(base, apiKey, `guess-${i}`));
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    expect(await auth(base, apiKey, apiSecret)).toBe(429);
+    expect(await auth(base, 'another_key', 'x')).toBe(401);
+  });
+});
+
 describe('emulator: rules', () => {
+  it('Variant A limits every query together: 100 a minute across company, transaction and webhook reads', async () => {
+    const { call } = await setup();
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await call('GET', '/api/v1/company')).status);
+    for (let i = 0; i < 40; i++) statuses.push((await call('GET', '/api/v1/webhook')).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect((await call('GET', '/api/v1/transactions/txn_missing')).status).toBe(429);
+  });
+
   it('answers validation errors as 400 INVALID_REQUEST naming the field', async () => {
     const { call } = await setup();
     const response = await call('POST', '/api/v1/pix/in/qrcode', { amountInCents: 100, customer: { ...customer, document: '123' } });
