@@ -14,10 +14,16 @@ const formattedCnpj = /^\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}$/;
 /**
  * Infers a PIX key's type, or checks it against the type given, and returns the key as the DICT
  * stores it (CPF/CNPJ digits only). An 11-digit key is a CPF only if its check digits hold; phones
- * must be written in E.164 (`+55…`) so they can never be mistaken for one.
+ * are inferred only in E.164 (`+55…`) so they can never be mistaken for one, but with the type given
+ * as PHONE a 10–11 digit Brazilian number gets its +55.
  */
 export function checkPixKey(rawKey: string, givenType?: PixKeyType): PixKeyCheck {
   const key = rawKey.trim();
+  // Told it is a phone, a Brazilian number without its country code is unambiguous: add +55.
+  if (givenType === 'PHONE') {
+    const local = key.replace(/[\s()-]/g, '');
+    if (/^\d{10,11}$/.test(local)) return { ok: true, type: 'PHONE', key: `+55${local}` };
+  }
   const inferred = inferType(key);
   if (!inferred) {
     return {

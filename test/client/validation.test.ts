@@ -33,6 +33,13 @@ describe('PIX key type', () => {
     expect(checkPixKey('529.982.247-25')).toEqual({ ok: true, type: 'CPF', key: '52998224725' });
     expect(checkPixKey('+5511999998888', 'EMAIL')).toMatchObject({ ok: false });
   });
+
+  it('adds +55 to a bare Brazilian phone only when the type is given as PHONE', () => {
+    expect(checkPixKey('11999998888', 'PHONE')).toEqual({ ok: true, type: 'PHONE', key: '+5511999998888' });
+    expect(checkPixKey('(11) 3333-4444', 'PHONE')).toEqual({ ok: true, type: 'PHONE', key: '+551133334444' });
+    expect(checkPixKey('11999998888')).toMatchObject({ ok: false });
+    expect(checkPixKey('123', 'PHONE')).toMatchObject({ ok: false });
+  });
 });
 
 describe('error bodies', () => {
