@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '../helpers/cli-process.js';
 
 const runScript = fileURLToPath(new URL('../../bench/run.js', import.meta.url));
 
@@ -19,17 +19,9 @@ const headlineKeys = [
   'redis_claim_vs_set',
 ] as const;
 
-function runQuickBench(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // Needs the built package (npm run build), like `npm run bench`.
-    const child = spawn(process.execPath, [runScript, '--quick'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+// Needs the built package (npm run build), like `npm run bench`.
+function runQuickBench() {
+  return runProcess(runScript, ['--quick']);
 }
 
 // A smoke run keeps the script working: every section runs for a moment; no timing is asserted.

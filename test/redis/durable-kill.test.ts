@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { describe, expect, it } from 'vitest';
 import { paidDelivery, post, until } from './deliveries.js';
-import { countBy, startFixture, startReceiver, stopAllFixtures } from './fixture-process.js';
+import { countBy, startFixture, startReceiver, useRedisWithFixtures } from './fixture-process.js';
 
-let server: RedisServer;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-
-afterAll(async () => {
-  await stopAllFixtures();
-  await server.dispose();
-});
+const redisServer = useRedisWithFixtures();
 
 describe('durable mode, worker killed in the middle of a handler', () => {
   it('runs every acknowledged event after a worker restarts, once', async () => {
-    const env = { REDIS_URL: server.url, QUEUE_NAME: 'kill' };
+    const env = { REDIS_URL: redisServer().url, QUEUE_NAME: 'kill' };
     const receiver = await startReceiver({ ...env, MODE: 'durable' });
     // This worker's handlers never finish: it is killed while it holds 5 jobs.
     const doomed = startFixture('worker.js', { ...env, CONCURRENCY: '5', HOLD_MS: '600000' });

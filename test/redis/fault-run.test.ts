@@ -1,22 +1,12 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { describe, expect, it } from 'vitest';
 import { mapLimit, paidDelivery, sendUntilAccepted, until, type Delivery } from './deliveries.js';
-import { countBy, startFixture, startReceiver, stopAllFixtures, type FixtureProcess } from './fixture-process.js';
+import { countBy, type FixtureProcess, startFixture, startReceiver, useRedisWithFixtures } from './fixture-process.js';
 
 const uniqueEvents = 7_000;
 const deliveries = 10_000; // 3 000 duplicates: 30 %
 
-let server: RedisServer;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-
-afterAll(async () => {
-  await stopAllFixtures();
-  await server.dispose();
-});
+const redisServer = useRedisWithFixtures();
 
 /** A fixed shuffle, so runs are comparable; duplicates land close to their originals and on the other receiver. */
 function schedule(): Delivery[] {
@@ -34,7 +24,7 @@ function schedule(): Delivery[] {
 describe('fault run: 10 000 deliveries, 30 % duplicates, two receivers, 5 % handler failures, a worker killed', () => {
   it('loses nothing and runs nothing again after its success was recorded', async () => {
     const startedAt = performance.now();
-    const env = { REDIS_URL: server.url, QUEUE_NAME: 'fault' };
+    const env = { REDIS_URL: redisServer().url, QUEUE_NAME: 'fault' };
     const receivers = await Promise.all([1, 2].map(() => startReceiver({ ...env, MODE: 'durable' })));
     const workerEnv = { ...env, CONCURRENCY: '20', FAIL_RATE: '0.05', HOLD_MS: '20', ATTEMPTS: '10' };
     const workers: FixtureProcess[] = [startFixture('worker.js', workerEnv), startFixture('worker.js', workerEnv)];
@@ -60,7 +50,7 @@ describe('fault run: 10 000 deliveries, 30 % duplicates, two receivers, 5 % hand
 
     const all = () => workers.flatMap((w) => w.lines);
     // Done when BullMQ has finished every job (a job the killed worker completed may lack its "acked" line).
-    const redis = new Redis(server.url);
+    const redis = new Redis(redisServer().url);
     const finishedJobs = async () => (await redis.zcard('bull:fault:completed')) + (await redis.zcard('bull:fault:failed'));
     await until(async () => (running(), (await finishedJobs()) >= uniqueEvents), 100);
     const finishedAt = performance.now();

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 export type Line = Record<string, unknown>;
 
@@ -99,4 +101,23 @@ export function countBy(lines: readonly Line[], field: string): Map<string, numb
     if (typeof value === 'string') counts.set(value, (counts.get(value) ?? 0) + 1);
   }
   return counts;
+}
+
+/**
+ * A real redis-server for the whole test file, and every fixture process stopped after it. Returns an
+ * accessor because the server starts in beforeAll.
+ */
+export function useRedisWithFixtures(): () => RedisServer {
+  let server: RedisServer | undefined;
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    await stopAllFixtures();
+    await server?.dispose();
+  });
+  return () => {
+    if (!server) throw new Error('redis-server is not started yet (use it inside a test)');
+    return server;
+  };
 }

@@ -1,24 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { describe, expect, it } from 'vitest';
 import { mapLimit, paidDelivery, sendUntilAccepted, testSecret, until } from './deliveries.js';
-import { countBy, startFixture, stopAllFixtures, type FixtureProcess } from './fixture-process.js';
+import { countBy, type FixtureProcess, startFixture, useRedisWithFixtures } from './fixture-process.js';
 
 const bin = fileURLToPath(new URL('../../bin/pixhook.js', import.meta.url));
-let server: RedisServer;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-
-afterAll(async () => {
-  await stopAllFixtures();
-  await server.dispose();
-});
+const redisServer = useRedisWithFixtures();
 
 async function listen(mode: string): Promise<{ process: FixtureProcess; url: string }> {
-  const proc = startFixture(bin, { PIXHOOK_SECRET: testSecret }, ['listen', '--port', '0', '--path', '/hook', '--redis', server.url, '--mode', mode]);
+  const proc = startFixture(bin, { PIXHOOK_SECRET: testSecret }, ['listen', '--port', '0', '--path', '/hook', '--redis', redisServer().url, '--mode', mode]);
   let url: string | undefined;
   await until(() => {
     proc.assertRunning();
