@@ -12,20 +12,45 @@ export interface AppRouteHandlerOptions {
 
 export type AppRouteHandler = (request: Request) => Promise<Response>;
 
+/** A receiver, or a function that creates it on the first request (so `next build` needs no secret). */
+export type ReceiverSource = Receiver | (() => Receiver);
+
 /**
  * An App Router route handler: `export const POST = createAppRouteHandler(receiver)` in
  * `app/api/webhooks/pix/route.ts`. Enforces `maxBodyBytes` itself while streaming, because route
  * handlers have no body limit. Never imports `next`: pass `after` in (here or as the receiver's `waitUntil`).
  */
-export function createAppRouteHandler(receiver: Receiver, options: AppRouteHandlerOptions = {}): AppRouteHandler {
-  assertKeptAlive(
-    receiver,
-    options.after,
-    "Pass Next's after: `import { after } from 'next/server'`, then `createReceiver({ ..., waitUntil: after })` " +
-      'or `createAppRouteHandler(receiver, { after })`.',
-  );
+export function createAppRouteHandler(source: ReceiverSource, options: AppRouteHandlerOptions = {}): AppRouteHandler {
   const after = options.after;
-  return (request) => receiveWebRequest(receiver, request, after ? { waitUntil: after } : {});
+  const receiver = resolveReceiver(source, (r) =>
+    assertKeptAlive(
+      r,
+      after,
+      "Pass Next's after: `import { after } from 'next/server'`, then `createReceiver({ ..., waitUntil: after })` " +
+        'or `createAppRouteHandler(receiver, { after })`.',
+    ),
+  );
+  return async (request) => receiveWebRequest(receiver(), request, after ? { waitUntil: after } : {});
+}
+
+/**
+ * Next evaluates route modules during `next build`, where secrets are often absent: a factory defers
+ * `createReceiver` (and the check) to the first request. A receiver given directly is checked now.
+ */
+export function resolveReceiver(source: ReceiverSource, check: (receiver: Receiver) => void): () => Receiver {
+  if (typeof source !== 'function') {
+    check(source);
+    return () => source;
+  }
+  let created: Receiver | undefined;
+  return () => {
+    if (!created) {
+      const receiver = source();
+      check(receiver);
+      created = receiver;
+    }
+    return created;
+  };
 }
 
 /** Background work on serverless dies with the response unless something keeps it alive: refuse early. */

@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { nodeBodyReader, writeNodeResult, type NodeRequest } from '../../src/node-http-bridge.js';
 import { PixhookError } from '../../src/pixhook-error.js';
-import type { Receiver } from '../../src/receiver.js';
-import { assertKeptAlive } from './app-route-handler.js';
+import { assertKeptAlive, resolveReceiver, type ReceiverSource } from './app-route-handler.js';
 
 export interface PagesApiHandlerOptions {
   /** Keeps background work alive after the answer: the platform's `waitUntil` (`after` is not for Pages). */
@@ -19,16 +18,18 @@ const bodyParserFix =
  * A Pages Router API route: `export default createPagesApiHandler(receiver)` plus, in the same file,
  * `export const config = { api: { bodyParser: false } }` (Next only reads it from the route file itself).
  */
-export function createPagesApiHandler(receiver: Receiver, options: PagesApiHandlerOptions = {}): PagesApiHandler {
-  assertKeptAlive(
-    receiver,
-    options.waitUntil,
-    "Pass the platform's waitUntil (e.g. `import { waitUntil } from '@vercel/functions'`) as the receiver's " +
-      '`waitUntil` or `createPagesApiHandler(receiver, { waitUntil })`.',
-  );
+export function createPagesApiHandler(source: ReceiverSource, options: PagesApiHandlerOptions = {}): PagesApiHandler {
   const waitUntil = options.waitUntil;
+  const receiver = resolveReceiver(source, (r) =>
+    assertKeptAlive(
+      r,
+      waitUntil,
+      "Pass the platform's waitUntil (e.g. `import { waitUntil } from '@vercel/functions'`) as the receiver's " +
+        '`waitUntil` or `createPagesApiHandler(receiver, { waitUntil })`.',
+    ),
+  );
   return async (req, res) => {
-    const result = await receiver.receive({
+    const result = await receiver().receive({
       method: req.method,
       headers: req.headers,
       body: pagesBodyReader(req),

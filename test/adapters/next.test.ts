@@ -68,6 +68,30 @@ describe('Next.js Pages Router handler', () => {
   });
 });
 
+describe('Next.js handlers with a receiver factory', () => {
+  it('create the receiver on the first request only, once, so next build needs no secret', async () => {
+    let created = 0;
+    const factory = () => {
+      created++;
+      return createReceiver({ secret });
+    };
+    const app = createAppRouteHandler(factory);
+    const pages = createPagesApiHandler(factory);
+    expect(created).toBe(0);
+    const body = JSON.stringify(variantAPaid);
+    const request = () => new Request('http://localhost/api/webhooks/pix', { method: 'POST', headers: { 'x-signature': signBytes(body, secret) }, body });
+    expect((await app(request())).status).toBe(200);
+    expect((await app(request())).status).toBe(200);
+    expect(created).toBe(1);
+    expect(typeof pages).toBe('function');
+  });
+
+  it('check background mode without after() on that first request instead', async () => {
+    const handler = createAppRouteHandler(() => createReceiver({ secret, mode: 'background' }));
+    await expect(handler(new Request('http://localhost/', { method: 'POST', body: '{}' }))).rejects.toThrow(PixhookConfigError);
+  });
+});
+
 describe('Next.js App Router handler', () => {
   it("refuses background mode without after() at creation, naming Next's after", () => {
     const receiver = createReceiver({ secret, mode: 'background' });

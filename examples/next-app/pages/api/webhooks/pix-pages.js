@@ -3,7 +3,8 @@ import { createPagesApiHandler } from 'pixhook/next';
 
 export const config = { api: { bodyParser: false } }; // Next reads this only here, in the route file
 
-const receiver = createReceiver({ secret: process.env.PIXHOOK_SECRET });
-receiver.on('transaction_paid', (event) => console.log('paid', event.transaction.id, event.transaction.amountInCents, event.variant, 'pages'));
-
-export default createPagesApiHandler(receiver);
+// A factory runs on the first request, so `next build` needs no secret.
+export default createPagesApiHandler(() =>
+  createReceiver({ secret: process.env.PIXHOOK_SECRET })
+    .on('transaction_paid', (event) => console.log('paid', event.transaction.id, event.transaction.amountInCents, event.variant, 'pages')),
+);
