@@ -22,31 +22,29 @@ export type ReceiverSource = Receiver | (() => Receiver);
  */
 export function createAppRouteHandler(source: ReceiverSource, options: AppRouteHandlerOptions = {}): AppRouteHandler {
   const after = options.after;
-  const receiver = resolveReceiver(source, (r) =>
-    assertKeptAlive(
-      r,
-      after,
-      "Pass Next's after: `import { after } from 'next/server'`, then `createReceiver({ ..., waitUntil: after })` " +
-        'or `createAppRouteHandler(receiver, { after })`.',
-    ),
+  const receiver = resolveReceiver(
+    source,
+    after,
+    "Pass Next's after: `import { after } from 'next/server'`, then `createReceiver({ ..., waitUntil: after })` " +
+      'or `createAppRouteHandler(receiver, { after })`.',
   );
   return async (request) => receiveWebRequest(receiver(), request, after ? { waitUntil: after } : {});
 }
 
 /**
  * Next evaluates route modules during `next build`, where secrets are often absent: a factory defers
- * `createReceiver` (and the check) to the first request. A receiver given directly is checked now.
+ * `createReceiver` (and the keep-alive check) to the first request. A receiver given directly is checked now.
  */
-export function resolveReceiver(source: ReceiverSource, check: (receiver: Receiver) => void): () => Receiver {
+export function resolveReceiver(source: ReceiverSource, keeper: unknown, fix: string): () => Receiver {
   if (typeof source !== 'function') {
-    check(source);
+    assertKeptAlive(source, keeper, fix);
     return () => source;
   }
   let created: Receiver | undefined;
   return () => {
     if (!created) {
       const receiver = source();
-      check(receiver);
+      assertKeptAlive(receiver, keeper, fix);
       created = receiver;
     }
     return created;
@@ -54,7 +52,7 @@ export function resolveReceiver(source: ReceiverSource, check: (receiver: Receiv
 }
 
 /** Background work on serverless dies with the response unless something keeps it alive: refuse early. */
-export function assertKeptAlive(receiver: Receiver, keeper: unknown, fix: string): void {
+function assertKeptAlive(receiver: Receiver, keeper: unknown, fix: string): void {
   if (receiver.mode !== 'background' || receiver.hasWaitUntil || keeper !== undefined) return;
   throw new PixhookConfigError(
     'pixhook: background mode on Next.js needs a way to keep work alive after the answer, or the platform ' +

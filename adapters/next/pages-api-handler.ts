@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { nodeBodyReader, writeNodeResult, type NodeRequest } from '../../src/node-http-bridge.js';
 import { PixhookError } from '../../src/pixhook-error.js';
-import { assertKeptAlive, resolveReceiver, type ReceiverSource } from './app-route-handler.js';
+import { resolveReceiver, type ReceiverSource } from './app-route-handler.js';
 
 export interface PagesApiHandlerOptions {
   /** Keeps background work alive after the answer: the platform's `waitUntil` (`after` is not for Pages). */
@@ -20,13 +20,11 @@ const bodyParserFix =
  */
 export function createPagesApiHandler(source: ReceiverSource, options: PagesApiHandlerOptions = {}): PagesApiHandler {
   const waitUntil = options.waitUntil;
-  const receiver = resolveReceiver(source, (r) =>
-    assertKeptAlive(
-      r,
-      waitUntil,
-      "Pass the platform's waitUntil (e.g. `import { waitUntil } from '@vercel/functions'`) as the receiver's " +
-        '`waitUntil` or `createPagesApiHandler(receiver, { waitUntil })`.',
-    ),
+  const receiver = resolveReceiver(
+    source,
+    waitUntil,
+    "Pass the platform's waitUntil (e.g. `import { waitUntil } from '@vercel/functions'`) as the receiver's " +
+      '`waitUntil` or `createPagesApiHandler(receiver, { waitUntil })`.',
   );
   return async (req, res) => {
     const result = await receiver().receive({
