@@ -1,6 +1,6 @@
 export { createReceiver } from './receiver.js';
 export type { BodySource, Receiver, ReceiveRequest, ReceiveResult } from './receiver.js';
-export { defaultDedupeKey } from './receiver-options.js';
+export { eventKey, eventKey as defaultDedupeKey } from './events/event-key.js';
 export type { BackgroundOptions, EventQueue, QueuedEvent, ReceiverOptions, SignatureOptions } from './receiver-options.js';
 export type { AckMode, ErrorHandler, EventHandler, HandlerContext, HandlerFailure } from './handler-registry.js';
 export { verifySignature, signaturePrefix } from './signature/verify-signature.js';
@@ -10,6 +10,8 @@ export type { SignatureFailureReason, SignatureResult, VerifySignatureInput } fr
 export { normalizeEvent } from './events/normalize-event.js';
 export { isForwardTransition } from './events/status-order.js';
 export type { NormalizeResult } from './events/normalize-event.js';
+export type { NormalizeOptions } from './events/normalize-event.js';
+export type { EventSource, EventWarning, PixInfraction } from './events/event-types.js';
 export {
   isPixEventName,
   pixEventNames,
@@ -42,6 +44,7 @@ export type {
 export { memoryDedupeStore } from './dedupe/memory-dedupe-store.js';
 export type { MemoryDedupeStore, MemoryDedupeStoreOptions } from './dedupe/memory-dedupe-store.js';
 export type { ClaimResult, DedupeStore } from './dedupe/dedupe-store.js';
+export type { InvalidDelivery, QuarantineStore } from './dedupe/quarantine-store.js';
 export { reasonCodes, reasonStatus } from './reasons.js';
 export type { BodyFailureReason, ReasonCode } from './reasons.js';
 export { PixhookConfigError, PixhookError } from './pixhook-error.js';
