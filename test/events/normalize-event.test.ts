@@ -124,7 +124,7 @@ describe('normalizeEvent', () => {
     });
   });
 
-  it('names the zod path of what is wrong', () => {
+  it('names the path of what is wrong', () => {
     expect(invalid({ ...variantBPaid, transaction: { ...variantBPaid.transaction, amount: '2500' } })).toMatch(/^transaction\.amount: /);
     expect(invalid({ event: 'transaction_paid', data: { id: 'x', status: 'paid', amountInCents: 1.5 } })).toMatch(/^data\.amountInCents: /);
     expect(invalid({ event: 'transfer_completed', data: { id: 'x', status: 'completed' } })).toMatch(/^data\.amountInCents: .*amount/);
