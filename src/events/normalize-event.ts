@@ -66,9 +66,9 @@ export function normalizeEvent(value: unknown, options?: NormalizeOptions): Norm
   if ('message' in essentials) return { ok: false, ...essentials };
 
   const r = new LenientReader();
-  const deliveryId = r.id(value, 'id', '');
-  const scope = r.text(value, 'scope', '');
-  const timestamp = r.text(value, 'timestamp', '');
+  const deliveryId = r.id(value['id'], '', 'id');
+  const scope = r.text(value['scope'], '', 'scope');
+  const timestamp = r.text(value['timestamp'], '', 'timestamp');
   const kind = transfer ? 'transfer' : 'transaction';
   const type = value['type'];
   if (typeof type === 'string' && type !== kind) r.warn('', 'type', type, `expected "${kind}"; the event name decides`);

@@ -1,6 +1,6 @@
 import { describeValue } from './describe-value.js';
 import type { JsonObject, PayloadVariant } from './event-types.js';
-import { asId, presentKey } from './lenient-reader.js';
+import { asId, isAbsent } from './lenient-reader.js';
 
 /** The four facts an event cannot be handled without; anything wrong here is a 400. */
 export interface Essentials {
@@ -26,7 +26,7 @@ export function readEssentials(resource: JsonObject, base: string, variant: Payl
   const status = resource['status'];
   if (typeof status !== 'string') return failure(base, 'status', 'expected the status as a string', status);
   const keys = variant === 'a' ? amountKeysA : amountKeysB;
-  const key = presentKey(resource, keys);
+  const key = isAbsent(resource[keys[0]]) ? keys[1] : keys[0];
   const amount = resource[key];
   if (amount === undefined || amount === null) {
     return failure(base, keys[0], `expected ${keys[0]} or ${keys[1]} as non-negative integer cents`, amount);
