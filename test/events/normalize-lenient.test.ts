@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeEvent, type NormalizeResult } from '../../src/events/normalize-event.js';
 import type { PixEvent, TransactionEvent, TransferEvent } from '../../src/events/event-types.js';
+import { buildPayload } from '../../src/testing/index.js';
 import { samplePaidA, samplePaidB, sampleCreatedB, sampleTransferA, sampleTransferCompletedB } from './published-samples.js';
 
 function ok(value: unknown, options?: Parameters<typeof normalizeEvent>[1]): PixEvent {
@@ -272,5 +273,28 @@ describe('source', () => {
     expect(ok(sampleTransferA, { source: 'reconcile' }).source).toBe('reconcile');
     const unknown = normalizeEvent({ event: 'transaction_chargeback', id: 9 }, { source: 'replay' });
     expect(unknown).toEqual({ ok: true, event: { kind: 'unknown', name: 'transaction_chargeback', source: 'replay', deliveryId: '9', payload: { event: 'transaction_chargeback', id: 9 } } });
+  });
+});
+
+describe('the test kit emits the new fields', () => {
+  it('B transactions carry netAmount, fees and customer when given; A carries fees and endToEndId when given', () => {
+    const customer = { name: 'Ana', email: 'ana@example.com', document: '12345678909', phone: '+5511988887777' };
+    const b = tx(buildPayload('transaction_paid', { variant: 'b', seed: 1, amountInCents: 1, netAmountInCents: -49, feesInCents: 50, customer }));
+    expect(b.transaction).toMatchObject({ amountInCents: 1, netAmountInCents: -49, feesInCents: 50, customer });
+    const a = tx(buildPayload('transaction_paid', { variant: 'a', seed: 1, feesInCents: 50, endToEndId: 'E1' }));
+    expect(a.transaction).toMatchObject({ feesInCents: 50, endToEndId: 'E1' });
+    expect(b.warnings).toEqual([]);
+    // Without those options the B payload stays as before.
+    expect(buildPayload('transaction_paid', { variant: 'b', seed: 1 }).transaction).not.toHaveProperty('customer');
+  });
+
+  it('transaction_infraction carries one dispute, alike in A and B, with an id that differs by seed', () => {
+    const a = tx(buildPayload('transaction_infraction', { variant: 'a', seed: 2 }));
+    const b = tx(buildPayload('transaction_infraction', { variant: 'b', seed: 2 }));
+    expect(a.transaction.infraction).toEqual(b.transaction.infraction);
+    expect(a.transaction.infraction).toMatchObject({ id: expect.stringMatching(/^med_/), status: 'open', amountInCents: a.transaction.amountInCents });
+    expect(tx(buildPayload('transaction_infraction', { variant: 'b', seed: 3 })).transaction.infraction?.id).not.toBe(b.transaction.infraction?.id);
+    const given = tx(buildPayload('transaction_paid', { variant: 'b', seed: 2, infraction: { id: 'med_x', reason: 'scam' } }));
+    expect(given.transaction.infraction).toEqual({ id: 'med_x', reason: 'scam' });
   });
 });
