@@ -164,8 +164,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         await store.reschedule(entry.chargeId, owner, entry.createdAt + config.minAgeMs, 0);
       } else toRead.push(entry);
     }
-    const headroom = gatewayHeadroom(now);
-    const granted = toRead.length === 0 ? 0 : await store.reserveReads(Math.min(toRead.length, headroom), ownReadLimit, windowMs, now);
+    const granted = toRead.length === 0 ? 0 : await store.reserveReads(toRead.length, ownReadLimit, windowMs, now);
     for (const entry of toRead.slice(granted)) {
       await store.reschedule(entry.chargeId, owner, now, entry.checks);
       result.deferred++;
@@ -174,6 +173,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     let limited = false;
     const worker = async () => {
       for (let entry = queue.shift(); entry; entry = queue.shift()) {
+        // The client's last figures after each read: stop before the merchant's own share is touched.
+        if (!limited && gatewayHeadroom(config.now()) <= 0) limited = true;
         if (limited || stopping.signal.aborted) {
           await store.reschedule(entry.chargeId, owner, Math.max(now, pausedUntil), entry.checks);
           result.deferred++;
