@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -118,6 +119,8 @@ function optionalJson(bytes: Buffer): z.infer<typeof payBodySchema> {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const config = resolveEmulatorOptions(options);
   const closing = new AbortController();
+  // Every delivery in flight listens for the close: many at once are expected, not a leak.
+  setMaxListeners(0, closing.signal);
   const deliveryFaults = createDeliveryFaults(config.now);
   for (const fault of config.deliveryFaults) deliveryFaults.add(checkDeliveryFault(fault));
   const dispatcher = createWebhookDispatcher({

@@ -49,8 +49,9 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     new Promise<void>((resolve) => {
       const signals = signal ? AbortSignal.any([signal, options.closed]) : options.closed;
       if (signals.aborted) return resolve();
-      const timer = setTimeout(resolve, ms);
-      signals.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      const onAbort = () => (clearTimeout(timer), resolve());
+      const timer = setTimeout(() => (signals.removeEventListener('abort', onAbort), resolve()), ms);
+      signals.addEventListener('abort', onAbort, { once: true });
     });
 
   /**

@@ -101,10 +101,13 @@ async function runScenario(backend: Backend, instances: 1 | 2) {
     );
   }
   const totals: RunResult = { checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0 };
+  const checkedBy = reconcilers.map(() => 0);
   for (let pass = 0; pass < 5 && (await reconcilers[0]!.metrics()).watched > 0; pass++) {
-    for (const result of await Promise.all(reconcilers.map((r) => r.runOnce()))) {
+    const results = await Promise.all(reconcilers.map((r) => r.runOnce()));
+    results.forEach((result, i) => {
+      checkedBy[i] = (checkedBy[i] as number) + result.checked;
       for (const field of Object.keys(totals) as Array<keyof RunResult>) totals[field] += result[field];
-    }
+    });
   }
   const apiReads = emulator.requests().filter((r) => r.method === 'GET' && r.path.startsWith('/api/v1/transactions/')).length;
 
@@ -137,7 +140,7 @@ async function runScenario(backend: Backend, instances: 1 | 2) {
   const after = await reconcilers[0]!.runOnce();
   expect(after).toMatchObject({ checked: 1, recovered: 0, finished: 1 });
   expect(handled).toHaveLength(charges + 1);
-  return { totals, apiReads: apiReads + after.checked };
+  return { totals, checkedBy, apiReads: apiReads + after.checked };
 }
 
 describe('reconcile end to end: the receiver is down for the whole retry window', () => {
@@ -154,7 +157,7 @@ describe('reconcile end to end: the receiver is down for the whole retry window'
     cleanups.push(async () => connections.forEach((c) => c.disconnect()));
     const [one, two, three] = connections as [Redis, Redis, Redis];
     let next = 0;
-    const { totals, apiReads } = await runScenario(
+    const { totals, checkedBy, apiReads } = await runScenario(
       {
         watchStore: redisWatchStore({ client: one }),
         secondWatchStore: redisWatchStore({ client: two }),
@@ -163,6 +166,9 @@ describe('reconcile end to end: the receiver is down for the whole retry window'
       2,
     );
     expect(totals.checked).toBe(charges);
+    // Both instances took part (batch 7 each per pass), and together read each charge once.
+    expect(checkedBy.every((n) => n > 0)).toBe(true);
     expect(apiReads).toBe(charges + 1);
+    console.info(`reconcile e2e (redis): reads per instance ${checkedBy.join(' + ')}, API reads ${apiReads}`);
   });
 });
