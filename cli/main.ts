@@ -19,6 +19,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'worker --redis <url> [--handlers <module>] [--concurrency n] [--attempts n]   (also: worker dead-letters | worker replay)',
     load: async () => (await import('./worker-command.js')).workerCommand,
   },
+  reconcile: {
+    summary: 'reconcile --handlers <module> [--once | --every 60s] [--redis <url>] [--charge <id>]   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)',
+    load: async () => (await import('./reconcile-command.js')).reconcileCommand,
+  },
   verify: {
     summary: 'verify --secret <s> --signature <sig> [file]   (body from the file or stdin)',
     load: async () => (await import('./verify-command.js')).verifyCommand,
