@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { PixhookConfigError } from '../src/pixhook-error.js';
+import { PixhookConfigError } from '../src/index.js';
 
 /** A bad command line: the command prints the message and exits 2. */
 export class UsageError extends Error {

@@ -1,7 +1,7 @@
-import { createReceiver } from '../src/receiver.js';
+import { createReceiver } from '../src/index.js';
 import type { PixEvent } from '../src/events/event-types.js';
-import type { HandlerContext } from '../src/handler-registry.js';
-import type { Logger } from '../src/logger.js';
+import type { HandlerContext } from '../src/index.js';
+import type { Logger } from '../src/index.js';
 import { parseCommandLine, portFrom, runCommand, secretsFrom, untilSignal, UsageError } from './cli-args.js';
 import { createForwarder } from './listen-forward.js';
 import { openRedisBackend, redisUrlFrom } from './redis-backend.js';

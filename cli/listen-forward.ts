@@ -1,6 +1,6 @@
-import { readHeader } from '../src/read-header.js';
-import type { ReasonCode } from '../src/reasons.js';
-import type { Receiver, ReceiveRequest, ReceiveResult } from '../src/receiver.js';
+import { readHeader } from '../src/index.js';
+import type { ReasonCode } from '../src/index.js';
+import type { Receiver, ReceiveRequest, ReceiveResult } from '../src/index.js';
 import { deliver } from '../src/testing/deliver.js';
 
 // Answers given before the signature was checked, or on a failed check: those bytes are never forwarded.

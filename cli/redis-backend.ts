@@ -1,7 +1,7 @@
 import type { DedupeStore } from '../src/dedupe/dedupe-store.js';
-import type { Logger } from '../src/logger.js';
-import type { EventQueue } from '../src/receiver-options.js';
-import type { Receiver } from '../src/receiver.js';
+import type { Logger } from '../src/index.js';
+import type { EventQueue } from '../src/index.js';
+import type { Receiver } from '../src/index.js';
 import { createDurableQueue, redisDedupeStore, startWorker, type DurableWorker } from '../src/redis/index.js';
 import { UsageError } from './cli-args.js';
 
@@ -24,7 +24,7 @@ export async function openRedisBackend(url: string, durable: boolean, logger: Lo
     store: redisDedupeStore({ client }),
     ...(queue && { queue }),
     async start(receiver) {
-      if (durable) worker = await startWorker({ receiver, connection: url, logger });
+      if (durable) worker = await startWorker({ processing: receiver.processing, connection: url, logger });
     },
     async close() {
       await worker?.close();

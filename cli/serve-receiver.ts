@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createExpressMiddleware, type ExpressMiddleware } from '../adapters/express/index.js';
-import { nodeBodyReader, writeNodeResult } from '../src/node-http-bridge.js';
-import type { Receiver } from '../src/receiver.js';
+import { nodeBodyReader, writeNodeResult } from '../adapters/node/node-bridge.js';
+import type { Receiver } from '../src/index.js';
 
 export interface ServeOptions {
   receiver: Receiver;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import { normalizeEvent } from '../src/events/normalize-event.js';
-import { parseJson } from '../src/parse-json.js';
+import { parseJson } from '../src/intake/parse-json.js';
 import { verifySignature } from '../src/signature/verify-signature.js';
 import { parseCommandLine, runCommand, secretsFrom, UsageError } from './cli-args.js';
 

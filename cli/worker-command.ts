@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DurableQueue } from '../src/redis/index.js';
-import { createReceiver, type Receiver } from '../src/receiver.js';
+import { createProcessing, type Processing } from '../src/index.js';
 import { parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
 import { eventLine, stderrLogger } from './listen-command.js';
 import { redactedUrl, redisUrlFrom } from './redis-backend.js';
@@ -20,7 +19,7 @@ const connectionOptions = {
 
 /**
  * `pixhook worker` runs durable jobs: the handlers of `--handlers <module>` (its default export or
- * `register`, called with the receiver), one JSON line on stdout per handled event. `dead-letters`
+ * `register`, called with the processing: its on, onAny, onUnknown, onError), one JSON line on stdout per handled event. `dead-letters`
  * lists jobs that failed their last attempt; `replay` puts them back with fresh attempts.
  */
 export function workerCommand(argv: string[]): Promise<number> {
@@ -41,21 +40,16 @@ async function runWorker(argv: string[]): Promise<number> {
     handlers: { type: 'string' },
   });
   const redis = redisUrlFrom(values.redis, true);
-  // A worker never verifies a signature: the receiver only runs handlers, so any secret will do.
-  const receiver = createReceiver({
-    secret: process.env['PIXHOOK_SECRET'] ?? randomUUID(),
-    mode: 'durable',
-    queue: { enqueue: () => Promise.reject(new Error('pixhook worker does not enqueue')) },
-    logger: stderrLogger,
-  });
-  receiver.onAny((event, context) => {
+  // A worker never verifies a signature: it runs the handlers on the verified bytes the receiver queued.
+  const processing = createProcessing({ logger: stderrLogger });
+  processing.onAny((event, context) => {
     process.stdout.write(`${JSON.stringify(eventLine(event, context))}\n`);
   });
-  if (values.handlers !== undefined) await registerHandlers(values.handlers, receiver);
+  if (values.handlers !== undefined) await registerHandlers(values.handlers, processing);
 
   const { startWorker } = await import('../src/redis/index.js');
   const worker = await startWorker({
-    receiver,
+    processing,
     connection: redis,
     queueName: values.queue,
     ...(values.prefix !== undefined && { prefix: values.prefix }),
@@ -124,13 +118,13 @@ async function withQueue(values: QueueFlags, body: (queue: DurableQueue) => Prom
   }
 }
 
-async function registerHandlers(path: string, receiver: Receiver): Promise<void> {
+async function registerHandlers(path: string, processing: Processing): Promise<void> {
   const module = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown; register?: unknown };
   const register = typeof module.default === 'function' ? module.default : module.register;
   if (typeof register !== 'function') {
-    throw new UsageError(`--handlers ${path} must export a function (default or \`register\`) that takes the receiver`);
+    throw new UsageError(`--handlers ${path} must export a function (default or \`register\`) that takes the processing (on, onAny, onError …)`);
   }
-  await (register as (receiver: Receiver) => unknown)(receiver);
+  await (register as (processing: Processing) => unknown)(processing);
 }
 
 function count(flag: string, value: string, zeroOk = false): number {

@@ -1,8 +1,15 @@
-export { createReceiver } from './receiver.js';
-export type { BodySource, Receiver, ReceiveRequest, ReceiveResult } from './receiver.js';
-export { defaultDedupeKey } from './receiver-options.js';
-export type { BackgroundOptions, EventQueue, QueuedEvent, ReceiverOptions, SignatureOptions } from './receiver-options.js';
-export type { AckMode, ErrorHandler, EventHandler, HandlerContext, HandlerFailure } from './handler-registry.js';
+// The public entry point of the core. Adapters and products import the core only through here.
+export { createReceiver } from './intake/create-receiver.js';
+export type { Receiver, ReceiveRequest } from './intake/create-receiver.js';
+export type { BodySource } from './intake/read-body.js';
+export { messageOf } from './intake/read-body.js';
+export type { ReceiveResult } from './intake/receive-answer.js';
+export type { InvalidHandler, ReceiverOptions, SignatureOptions } from './intake/receiver-options.js';
+export { createProcessing } from './processing/create-processing.js';
+export type { AcceptOptions, AcceptResult, Processing } from './processing/create-processing.js';
+export type { AckMode, BackgroundOptions, EventQueue, ProcessingOptions, QueuedEvent } from './processing/processing-options.js';
+export type { ErrorHandler, EventHandler, HandlerContext, HandlerFailure } from './processing/handler-registry.js';
+export { eventKey, eventKey as defaultDedupeKey } from './events/event-key.js';
 export { verifySignature, signaturePrefix } from './signature/verify-signature.js';
 export { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';
 export type { VerifyTimestampedSignatureInput } from './signature/verify-timestamped-signature.js';
@@ -26,6 +33,8 @@ export type {
   TransferStatus,
 } from './events/event-names.js';
 export type {
+  EventSource,
+  EventWarning,
   JsonObject,
   PayloadVariant,
   PixCustomer,
@@ -42,11 +51,16 @@ export type {
 export { memoryDedupeStore } from './dedupe/memory-dedupe-store.js';
 export type { MemoryDedupeStore, MemoryDedupeStoreOptions } from './dedupe/memory-dedupe-store.js';
 export type { ClaimResult, DedupeStore } from './dedupe/dedupe-store.js';
-export { reasonCodes, reasonStatus } from './reasons.js';
-export type { BodyFailureReason, ReasonCode } from './reasons.js';
-export { PixhookConfigError, PixhookError } from './pixhook-error.js';
-export type { HeaderSource } from './read-header.js';
-export type { Logger } from './logger.js';
-export { ackLatencyBucketsMs } from './receiver-metrics.js';
-export { metricsToPrometheus } from './prometheus-text.js';
-export type { ReceiverMetrics } from './receiver-metrics.js';
+export type { InvalidDelivery, QuarantineStore } from './dedupe/quarantine-store.js';
+export { isBodyFailureReason, isSignatureReason, reasonCodes, reasonGroup, reasonMessage, reasonStatus } from './shared/reasons.js';
+export type { BodyFailureReason, ProcessingReason, ReasonCode, ReasonGroup, SignatureReason } from './shared/reasons.js';
+export { PixhookConfigError, PixhookError, PixhookTimeoutError } from './shared/pixhook-error.js';
+export type { PixhookErrorCode } from './shared/pixhook-error.js';
+export { describeError } from './shared/describe-error.js';
+export type { HeaderSource } from './shared/read-header.js';
+export { readHeader } from './shared/read-header.js';
+export type { Logger } from './shared/logger.js';
+export { assertKeptAlive } from './intake/keep-alive.js';
+export { ackLatencyBucketsMs } from './metrics/receiver-metrics.js';
+export { metricsToPrometheus } from './metrics/prometheus-text.js';
+export type { ProcessingMetrics, ReceiverMetrics } from './metrics/receiver-metrics.js';

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { Receiver, ReceiveResult } from '../../src/receiver.js';
+import type { Receiver, ReceiveResult } from '../../src/index.js';
 
 export interface PixhookFastifyOptions {
   receiver: Receiver;
@@ -41,15 +41,14 @@ export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (
     exposeHeadRoute: false,
     handler: async (request, reply) => {
       const result = await receiver.receive({ method: request.method, headers: request.headers, body: request.body as Buffer | undefined });
-      if (result.error) throw result.error;
+      // A misconfiguration gets the contract's JSON answer, and Fastify's own logger hears of it.
+      if (result.error) request.log.error({ err: result.error }, result.error.message);
       return send(reply, result);
     },
   });
 };
 
 function send(reply: FastifyReply, result: ReceiveResult): FastifyReply {
-  // An answer sent before an oversized body was read: close rather than drain megabytes.
-  if (result.reason === 'body_too_large') reply.header('connection', 'close');
   return reply.code(result.status).headers(result.headers).send(result.body);
 }
 

@@ -1,6 +1,5 @@
-import { PixhookConfigError } from '../../src/pixhook-error.js';
-import type { Receiver } from '../../src/receiver.js';
-import { receiveWebRequest } from '../../src/web-request-bridge.js';
+import { assertKeptAlive, type Receiver } from '../../src/index.js';
+import { receiveWebRequest } from '../web/web-bridge.js';
 
 export interface AppRouteHandlerOptions {
   /**
@@ -15,6 +14,10 @@ export type AppRouteHandler = (request: Request) => Promise<Response>;
 /** A receiver, or a function that creates it on the first request (so `next build` needs no secret). */
 export type ReceiverSource = Receiver | (() => Receiver);
 
+const afterFix =
+  "Pass Next's after: `import { after } from 'next/server'`, then `createReceiver({ ..., waitUntil: after })` " +
+  'or `createAppRouteHandler(receiver, { after })`.';
+
 /**
  * An App Router route handler: `export const POST = createAppRouteHandler(receiver)` in
  * `app/api/webhooks/pix/route.ts`. Enforces `maxBodyBytes` itself while streaming, because route
@@ -22,12 +25,7 @@ export type ReceiverSource = Receiver | (() => Receiver);
  */
 export function createAppRouteHandler(source: ReceiverSource, options: AppRouteHandlerOptions = {}): AppRouteHandler {
   const after = options.after;
-  const receiver = resolveReceiver(
-    source,
-    after,
-    "Pass Next's after: `import { after } from 'next/server'`, then `createReceiver({ ..., waitUntil: after })` " +
-      'or `createAppRouteHandler(receiver, { after })`.',
-  );
+  const receiver = resolveReceiver(source, after, afterFix);
   return async (request) => receiveWebRequest(receiver(), request, after ? { waitUntil: after } : {});
 }
 
@@ -49,13 +47,4 @@ export function resolveReceiver(source: ReceiverSource, keeper: unknown, fix: st
     }
     return created;
   };
-}
-
-/** Background work on serverless dies with the response unless something keeps it alive: refuse early. */
-function assertKeptAlive(receiver: Receiver, keeper: unknown, fix: string): void {
-  if (receiver.mode !== 'background' || receiver.hasWaitUntil || keeper !== undefined) return;
-  throw new PixhookConfigError(
-    'pixhook: background mode on Next.js needs a way to keep work alive after the answer, or the platform ' +
-      `may freeze the function and lose events. ${fix} Or use mode "inline".`,
-  );
 }

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { nodeBodyReader, writeNodeResult, type NodeRequest } from '../../src/node-http-bridge.js';
-import { PixhookError } from '../../src/pixhook-error.js';
+import { handleNodeRequest, type NodeRequest } from '../node/node-bridge.js';
 import { resolveReceiver, type ReceiverSource } from './app-route-handler.js';
 
 export interface PagesApiHandlerOptions {
@@ -11,8 +10,12 @@ export interface PagesApiHandlerOptions {
 export type PagesApiHandler = (req: NodeRequest, res: ServerResponse) => Promise<void>;
 
 const bodyParserFix =
-  "Next.js's API body parser consumed the body before pixhook could read the raw bytes. " +
+  "Next.js's API body parser consumed the body. " +
   'Add this line to the API route file (pages/api/…): export const config = { api: { bodyParser: false } }';
+
+const waitUntilFix =
+  "Pass the platform's waitUntil (e.g. `import { waitUntil } from '@vercel/functions'`) as the receiver's " +
+  '`waitUntil` or `createPagesApiHandler(receiver, { waitUntil })`.';
 
 /**
  * A Pages Router API route: `export default createPagesApiHandler(receiver)` plus, in the same file,
@@ -20,38 +23,7 @@ const bodyParserFix =
  */
 export function createPagesApiHandler(source: ReceiverSource, options: PagesApiHandlerOptions = {}): PagesApiHandler {
   const waitUntil = options.waitUntil;
-  const receiver = resolveReceiver(
-    source,
-    waitUntil,
-    "Pass the platform's waitUntil (e.g. `import { waitUntil } from '@vercel/functions'`) as the receiver's " +
-      '`waitUntil` or `createPagesApiHandler(receiver, { waitUntil })`.',
-  );
-  return async (req, res) => {
-    const result = await receiver().receive({
-      method: req.method,
-      headers: req.headers,
-      body: pagesBodyReader(req),
-      ...(waitUntil && { waitUntil }),
-    });
-    writeNodeResult(res, result);
-  };
-}
-
-/** Next's parser leaves an object or a decoded string in `req.body`: neither is the signed bytes. */
-function pagesBodyReader(req: NodeRequest): (limit: number) => Promise<Uint8Array> {
-  const read = nodeBodyReader(req);
-  return async (limit) => {
-    const keptBytes = req.rawBody instanceof Uint8Array || req.body instanceof Uint8Array;
-    if (!keptBytes && (req.body !== undefined || req.readableEnded)) {
-      throw new PixhookError('body_already_parsed', bodyParserFix);
-    }
-    try {
-      return await read(limit);
-    } catch (error) {
-      if (error instanceof PixhookError && error.code === 'body_already_parsed') {
-        throw new PixhookError('body_already_parsed', bodyParserFix, { cause: error });
-      }
-      throw error;
-    }
-  };
+  const receiver = resolveReceiver(source, waitUntil, waitUntilFix);
+  return (req, res) =>
+    handleNodeRequest(receiver(), req, res, { fix: bodyParserFix, stringBodyIsRaw: false, ...(waitUntil && { waitUntil }) }).catch(() => void res.destroy());
 }

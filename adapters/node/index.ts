@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { nodeBodyReader, writeNodeResult, type NodeRequest } from '../../src/node-http-bridge.js';
-import type { Receiver } from '../../src/receiver.js';
+import type { Receiver } from '../../src/index.js';
+import { handleNodeRequest, type NodeRequest } from './node-bridge.js';
 
+export type { NodeRequest } from './node-bridge.js';
 export type NodeHandler = (req: NodeRequest, res: ServerResponse) => void;
 
 /**
@@ -10,10 +11,7 @@ export type NodeHandler = (req: NodeRequest, res: ServerResponse) => void;
  */
 export function createNodeHandler(receiver: Receiver): NodeHandler {
   return (req, res) => {
-    // receive() never rejects; only writing can throw (headers already sent by someone else).
-    receiver
-      .receive({ method: req.method, headers: req.headers, body: nodeBodyReader(req) })
-      .then((result) => writeNodeResult(res, result))
-      .catch(() => res.destroy());
+    // receive() never rejects and writing is guarded; this catch is the last line against a crash.
+    handleNodeRequest(receiver, req, res).catch(() => res.destroy());
   };
 }

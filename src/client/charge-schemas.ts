@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidCnpj, isValidCpf } from '../brazilian-documents.js';
+import { isValidCnpj, isValidCpf } from '../shared/brazilian-documents.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.hostname });
 

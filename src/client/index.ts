@@ -17,7 +17,7 @@ export {
   parseErrorBody,
 } from './client-errors.js';
 export type { PixApiErrorInit, PixValidationIssue } from './client-errors.js';
-export { isValidCnpj, isValidCpf } from '../brazilian-documents.js';
+export { isValidCnpj, isValidCpf } from '../shared/brazilian-documents.js';
 export { checkPixKey, inferPixKeyType, pixKeyTypes } from './pix-key.js';
 export type { PixKeyCheck, PixKeyType } from './pix-key.js';
 export type { RateLimitInfo } from './rate-limit.js';

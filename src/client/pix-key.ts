@@ -1,4 +1,4 @@
-import { isValidCnpj, isValidCpf } from '../brazilian-documents.js';
+import { isValidCnpj, isValidCpf } from '../shared/brazilian-documents.js';
 
 export const pixKeyTypes = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
 export type PixKeyType = (typeof pixKeyTypes)[number];

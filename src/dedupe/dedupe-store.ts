@@ -1,19 +1,27 @@
+import type { QuarantineStore } from './quarantine-store.js';
+
 /** What a claim found: the key is now ours, someone is processing it, or it was processed. */
 export type ClaimResult = 'claimed' | 'in_flight' | 'done';
 
 /**
- * Where dedupe keys live. `claim` must be atomic: of two concurrent claims of one key, exactly one
- * gets `claimed`. A claim expires after `ttlMs` so a crashed process cannot hold a key forever.
- * In-process stores may answer synchronously (no promise): it saves a tick per call on the hot path.
+ * Where dedupe keys live. Every call names its `owner`, a token unique to one run, so a stale run
+ * can never release, renew or overwrite another run's claim. In-process stores may answer
+ * synchronously (no promise): it saves a tick per call on the hot path.
  */
 export interface DedupeStore {
-  claim(key: string, ttlMs: number): ClaimResult | Promise<ClaimResult>;
-  /** Marks a claimed key processed; duplicates within `ttlMs` answer `done`. */
-  complete(key: string, ttlMs: number): void | Promise<void>;
-  /** Gives a claimed key back so the sender's retry processes it again. */
-  release(key: string): void | Promise<void>;
-  /** Renews a claim that is still in flight, so long work keeps it; stores whose claims die with the process may omit it. */
-  extend?(key: string, ttlMs: number): Promise<void>;
+  /** Atomic: of two concurrent claims of one key, exactly one gets `claimed`. The claim lapses after `ttlMs` unless renewed. */
+  claim(key: string, owner: string, ttlMs: number): ClaimResult | Promise<ClaimResult>;
+  /**
+   * Marks the key processed for `ttlMs` when `owner` holds the claim, or nobody does (it lapsed);
+   * false when another owner holds it now.
+   */
+  complete(key: string, owner: string, ttlMs: number): boolean | Promise<boolean>;
+  /** Deletes `owner`'s claim so the sender's retry processes the event again; never a done mark, never another owner's claim. */
+  release(key: string, owner: string): void | Promise<void>;
+  /** Renews `owner`'s claim to `ttlMs` from now; false when `owner` no longer holds it. */
+  extend(key: string, owner: string, ttlMs: number): boolean | Promise<boolean>;
   /** True for in-process stores, whose calls need no timeout. */
   readonly local?: boolean;
+  /** Where this store keeps verified deliveries that could not be read as events (Redis stores have one). */
+  readonly quarantine?: QuarantineStore;
 }

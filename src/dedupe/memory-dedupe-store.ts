@@ -3,9 +3,10 @@ import type { ClaimResult, DedupeStore } from './dedupe-store.js';
 
 /** The memory store answers synchronously. */
 export interface MemoryDedupeStore extends DedupeStore {
-  claim(key: string, ttlMs: number): ClaimResult;
-  complete(key: string, ttlMs: number): void;
-  release(key: string): void;
+  claim(key: string, owner: string, ttlMs: number): ClaimResult;
+  complete(key: string, owner: string, ttlMs: number): boolean;
+  release(key: string, owner: string): void;
+  extend(key: string, owner: string, ttlMs: number): boolean;
   readonly size: number;
 }
 
@@ -14,15 +15,15 @@ export interface MemoryDedupeStoreOptions {
   max?: number;
 }
 
-const inFlight = 1;
-const done = 2;
+// A done key holds this marker; a claim holds its owner's token (a string).
+const done = 1;
 
 /**
  * The default store: bounded LRU with per-key TTL, in this process only. Instances behind a load
- * balancer each have their own; use `pixhook/redis` to share one.
+ * balancer each have their own; use `pixhook/redis` or `pixhook/postgres` to share one.
  */
 export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): MemoryDedupeStore {
-  const cache = new LRUCache<string, typeof inFlight | typeof done>({
+  const cache = new LRUCache<string, string | typeof done>({
     max: options.max ?? 100_000,
     ttlAutopurge: false,
     ttlResolution: 1,
@@ -32,18 +33,26 @@ export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): Memor
     get size() {
       return cache.size;
     },
-    claim(key, ttlMs) {
+    claim(key, owner, ttlMs) {
       const state = cache.get(key);
       if (state === done) return 'done';
-      if (state === inFlight) return 'in_flight';
-      cache.set(key, inFlight, { ttl: ttlMs });
+      if (state !== undefined) return 'in_flight';
+      cache.set(key, owner, { ttl: ttlMs });
       return 'claimed';
     },
-    complete(key, ttlMs) {
+    complete(key, owner, ttlMs) {
+      const state = cache.get(key);
+      if (state !== undefined && state !== done && state !== owner) return false;
       cache.set(key, done, { ttl: ttlMs });
+      return true;
     },
-    release(key) {
-      cache.delete(key);
+    release(key, owner) {
+      if (cache.get(key) === owner) cache.delete(key);
+    },
+    extend(key, owner, ttlMs) {
+      if (cache.get(key) !== owner) return false;
+      cache.set(key, owner, { ttl: ttlMs });
+      return true;
     },
   };
 }

@@ -6,6 +6,9 @@ import type {
   TransferStatus,
 } from './event-names.js';
 
+/** Which path brought the event: a webhook delivery, the reconciler's read of the API, or a replay. */
+export type EventSource = 'webhook' | 'reconcile' | 'replay';
+
 /** Which of the gateway's payload shapes the delivery used. */
 export type PayloadVariant = 'a' | 'b' | 'short';
 
@@ -70,6 +73,17 @@ interface EventBase<N extends string> {
   timestamp?: string;
   /** The verified JSON payload exactly as parsed. */
   payload: JsonObject;
+  /** Which path brought the event. */
+  source?: EventSource;
+  /** Fields of an unexpected type, left out of the typed view (they stay in `payload`). */
+  warnings?: readonly EventWarning[];
+}
+
+/** A secondary field that was not what the shape expects: left out of the typed event, kept in `payload`. */
+export interface EventWarning {
+  path: string;
+  found: string;
+  message?: string;
 }
 
 export interface TransactionEvent<N extends TransactionEventName = TransactionEventName> extends EventBase<N> {
@@ -93,6 +107,7 @@ export type PixEventOf<N extends PixEventName> = Extract<PixEvent, { name: N }>;
 /** A verified delivery whose event name this version does not know. It never reaches typed handlers. */
 export interface UnknownEvent {
   kind: 'unknown';
+  source?: EventSource;
   name: string;
   deliveryId?: string;
   payload: JsonObject;

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type { EventJobQueue } from './durable-queue.js';
-import type { QueuedEvent } from '../receiver-options.js';
+import type { QueuedEvent } from '../index.js';
 import { jobIdForKey } from './job-id.js';
 
 /** A durable job that failed its last attempt: nothing is lost, it waits here for a replay. */
@@ -52,9 +52,17 @@ function toDeadLetter(job: Job<QueuedEvent>): DeadLetter {
     key: job.data.key,
     name: job.data.name,
     receivedAt: job.data.receivedAt,
-    payload: job.data.payload,
+    payload: typeof job.data.body === 'string' ? readBody(job.data.body) : job.data.payload,
     failedReason: job.failedReason,
     attemptsMade: job.attemptsMade,
     ...(job.finishedOn !== undefined && { failedAt: new Date(job.finishedOn).toISOString() }),
   };
+}
+
+function readBody(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
 }

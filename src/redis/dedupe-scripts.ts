@@ -1,8 +1,8 @@
 import { defineScript } from './redis-client.js';
 
-// Values: `c:<token>` while a claim is in flight, `d` once processed.
+// Values: `c:<owner>` while a claim is in flight, `d` once processed.
 
-/** KEYS[1] key · ARGV[1] token · ARGV[2] claim TTL ms → 'claimed' | 'in_flight' | 'done'. */
+/** KEYS[1] key · ARGV[1] owner · ARGV[2] claim TTL ms → 'claimed' | 'in_flight' | 'done'. */
 export const claimScript = defineScript(`
 local v = redis.call('GET', KEYS[1])
 if not v then
@@ -13,19 +13,21 @@ if v == 'd' then return 'done' end
 return 'in_flight'
 `);
 
-/** KEYS[1] key · ARGV[1] done TTL ms. Processed is a fact, whoever claimed: always marks done. */
+/** KEYS[1] key · ARGV[1] owner · ARGV[2] done TTL ms → 1 marked, 0 another owner holds the claim. */
 export const completeScript = defineScript(`
-redis.call('SET', KEYS[1], 'd', 'PX', ARGV[1])
+local v = redis.call('GET', KEYS[1])
+if v and v ~= 'd' and v ~= 'c:' .. ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], 'd', 'PX', ARGV[2])
 return 1
 `);
 
-/** KEYS[1] key · ARGV[1] token. Deletes only our own claim: never a done key, never another's claim. */
+/** KEYS[1] key · ARGV[1] owner. Deletes only this owner's claim: never a done key, never another's claim. */
 export const releaseScript = defineScript(`
 if redis.call('GET', KEYS[1]) == 'c:' .. ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `);
 
-/** KEYS[1] key · ARGV[1] token · ARGV[2] claim TTL ms. Renews only our own claim. */
+/** KEYS[1] key · ARGV[1] owner · ARGV[2] claim TTL ms → 1 renewed, 0 not this owner's claim any more. */
 export const extendScript = defineScript(`
 if redis.call('GET', KEYS[1]) == 'c:' .. ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0

@@ -1,9 +1,9 @@
 import type { Queue } from 'bullmq';
-import { silentLogger, type Logger } from '../logger.js';
-import type { EventQueue, QueuedEvent } from '../receiver-options.js';
+import { describeError, type EventQueue, type Logger, type QueuedEvent } from '../index.js';
+import { guardLogger } from '../shared/logger.js';
 import { listDeadLetters, replayDeadLetter, replayDeadLetters, type DeadLetter, type DeadLetterRange } from './dead-letters.js';
 import { jobIdForKey } from './job-id.js';
-import { describeError, openConnection, type RedisConnection } from './redis-connection.js';
+import { openConnection, type RedisConnection } from './redis-connection.js';
 
 /** The BullMQ queue of pixhook's jobs. */
 export type EventJobQueue = Queue<QueuedEvent, void, string, QueuedEvent, void, string>;
@@ -51,7 +51,7 @@ export interface DurableQueue extends EventQueue {
  */
 export async function createDurableQueue(options: DurableQueueOptions): Promise<DurableQueue> {
   const { Queue: BullQueue } = await import('bullmq');
-  const logger = options.logger ?? silentLogger;
+  const logger = guardLogger(options.logger);
   const queueName = options.queueName ?? defaultQueueName;
   const opened = await openConnection(options.connection, 'producer');
   const queue = new BullQueue<QueuedEvent, void, string, QueuedEvent, void, string>(queueName, {

@@ -1,10 +1,8 @@
 import type { Job, Worker } from 'bullmq';
-import { silentLogger, type Logger } from '../logger.js';
-import { PixhookConfigError, PixhookError } from '../pixhook-error.js';
-import type { QueuedEvent } from '../receiver-options.js';
-import type { Receiver } from '../receiver.js';
+import { describeError, PixhookConfigError, PixhookError, type Logger, type Processing, type QueuedEvent } from '../index.js';
+import { guardLogger } from '../shared/logger.js';
 import { backoffType, defaultQueueName, jobAttemptsCeiling } from './durable-queue.js';
-import { describeError, openConnection, type RedisConnection } from './redis-connection.js';
+import { openConnection, type RedisConnection } from './redis-connection.js';
 
 /** Exponential: `delayMs · factor^(retry − 1)`, capped at `maxDelayMs`. */
 export interface WorkerBackoff {
@@ -17,8 +15,8 @@ export interface WorkerBackoff {
 }
 
 export interface StartWorkerOptions {
-  /** The receiver whose handlers run the jobs (configure it exactly as the web process does). */
-  receiver: Pick<Receiver, 'handleQueued'>;
+  /** The processing whose handlers run the jobs: `createProcessing()` with the same handlers as the web process (no secret needed). */
+  processing: Pick<Processing, 'runQueued'>;
   connection: RedisConnection;
   /** Must match the queue's. Default `pixhook-events`. */
   queueName?: string;
@@ -47,10 +45,10 @@ export interface DurableWorker {
   close(): Promise<void>;
 }
 
-/** Runs queued events through `receiver.handleQueued`, with retries, backoff and a dead-letter state. */
+/** Runs queued events through `processing.runQueued`, with retries, backoff and a dead-letter state. */
 export async function startWorker(options: StartWorkerOptions): Promise<DurableWorker> {
   const { Worker: BullWorker, UnrecoverableError } = await import('bullmq');
-  const logger = options.logger ?? silentLogger;
+  const logger = guardLogger(options.logger);
   const queueName = options.queueName ?? defaultQueueName;
   const attempts = options.attempts ?? 5;
   if (!Number.isInteger(attempts) || attempts < 1 || attempts > jobAttemptsCeiling) {
@@ -65,7 +63,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
     const attempt = job.attemptsMade + 1;
     const final = attempt >= attempts;
     try {
-      await options.receiver.handleQueued(job.data, { attempt, final });
+      await options.processing.runQueued(job.data, { attempt, final });
     } catch (error) {
       // The last attempt, or a payload that can never normalize: straight to the dead letters.
       if (final || (error instanceof PixhookError && error.code === 'payload_invalid')) {

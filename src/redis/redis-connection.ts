@@ -35,7 +35,3 @@ export async function openConnection(connection: RedisConnection, role: 'produce
 function isClient(connection: ConnectionOptions): boolean {
   return typeof (connection as Partial<Redis>).duplicate === 'function';
 }
-
-export function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}

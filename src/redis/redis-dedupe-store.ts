@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import type { ClaimResult, DedupeStore } from '../dedupe/dedupe-store.js';
-import { withTimeout } from '../with-timeout.js';
+import { PixhookError, type ClaimResult, type DedupeStore, type QuarantineStore } from '../index.js';
+import { withTimeout } from '../shared/with-timeout.js';
 import { claimScript, completeScript, extendScript, releaseScript } from './dedupe-scripts.js';
 import { scriptRunner, type RedisClientLike } from './redis-client.js';
 
@@ -20,70 +19,69 @@ export interface RedisDedupeStoreOptions {
    * handled during an outage is still marked done when Redis returns. Default 10 minutes.
    */
   completeRetryForMs?: number;
+  /** Where verified-but-unreadable deliveries are kept. Default: a `redisQuarantine` on the same client; `false` for none. */
+  quarantine?: QuarantineStore | false;
 }
 
-export class RedisUnavailableError extends Error {
-  override readonly name = 'RedisUnavailableError';
+/** Thrown (and answered 503 `store_unavailable`) while Redis cannot be reached. */
+export class RedisUnavailableError extends PixhookError {
+  override name = 'RedisUnavailableError';
+  constructor(message: string) {
+    super('redis_unavailable', message);
+  }
+}
+
+/** A Redis store always answers with promises (one round trip each). */
+export interface RedisDedupeStore extends DedupeStore {
+  claim(key: string, owner: string, ttlMs: number): Promise<ClaimResult>;
+  complete(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  release(key: string, owner: string): Promise<void>;
+  extend(key: string, owner: string, ttlMs: number): Promise<boolean>;
 }
 
 /**
- * A dedupe store shared by every instance on one Redis. Each call is one `EVALSHA` round trip; a
- * claim carries a random token so release and renewal only ever touch this process's own claim.
+ * A dedupe store shared by every instance on one Redis. Each call is one `EVALSHA` round trip, and
+ * every claim carries its run's owner token, so release, renewal and completion only ever touch
+ * that run's own claim.
  */
-/** A Redis store always answers with promises (one round trip each). */
-export interface RedisDedupeStore extends DedupeStore {
-  claim(key: string, ttlMs: number): Promise<ClaimResult>;
-  complete(key: string, ttlMs: number): Promise<void>;
-  release(key: string): Promise<void>;
-  extend(key: string, ttlMs: number): Promise<void>;
-}
-
 export function redisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeStore {
   const redis = scriptRunner(options.client);
   const prefix = options.prefix ?? 'pixhook:dedupe:';
   const claimTimeoutMs = options.claimTimeoutMs ?? 1_500;
   const completeRetryForMs = options.completeRetryForMs ?? 10 * 60 * 1000;
-  // Tokens of the claims this process holds, so release/extend can prove ownership.
-  const tokens = new Map<string, string>();
+  const quarantine = options.quarantine === false ? undefined : options.quarantine;
 
   return {
-    async claim(key, ttlMs) {
+    ...(quarantine && { quarantine }),
+    async claim(key, owner, ttlMs) {
       // Fail closed at once instead of letting the client queue a claim that lands after we answered 503.
       if (!redis.ready()) throw new RedisUnavailableError('redis is not connected');
-      const token = randomUUID();
       const redisKey = prefix + key;
       let result: unknown;
       try {
-        result = await withTimeout(redis.run(claimScript, [redisKey], [token, ttl(ttlMs)]), claimTimeoutMs, 'redis claim');
+        result = await withTimeout(redis.run(claimScript, [redisKey], [owner, ttl(ttlMs)]), claimTimeoutMs, 'redis claim');
       } catch (error) {
         // The claim may still land (clients resend after reconnecting); the release queued behind it undoes it.
-        redis.run(releaseScript, [redisKey], [token]).catch(() => {});
+        redis.run(releaseScript, [redisKey], [owner]).catch(() => {});
         throw error;
       }
-      if (result === 'claimed') tokens.set(key, token);
       return asClaimResult(result);
     },
-    async complete(key, ttlMs) {
-      tokens.delete(key);
-      const mark = () => redis.run(completeScript, [prefix + key], [ttl(ttlMs)]);
+    async complete(key, owner, ttlMs) {
+      const mark = () => redis.run(completeScript, [prefix + key], [owner, ttl(ttlMs)]);
       try {
-        await mark();
+        return Number(await mark()) === 1;
       } catch (error) {
         // The handler ran: keep trying to record it, or a redelivery after the claim expires runs it twice.
         keepTrying(mark, completeRetryForMs);
         throw error;
       }
     },
-    async release(key) {
-      const token = tokens.get(key);
-      if (token === undefined) return;
-      tokens.delete(key);
-      await redis.run(releaseScript, [prefix + key], [token]);
+    async release(key, owner) {
+      await redis.run(releaseScript, [prefix + key], [owner]);
     },
-    async extend(key, ttlMs) {
-      const token = tokens.get(key);
-      if (token === undefined) return;
-      await redis.run(extendScript, [prefix + key], [token, ttl(ttlMs)]);
+    async extend(key, owner, ttlMs) {
+      return Number(await redis.run(extendScript, [prefix + key], [owner, ttl(ttlMs)])) === 1;
     },
   };
 }
@@ -108,5 +106,5 @@ function ttl(ms: number): string {
 function asClaimResult(value: unknown): ClaimResult {
   const text = value instanceof Uint8Array ? new TextDecoder().decode(value) : value;
   if (text === 'claimed' || text === 'in_flight' || text === 'done') return text;
-  throw new Error(`unexpected answer from the redis claim script: ${String(text)}`);
+  throw new RedisUnavailableError(`unexpected answer from the redis claim script: ${String(text)}`);
 }

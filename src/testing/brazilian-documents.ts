@@ -1,7 +1,7 @@
-import { cnpjFromBase, cpfFromBase, isRepeatedDigits } from '../brazilian-documents.js';
+import { cnpjFromBase, cpfFromBase, isRepeatedDigits } from '../shared/brazilian-documents.js';
 import { randomDigits, randomSource, type RandomSource } from './seeded-random.js';
 
-export { isValidCnpj, isValidCpf } from '../brazilian-documents.js';
+export { isValidCnpj, isValidCpf } from '../shared/brazilian-documents.js';
 
 // The gateway answers 400 "wrong CPF/CNPJ" without valid check digits, so fixtures carry real ones.
 

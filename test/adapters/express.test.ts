@@ -4,7 +4,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import type { PixEvent } from '../../src/events/event-types.js';
-import { createReceiver } from '../../src/receiver.js';
+import { createReceiver } from '../../src/index.js';
 import { variantAPaid } from '../contract/fixtures.js';
 import { signBytes } from '../helpers/signing.js';
 
@@ -29,7 +29,7 @@ for (const [name, express] of [
   ['Express 5', express5],
 ] as const) {
   describe(`${name}: raw bodies`, () => {
-    it('express.json() mounted first fails at once with body_already_parsed and the fix, reaching the error handler', async () => {
+    it('express.json() mounted first fails at once with the JSON body_already_parsed answer and the Express fix, never an HTML page', async () => {
       const handled: Handled = { events: [] };
       const app = express();
       app.use(express.json());
@@ -42,7 +42,8 @@ for (const [name, express] of [
         .send(body)
         .timeout(3000);
       expect(res.status).toBe(500);
-      expect(res.body.code).toBe('body_already_parsed');
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body.error).toBe('body_already_parsed');
       expect(res.body.message).toMatch(/before any JSON body parser/);
       expect(res.body.message).toMatch(/express\.raw/);
       expect(handled.events).toHaveLength(0);

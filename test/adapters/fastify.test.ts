@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { describe, expect, it } from 'vitest';
 import pixhookDefault, { pixhookFastify } from '../../adapters/fastify/index.js';
 import type { PixEvent } from '../../src/events/event-types.js';
-import { createReceiver } from '../../src/receiver.js';
+import { createReceiver } from '../../src/index.js';
 import { variantAPaid } from '../contract/fixtures.js';
 import { signBytes } from '../helpers/signing.js';
 

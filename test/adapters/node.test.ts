@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createNodeHandler } from '../../adapters/node/index.js';
-import { createReceiver } from '../../src/receiver.js';
+import { createReceiver } from '../../src/index.js';
 import { serverTarget } from '../contract/contract-target.js';
 import { variantAPaid } from '../contract/fixtures.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';

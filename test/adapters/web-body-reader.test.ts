@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createReceiver } from '../../src/receiver.js';
-import { receiveWebRequest } from '../../src/web-request-bridge.js';
+import { createReceiver } from '../../src/index.js';
+import { receiveWebRequest } from '../../adapters/web/web-bridge.js';
 
 describe('webBodyReader with a declared length', () => {
   it('still answers 413 when the bytes exceed the limit although the header claims less', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from '../../adapters/web/index.js';
 import type { PixEvent } from '../../src/events/event-types.js';
-import { createReceiver } from '../../src/receiver.js';
+import { createReceiver } from '../../src/index.js';
 import { variantAPaid } from '../contract/fixtures.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 

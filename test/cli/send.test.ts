@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReceiver } from '../../src/receiver.js';
+import { createReceiver } from '../../src/index.js';
 import type { PixEvent } from '../../src/events/event-types.js';
 import { runCli } from '../helpers/cli-process.js';
 

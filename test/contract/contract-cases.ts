@@ -1,5 +1,5 @@
 import type { PixEvent } from '../../src/events/event-types.js';
-import type { ReceiverOptions } from '../../src/receiver-options.js';
+import type { ReceiverOptions } from '../../src/index.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 import type { ContractRequest } from './contract-target.js';
 import {

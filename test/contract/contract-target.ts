@@ -1,6 +1,6 @@
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Receiver } from '../../src/receiver.js';
+import type { Receiver } from '../../src/index.js';
 
 export interface ContractRequest {
   method: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PixEvent } from '../../src/events/event-types.js';
-import { createReceiver } from '../../src/receiver.js';
+import { createReceiver } from '../../src/index.js';
 import { contractCases, rotatedSecret, secret, type ContractCase, type Expectation } from './contract-cases.js';
 import type { ContractResponse, TargetFactory } from './contract-target.js';
 

@@ -50,7 +50,7 @@ describe('createDurableQueue', () => {
 
   it('makes one job per dedupe key, even for keys with colons or digits only', async () => {
     for (const key of ['transaction_paid:tx:with:colons:paid', '42']) {
-      const event = { key, name: 'transaction_paid', payload: {}, receivedAt: new Date().toISOString() };
+      const event = { key, name: 'transaction_paid', body: '{}', source: 'webhook' as const, receivedAt: new Date().toISOString() };
       await queue.enqueue(event);
       await queue.enqueue(event);
       const job = await queue.queue.getJob(jobIdForKey(key));
@@ -108,7 +108,7 @@ describe('startWorker', () => {
       attempts.push(context.attempt);
       if (context.attempt < 3) throw new Error('bank API down');
     });
-    const worker = await startWorker({ receiver, connection: server.url, queueName, attempts: 5, backoff: { delayMs: 10 } });
+    const worker = await startWorker({ processing: receiver.processing, connection: server.url, queueName, attempts: 5, backoff: { delayMs: 10 } });
     try {
       expect((await receive(receiver, paidDelivery('tx_retry'))).status).toBe(200);
       await until(async () => (await queue.counts()).completed === 1);
@@ -130,7 +130,7 @@ describe('startWorker', () => {
       handled++;
     });
     receiver.onError((failure) => void failures.push(failure));
-    const worker = await startWorker({ receiver, connection: server.url, queueName, attempts: 2, backoff: { delayMs: 10 } });
+    const worker = await startWorker({ processing: receiver.processing, connection: server.url, queueName, attempts: 2, backoff: { delayMs: 10 } });
     try {
       const a = paidDelivery('tx_dead_a');
       const b = paidDelivery('tx_dead_b');
@@ -162,7 +162,7 @@ describe('startWorker', () => {
 
   it('rejects attempts outside 1..1000', async () => {
     const receiver = createReceiver({ secret: testSecret });
-    await expect(startWorker({ receiver, connection: server.url, attempts: 0 })).rejects.toThrow('attempts');
+    await expect(startWorker({ processing: receiver.processing, connection: server.url, attempts: 0 })).rejects.toThrow('attempts');
   });
 });
 
@@ -172,7 +172,7 @@ describe('connections', () => {
     const byClient = await createDurableQueue({ connection: own, queueName: 'conn' });
     const byOptions = await createDurableQueue({ connection: { host: '127.0.0.1', port: server.port }, queueName: 'conn' });
     try {
-      const event = { key: 'transaction_paid:conn:paid', name: 'transaction_paid', payload: {}, receivedAt: new Date().toISOString() };
+      const event = { key: 'transaction_paid:conn:paid', name: 'transaction_paid', body: '{}', source: 'webhook' as const, receivedAt: new Date().toISOString() };
       await byClient.enqueue(event);
       await byOptions.enqueue(event);
       expect((await byOptions.counts()).waiting).toBe(1);

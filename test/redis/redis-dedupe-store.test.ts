@@ -4,6 +4,7 @@ import { createReceiver } from '../../src/index.js';
 import { redisDedupeStore, type NodeRedisLikeClient } from '../../src/redis/index.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { headersOf, paidDelivery, testSecret, until } from './deliveries.js';
+import { runStoreConformance } from '../dedupe/store-conformance.js';
 
 let server: RedisServer;
 let client: Redis;
@@ -18,19 +19,23 @@ afterAll(async () => {
   await server.dispose();
 });
 
+let conformancePrefix = 0;
+
 describe('redisDedupeStore', () => {
+  runStoreConformance(() => redisDedupeStore({ client, prefix: `conf${++conformancePrefix}:` }));
+
   it('claims, then answers in_flight, then done after complete', async () => {
     const store = redisDedupeStore({ client, prefix: 't1:' });
-    expect(await store.claim('k', 60_000)).toBe('claimed');
-    expect(await store.claim('k', 60_000)).toBe('in_flight');
-    await store.complete('k', 60_000);
-    expect(await store.claim('k', 60_000)).toBe('done');
+    expect(await store.claim('k', 'o', 60_000)).toBe('claimed');
+    expect(await store.claim('k', 'p', 60_000)).toBe('in_flight');
+    expect(await store.complete('k', 'o', 60_000)).toBe(true);
+    expect(await store.claim('k', 'p', 60_000)).toBe('done');
     expect(await client.get('t1:k')).toBe('d');
   });
 
   it('gives exactly one of 50 concurrent claims across 5 stores', async () => {
     const stores = Array.from({ length: 5 }, () => redisDedupeStore({ client, prefix: 't2:' }));
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => stores[i % 5]!.claim('same', 60_000)));
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => stores[i % 5]!.claim('same', `o${i}`, 60_000)));
     expect(results.filter((r) => r === 'claimed')).toHaveLength(1);
     expect(results.filter((r) => r === 'in_flight')).toHaveLength(49);
   });
@@ -38,31 +43,31 @@ describe('redisDedupeStore', () => {
   it('releases only its own claim, never a done key or another process’s claim', async () => {
     const mine = redisDedupeStore({ client, prefix: 't3:' });
     const theirs = redisDedupeStore({ client, prefix: 't3:' });
-    expect(await mine.claim('a', 60_000)).toBe('claimed');
-    await theirs.release('a');
-    expect(await theirs.claim('a', 60_000)).toBe('in_flight');
-    await mine.release('a');
-    expect(await theirs.claim('a', 60_000)).toBe('claimed');
-    await theirs.complete('a', 60_000);
-    await mine.release('a');
-    expect(await mine.claim('a', 60_000)).toBe('done');
+    expect(await mine.claim('a', 'mine', 60_000)).toBe('claimed');
+    await theirs.release('a', 'theirs');
+    expect(await theirs.claim('a', 'theirs', 60_000)).toBe('in_flight');
+    await mine.release('a', 'mine');
+    expect(await theirs.claim('a', 'theirs', 60_000)).toBe('claimed');
+    await theirs.complete('a', 'theirs', 60_000);
+    await mine.release('a', 'mine');
+    expect(await mine.claim('a', 'mine', 60_000)).toBe('done');
   });
 
   it('lets an unrenewed claim expire (a crashed instance) and renews a live one', async () => {
     const store = redisDedupeStore({ client, prefix: 't4:' });
-    expect(await store.claim('crashed', 50)).toBe('claimed');
-    expect(await store.claim('live', 50)).toBe('claimed');
-    await store.extend!('live', 60_000);
+    expect(await store.claim('crashed', 'a', 50)).toBe('claimed');
+    expect(await store.claim('live', 'b', 50)).toBe('claimed');
+    expect(await store.extend('live', 'b', 60_000)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 120));
-    expect(await redisDedupeStore({ client, prefix: 't4:' }).claim('crashed', 60_000)).toBe('claimed');
-    expect(await store.claim('live', 60_000)).toBe('in_flight');
+    expect(await redisDedupeStore({ client, prefix: 't4:' }).claim('crashed', 'c', 60_000)).toBe('claimed');
+    expect(await store.claim('live', 'c', 60_000)).toBe('in_flight');
     expect(await client.pttl('t4:live')).toBeGreaterThan(1_000);
   });
 
   it('keeps completed keys for the dedupe TTL', async () => {
     const store = redisDedupeStore({ client, prefix: 't5:' });
-    await store.claim('k', 60_000);
-    await store.complete('k', 86_400_000);
+    await store.claim('k', 'o', 60_000);
+    await store.complete('k', 'o', 86_400_000);
     expect(await client.pttl('t5:k')).toBeGreaterThan(86_000_000);
   });
 
@@ -75,15 +80,15 @@ describe('redisDedupeStore', () => {
     };
     await client.script('FLUSH');
     const store = redisDedupeStore({ client: nodeRedis, prefix: 't6:' });
-    expect(await store.claim('k', 60_000)).toBe('claimed');
-    expect(await store.claim('k', 60_000)).toBe('in_flight');
+    expect(await store.claim('k', 'o', 60_000)).toBe('claimed');
+    expect(await store.claim('k', 'p', 60_000)).toBe('in_flight');
     // The first call found no cached script and loaded it; the next one was a single EVALSHA.
     expect(calls).toEqual(['evalSha', 'eval', 'evalSha']);
   });
 
   it('fails fast when the client is not connected', async () => {
     const store = redisDedupeStore({ client: { isReady: false, eval: never, evalSha: never } });
-    await expect(store.claim('k', 1000)).rejects.toThrow('redis is not connected');
+    await expect(store.claim('k', 'o', 1000)).rejects.toThrow('redis is not connected');
   });
 
   it('undoes a claim that answered after it was given up', async () => {
@@ -92,7 +97,7 @@ describe('redisDedupeStore', () => {
     const slow: NodeRedisLikeClient = {
       evalSha: (sha, o) => {
         const run = chain.then(async () => {
-          if (o.keys[0] === 't7:slow' && o.arguments.length === 2) await new Promise((r) => setTimeout(r, 200));
+          if (o.keys[0] === 't7:slow' && o.arguments.length === 2 && o.arguments[0] === 'slow-owner') await new Promise((r) => setTimeout(r, 200));
           return client.evalsha(sha, o.keys.length, ...o.keys, ...o.arguments);
         });
         chain = run.catch(() => {});
@@ -102,8 +107,8 @@ describe('redisDedupeStore', () => {
     };
     await client.script('LOAD', 'return 1');
     const store = redisDedupeStore({ client: slow, prefix: 't7:', claimTimeoutMs: 50 });
-    await store.claim('warm', 1000).catch(() => {});
-    await expect(store.claim('slow', 60_000)).rejects.toThrow('took longer');
+    await store.claim('warm', 'o', 1000).catch(() => {});
+    await expect(store.claim('slow', 'slow-owner', 60_000)).rejects.toThrow('took longer');
     await chain;
     expect(await client.exists('t7:slow')).toBe(0);
   });
@@ -147,16 +152,18 @@ function never(): Promise<unknown> {
 describe('redisDedupeStore complete during an outage', () => {
   it('keeps trying to mark a handled event done until Redis answers', async () => {
     let failures = 2;
+    let marking = false;
     const flaky: NodeRedisLikeClient = {
       evalSha: (sha, o) => {
-        if (o.keys[0] === 't8:k' && o.arguments.length === 1 && failures-- > 0) return Promise.reject(new Error('connection lost'));
+        if (o.keys[0] === 't8:k' && o.arguments.length === 2 && o.arguments[1] === '60000' && o.arguments[0] === 'o' && marking && failures-- > 0) return Promise.reject(new Error('connection lost'));
         return client.evalsha(sha, o.keys.length, ...o.keys, ...o.arguments);
       },
       eval: (script, o) => client.eval(script, o.keys.length, ...o.keys, ...o.arguments),
     };
     const store = redisDedupeStore({ client: flaky, prefix: 't8:' });
-    await store.claim('k', 60_000);
-    await expect(store.complete('k', 60_000)).rejects.toThrow('connection lost');
+    await store.claim('k', 'o', 60_000);
+    marking = true;
+    await expect(store.complete('k', 'o', 60_000)).rejects.toThrow('connection lost');
     await until(async () => (await client.get('t8:k')) === 'd');
     expect(failures).toBe(-1);
   });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createReceiver } from '../../src/receiver.js';
+import { createReceiver } from '../../src/index.js';
 import { verifySignature } from '../../src/signature/verify-signature.js';
 import { sign, signedRequest, transactionPaid } from '../../src/testing/index.js';
 

@@ -1,7 +1,6 @@
-import type { PixEventName } from './events/event-names.js';
-import type { PixEvent, PixEventOf, UnknownEvent } from './events/event-types.js';
-
-export type AckMode = 'inline' | 'background' | 'durable';
+import type { PixEventName } from '../events/event-names.js';
+import type { EventSource, PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
+import type { AckMode } from './processing-options.js';
 
 export interface HandlerContext {
   /** The dedupe key this run holds (absent for unknown events, which are not deduplicated). */
@@ -9,6 +8,10 @@ export interface HandlerContext {
   /** 1 for the first run of this delivery; background and durable retries count up. */
   attempt: number;
   mode: AckMode;
+  /** Which path brought the event. */
+  source: EventSource;
+  /** Aborted when the run passes `handlerTimeoutMs` or loses its claim: stop side effects that have not started. */
+  readonly signal: AbortSignal;
 }
 
 export type EventHandler<E> = (event: E, context: HandlerContext) => void | Promise<void>;
@@ -29,10 +32,13 @@ export interface HandlerRegistry {
   onAny(handler: EventHandler<PixEvent>): void;
   onUnknown(handler: EventHandler<UnknownEvent>): void;
   onError(handler: ErrorHandler): void;
-  /** Runs the event's handlers in registration order (named first, then `onAny`); rejects on the first failure. */
-  dispatch(event: PixEvent, context: HandlerContext): Promise<void>;
-  dispatchUnknown(event: UnknownEvent, context: HandlerContext): Promise<void>;
-  /** Tells every `onError` handler; their own failures are swallowed so reporting never breaks a delivery. */
+  /**
+   * Runs the event's handlers in registration order (named first, then `onAny`); fails on the first
+   * failure. Synchronous handlers settle synchronously (`undefined`): each await is a tick on the hot path.
+   */
+  dispatch(event: PixEvent, context: HandlerContext): void | Promise<void>;
+  dispatchUnknown(event: UnknownEvent, context: HandlerContext): void | Promise<void>;
+  /** Tells every `onError` handler; their own failures (thrown or rejected) are swallowed. Never rejects. */
   reportError(failure: HandlerFailure): Promise<void>;
 }
 
@@ -55,23 +61,11 @@ export function createHandlerRegistry(): HandlerRegistry {
     onAny: (handler) => void any.push(handler),
     onUnknown: (handler) => void unknown.push(handler),
     onError: (handler) => void errors.push(handler),
-    async dispatch(event, context) {
-      const named = byName.get(event.name) as EventHandler<PixEvent>[] | undefined;
-      // A synchronous handler's undefined needs no await: each await is a tick on the hot path.
-      if (named) {
-        for (const handler of named) {
-          const result = handler(event, context);
-          if (result !== undefined) await result;
-        }
-      }
-      for (const handler of any) {
-        const result = handler(event, context);
-        if (result !== undefined) await result;
-      }
+    dispatch(event, context) {
+      const named = (byName.get(event.name) ?? []) as EventHandler<PixEvent>[];
+      return runAll(named.length === 0 ? any : any.length === 0 ? named : [...named, ...any], event, context);
     },
-    async dispatchUnknown(event, context) {
-      for (const handler of unknown) await handler(event, context);
-    },
+    dispatchUnknown: (event, context) => runAll(unknown, event, context),
     async reportError(failure) {
       for (const handler of errors) {
         try {
@@ -82,4 +76,18 @@ export function createHandlerRegistry(): HandlerRegistry {
       }
     },
   };
+}
+
+/** Calls each handler in turn; stays synchronous until a handler returns a promise. */
+function runAll<E>(handlers: readonly EventHandler<E>[], event: E, context: HandlerContext): void | Promise<void> {
+  for (let i = 0; i < handlers.length; i++) {
+    const result = handlers[i]!(event, context);
+    if (result !== undefined && typeof (result as Promise<void>)?.then === 'function') {
+      return (async () => {
+        await result;
+        for (let j = i + 1; j < handlers.length; j++) await handlers[j]!(event, context);
+      })();
+    }
+  }
+  return undefined;
 }

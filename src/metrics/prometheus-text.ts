@@ -14,6 +14,9 @@ export function metricsToPrometheus(metrics: ReceiverMetrics, options: { prefix?
   counter('unknown_events_total', 'Verified deliveries with an unknown event name.', metrics.unknownEvents);
   counter('handled_total', 'Events whose handlers all succeeded.', metrics.handled);
   counter('failed_total', 'Handler runs that failed (each retry counts).', metrics.failed);
+  counter('timed_out_total', 'Handler runs that passed handlerTimeoutMs.', metrics.timedOut);
+  counter('claims_lost_total', 'Handler runs stopped because their claim could not be renewed.', metrics.claimsLost);
+  counter('invalid_total', 'Verified deliveries that could not be read as events.', metrics.invalid);
   counter('dead_lettered_total', 'Durable jobs that failed their last attempt.', metrics.deadLettered);
   lines.push(`# HELP ${p}_rejected_total Non-2xx answers, by reason.`, `# TYPE ${p}_rejected_total counter`);
   for (const [reason, n] of Object.entries(metrics.rejected)) lines.push(`${p}_rejected_total{reason="${reason}"} ${n ?? 0}`);

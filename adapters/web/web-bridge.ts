@@ -1,5 +1,4 @@
-import { PixhookError } from './pixhook-error.js';
-import type { Receiver, ReceiveResult } from './receiver.js';
+import { assertKeptAlive, PixhookError, type Receiver, type ReceiveResult } from '../../src/index.js';
 
 // Edge-safe on purpose: no `node:` import and no Buffer, so Workers, Deno, Bun and Next's edge runtime load it.
 
@@ -17,17 +16,16 @@ const bodyUsedFix =
  * The body reader for a Web `Request`: streams the body and stops at `limit` bytes, because fetch
  * runtimes (and Next.js route handlers) put no limit on it. A body already read fails at once.
  */
-export function webBodyReader(request: Request): (limit: number) => Promise<Uint8Array> {
+export function webBodyReader(request: Request, fix: string = bodyUsedFix): (limit: number) => Promise<Uint8Array> {
   return async (limit) => {
-    if (request.bodyUsed) throw new PixhookError('body_already_parsed', bodyUsedFix);
+    if (request.bodyUsed) throw new PixhookError('body_already_parsed', `The request body was already read before pixhook could read the raw bytes. ${fix}`);
     const declared = Number(request.headers.get('content-length') ?? Number.NaN);
     if (declared > limit) {
       await request.body?.cancel().catch(() => undefined);
-      throw new PixhookError('body_too_large');
+      throw new PixhookError('body_too_large', 'The body is larger than this receiver accepts.');
     }
-    // A declared length within the limit: one arrayBuffer() read, the runtime's fast path (@hono/node-server
-    // reads the socket directly instead of building a web stream: ~2.8× the requests/s). The core checks
-    // the size of what arrives again, so a lying header cannot slip a larger body past the limit.
+    // A declared length within the limit: one arrayBuffer() read, the runtime's fast path. The core
+    // checks the size of what arrives again, so a lying header cannot slip a larger body past the limit.
     if (Number.isSafeInteger(declared)) return readWhole(request);
     if (request.body === null) return new Uint8Array(0);
     return readLimited(request.body, limit);
@@ -38,7 +36,7 @@ async function readWhole(request: Request): Promise<Uint8Array> {
   try {
     return new Uint8Array(await request.arrayBuffer());
   } catch (error) {
-    throw new PixhookError('body_unreadable', undefined, { cause: error });
+    throw new PixhookError('body_unreadable', 'The request body could not be read.', { cause: error });
   }
 }
 
@@ -53,13 +51,13 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
       total += value.byteLength;
       if (total > limit) {
         await reader.cancel().catch(() => undefined);
-        throw new PixhookError('body_too_large');
+        throw new PixhookError('body_too_large', 'The body is larger than this receiver accepts.');
       }
       chunks.push(value);
     }
   } catch (error) {
     if (error instanceof PixhookError) throw error;
-    throw new PixhookError('body_unreadable', undefined, { cause: error });
+    throw new PixhookError('body_unreadable', 'The request body could not be read.', { cause: error });
   }
   if (chunks.length === 1) return chunks[0]!;
   const bytes = new Uint8Array(total);
@@ -76,14 +74,41 @@ export function toWebResponse(result: ReceiveResult): Response {
   return new Response(result.body, { status: result.status, headers: result.headers });
 }
 
+export interface ReceiveWebOptions extends WebHandlerContext {
+  /** Refuse background mode without a `waitUntil` (serverless runtimes freeze work after the answer). */
+  requireWaitUntil?: boolean;
+  /** Advice for that case, in the platform's words. */
+  keepAliveFix?: string;
+  /** The framework's error logging for a misconfiguration. Default: `console.error`. */
+  surface?: (error: PixhookError) => void;
+}
+
 /** The whole Web translation every fetch-style adapter shares: Request in, the core's answer out. */
-export async function receiveWebRequest(receiver: Receiver, request: Request, context: WebHandlerContext = {}): Promise<Response> {
+export async function receiveWebRequest(receiver: Receiver, request: Request, options: ReceiveWebOptions = {}): Promise<Response> {
+  const waitUntil = options.waitUntil;
+  if (options.requireWaitUntil) {
+    try {
+      assertKeptAlive(receiver, waitUntil, options.keepAliveFix ?? 'Pass the platform context: handler(request, ctx).');
+    } catch (error) {
+      surfaceSafely(options.surface, error as PixhookError);
+      return toWebResponse(receiver.reject('internal_error', (error as Error).message));
+    }
+  }
   const result = await receiver.receive({
     method: request.method,
     headers: request.headers,
     body: webBodyReader(request),
     // Called as a method: a Worker's `ctx.waitUntil` throws when detached from `ctx`.
-    ...(context.waitUntil && { waitUntil: (promise: Promise<unknown>) => context.waitUntil?.(promise) }),
+    ...(waitUntil && { waitUntil: (promise: Promise<unknown>) => waitUntil(promise) }),
   });
+  if (result.error) surfaceSafely(options.surface, result.error);
   return toWebResponse(result);
+}
+
+function surfaceSafely(surface: ((error: PixhookError) => void) | undefined, error: PixhookError): void {
+  try {
+    (surface ?? ((e: PixhookError) => console.error(`pixhook: ${e.message}`)))(error);
+  } catch {
+    // The answer is what matters to the sender.
+  }
 }

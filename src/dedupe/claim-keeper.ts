@@ -1,0 +1,101 @@
+import type { DedupeStore } from './dedupe-store.js';
+
+/** A claim this process holds and keeps renewing until the run settles it. */
+export interface HeldClaim {
+  readonly key: string;
+  readonly owner: string;
+  /** Set once the claim can no longer be trusted: another owner has it, or renewals failed for half its TTL. */
+  lost: boolean;
+  /** Called once, when the claim is lost (the run aborts and counts as failed). */
+  onLost: (() => void) | undefined;
+}
+
+export interface ClaimKeeper {
+  /** Starts renewing a claim that was just taken: from the claim on, while queued and while running. */
+  hold(key: string, owner: string): HeldClaim;
+  /** Stops renewing (the run completed or released it). */
+  drop(claim: HeldClaim): void;
+  readonly size: number;
+}
+
+interface Renewal {
+  claim: HeldClaim;
+  /** When the last renewal that succeeded was sent (the claim lives `ttlMs` from about then). */
+  renewedAt: number;
+  pending: boolean;
+}
+
+/**
+ * Keeps every claim of one processing alive with one timer (not one per event): each tick renews all
+ * held claims. A claim that cannot be renewed for half its TTL is declared lost *before* it can
+ * lapse, so its run fails instead of racing a second run elsewhere.
+ */
+export function createClaimKeeper(store: DedupeStore, ttlMs: number): ClaimKeeper {
+  const held = new Map<HeldClaim, Renewal>();
+  const everyMs = Math.max(20, Math.floor(ttlMs / 4));
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  function lose(renewal: Renewal): void {
+    if (!held.delete(renewal.claim)) return;
+    renewal.claim.lost = true;
+    try {
+      renewal.claim.onLost?.();
+    } catch {
+      // The run's own abort must not stop the other renewals.
+    }
+  }
+
+  function renew(renewal: Renewal, now: number): void {
+    if (renewal.pending) {
+      if (now - renewal.renewedAt >= ttlMs / 2) lose(renewal);
+      return;
+    }
+    const sentAt = now;
+    const settle = (renewed: boolean) => {
+      renewal.pending = false;
+      if (renewed) renewal.renewedAt = sentAt;
+      else lose(renewal);
+    };
+    const fail = () => {
+      renewal.pending = false;
+      if (Date.now() - renewal.renewedAt >= ttlMs / 2) lose(renewal);
+    };
+    try {
+      const result = store.extend(renewal.claim.key, renewal.claim.owner, ttlMs);
+      if (typeof result === 'boolean') return settle(result);
+      renewal.pending = true;
+      result.then(settle, fail);
+    } catch {
+      fail();
+    }
+  }
+
+  function tick(): void {
+    if (held.size === 0) {
+      clearInterval(timer);
+      timer = undefined;
+      return;
+    }
+    const now = Date.now();
+    for (const renewal of [...held.values()]) renew(renewal, now);
+  }
+
+  return {
+    hold(key, owner) {
+      const claim: HeldClaim = { key, owner, lost: false, onLost: undefined };
+      held.set(claim, { claim, renewedAt: Date.now(), pending: false });
+      if (timer === undefined) {
+        // Left running while idle for a tick: starting and stopping a timer per event costs more than a no-op tick.
+        timer = setInterval(tick, everyMs);
+        (timer as { unref?: () => void }).unref?.();
+      }
+      return claim;
+    },
+    drop(claim) {
+      held.delete(claim);
+    },
+    get size() {
+      return held.size;
+    },
+  };
+}

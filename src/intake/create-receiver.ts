@@ -1,0 +1,186 @@
+import type { QuarantineStore } from '../dedupe/quarantine-store.js';
+import type { PixEventName } from '../events/event-names.js';
+import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
+import { normalizeEvent } from '../events/normalize-event.js';
+import { createAnswerMetrics, type ReceiverMetrics } from '../metrics/receiver-metrics.js';
+import { createProcessing, type Processing } from '../processing/create-processing.js';
+import type { ErrorHandler, EventHandler } from '../processing/handler-registry.js';
+import type { AckMode } from '../processing/processing-options.js';
+import { describeError } from '../shared/describe-error.js';
+import { guardLogger, silentLogger, type Logger } from '../shared/logger.js';
+import { readHeader, type HeaderSource } from '../shared/read-header.js';
+import type { BodyFailureReason, ReasonCode } from '../shared/reasons.js';
+import { withTimeout } from '../shared/with-timeout.js';
+import { logFields } from './log-fields.js';
+import { parseJson } from './parse-json.js';
+import { readBody, takeBody, type BodySource } from './read-body.js';
+import { buildAnswer, type AnswerExtra, type ReceiveResult } from './receive-answer.js';
+import { keepInvalid } from './keep-invalid.js';
+import { resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
+
+export interface ReceiveRequest {
+  /** Anything but POST answers 405. Omit when the framework already routed POST only. */
+  method?: string;
+  headers: HeaderSource;
+  body: BodySource;
+  /** Per-request `waitUntil` (e.g. a Worker's `ctx.waitUntil`); overrides the receiver's option. */
+  waitUntil?: (promise: Promise<unknown>) => void;
+}
+
+export interface Receiver {
+  readonly mode: AckMode;
+  readonly maxBodyBytes: number;
+  /** True when work after the answer is kept alive by a `waitUntil` option. */
+  readonly hasWaitUntil: boolean;
+  /** The lower-cased header the signature is read from. */
+  readonly signatureHeader: string;
+  /** The processing this receiver hands events to (the durable worker runs jobs with it). */
+  readonly processing: Processing;
+  on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Receiver;
+  onAny(handler: EventHandler<PixEvent>): Receiver;
+  onUnknown(handler: EventHandler<UnknownEvent>): Receiver;
+  onError(handler: ErrorHandler): Receiver;
+  /** Gets every verified body that is not JSON or misses an essential; the answer stays 400 so the sender retries. */
+  onInvalid(handler: InvalidHandler): Receiver;
+  /** The whole pipeline: verify → parse → normalize → process → answer. Never rejects. */
+  receive(request: ReceiveRequest): Promise<ReceiveResult>;
+  /** The answer for a failure an adapter found before the core could read the body (or a misconfiguration it found). */
+  reject(reason: BodyFailureReason | 'method_not_allowed' | 'internal_error', hint?: string): ReceiveResult;
+  /** Resolves `true` once every accepted event's handlers have settled (see `Processing.drain`). */
+  drain(options?: { timeoutMs?: number }): Promise<boolean>;
+  metrics(): ReceiverMetrics;
+}
+
+const keepInvalidTimeoutMs = 2_000;
+
+export function createReceiver(options: ReceiverOptions): Receiver {
+  const config = resolveIntakeOptions(options);
+  const processing = options.processing ?? createProcessing(options);
+  const log: Logger = guardLogger(options.logger);
+  const answers = createAnswerMetrics();
+  const invalidHandlers: InvalidHandler[] = options.onInvalid ? [options.onInvalid] : [];
+  const quarantine: QuarantineStore | undefined =
+    options.quarantine === false ? undefined : (options.quarantine ?? (options.processing ? undefined : options.store?.quarantine));
+  const answer = (reason: ReasonCode | undefined, extra?: AnswerExtra) => buildAnswer(reason, config.retryAfterSeconds, extra);
+
+  // ── The pipeline, top to bottom ────────────────────────────────────────────────────────────────
+  async function pipeline(request: ReceiveRequest): Promise<ReceiveResult> {
+    // 1. Only POST carries deliveries.
+    if (request.method !== undefined && request.method.toUpperCase() !== 'POST') return answer('method_not_allowed');
+
+    // 2. The exact raw bytes, within the size limit.
+    const body =
+      typeof request.body === 'function' ? await readBody(request.body, config.maxBodyBytes) : takeBody(request.body, config.maxBodyBytes);
+    if (!body.ok) return answer(body.reason, { ...(body.hint !== undefined && { hint: body.hint }), ...(body.message !== undefined && { message: body.message }) });
+
+    // 3. The signature, over those bytes, before anything is parsed; the scheme's own message is the answer's.
+    const verifying = config.verify({ body: body.bytes, signature: readHeader(request.headers, config.signatureHeader), secret: config.secrets });
+    const signature = verifying instanceof Promise ? await verifying : verifying;
+    if (!signature.ok) return answer(signature.reason, { message: signature.message, ...(signature.hint !== undefined && { hint: signature.hint }) });
+
+    // 4. JSON, then the event's essentials. A verified body we cannot read is kept, never dropped.
+    const json = parseJson(body.bytes);
+    if (!json.ok) return invalid('json_invalid', body.bytes, request.headers, json.message);
+    const normalized = normalizeEvent(json.value);
+    if (!normalized.ok) return invalid('payload_invalid', body.bytes, request.headers, normalized.message, json.value);
+    const event = normalized.event;
+    if (event.kind !== 'unknown' && event.warnings !== undefined && event.warnings.length > 0) {
+      log.warn({ event: event.name, warnings: event.warnings }, 'pixhook: fields of an unexpected type were left out of the typed event');
+    }
+
+    // 5. Processing: dedupe claim, dispatch, acknowledgement mode.
+    const accepted = await processing.accept(event, {
+      body: json.text,
+      ...(request.waitUntil && { waitUntil: request.waitUntil }),
+    });
+    return answer(accepted.reason, {
+      event,
+      ...(accepted.key !== undefined && { key: accepted.key }),
+      ...(accepted.hint !== undefined && { hint: accepted.hint }),
+    });
+  }
+
+  async function invalid(
+    reason: 'json_invalid' | 'payload_invalid',
+    bytes: Uint8Array,
+    headers: HeaderSource,
+    detail: string,
+    json?: unknown,
+  ): Promise<ReceiveResult> {
+    answers.invalid();
+    // Bounded: keeping the body must not hold the answer past the sender's patience.
+    await withTimeout(
+      keepInvalid({ reason, detail, bytes, headers, json, handlers: invalidHandlers, quarantine, log, report: reportInvalidFailure }),
+      keepInvalidTimeoutMs,
+      'keeping an invalid delivery',
+    ).catch((error: unknown) => reportInvalidFailure(error, 'onInvalid or the quarantine'));
+    const message = reason === 'payload_invalid' ? `The body is not a known event shape: ${detail}` : undefined;
+    return answer(reason, { hint: detail, ...(message !== undefined && { message }) });
+  }
+
+  function reportInvalidFailure(error: unknown, where: string): void {
+    log.error({ error: describeError(error) }, `pixhook: ${where} failed for an invalid delivery`);
+  }
+
+  function finish(result: ReceiveResult, startedAt: number): ReceiveResult {
+    const ms = performance.now() - startedAt;
+    answers.answered(result.status, result.reason, ms);
+    // The default logger drops everything: skip building its fields on every delivery.
+    if (log === silentLogger) return result;
+    const fields = logFields(result, ms);
+    if (result.status >= 500) log.error(fields, 'pixhook: delivery');
+    else if (result.status >= 300) log.warn(fields, 'pixhook: delivery');
+    else log.info(fields, 'pixhook: delivery');
+    return result;
+  }
+
+  const receiver: Receiver = {
+    mode: processing.mode,
+    maxBodyBytes: config.maxBodyBytes,
+    hasWaitUntil: !options.processing && options.waitUntil !== undefined,
+    signatureHeader: config.signatureHeader,
+    processing,
+    on(name, handler) {
+      processing.on(name, handler);
+      return receiver;
+    },
+    onAny(handler) {
+      processing.onAny(handler);
+      return receiver;
+    },
+    onUnknown(handler) {
+      processing.onUnknown(handler);
+      return receiver;
+    },
+    onError(handler) {
+      processing.onError(handler);
+      return receiver;
+    },
+    onInvalid(handler) {
+      invalidHandlers.push(handler);
+      return receiver;
+    },
+    async receive(request) {
+      const startedAt = performance.now();
+      let result: ReceiveResult;
+      try {
+        result = await pipeline(request);
+      } catch (error) {
+        // Only a bug lands here; the process must not crash on it.
+        result = answer('internal_error', { hint: describeError(error) });
+      }
+      try {
+        return finish(result, startedAt);
+      } catch {
+        // finish() is guarded throughout; this is the last line of "receive() never rejects".
+        return result;
+      }
+    },
+    reject(reason, hint) {
+      return finish(answer(reason, hint === undefined ? {} : { hint }), performance.now());
+    },
+    drain: (drainOptions) => processing.drain(drainOptions),
+    metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
+  };
+  return receiver;
+}

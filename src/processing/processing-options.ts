@@ -1,0 +1,123 @@
+import type { DedupeStore } from '../dedupe/dedupe-store.js';
+import { memoryDedupeStore } from '../dedupe/memory-dedupe-store.js';
+import { eventKey } from '../events/event-key.js';
+import type { EventSource, PixEvent } from '../events/event-types.js';
+import { guardLogger, type Logger } from '../shared/logger.js';
+import { positive } from '../shared/option-checks.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
+
+export type AckMode = 'inline' | 'background' | 'durable';
+
+/** A verified, claimed event handed to a durable queue. Plain strings: serializing it cannot fail. */
+export interface QueuedEvent {
+  /** The dedupe key; durable queues use it as the job id so they refuse duplicates too. */
+  key: string;
+  name: string;
+  /** The verified body, exactly as received (UTF-8 JSON); the worker reads it again. */
+  body: string;
+  source: EventSource;
+  receivedAt: string;
+  /** Trace context of the delivery (W3C `traceparent`), so the handler's span links to it. */
+  trace?: Record<string, string>;
+  /** Jobs queued by pixhook before 0.2 carried the parsed payload instead of `body`. */
+  payload?: unknown;
+}
+
+/** Where `durable` mode writes events before answering 200 (see `pixhook/redis`). */
+export interface EventQueue {
+  enqueue(event: QueuedEvent): Promise<void>;
+}
+
+export interface BackgroundOptions {
+  /** Handlers running at once. Default 10. */
+  concurrency?: number;
+  /** Events waiting or running before new ones get 503 `queue_full`. Default 10 000. */
+  maxQueued?: number;
+  /** Runs per event, first included, before `onError`. Default 3. */
+  attempts?: number;
+  /** Wait before the first retry; doubles each time (see `backoffFactor`). Default 500 ms. */
+  backoffMs?: number;
+  backoffFactor?: number;
+}
+
+export interface ProcessingOptions {
+  /** `inline` (default): handle, then answer. `background`: answer, then handle in memory. `durable`: queue, then answer. */
+  mode?: AckMode;
+  /** Dedupe store. Default: a bounded in-memory LRU (this process only). */
+  store?: DedupeStore;
+  /** Dedupe key of an event. Default `eventKey` (name, resource, status, amount and the event's own facts). */
+  dedupeKey?: (event: PixEvent) => string;
+  /** How long a processed key answers `duplicate`. Default 24 h (covers the sender's 5 attempts). */
+  dedupeTtlMs?: number;
+  /**
+   * How long a claim lives without renewal. Claims are renewed every quarter of this from the moment
+   * they are taken, so only a dead instance's claim lapses: keep it well under the sender's retry
+   * horizon (~15 s to the 5th attempt). Default 5 000 ms.
+   */
+  claimTtlMs?: number;
+  /** Inline mode: answer 503 `handler_timeout` after this; the handler keeps running up to `handlerTimeoutMs`. Default 8 000 ms. */
+  deadlineMs?: number;
+  /**
+   * A handler run past this counts as failed (its `context.signal` aborts): retried where the mode
+   * retries, then `onError`, and the claim is released. Default: inline 30 s, background 60 s, durable 5 min.
+   */
+  handlerTimeoutMs?: number;
+  /** Bound on every call to a remote store or queue. Default 2 000 ms. */
+  storeTimeoutMs?: number;
+  background?: BackgroundOptions;
+  /** Required for `durable` mode. */
+  queue?: EventQueue;
+  /** Keeps work after the answer alive on serverless platforms (Next.js `after`, `ctx.waitUntil`). */
+  waitUntil?: (promise: Promise<unknown>) => void;
+  logger?: Logger;
+}
+
+export interface ResolvedProcessingOptions {
+  mode: AckMode;
+  store: DedupeStore;
+  dedupeKey: (event: PixEvent) => string;
+  dedupeTtlMs: number;
+  claimTtlMs: number;
+  deadlineMs: number;
+  handlerTimeoutMs: number;
+  /** The limit for durably queued jobs run by a worker (`runQueued`). */
+  queuedHandlerTimeoutMs: number;
+  storeTimeoutMs: number;
+  background: Required<BackgroundOptions>;
+  queue: EventQueue | undefined;
+  waitUntil: ((promise: Promise<unknown>) => void) | undefined;
+  logger: Logger;
+}
+
+const defaultHandlerTimeoutMs: Record<AckMode, number> = { inline: 30_000, background: 60_000, durable: 5 * 60_000 };
+
+export function resolveProcessingOptions(options: ProcessingOptions): ResolvedProcessingOptions {
+  const mode = options.mode ?? 'inline';
+  if (!['inline', 'background', 'durable'].includes(mode)) {
+    throw new PixhookConfigError(`pixhook: unknown mode "${String(mode)}"; use inline, background or durable.`);
+  }
+  if (mode === 'durable' && !options.queue) {
+    throw new PixhookConfigError('pixhook: durable mode needs a `queue` (see pixhook/redis: createDurableQueue).');
+  }
+  return {
+    mode,
+    store: options.store ?? memoryDedupeStore(),
+    dedupeKey: options.dedupeKey ?? eventKey,
+    dedupeTtlMs: positive('dedupeTtlMs', options.dedupeTtlMs, 24 * 60 * 60 * 1000),
+    claimTtlMs: positive('claimTtlMs', options.claimTtlMs, 5_000),
+    deadlineMs: positive('deadlineMs', options.deadlineMs, 8_000),
+    handlerTimeoutMs: positive('handlerTimeoutMs', options.handlerTimeoutMs, defaultHandlerTimeoutMs[mode]),
+    queuedHandlerTimeoutMs: positive('handlerTimeoutMs', options.handlerTimeoutMs, defaultHandlerTimeoutMs.durable),
+    storeTimeoutMs: positive('storeTimeoutMs', options.storeTimeoutMs, 2_000),
+    background: {
+      concurrency: positive('background.concurrency', options.background?.concurrency, 10),
+      maxQueued: positive('background.maxQueued', options.background?.maxQueued, 10_000),
+      attempts: positive('background.attempts', options.background?.attempts, 3),
+      backoffMs: positive('background.backoffMs', options.background?.backoffMs, 500, true),
+      backoffFactor: positive('background.backoffFactor', options.background?.backoffFactor, 2),
+    },
+    queue: options.queue,
+    waitUntil: options.waitUntil,
+    logger: guardLogger(options.logger),
+  };
+}
