@@ -1,4 +1,4 @@
-import type { PayloadVariant } from '../events/event-types.js';
+import type { PayloadVariant } from '../index.js';
 import type { DeliveryFault } from './delivery-faults.js';
 import { checkSignatureOption, type EmulatorSignature } from './delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt, RequestLogEntry } from './emulator-records.js';

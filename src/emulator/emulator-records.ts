@@ -1,4 +1,4 @@
-import type { PixPayer, PixRefund } from '../events/event-types.js';
+import type { PixPayer, PixRefund } from '../index.js';
 import type { ChargeRequestCustomer, ChargeRequestItem, EmulatorPixKeyType } from './request-schemas.js';
 import type { DeliveryAttempt } from '../testing/index.js';
 

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { PixEventName } from '../events/event-names.js';
-import type { PixPayer } from '../events/event-types.js';
+import type { PixEventName, PixPayer } from '../index.js';
 import { generateEndToEndId, pixParticipants, type PayloadOptions } from '../testing/index.js';
 import type { ResolvedEmulatorOptions } from './emulator-options.js';
 import type { ChargeRecord, ChargeStatus, TransferRecord, WebhookRecord } from './emulator-records.js';

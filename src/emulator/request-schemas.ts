@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pixEventNames } from '../events/event-names.js';
+import { pixEventNames } from '../index.js';
 import { isValidCnpj, isValidCpf } from '../testing/index.js';
 
 // The gateway's side of the interface document, written from its tables and never shared with

@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import type { PayloadVariant } from '../events/event-types.js';
+import type { PayloadVariant } from '../index.js';
 import { resolveEmulatorOptions, type EmulatorOptions, type RateLimitedRoute } from './emulator-options.js';
 import type { ChargeRecord, DeliveryRecord, RequestLogEntry, TransferRecord, WebhookRecord } from './emulator-records.js';
 import { createTokenSigner } from './emulator-jwt.js';

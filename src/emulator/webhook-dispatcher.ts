@@ -1,5 +1,4 @@
-import type { PixEventName } from '../events/event-names.js';
-import type { PayloadVariant } from '../events/event-types.js';
+import type { PayloadVariant, PixEventName } from '../index.js';
 import { buildPayload, deliver, type PayloadOptions } from '../testing/index.js';
 import type { DeliveryFaults } from './delivery-faults.js';
 import { signDelivery, type EmulatorSignature } from './delivery-signature.js';
