@@ -4,7 +4,7 @@ export type Command = (argv: string[]) => Promise<number>;
 // Loaded on demand so `pixhook verify` never pays for Express, BullMQ or the emulator.
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   emulator: {
-    summary: 'emulator [--port <n>] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--backoff-ms <n>]',
+    summary: 'emulator [--port <n>] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--backoff-ms <n>] [--signature-scheme sha256|timestamped --signature-header <name>]',
     load: async () => (await import('./emulator-command.js')).emulatorCommand,
   },
   webhooks: {

@@ -1,4 +1,4 @@
-import type { PayloadVariant } from '../index.js';
+import { PixhookConfigError, type PayloadVariant } from '../index.js';
 import type { DeliveryFault } from './delivery-faults.js';
 import { checkSignatureOption, type EmulatorSignature } from './delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt, RequestLogEntry } from './emulator-records.js';
@@ -100,7 +100,7 @@ function randomToken(prefix: string): string {
 
 export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
   const variant = options.variant ?? 'a';
-  if (!['a', 'b', 'short'].includes(variant)) throw new RangeError(`emulator: variant must be a, b or short, got "${String(variant)}"`);
+  if (!['a', 'b', 'short'].includes(variant)) throw new PixhookConfigError(`emulator: variant must be a, b or short, got "${String(variant)}"`);
   const base = variant === 'a' ? variantALimits : variantBLimits;
   return {
     port: options.port ?? 0,
@@ -125,6 +125,6 @@ export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulat
 }
 
 function nonNegative(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`emulator: ${name} must be a non-negative number, got ${String(value)}`);
+  if (!Number.isFinite(value) || value < 0) throw new PixhookConfigError(`emulator: ${name} must be a non-negative number, got ${String(value)}`);
   return value;
 }

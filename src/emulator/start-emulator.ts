@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import type { PayloadVariant } from '../index.js';
+import { PixhookConfigError, type PayloadVariant } from '../index.js';
 import { resolveEmulatorOptions, type EmulatorOptions, type RateLimitedRoute } from './emulator-options.js';
 import type { ChargeRecord, DeliveryRecord, RequestLogEntry, TransferRecord, WebhookRecord } from './emulator-records.js';
 import { createTokenSigner } from './emulator-jwt.js';
@@ -96,7 +96,7 @@ const deliveryFaultSchema = z.strictObject({
 
 function checkDeliveryFault(fault: DeliveryFault): DeliveryFault {
   const parsed = deliveryFaultSchema.safeParse(fault);
-  if (!parsed.success) throw new RangeError(`emulator: invalid delivery fault: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success) throw new PixhookConfigError(`emulator: invalid delivery fault: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return fault;
 }
 

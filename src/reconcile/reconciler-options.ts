@@ -1,4 +1,4 @@
-import type { Logger, PixEvent, PixEventName } from '../index.js';
+import { PixhookConfigError, type Logger, type PixEvent, type PixEventName } from '../index.js';
 import { defaultBackoffMs } from './check-schedule.js';
 import { defaultStatusEvents, type ReadTransaction } from './recovered-event.js';
 import type { WatchStore } from './watch-store.js';
@@ -61,16 +61,16 @@ export type ResolvedReconcilerOptions = Required<Omit<ReconcilerOptions, 'listPe
 
 function check(name: string, value: number, min: number, max = Infinity): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw new RangeError(`pixhook/reconcile: ${name} must be a number from ${min}${max === Infinity ? '' : ` to ${max}`}, got ${String(value)}`);
+    throw new PixhookConfigError(`pixhook/reconcile: ${name} must be a number from ${min}${max === Infinity ? '' : ` to ${max}`}, got ${String(value)}`);
   }
   return value;
 }
 
 export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedReconcilerOptions {
-  if (typeof options.client?.getTransaction !== 'function') throw new TypeError('pixhook/reconcile: `client` must have getTransaction (a pixhook/client PixClient)');
-  if (typeof options.processing?.accept !== 'function') throw new TypeError('pixhook/reconcile: `processing` must have accept (createProcessing())');
+  if (typeof options.client?.getTransaction !== 'function') throw new PixhookConfigError('pixhook/reconcile: `client` must have getTransaction (a pixhook/client PixClient)');
+  if (typeof options.processing?.accept !== 'function') throw new PixhookConfigError('pixhook/reconcile: `processing` must have accept (createProcessing())');
   const backoffMs = options.backoffMs ?? defaultBackoffMs;
-  if (backoffMs.length === 0) throw new RangeError('pixhook/reconcile: backoffMs needs at least one wait');
+  if (backoffMs.length === 0) throw new PixhookConfigError('pixhook/reconcile: backoffMs needs at least one wait');
   backoffMs.forEach((ms, i) => check(`backoffMs[${i}]`, ms, 1));
   const now = options.now ?? Date.now;
   return {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type PixClient } from '../../src/client/index.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import type { PixEvent } from '../../src/index.js';
+import { PixhookConfigError, type PixEvent } from '../../src/index.js';
 import {
   createReconciler,
   maxReadsPerCharge,
@@ -216,6 +216,37 @@ describe('createReconciler: one schedule for several instances', () => {
     const { client } = await setup();
     const pix = client({ watch: () => Promise.reject(new Error('store down')) });
     await expect(pix.createCharge({ amountInCents: 100, customer })).resolves.toMatchObject({ status: 'pending' });
+  });
+});
+
+describe('createReconciler: lifecycle and options', () => {
+  it('start() runs at once and then every everyMs; stop() waits for the run and ends the timer', async () => {
+    const { emulator, clock, client, reads } = await setup();
+    let recovered: () => void = () => {};
+    const first = new Promise<void>((resolve) => (recovered = resolve));
+    const { processing } = recorder();
+    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, everyMs: 5, onRecovered: () => recovered() });
+    const charge = await client(reconciler).createCharge({ amountInCents: 990, customer });
+    emulator.pay(charge.id);
+    reconciler.start();
+    await first;
+    await reconciler.stop();
+    const after = reads();
+    expect(after).toBe(1);
+    expect(await reconciler.metrics()).toMatchObject({ watched: 0, recovered: 1 });
+    // Stopped: a charge watched now is never read, though six periods pass (a live timer would read it at once).
+    await reconciler.watch(charge.id.replace('txn_', 'txn_x'), clock.now());
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(reads()).toBe(after);
+    expect(await reconciler.metrics()).toMatchObject({ watched: 1, checked: 1 });
+  });
+
+  it('refuses bad options with a PixhookConfigError', async () => {
+    const { client } = await setup();
+    const { processing } = recorder();
+    expect(() => createReconciler({ client: client(), processing, querySharePerMinute: 2 })).toThrow(PixhookConfigError);
+    expect(() => createReconciler({ client: client(), processing, backoffMs: [] })).toThrow(/backoffMs/);
+    expect(() => createReconciler({ client: {} as never, processing })).toThrow(PixhookConfigError);
   });
 });
 
