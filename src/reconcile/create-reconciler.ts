@@ -74,7 +74,6 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   let running: Promise<RunResult> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = true;
-  const stopping = new AbortController();
 
   const warn = (fields: object, message: string) => {
     try {
@@ -107,7 +106,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     const checks = entry.checks + 1;
     let transaction;
     try {
-      transaction = await config.client.getTransaction(entry.chargeId, { signal: stopping.signal });
+      transaction = await config.client.getTransaction(entry.chargeId);
     } catch (error) {
       const wait = rateLimitedFor(error);
       if (wait !== undefined) {
@@ -175,7 +174,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       for (let entry = queue.shift(); entry; entry = queue.shift()) {
         // The client's last figures after each read: stop before the merchant's own share is touched.
         if (!limited && gatewayHeadroom(config.now()) <= 0) limited = true;
-        if (limited || stopping.signal.aborted) {
+        if (limited) {
           await store.reschedule(entry.chargeId, owner, Math.max(now, pausedUntil), entry.checks);
           result.deferred++;
           continue;
