@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PayloadVariant } from '../events/event-types.js';
+import type { PayloadVariant } from '../index.js';
 
 export class RequestError extends Error {
   readonly status: number;
