@@ -20,7 +20,9 @@ export type { NormalizeResult } from './events/normalize-event.js';
 export type { NormalizeOptions } from './events/normalize-event.js';
 export type { PixInfraction } from './events/event-types.js';
 export {
+  documentedEventNames,
   isPixEventName,
+  isTransferEventName,
   pixEventNames,
   transactionEventNames,
   transactionStatuses,

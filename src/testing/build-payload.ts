@@ -1,5 +1,14 @@
-import { isTransferEventName, type PixEventName } from '../events/event-names.js';
-import type { JsonObject, PayloadVariant, PixCustomer, PixInfraction, PixPayer, PixRefund } from '../events/event-types.js';
+import {
+  isTransferEventName,
+  PixhookConfigError,
+  type JsonObject,
+  type PayloadVariant,
+  type PixCustomer,
+  type PixEventName,
+  type PixInfraction,
+  type PixPayer,
+  type PixRefund,
+} from '../index.js';
 import { generateCnpj, generateCpf } from './brazilian-documents.js';
 import { generateEndToEndId, pixParticipants } from './end-to-end-id.js';
 import { pick, randomAlphanumerics, randomDigits, randomInt, randomSource } from './seeded-random.js';
@@ -230,7 +239,7 @@ export function buildPayload(name: PixEventName, options: PayloadOptions = {}): 
 
 function toDate(value: string | Date): Date {
   const date = typeof value === 'string' ? new Date(value) : value;
-  if (Number.isNaN(date.getTime())) throw new RangeError(`pixhook/testing: invalid timestamp "${String(value)}"`);
+  if (Number.isNaN(date.getTime())) throw new PixhookConfigError(`pixhook/testing: invalid timestamp "${String(value)}"`);
   return date;
 }
 
