@@ -1,9 +1,13 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { PixhookConfigError } from '../src/index.js';
+import { describeError, PixhookConfigError, PixhookError } from '../src/index.js';
 
 /** A bad command line: the command prints the message and exits 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+export class UsageError extends PixhookError {
+  override name = 'UsageError';
+  constructor(message: string) {
+    super('usage', message);
+    this.message = message;
+  }
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -18,28 +22,44 @@ export function parseCommandLine<O extends Options>(argv: string[], options: O, 
   }
 }
 
-/** `--secret` (repeatable, for key rotation), else `PIXHOOK_SECRET` (comma-separated for several). */
+/**
+ * The webhook secrets: `--secret` (repeat it while rotating keys: any one may match), else
+ * `PIXHOOK_SECRET`, which is always **one** secret (never split: a comma may be part of it). An empty
+ * or blank secret is refused everywhere.
+ */
 export function secretsFrom(flag: string | string[] | undefined): string[] {
   const given = typeof flag === 'string' ? [flag] : (flag ?? []);
-  if (given.length > 0) return given;
   const env = process.env['PIXHOOK_SECRET'];
-  if (env) return env.split(',');
-  throw new UsageError('a webhook secret is required: --secret <s> or PIXHOOK_SECRET');
+  const secrets = given.length > 0 ? given : env !== undefined && env !== '' ? [env] : [];
+  if (secrets.length === 0) throw new UsageError('a webhook secret is required: --secret <s> (repeatable) or PIXHOOK_SECRET');
+  if (secrets.some((s) => s.trim() === '')) throw new UsageError('a webhook secret must not be empty');
+  return secrets;
 }
 
 export function portFrom(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
   return port;
 }
 
-// Errors of the machine, not of pixhook: one line is clearer than a stack trace.
-const operationalCodes = new Set(['ENOENT', 'EISDIR', 'EACCES', 'EPERM', 'EADDRINUSE', 'EADDRNOTAVAIL']);
+/** A file named on the command line that cannot be read is a usage error (exit 2), for every command. */
+export async function readInputFile(flag: string, path: string): Promise<Uint8Array> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    throw new UsageError(`cannot read ${flag} ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`);
+  }
+}
+
+// Errors of the machine or the network, not of the command line: exit 1 with one line.
+const operationalCodes = new Set(['ENOENT', 'EISDIR', 'EACCES', 'EPERM', 'EADDRINUSE', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EINVAL', 'ECONNREFUSED', 'redis_unavailable']);
 
 /**
- * Runs a command body: usage and configuration errors exit 2 with the usage line; a missing file or
- * a port in use exits 1 with one line; anything else is a bug and keeps its stack.
+ * Runs a command body. Every failure is one line on stderr: usage and configuration errors exit 2
+ * with the usage line; the machine's or the network's errors exit 1; anything else (a bug) exits 1
+ * too, with its stack only when `PIXHOOK_DEBUG=1`.
  */
 export async function runCommand(usage: string, body: () => Promise<number>): Promise<number> {
   try {
@@ -51,10 +71,12 @@ export async function runCommand(usage: string, body: () => Promise<number>): Pr
     }
     const code = (error as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && operationalCodes.has(code)) {
-      process.stderr.write(`pixhook: ${(error as Error).message}\n`);
+      process.stderr.write(`pixhook: ${describeError(error).replace(/^\w*Error: /, '')}\n`);
       return 1;
     }
-    throw error;
+    process.stderr.write(`pixhook: unexpected error: ${describeError(error)}\n`);
+    if (process.env['PIXHOOK_DEBUG'] === '1' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    return 1;
   }
 }
 

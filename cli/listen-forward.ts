@@ -1,19 +1,12 @@
-import { readHeader } from '../src/index.js';
-import type { ReasonCode } from '../src/index.js';
-import type { Receiver, ReceiveRequest, ReceiveResult } from '../src/index.js';
-import { deliver } from '../src/testing/deliver.js';
+import { readHeader, reasonGroup, type ReasonCode, type Receiver, type ReceiveRequest, type ReceiveResult } from '../src/index.js';
+import { deliver } from '../src/testing/index.js';
 
-// Answers given before the signature was checked, or on a failed check: those bytes are never forwarded.
-const unverified: ReadonlySet<ReasonCode> = new Set<ReasonCode>([
-  'signature_missing',
-  'signature_malformed',
-  'signature_mismatch',
-  'method_not_allowed',
-  'body_too_large',
-  'body_already_parsed',
-  'body_unreadable',
-  'internal_error',
-]);
+/** Only bytes whose signature held are forwarded: answers from the payload or processing steps (derived from the reasons table). */
+function verified(reason: ReasonCode | undefined): boolean {
+  if (reason === undefined) return true;
+  const group = reasonGroup(reason);
+  return (group === 'payload' || group === 'processing') && reason !== 'internal_error';
+}
 
 export interface Forwarder {
   /** The same receiver, whose verified deliveries are also sent on to the forward URL. */
@@ -30,11 +23,12 @@ export interface Forwarder {
 export function createForwarder(url: string, write: (line: string) => void): Forwarder {
   const pending = new Set<Promise<void>>();
 
-  async function forward(bytes: Uint8Array, signature: string, result: ReceiveResult): Promise<void> {
+  async function forward(bytes: Uint8Array, header: string, signature: string, result: ReceiveResult): Promise<void> {
     const what = describe(result);
-    const outcome = await deliver({ url, body: bytes, signature, attempts: 1 });
+    // The original signature header, under its own name: the app verifies exactly what the gateway sent.
+    const outcome = await deliver({ url, body: bytes, signature: null, headers: { [header]: signature }, attempts: 1 });
     const attempt = outcome.attempts[0];
-    const answer = attempt?.status === undefined ? `error ${attempt?.error}` : String(attempt.status);
+    const answer = attempt?.status === undefined ? `error ${JSON.stringify(attempt?.error)}` : String(attempt.status);
     write(`pixhook: forwarded ${what} to ${url} → ${answer} (${attempt?.durationMs.toFixed(1)} ms)\n`);
   }
 
@@ -51,9 +45,11 @@ export function createForwarder(url: string, write: (line: string) => void): For
         if (source instanceof Uint8Array) bytes = source;
         else if (typeof source === 'string') bytes = new TextEncoder().encode(source);
         const result = await receiver.receive({ ...request, body });
-        const signature = readHeader(request.headers, 'x-signature');
-        if (bytes && signature && (result.reason === undefined || !unverified.has(result.reason))) {
-          const work = forward(bytes, signature, result).catch((error: unknown) => write(`pixhook: forward failed: ${String(error)}\n`));
+        const signature = readHeader(request.headers, receiver.signatureHeader);
+        if (bytes && signature && verified(result.reason)) {
+          const work = forward(bytes, receiver.signatureHeader, signature, result).catch((error: unknown) =>
+            write(`pixhook: forward failed: ${JSON.stringify(String(error))}\n`),
+          );
           pending.add(work);
           void work.then(() => pending.delete(work));
         }
@@ -70,7 +66,8 @@ export function createForwarder(url: string, write: (line: string) => void): For
 function describe(result: ReceiveResult): string {
   const event = result.event;
   if (!event) return `a verified delivery (${result.reason ?? result.status})`;
-  if (event.kind === 'unknown') return `${event.name} (unknown event)`;
+  // Names and ids come from the delivery: JSON-encoded so they cannot forge a log line.
+  if (event.kind === 'unknown') return `${JSON.stringify(event.name)} (unknown event)`;
   const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
-  return `${event.name} ${resource.id}${result.reason === undefined ? '' : ` (${result.reason})`}`;
+  return `${event.name} ${JSON.stringify(resource.id)}${result.reason === undefined ? '' : ` (${result.reason})`}`;
 }

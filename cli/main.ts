@@ -12,11 +12,11 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./webhooks-command.js')).webhooksCommand,
   },
   listen: {
-    summary: 'listen --port <n> --path <p> --secret <s> [--mode inline|background|durable] [--redis <url>] [--forward-to <url>]',
+    summary: 'listen --port <n> --path <p> --secret <s>… [--mode inline|background|durable] [--redis <url>] [--forward-to <url>] [--signature-scheme …]',
     load: async () => (await import('./listen-command.js')).listenCommand,
   },
   worker: {
-    summary: 'worker --redis <url> [--handlers <module>] [--concurrency n] [--attempts n]   (also: worker dead-letters | worker replay)',
+    summary: 'worker --redis <url> [--handlers <module>] [--concurrency n] [--attempts n]   (also: worker dead-letters | replay | quarantine)',
     load: async () => (await import('./worker-command.js')).workerCommand,
   },
   reconcile: {
@@ -24,7 +24,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./reconcile-command.js')).reconcileCommand,
   },
   verify: {
-    summary: 'verify --secret <s> --signature <sig> [file]   (body from the file or stdin)',
+    summary: 'verify --secret <s> --signature <sig> [--signature-scheme …] [file]   (body from the file or stdin)',
     load: async () => (await import('./verify-command.js')).verifyCommand,
   },
   send: {
@@ -34,6 +34,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
 };
 
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipes();
   const [name, ...rest] = argv;
   const command = name === undefined ? undefined : commands[name];
   if (!command) {
@@ -43,4 +44,16 @@ export async function main(argv: string[]): Promise<number> {
     return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
   }
   return (await command.load())(rest);
+}
+
+/**
+ * `pixhook listen | head -c 10`: once the reader of stdout (or stderr) is gone, nobody can see the
+ * output any more, so the command ends quietly (exit 0) instead of crashing on EPIPE.
+ */
+function endQuietlyOnClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+    });
+  }
 }

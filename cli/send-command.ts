@@ -1,12 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { isPixEventName, pixEventNames } from '../src/events/event-names.js';
-import { buildPayload, type PayloadOptions } from '../src/testing/build-payload.js';
-import { deliver, type DeliveryAttempt } from '../src/testing/deliver.js';
-import { parseCommandLine, runCommand, secretsFrom, UsageError } from './cli-args.js';
+import { isPixEventName, pixEventNames } from '../src/index.js';
+import { buildPayload, deliver, type DeliveryAttempt, type PayloadOptions } from '../src/testing/index.js';
+import { parseCommandLine, readInputFile, runCommand, secretsFrom, UsageError } from './cli-args.js';
+import { signatureFlags, signingFrom } from './shared/signature-flags.js';
 
 const usage =
   'send <event> --url <url> --secret <s> [--variant a|b|short] [--id <id>] [--amount <cents>] [--status <s>] ' +
-  '[--body <file>] [--attempts <n>] [--backoff-ms <n>] [--timeout-ms <n>] [--seed <n>]';
+  '[--body <file>] [--attempts <n>] [--backoff-ms <n>] [--timeout-ms <n>] [--seed <n>] [--signature-scheme sha256|timestamped --signature-header <name>]';
 
 /**
  * Delivers one event to a URL exactly as the gateway would: signed, retried with exponential backoff.
@@ -28,13 +27,16 @@ export function sendCommand(argv: string[]): Promise<number> {
         'backoff-ms': { type: 'string', default: '1000' },
         'timeout-ms': { type: 'string', default: '10000' },
         seed: { type: 'string' },
+        ...signatureFlags,
       },
       true,
     );
     if (positionals.length > 1) throw new UsageError(`one event name expected, got: ${positionals.join(' ')}`);
     const url = urlFrom(values.url);
-    // The gateway signs with one secret; PIXHOOK_SECRET may list several for `listen`, so take the first.
-    const secret = secretsFrom(values.secret)[0] as string;
+    const secrets = secretsFrom(values.secret);
+    if (secrets.length > 1) throw new UsageError('send signs with one secret: give --secret once');
+    const secret = secrets[0]!;
+    const signing = signingFrom(values);
     const attempts = integerFrom('--attempts', values.attempts, 1);
     const backoffMs = integerFrom('--backoff-ms', values['backoff-ms'], 0);
     const timeoutMs = integerFrom('--timeout-ms', values['timeout-ms'], 1);
@@ -44,7 +46,7 @@ export function sendCommand(argv: string[]): Promise<number> {
     if (values.body !== undefined) {
       const conflicting = (['variant', 'id', 'amount', 'status', 'seed'] as const).filter((k) => values[k] !== undefined);
       if (conflicting.length > 0) throw new UsageError(`--body sends the file as it is; drop --${conflicting.join(', --')}`);
-      body = await readBodyFile(values.body);
+      body = await readInputFile('--body', values.body);
       label = describeBody(body as Uint8Array, values.body);
     } else {
       const name = positionals[0];
@@ -67,6 +69,7 @@ export function sendCommand(argv: string[]): Promise<number> {
       url,
       body,
       secret,
+      signing,
       attempts,
       backoffMs,
       timeoutMs,
@@ -86,7 +89,7 @@ export function sendCommand(argv: string[]): Promise<number> {
 
 /** `attempt 2/5  500 handler_failed  12.3 ms  2026-…Z  retry in 2000 ms` */
 export function attemptLine(attempt: DeliveryAttempt, of: number): string {
-  const answer = attempt.status === undefined ? `error ${attempt.error}` : `${attempt.status}${reasonOf(attempt.responseBody)}`;
+  const answer = attempt.status === undefined ? `error ${JSON.stringify(attempt.error)}` : `${attempt.status}${reasonOf(attempt.responseBody)}`;
   const retry = attempt.retryInMs === undefined ? '' : `  retry in ${attempt.retryInMs} ms`;
   return `attempt ${attempt.attempt}/${of}  ${answer}  ${ms(attempt.durationMs)}  ${attempt.at}${retry}`;
 }
@@ -97,7 +100,8 @@ function reasonOf(body: string | undefined): string {
   try {
     const json = JSON.parse(body) as { error?: unknown; reason?: unknown };
     const reason = typeof json.error === 'string' ? json.error : json.reason;
-    return typeof reason === 'string' ? ` ${reason}` : '';
+    // The receiver's words: JSON-encoded unless they are a plain reason code.
+    return typeof reason === 'string' ? ` ${/^[a-z_]+$/.test(reason) ? reason : JSON.stringify(reason)}` : '';
   } catch {
     return '';
   }
@@ -125,18 +129,10 @@ function integerFrom(flag: string, value: string, min: number): number {
   return n;
 }
 
-async function readBodyFile(path: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    throw new UsageError(`cannot read --body ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-}
-
 function describeBody(bytes: Uint8Array, path: string): string {
   try {
     const json = JSON.parse(new TextDecoder().decode(bytes)) as { event?: unknown };
-    if (typeof json.event === 'string') return `${json.event} from ${path} (${bytes.byteLength} bytes)`;
+    if (typeof json.event === 'string') return `${JSON.stringify(json.event)} from ${path} (${bytes.byteLength} bytes)`;
   } catch {
     // Not JSON: still sent, byte for byte (useful to test json_invalid).
   }

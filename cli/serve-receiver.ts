@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createExpressMiddleware, type ExpressMiddleware } from '../adapters/express/index.js';
-import { nodeBodyReader, writeNodeResult } from '../adapters/node/node-bridge.js';
+import { createExpressMiddleware } from '../adapters/express/index.js';
+import { createNodeHandler } from '../adapters/node/index.js';
 import type { Receiver } from '../src/index.js';
 
 export interface ServeOptions {
@@ -9,8 +9,6 @@ export interface ServeOptions {
   host: string;
   port: number;
   path: string;
-  /** Runs before the receiver on the webhook path (e.g. to keep the raw bytes for forwarding). */
-  before?: ExpressMiddleware[];
 }
 
 export interface Served {
@@ -19,7 +17,7 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** An Express app with the pixhook middleware on `path`; plain node:http when Express is not installed. */
+/** The pixhook adapter on `path`: Express when it is installed, else the node:http adapter itself. */
 export async function serveReceiver(options: ServeOptions): Promise<Served> {
   const express = await import('express').then((m) => m.default, () => undefined);
   let server: Server;
@@ -27,17 +25,16 @@ export async function serveReceiver(options: ServeOptions): Promise<Served> {
     const app = express();
     app.disable('x-powered-by');
     // Every method on the exact path reaches the receiver, so non-POST answers 405 as the contract says.
-    app.all(options.path, ...(options.before ?? []), createExpressMiddleware(options.receiver));
+    app.all(options.path, createExpressMiddleware(options.receiver));
     server = createServer(app);
   } else {
+    const handle = createNodeHandler(options.receiver);
     server = createServer((req, res) => {
       if (new URL(req.url ?? '/', 'http://localhost').pathname !== options.path) {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
         return;
       }
-      void options.receiver
-        .receive({ method: req.method, headers: req.headers, body: nodeBodyReader(req) })
-        .then((result) => writeNodeResult(res, result));
+      handle(req, res);
     });
   }
   await new Promise<void>((resolve, reject) => {

@@ -3,11 +3,13 @@ import { createProcessing } from '../src/index.js';
 import { registerHandlers } from './shared/load-handlers.js';
 import { quarantineCommand } from './worker-quarantine.js';
 import { parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
-import { eventLine, stderrLogger } from './listen-command.js';
+import { eventLine } from './shared/event-line.js';
+import { stderrLogger } from './shared/stderr-logger.js';
+import { redisWaitFrom, waitForRedis } from './shared/wait-for-redis.js';
 import { redactedUrl, redisUrlFrom } from './redis-backend.js';
 
 const usage =
-  'worker --redis <url> [--queue pixhook-events] [--prefix bull] [--concurrency 10] [--attempts 5] [--backoff-ms 1000] [--handlers <module>]\n' +
+  'worker --redis <url> [--redis-wait 30s] [--queue pixhook-events] [--prefix bull] [--concurrency 10] [--attempts 5] [--backoff-ms 1000] [--handlers <module>]\n' +
   '       pixhook worker dead-letters --redis <url> [--queue pixhook-events] [--payload]\n' +
   '       pixhook worker replay --redis <url> [--queue pixhook-events] (--key <dedupe key>… | --all)\n' +
   '       pixhook worker quarantine list | show <id> | replay (<id>… | --all) --redis <url> [--handlers <module>]';
@@ -40,8 +42,13 @@ async function runWorker(argv: string[]): Promise<number> {
     attempts: { type: 'string', default: '5' },
     'backoff-ms': { type: 'string', default: '1000' },
     handlers: { type: 'string' },
+    'redis-wait': { type: 'string', default: '30s' },
   });
   const redis = redisUrlFrom(values.redis, true);
+  const concurrency = count('--concurrency', values.concurrency);
+  const attempts = count('--attempts', values.attempts);
+  const delayMs = count('--backoff-ms', values['backoff-ms'], true);
+  const redisWait = redisWaitFrom(values['redis-wait']);
   // A worker never verifies a signature: it runs the handlers on the verified bytes the receiver queued.
   const processing = createProcessing({ logger: stderrLogger });
   processing.onAny((event, context) => {
@@ -49,15 +56,16 @@ async function runWorker(argv: string[]): Promise<number> {
   });
   if (values.handlers !== undefined) await registerHandlers(values.handlers, processing);
 
+  await waitForRedis(redis, redisWait);
   const { startWorker } = await import('../src/redis/index.js');
   const worker = await startWorker({
     processing,
     connection: redis,
     queueName: values.queue,
     ...(values.prefix !== undefined && { prefix: values.prefix }),
-    concurrency: count('--concurrency', values.concurrency),
-    attempts: count('--attempts', values.attempts),
-    backoff: { delayMs: count('--backoff-ms', values['backoff-ms'], true) },
+    concurrency,
+    attempts,
+    backoff: { delayMs },
     logger: stderrLogger,
   });
   process.stderr.write(`pixhook: worker on queue ${values.queue} (${redactedUrl(redis)}), concurrency ${values.concurrency}\n`);

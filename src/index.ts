@@ -12,6 +12,8 @@ export type { ErrorHandler, EventHandler, HandlerContext, HandlerFailure } from 
 export { eventKey, eventKey as defaultDedupeKey } from './events/event-key.js';
 export { verifySignature, signaturePrefix } from './signature/verify-signature.js';
 export { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';
+export { signatureHeader, signSha256, signTimestamped } from './signature/sign-body.js';
+export type { SigningScheme } from './signature/sign-body.js';
 export type { VerifyTimestampedSignatureInput } from './signature/verify-timestamped-signature.js';
 export type { SignatureFailureReason, SignatureResult, VerifySignatureInput } from './signature/verify-signature.js';
 export { normalizeEvent } from './events/normalize-event.js';

@@ -1,5 +1,5 @@
-import { PixhookConfigError, PixhookError } from '../index.js';
-import { sign, toBodyBytes } from './sign.js';
+import { PixhookConfigError, PixhookError, signatureHeader, type SigningScheme } from '../index.js';
+import { toBodyBytes } from './sign.js';
 
 /** Waits `ms`; settles early (either way) when `signal` aborts. Inject a fake one so tests never wait. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -12,6 +12,8 @@ export interface DeliverOptions {
   secret?: string;
   /** Send this `X-Signature` instead (a forged delivery), or `null` to send none. */
   signature?: string | null;
+  /** Sign as a sibling brand does (`{ scheme: 'timestamped', header }`), afresh at each attempt. Default `X-Signature: sha256=…`. */
+  signing?: SigningScheme;
   /** Extra request headers. */
   headers?: Record<string, string>;
   /** Attempts in total, the first included. Default 5, like the gateway. */
@@ -82,20 +84,29 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
   const random = options.random ?? Math.random;
 
   const bytes = toBodyBytes(options.body);
-  let signature: string | undefined;
-  if (options.signature === undefined) {
-    if (options.secret === undefined) throw new PixhookConfigError('pixhook/testing: deliver needs a `secret` (or an explicit `signature`).');
-    signature = await sign(bytes, options.secret);
-  } else if (options.signature !== null) signature = options.signature;
+  const scheme = options.signing ?? { scheme: 'sha256' };
+  const secret = options.secret;
+  if (options.signature === undefined && secret === undefined) {
+    throw new PixhookConfigError('pixhook/testing: deliver needs a `secret` (or an explicit `signature`).');
+  }
   const headers: Record<string, string> = {
     'user-agent': 'pixhook-simulator',
     ...options.headers,
     'content-type': 'application/json',
   };
-  if (signature !== undefined) headers['x-signature'] = signature;
+  let signature: string | undefined;
+  // A timestamped signature is made again for every attempt, as a real sender does.
+  const signNow = async () => {
+    if (options.signature === null) return;
+    const signed = await signatureHeader(scheme, bytes, secret ?? '');
+    signature = options.signature ?? signed.value;
+    headers[signed.name] = signature;
+  };
+  await signNow();
 
   const log: DeliveryAttempt[] = [];
   for (let n = 1; n <= attempts; n++) {
+    if (n > 1 && scheme.scheme === 'timestamped') await signNow();
     const startedAt = now();
     const outcome = await attemptOnce(fetchImpl, sleep, String(options.url), headers, bytes, timeoutMs);
     const record: DeliveryAttempt = { attempt: n, ...outcome, durationMs: round(now() - startedAt), at: new Date(startedAt).toISOString() };

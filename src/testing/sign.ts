@@ -1,19 +1,18 @@
-import { bytesToHex } from '../signature/hex.js';
-import { hmacSign } from '../signature/hmac-sha256.js';
-import { signaturePrefix } from '../signature/verify-signature.js';
+import { signatureHeader, signSha256, type SigningScheme } from '../index.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** The `X-Signature` value the gateway sends: `sha256=` + lowercase hex HMAC-SHA256 of the exact bytes. */
 export async function sign(body: Uint8Array | string, secret: string): Promise<string> {
-  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
-  return signaturePrefix + bytesToHex(await hmacSign(secret, bytes));
+  return signSha256(body, secret);
 }
+
+export { signTimestamped } from '../index.js';
 
 export interface SignedRequestHeaders {
   'content-type': 'application/json';
-  'x-signature': string;
+  /** The signature, under `x-signature` (or the header `signing` names). */
   [name: string]: string;
 }
 
@@ -29,8 +28,10 @@ export interface SignedRequest {
 export interface SignedRequestOptions {
   /** Send this `X-Signature` instead of the right one (forged or malformed deliveries). */
   signature?: string;
-  /** Extra headers; `content-type` and `x-signature` always win (use `signature` to forge one). */
+  /** Extra headers; `content-type` and the signature header always win (use `signature` to forge one). */
   headers?: Record<string, string>;
+  /** Sign as a sibling brand does: `{ scheme: 'timestamped', header: 'vexy-signature' }`. Default: `X-Signature: sha256=…`. */
+  signing?: SigningScheme;
 }
 
 /** Body bytes of a delivery: bytes and strings as they are, anything else as `JSON.stringify` would send it. */
@@ -50,10 +51,10 @@ export async function signedRequest(
   options: SignedRequestOptions = {},
 ): Promise<SignedRequest> {
   const bytes = toBodyBytes(payload);
-  const signature = options.signature ?? (await sign(bytes, secret));
+  const signed = await signatureHeader(options.signing ?? { scheme: 'sha256' }, bytes, secret);
   return {
     body: decoder.decode(bytes),
     bytes,
-    headers: { ...options.headers, 'content-type': 'application/json', 'x-signature': signature },
+    headers: { ...options.headers, 'content-type': 'application/json', [signed.name]: options.signature ?? signed.value },
   };
 }

@@ -83,7 +83,7 @@ describe('pixhook listen --forward-to', () => {
     expect(target.received[0]!.headers['x-signature']).toBe(await sign(body, secret));
     expect(target.received[0]!.headers['content-type']).toBe('application/json');
     await listen.forwards(1);
-    expect(listen.out.stderr).toMatch(/forwarded transaction_paid txn_fwd_1 to http:\/\/127\.0\.0\.1:\d+\/pix → 200/);
+    expect(listen.out.stderr).toMatch(/forwarded transaction_paid "txn_fwd_1" to http:\/\/127\.0\.0\.1:\d+\/pix → 200/);
     expect(JSON.parse(listen.out.stdout.trim())).toMatchObject({ event: 'transaction_paid', id: 'txn_fwd_1', amountInCents: 3210 });
   });
 
@@ -110,7 +110,7 @@ describe('pixhook listen --forward-to', () => {
     const result = await deliver({ url, body: transactionPaid({ id: 'txn_app_down', seed: 4 }), secret, attempts: 1 });
     expect(result.finalStatus).toBe(200);
     await listen.forwards(1);
-    expect(listen.out.stderr).toMatch(/forwarded transaction_paid txn_app_down to \S+ → 500/);
+    expect(listen.out.stderr).toMatch(/forwarded transaction_paid "txn_app_down" to \S+ → 500/);
   });
 
   it('rejects a --forward-to that is not an http(s) URL with exit 2', async () => {

@@ -48,7 +48,7 @@ describe('pixhook listen', () => {
       ['transfer_completed', 'tr_b_0001', 'completed', 7000, 'b'],
     ]);
     const stderr = running!.stderr();
-    expect(stderr).toMatch(/acknowledged 200 duplicate transaction_paid tx_a_0001/);
+    expect(stderr).toMatch(/acknowledged 200 duplicate transaction_paid "tx_a_0001"/);
     expect(stderr).toMatch(/rejected 401 signature_mismatch/);
     expect(stderr + running!.stdout()).not.toContain(secret);
   });
@@ -81,7 +81,7 @@ describe('pixhook listen', () => {
     expect(second.stderr()).not.toMatch(/\n\s+at /);
     const empty = startCli(['listen', '--port', '0', '--secret', '']);
     expect(await empty.exited).toBe(2);
-    expect(empty.stderr()).toMatch(/secret. must be a non-empty string/);
+    expect(empty.stderr()).toMatch(/secret must not be empty/);
   });
 
   it('stops cleanly on SIGTERM', async () => {

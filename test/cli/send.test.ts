@@ -112,7 +112,7 @@ describe('pixhook send (a real process against a real receiver)', () => {
     await writeFile(file, '{\n  "event": "transaction_paid",\n  "data": { "id": "txn_file", "status": "paid", "amountInCents": 100 }\n}\n');
     const run = await pixhook(['send', '--body', file, '--url', target.url, '--secret', secret]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('sending transaction_paid from');
+    expect(run.stdout).toContain('sending "transaction_paid" from');
     expect(target.handled[0]).toMatchObject({ variant: 'a', transaction: { id: 'txn_file', amountInCents: 100 } });
   });
 
@@ -122,7 +122,7 @@ describe('pixhook send (a real process against a real receiver)', () => {
     server = undefined;
     const run = await pixhook(['send', 'transaction_paid', '--url', target.url, '--secret', secret, '--attempts', '2', '--backoff-ms', '0']);
     expect(run.code).toBe(1);
-    expect(attemptLines(run.stdout).every((line) => line.includes('error fetch failed: ECONNREFUSED'))).toBe(true);
+    expect(attemptLines(run.stdout).every((line) => line.includes('error "fetch failed: ECONNREFUSED"'))).toBe(true);
   });
 
   it.each([

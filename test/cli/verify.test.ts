@@ -16,7 +16,7 @@ describe('pixhook verify', () => {
     writeFileSync(file, body);
     const result = await runCli(['verify', '--secret', secret, '--signature', signature, file]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^valid: .*transaction_paid tx_b_0001 paid 2500 cents \(variant b\)/);
+    expect(result.stdout).toMatch(/^valid: .*transaction_paid "tx_b_0001" "paid" 2500 cents \(variant b\)/);
   });
 
   it('exits 0 for a valid signature over stdin, byte for byte', async () => {
@@ -32,16 +32,17 @@ describe('pixhook verify', () => {
     expect(result.stderr + result.stdout).not.toContain('wrong_secret_value');
   });
 
-  it('exits 1 for a malformed or missing signature', async () => {
-    expect((await runCli(['verify', '--secret', secret, '--signature', 'sha256=abc'], { input: body })).stderr).toMatch(/signature_malformed/);
+  it('exits 1 for a malformed signature, 2 (a usage error) when --signature is missing', async () => {
+    const malformed = await runCli(['verify', '--secret', secret, '--signature', 'sha256=abc'], { input: body });
+    expect([malformed.code, /signature_malformed/.test(malformed.stderr)]).toEqual([1, true]);
     const missing = await runCli(['verify', '--secret', secret], { input: body });
-    expect([missing.code, /signature_missing/.test(missing.stderr)]).toEqual([1, true]);
+    expect([missing.code, /--signature <header value> is required/.test(missing.stderr)]).toEqual([2, true]);
   });
 
-  it('says in one line, without a stack trace, that a body file is missing, and exits 1', async () => {
+  it('says in one line, without a stack trace, that a body file is missing, and exits 2 like send --body', async () => {
     const result = await runCli(['verify', '--secret', secret, '--signature', signature, '/nonexistent/body.json']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^pixhook: ENOENT: no such file or directory/);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^pixhook: cannot read body file "\/nonexistent\/body.json": ENOENT/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
