@@ -92,7 +92,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       const body = options.body ?? JSON.stringify(event.payload);
       return { key, ...(await acknowledgeDurable(kernel, event, claim, body, options.trace)) };
     }
-    const reason = await acknowledgeInline(kernel, event, claim);
+    const reason = await acknowledgeInline(kernel, event, claim, options.waitUntil);
     return reason === undefined ? { key } : { key, reason };
   }
 
@@ -107,7 +107,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     });
     // Inline waits for onUnknown, but never past the deadline: the answer is 200 either way.
     if (config.mode !== 'inline') kernel.keepAlive(run, options.waitUntil);
-    else if ((await raceDeadline(run, config.deadlineMs)) === 'deadline') kernel.track(run);
+    else if ((await raceDeadline(run, config.deadlineMs)) === 'deadline') kernel.keepAlive(run, options.waitUntil);
     return { reason: 'unknown_event' };
   }
 

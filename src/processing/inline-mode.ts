@@ -9,7 +9,12 @@ import type { ProcessingKernel } from './processing-kernel.js';
  * the run goes on (up to `handlerTimeoutMs`) and settles the claim itself, so the sender's retry is
  * answered `in_flight` until then, and `duplicate` after a success.
  */
-export function acknowledgeInline(kernel: ProcessingKernel, event: PixEvent, claim: HeldClaim): ProcessingReason | undefined | Promise<ProcessingReason | undefined> {
+export function acknowledgeInline(
+  kernel: ProcessingKernel,
+  event: PixEvent,
+  claim: HeldClaim,
+  waitUntil?: (promise: Promise<unknown>) => void,
+): ProcessingReason | undefined | Promise<ProcessingReason | undefined> {
   const running = kernel.attempt(event, claim, 1);
   if (!(running instanceof Promise)) {
     const settled = settle(kernel, event, claim, running);
@@ -18,7 +23,8 @@ export function acknowledgeInline(kernel: ProcessingKernel, event: PixEvent, cla
   const run = running.then((outcome) => settle(kernel, event, claim, outcome));
   return raceDeadline(run, kernel.config.deadlineMs).then((result) => {
     if (result !== 'deadline') return reasonOf(result);
-    kernel.track(run);
+    // The run outlives the answer: on serverless platforms only a waitUntil keeps it (and its claim) alive.
+    kernel.keepAlive(run, waitUntil);
     return 'handler_timeout';
   });
 }

@@ -40,7 +40,7 @@ export async function serverTarget(server: Server, path: string): Promise<Contra
 export function sendHttp(url: string, request: ContractRequest): Promise<ContractResponse> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = httpRequest(url, { method: request.method, headers: { ...request.headers, connection: 'close' } }, (res) => {
+    const req = httpRequest(url, { method: request.method, agent: false, headers: { ...request.headers, connection: 'close' } }, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PixEvent } from '../../src/events/event-types.js';
 import { createReceiver } from '../../src/index.js';
 import { contractCases, rotatedSecret, secret, type ContractCase, type Expectation } from './contract-cases.js';
-import type { ContractResponse, TargetFactory } from './contract-target.js';
+import { sendHttp, type ContractResponse, type TargetFactory } from './contract-target.js';
 
 const handlerSecretMessage = 'db password hunter2 exploded';
 
@@ -76,4 +76,54 @@ function expectAnswer(response: ContractResponse, expected: Expectation): void {
     if (typeof value === 'string') expect(response.headers[name], label).toBe(value);
     else expect(response.headers[name], label).toMatch(value);
   }
+}
+
+/** A receiver living in another runtime (Bun, Deno, workerd), driven through its control routes. */
+export interface RemoteApp {
+  /** e.g. http://127.0.0.1:1234 */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The same contract cases against a fetch app served by another runtime: each case sets the remote
+ * receiver up (options, handler behaviour) over HTTP, then sends, releases and drains as usual.
+ */
+export function runRemoteContractSuite(targetName: string, start: () => Promise<RemoteApp>, cases: ContractCase[] = contractCases): void {
+  describe(`contract: ${targetName}`, () => {
+    let app: RemoteApp | undefined;
+    beforeAll(async () => {
+      app = await start();
+    }, 120_000);
+    afterAll(async () => {
+      await app?.close();
+    });
+    const control = async (path: string, body?: unknown) => {
+      const res = await fetch(`${app!.baseUrl}/_control/${path}`, { method: 'POST', body: JSON.stringify(body ?? {}) });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { handled: PixEvent[] };
+    };
+    for (const c of cases) {
+      it(c.name, async () => {
+        await control('setup', { options: { secret, ...c.options }, handler: c.handler ?? 'ok' });
+        const target = urlTargetOf(`${app!.baseUrl}/webhooks/pix`);
+        for (const step of c.steps) {
+          if ('send' in step) expectAnswer(await target(step.send), step.expect);
+          else if ('concurrently' in step) {
+            const answers = await Promise.all(step.concurrently.map((r) => target(r)));
+            const handledNow = answers.filter((a) => a.status === 200 && parse(a).reason === undefined);
+            expect(handledNow).toHaveLength(step.expectAll.length);
+          } else if ('release' in step) await control('release');
+          else await control('drain');
+        }
+        const { handled } = await control('drain');
+        expect(handled).toHaveLength(c.handled);
+        c.check?.(handled);
+      });
+    }
+  });
+}
+
+function urlTargetOf(url: string) {
+  return (request: Parameters<typeof sendHttp>[1]) => sendHttp(url, request);
 }
