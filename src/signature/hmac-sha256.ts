@@ -6,9 +6,18 @@ export type HmacSigner = (secret: string, body: Uint8Array) => Promise<Uint8Arra
 
 // No static `node:` import keeps this module loadable on edge runtimes; node:crypto is ~20× faster
 // than Web Crypto for small bodies, so it is used wherever the runtime has it.
-const nodeCrypto = (
-  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-).process?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+// Next's edge runtime throws on any use of `process.getBuiltinModule`: treat that as "absent".
+const nodeCrypto = loadNodeCrypto();
+
+function loadNodeCrypto(): typeof NodeCrypto | undefined {
+  try {
+    const host = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
+    if (host.EdgeRuntime !== undefined) return undefined;
+    return host.process?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const encoder = new TextEncoder();
 

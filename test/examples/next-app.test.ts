@@ -29,7 +29,7 @@ async function installNextApp(): Promise<void> {
 // The real thing: `npm ci` (first run only), `next build`, `next start`, real HTTP. Its dependencies stay
 // in examples/next-app, so the library itself never depends on next.
 describe('examples/next-app (Next.js 16, built and started for real)', () => {
-  it('handles deliveries on the App Router (background + after) and Pages Router routes', { timeout: 300_000 }, async () => {
+  it('handles deliveries on the App Router (background + after), the edge runtime and Pages Router routes', { timeout: 300_000 }, async () => {
     await requireBuiltPackage();
     if (!existsSync(next)) await installNextApp();
     const startedAt = Date.now();
@@ -51,6 +51,8 @@ describe('examples/next-app (Next.js 16, built and started for real)', () => {
     try {
       await deliverScenario(`${base}/pix`, example, 'app');
       await deliverScenario(`${base}/pix-pages`, example, 'pages');
+      // The edge runtime route (pixhook/web, Web Crypto): signed events, a retry and a forgery.
+      await deliverScenario(`${base}/pix-edge`, example, 'edge');
 
       // A Pages route without `bodyParser: false`: Next's parser ran, and the answer says what to write.
       const body = bytesOf(variantAPaid);
