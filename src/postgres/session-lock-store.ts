@@ -19,6 +19,8 @@ interface LockSession {
   end(clean: boolean): void;
   lastPingAt: number;
   ping: Promise<boolean> | undefined;
+  /** Statements on the lock connection go one at a time (pg 9 drops its implicit queue). */
+  tail: Promise<unknown>;
 }
 
 interface HeldClaim {
@@ -89,6 +91,7 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
               end: (clean) => (clean ? finish() : fail(new Error('pixhook: lock session ended'))),
               lastPingAt: Date.now(),
               ping: undefined,
+              tail: Promise.resolve(),
             };
             session = opened;
             void closed.then(() => opened && kill(opened, new Error('connection closed')));
@@ -111,15 +114,19 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
     return opening;
   }
 
-  async function run(s: LockSession, text: string, values: unknown[]): Promise<Record<string, unknown>> {
-    try {
-      const { rows } = await s.connection.query(text, values);
-      return rows[0] ?? {};
-    } catch (error) {
-      // We cannot tell which locks a failed statement left behind: end the connection, and with it all of them.
-      kill(s, error);
-      throw error;
-    }
+  function run(s: LockSession, text: string, values: unknown[]): Promise<Record<string, unknown>> {
+    const statement = s.tail.then(async () => {
+      try {
+        const { rows } = await s.connection.query(text, values);
+        return rows[0] ?? {};
+      } catch (error) {
+        // We cannot tell which locks a failed statement left behind: end the connection, and with it all of them.
+        kill(s, error);
+        throw error;
+      }
+    });
+    s.tail = statement.catch(() => {});
+    return statement;
   }
 
   function expireLater(key: string, claim: HeldClaim, ttlMs: number): void {
@@ -213,6 +220,7 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
       s.alive = false;
       session = undefined;
       try {
+        await s.tail;
         await s.connection.query('SELECT pg_advisory_unlock_all()');
         s.end(true);
       } catch {
