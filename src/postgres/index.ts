@@ -3,6 +3,7 @@ export type { PostgresInbox, PostgresInboxOptions, SweepOptions } from './postgr
 export { inboxSchemaSql } from './inbox-schema.js';
 export type { InboxTableOptions } from './inbox-schema.js';
 export type { PostgresDedupeStore } from './session-lock-store.js';
+export { transactionalOutcome } from './transactional.js';
 export type { TransactionalContext, TransactionalHandler, TransactionalOptions, TransactionalOutcome } from './transactional.js';
 export type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
 export type { PgClientLike, PgPoolClientLike, PgPoolLike, PostgresHandle } from './pg-database.js';

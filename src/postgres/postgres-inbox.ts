@@ -9,7 +9,6 @@ import {
   transactional,
   type TransactionalHandler,
   type TransactionalOptions,
-  type TransactionalOutcome,
   type TransactionalSettings,
 } from './transactional.js';
 
@@ -38,13 +37,14 @@ export interface PostgresInbox {
   readonly store: PostgresDedupeStore;
   /**
    * Wraps a handler so it runs in one transaction whose first statement claims `context.key`: its
-   * writes and the key's mark commit together, or neither does. Resolves `skipped` (handler not
-   * called) when the key was already done.
+   * writes and the key's mark commit together, or neither does. When the key was already done the
+   * handler is not called and the wrapper resolves all the same (the delivery is answered 200, the job
+   * completes): `onSkipped` and `transactionalOutcome(context)` tell you it was a duplicate.
    */
   transactional<E extends PixEvent | UnknownEvent>(
     handler: TransactionalHandler<E>,
     options?: TransactionalOptions,
-  ): (event: E, context: HandlerContext) => Promise<TransactionalOutcome>;
+  ): (event: E, context: HandlerContext) => Promise<void>;
   /** The same claim inside a transaction you already run: `claimed` (go on) or `done` (skip your writes). */
   claim(tx: SqlExecutor, event: PixEvent | string, options?: { scope?: string }): Promise<'claimed' | 'done'>;
   /** Creates the table and index if missing (safe to run from several instances at once). */

@@ -6,7 +6,8 @@ import { isRetryableTransactionError } from './sql-state.js';
 /** What a transactional handler receives: the processing context plus the open transaction. */
 export type TransactionalContext = HandlerContext & { readonly tx: SqlExecutor };
 
-export type TransactionalHandler<E> = (event: E, context: TransactionalContext) => void | Promise<void>;
+/** Its result is ignored (returning a query's result is fine). */
+export type TransactionalHandler<E> = (event: E, context: TransactionalContext) => unknown;
 
 /** `handled`: the handler ran and its writes committed with the key. `skipped`: the key was already done. */
 export type TransactionalOutcome = 'handled' | 'skipped';
@@ -35,6 +36,17 @@ export interface TransactionalSettings {
 }
 
 export const effectsScope = 'effects';
+
+const outcomes = new WeakMap<HandlerContext, TransactionalOutcome>();
+
+/**
+ * What the last transactional handler did with this context: `handled`, `skipped` (the key was already
+ * done: a duplicate), or `undefined` when none ran. Processing gives every handler of one run the same
+ * context, so a later handler (or your `onAny`) can read it.
+ */
+export function transactionalOutcome(context: HandlerContext): TransactionalOutcome | undefined {
+  return outcomes.get(context);
+}
 
 /**
  * The claim statement, first in the transaction: inserts the key's row, or takes over an expired one.
@@ -69,7 +81,7 @@ export function transactional<E extends PixEvent | UnknownEvent>(
   settings: TransactionalSettings,
   handler: TransactionalHandler<E>,
   options: TransactionalOptions = {},
-): (event: E, context: HandlerContext) => Promise<TransactionalOutcome> {
+): (event: E, context: HandlerContext) => Promise<void> {
   const scope = options.scope ?? effectsScope;
   const isolation = options.isolation ?? settings.isolation;
   const maxRetries = options.maxRetries ?? settings.maxRetries;
@@ -86,6 +98,7 @@ export function transactional<E extends PixEvent | UnknownEvent>(
           if (context.signal.aborted) throw context.signal.reason;
           return 'handled';
         });
+        outcomes.set(context, outcome);
         if (outcome === 'skipped') {
           try {
             options.onSkipped?.(event, context);
@@ -93,7 +106,7 @@ export function transactional<E extends PixEvent | UnknownEvent>(
             // A reporting hook that throws must not turn a committed duplicate into a failure.
           }
         }
-        return outcome;
+        return;
       } catch (error) {
         if (retry >= maxRetries || !isRetryableTransactionError(error)) throw error;
         await pause(5 + Math.random() * 20 * 2 ** retry);
