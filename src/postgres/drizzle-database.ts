@@ -4,14 +4,21 @@ import { fromPostgresJs, type PostgresJsSqlLike } from './postgres-js-database.j
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
 
 /** What pixhook uses of a Drizzle database or transaction (`drizzle-orm` node-postgres or postgres-js). */
+// Loose on purpose: Drizzle's generic signatures are not assignable to narrower ones.
+type AnyFunction = (...args: never[]) => unknown;
 export interface DrizzleExecutorLike {
-  execute(query: never): PromiseLike<unknown>;
+  execute: AnyFunction;
 }
 export interface DrizzleLike extends DrizzleExecutorLike {
-  transaction(fn: (tx: never) => Promise<unknown>, config?: { isolationLevel?: IsolationLevel }): Promise<unknown>;
+  transaction: AnyFunction;
   /** The driver client Drizzle was made with: a pg Pool or a postgres.js instance. */
   readonly $client: unknown;
 }
+interface DrizzleCalls {
+  execute(query: unknown): PromiseLike<unknown>;
+  transaction<T>(fn: (tx: DrizzleExecutorLike) => Promise<T>, config?: { isolationLevel?: IsolationLevel }): Promise<T>;
+}
+const calls = (db: DrizzleExecutorLike) => db as unknown as DrizzleCalls;
 
 type Build = (text: string, values: unknown[]) => unknown;
 let build: Promise<Build> | undefined;
@@ -26,7 +33,7 @@ const builder = () =>
 function drizzleExecutor(db: DrizzleExecutorLike): SqlExecutor {
   return {
     async query(text, values) {
-      const result = (await db.execute((await builder())(text, values ?? []) as never)) as { rows?: SqlRow[] } | SqlRow[];
+      const result = (await calls(db).execute((await builder())(text, values ?? []))) as { rows?: SqlRow[] } | SqlRow[];
       return { rows: Array.isArray(result) ? [...result] : (result.rows ?? []) };
     },
   };
@@ -37,12 +44,12 @@ export function fromDrizzle(db: DrizzleLike): SqlDatabase {
   const client = db.$client;
   let driver: SqlDatabase;
   if (isPgPool(client)) driver = toSqlDatabase(client as PgPoolLike);
-  else if (typeof (client as PostgresJsSqlLike)?.reserve === 'function') driver = fromPostgresJs(client as PostgresJsSqlLike);
+  else if (typeof (client as PostgresJsSqlLike)?.begin === 'function' && typeof (client as PostgresJsSqlLike).unsafe === 'function') driver = fromPostgresJs(client as PostgresJsSqlLike);
   else throw new PixhookConfigError('pixhook/postgres: fromDrizzle needs a Drizzle database made from a pg Pool or a postgres.js instance.');
   return {
     ...drizzleExecutor(db),
     async transaction<T>(isolation: IsolationLevel, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      return (await db.transaction(((tx: DrizzleExecutorLike) => fn(drizzleExecutor(tx))) as (tx: never) => Promise<unknown>, { isolationLevel: isolation })) as T;
+      return calls(db).transaction((tx) => fn(drizzleExecutor(tx)), { isolationLevel: isolation });
     },
     session: (fn) => driver.session(fn),
   };

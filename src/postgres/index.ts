@@ -8,7 +8,7 @@ export type { TransactionalContext, TransactionalHandler, TransactionalOptions, 
 export type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
 export type { PgClientLike, PgPoolClientLike, PgPoolLike, PostgresHandle } from './pg-database.js';
 export { fromPostgresJs } from './postgres-js-database.js';
-export type { PostgresJsLike, PostgresJsReservedLike, PostgresJsSqlLike } from './postgres-js-database.js';
+export type { PostgresJsLike, PostgresJsSqlLike } from './postgres-js-database.js';
 export { fromKysely } from './kysely-database.js';
 export type { KyselyExecutorLike, KyselyLike } from './kysely-database.js';
 export { fromDrizzle } from './drizzle-database.js';

@@ -21,6 +21,8 @@ interface LockSession {
   ping: Promise<boolean> | undefined;
   /** Statements on the lock connection go one at a time (pg 9 drops its implicit queue). */
   tail: Promise<unknown>;
+  /** Rejects when the connection is gone: a statement waiting on a dead connection must not hang. */
+  readonly gone: Promise<never>;
 }
 
 interface HeldClaim {
@@ -84,11 +86,20 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
       const ended = db.session(
         (connection, closed) =>
           new Promise<void>((finish, fail) => {
+            let lost!: (error: Error) => void;
+            const gone = new Promise<never>((_, reject) => (lost = reject));
+            gone.catch(() => {});
+            void closed.then(() => lost(new Error('pixhook: the lock connection closed')));
             opened = {
+              gone,
               connection,
               generation: gen,
               alive: true,
-              end: (clean) => (clean ? finish() : fail(new Error('pixhook: lock session ended'))),
+              end: (clean) => {
+                lost(new Error('pixhook: the lock connection was ended'));
+                if (clean) finish();
+                else fail(new Error('pixhook: lock session ended'));
+              },
               lastPingAt: Date.now(),
               ping: undefined,
               tail: Promise.resolve(),
@@ -117,7 +128,8 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
   function run(s: LockSession, text: string, values: unknown[]): Promise<Record<string, unknown>> {
     const statement = s.tail.then(async () => {
       try {
-        const { rows } = await s.connection.query(text, values);
+        if (!s.alive) throw new Error('pixhook: the lock connection is gone');
+        const { rows } = await Promise.race([s.connection.query(text, values), s.gone]);
         return rows[0] ?? {};
       } catch (error) {
         // We cannot tell which locks a failed statement left behind: end the connection, and with it all of them.
@@ -221,7 +233,7 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
       session = undefined;
       try {
         await s.tail;
-        await s.connection.query('SELECT pg_advisory_unlock_all()');
+        await Promise.race([s.connection.query('SELECT pg_advisory_unlock_all()'), s.gone]);
         s.end(true);
       } catch {
         s.end(false);
