@@ -1,5 +1,5 @@
-import { PixhookConfigError } from '../index.js';
-import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
+import { PixhookConfigError, PixhookError } from '../index.js';
+import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
 
 // Structural types, so `pg` stays an optional peer dependency and its types are not needed to build.
 interface PgQueryable {
@@ -34,12 +34,39 @@ export function beginStatement(isolation: IsolationLevel): string {
   return `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`;
 }
 
-async function inTransaction<T>(client: PgQueryable, isolation: IsolationLevel, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-  await client.query(beginStatement(isolation));
+/** A string or number as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
+function literal(value: string | number): string {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new PixhookError('internal_error', 'a SQL number literal must be finite');
+    return String(value);
+  }
+  if (value.includes('\0')) throw new PixhookError('internal_error', 'Postgres text cannot hold a NUL character');
+  const quoted = `'${value.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
+  return value.includes('\\') ? ` E${quoted}` : quoted;
+}
+
+/** BEGIN and the first statement as one simple-protocol query: one round trip for both. */
+function beginWith(isolation: IsolationLevel, first: SqlStatement): string {
+  const text = first.text.replace(/\$(\d+)/g, (_, i: string) => literal(first.values[Number(i) - 1]!));
+  return `${beginStatement(isolation)}; ${text}`;
+}
+
+async function inTransaction<T>(
+  client: PgQueryable,
+  isolation: IsolationLevel,
+  fn: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>,
+  first?: SqlStatement,
+): Promise<T> {
   let result: T;
   try {
-    result = await fn(client);
+    let rows: SqlRow[] = [];
+    if (first) {
+      const results = (await client.query(beginWith(isolation, first))) as unknown as { rows: SqlRow[] }[];
+      rows = results[1]?.rows ?? [];
+    } else await client.query(beginStatement(isolation));
+    result = await fn(client, rows);
   } catch (error) {
+    // Also when the first statement failed: the connection must not go back to the pool mid-transaction.
     // A broken connection cannot roll back, and does not need to: the server already did.
     await client.query('ROLLBACK').catch(() => {});
     throw error;
@@ -65,20 +92,22 @@ function closedSignal(client: PgEvents): { closed: Promise<void>; detach: () => 
 }
 
 function fromPgPool(pool: PgPoolLike): SqlDatabase {
+  async function inPooled<T>(isolation: IsolationLevel, fn: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>, first?: SqlStatement): Promise<T> {
+    const client = await pool.connect();
+    const { closed, detach } = closedSignal(client);
+    let broken = false;
+    void closed.then(() => (broken = true));
+    try {
+      return await inTransaction(client, isolation, fn, first);
+    } finally {
+      detach();
+      client.release(broken);
+    }
+  }
   return {
     query: (text, values) => pool.query(text, values),
-    async transaction(isolation, fn) {
-      const client = await pool.connect();
-      const { closed, detach } = closedSignal(client);
-      let broken = false;
-      void closed.then(() => (broken = true));
-      try {
-        return await inTransaction(client, isolation, fn);
-      } finally {
-        detach();
-        client.release(broken);
-      }
-    },
+    transaction: (isolation, fn) => inPooled(isolation, fn),
+    transactionWith: (isolation, first, fn) => inPooled(isolation, fn, first),
     async session(fn) {
       const client = await pool.connect();
       const { closed, detach } = closedSignal(client);
@@ -109,6 +138,7 @@ function fromPgClient(client: PgClientLike): SqlDatabase {
   return {
     query: (text, values) => exclusive(() => client.query(text, values)),
     transaction: (isolation, fn) => exclusive(() => inTransaction(client, isolation, fn)),
+    transactionWith: (isolation, first, fn) => exclusive(() => inTransaction(client, isolation, fn, first)),
     async session(fn) {
       const { closed, detach } = closedSignal(client);
       const connection: SqlExecutor = { query: (text, values) => exclusive(() => client.query(text, values)) };

@@ -25,4 +25,16 @@ export interface SqlDatabase extends SqlExecutor {
    * reused with locks still on it: destroy it, or return it only after `pg_advisory_unlock_all()`.
    */
   session<T>(fn: (connection: SqlExecutor, closed: Promise<void>) => Promise<T>): Promise<T>;
+  /**
+   * Optional: `transaction`, with `first` sent in the same round trip as BEGIN and its rows handed to
+   * `fn`. The `pg` handles do it (one round trip less per event); without it, `first` runs as the
+   * transaction's first query.
+   */
+  transactionWith?<T>(isolation: IsolationLevel, first: SqlStatement, fn: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>): Promise<T>;
+}
+
+/** A statement with `$1…$n` parameters. */
+export interface SqlStatement {
+  text: string;
+  values: (string | number)[];
 }

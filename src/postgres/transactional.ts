@@ -1,6 +1,6 @@
 import { PixhookConfigError, type HandlerContext, type PixEvent, type UnknownEvent } from '../index.js';
 import type { InboxNames } from './inbox-schema.js';
-import type { IsolationLevel, SqlDatabase, SqlExecutor } from './sql-database.js';
+import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
 import { isRetryableTransactionError } from './sql-state.js';
 
 /** What a transactional handler receives: the processing context plus the open transaction. */
@@ -90,14 +90,18 @@ export function transactional<E extends PixEvent | UnknownEvent>(
     const key = keyOf(settings, event, context.key);
     for (let retry = 0; ; retry++) {
       try {
-        const outcome = await settings.db.transaction(isolation, async (tx): Promise<TransactionalOutcome> => {
-          const { rows } = await tx.query(claim, [scope, key, settings.dedupeTtlMs]);
+        const first = { text: claim, values: [scope, key, settings.dedupeTtlMs] };
+        const body = async (tx: SqlExecutor, rows: SqlRow[]): Promise<TransactionalOutcome> => {
           if (rows.length === 0) return 'skipped';
           await handler(event, { ...context, tx });
           // The run was abandoned (time limit, claim lost): roll back rather than commit behind its back.
           if (context.signal.aborted) throw context.signal.reason;
           return 'handled';
-        });
+        };
+        const { db } = settings;
+        const outcome = db.transactionWith
+          ? await db.transactionWith(isolation, first, body)
+          : await db.transaction(isolation, async (tx) => body(tx, (await tx.query(first.text, first.values)).rows));
         outcomes.set(context, outcome);
         if (outcome === 'skipped') {
           try {

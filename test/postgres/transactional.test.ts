@@ -47,6 +47,16 @@ describe('transactional(handler): the handler’s writes and the key commit toge
     expect(skipped).toEqual(['k1']);
   });
 
+  it('keys with quotes and backslashes are claimed as they are (BEGIN and the claim share one round trip)', async () => {
+    const { inbox, rows, book, table } = await setup();
+    const handler = inbox.transactional(book);
+    const odd = "transaction_paid:it's\\a \"key\"; DROP TABLE x; --:paid";
+    expect(await outcome(handler, paid('tx_odd'), context(odd))).toBe('handled');
+    expect(await outcome(handler, paid('tx_odd'), context(odd))).toBe('skipped');
+    expect(await rows()).toEqual([odd]);
+    expect((await db().pool.query(`SELECT key FROM ${table}`)).rows).toEqual([{ key: odd }]);
+  });
+
   it('a handler that throws rolls back its writes and the mark: the retry runs it again', async () => {
     const { inbox, rows, book, table } = await setup();
     let fail = true;
