@@ -23,7 +23,9 @@ describe.each<AckMode>(['inline', 'background'])('createProcessing({ mode: %s, s
     const processing = createProcessing({ mode, store: inbox.store, background: { backoffMs: 10 } });
     processing.on(
       'transaction_paid',
-      inbox.transactional(async (_event, { key, tx }) => {
+      inbox.transactional(async (event, { key, tx }) => {
+        // The event is typed from the registration: no annotation needed.
+        expect(event.transaction.id).toMatch(/^tx_m/);
         await tx.query(`INSERT INTO ${ledger} (event_key) VALUES ($1)`, [key]);
         if (failNext) {
           failNext = false;
