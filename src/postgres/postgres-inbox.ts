@@ -4,6 +4,7 @@ import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { sessionLockStore, type PostgresDedupeStore } from './session-lock-store.js';
 import type { IsolationLevel, SqlExecutor } from './sql-database.js';
 import {
+  checkedIsolation,
   claimIn,
   keyOf,
   transactional,
@@ -69,10 +70,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
   }
   const db = toSqlDatabase(options.pool);
   const names = inboxNames(options);
-  const isolation = options.isolation ?? 'read committed';
-  if (!['read committed', 'repeatable read', 'serializable'].includes(isolation)) {
-    throw new PixhookConfigError(`pixhook/postgres: unknown isolation level ${JSON.stringify(isolation)}.`);
-  }
+  const isolation = checkedIsolation(options.isolation ?? 'read committed');
   const settings: TransactionalSettings = {
     db,
     names,

@@ -75,6 +75,16 @@ export async function claimIn(tx: SqlExecutor, settings: TransactionalSettings, 
   return rows.length > 0 ? 'claimed' : 'done';
 }
 
+const isolationLevels: readonly IsolationLevel[] = ['read committed', 'repeatable read', 'serializable'];
+
+/** The level goes into `BEGIN ISOLATION LEVEL …` as text: only the three known ones get there. */
+export function checkedIsolation(isolation: IsolationLevel): IsolationLevel {
+  if (!isolationLevels.includes(isolation)) {
+    throw new PixhookConfigError(`pixhook/postgres: isolation must be ${isolationLevels.join(', ')}; got ${JSON.stringify(isolation)}.`);
+  }
+  return isolation;
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function transactional<E extends PixEvent | UnknownEvent>(
@@ -83,7 +93,7 @@ export function transactional<E extends PixEvent | UnknownEvent>(
   options: TransactionalOptions = {},
 ): (event: E, context: HandlerContext) => Promise<void> {
   const scope = options.scope ?? effectsScope;
-  const isolation = options.isolation ?? settings.isolation;
+  const isolation = checkedIsolation(options.isolation ?? settings.isolation);
   const maxRetries = options.maxRetries ?? settings.maxRetries;
   const claim = claimStatement(settings.names);
   return async (event, context) => {
