@@ -12,7 +12,7 @@ function heapAfterGc() {
 
 // Keys as a receiver makes them: the default dedupeKey over a resource whose id came out of JSON.parse.
 function key(i) {
-  const transaction = JSON.parse(`{"id":"txn_${i.toString(36).padStart(20, '0')}","status":"paid","amount":1990}`);
+  const transaction = JSON.parse(`{"id":"txn_${i.toString(36).padStart(20, '0')}","status":"paid","amountInCents":1990}`);
   return defaultDedupeKey({ kind: 'transaction', name: 'transaction_paid', transaction });
 }
 
@@ -22,8 +22,8 @@ async function fill(count, max) {
   const store = memoryDedupeStore({ max });
   for (let i = 0; i < count; i++) {
     const k = key(i);
-    await store.claim(k, 60_000);
-    await store.complete(k, 86_400_000);
+    await store.claim(k, 'o', 60_000);
+    await store.complete(k, 'o', 86_400_000);
   }
   const after = heapAfterGc();
   return { store, bytes: after - before };

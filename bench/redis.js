@@ -24,7 +24,7 @@ try {
     claim: {
       async: true,
       async fn() {
-        const result = await store.claim(`transaction_paid:txn_${n++}:paid`, 60_000);
+        const result = await store.claim(`transaction_paid:txn_${n++}:paid`, randomUUID(), 60_000);
         if (result !== 'claimed') throw new Error(`claim answered ${result}`);
       },
     },

@@ -1,11 +1,12 @@
 import { startEmulator } from '../src/emulator/start-emulator.js';
-import type { DeliveryRecord } from '../src/emulator/emulator-records.js';
+import type { EmulatorSignature } from '../src/emulator/delivery-signature.js';
+import type { DeliveryRecord, EmulatorDeliveryAttempt } from '../src/emulator/emulator-records.js';
 import { emulatorRefusedPixKey } from '../src/emulator/gateway-state.js';
 import type { PayloadVariant } from '../src/events/event-types.js';
 import { parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './cli-args.js';
 
 const usage =
-  'emulator [--port <n>] [--host 127.0.0.1] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--backoff-ms <n>] [--transfer-step-ms <n>] [--quiet]';
+  'emulator [--port <n>] [--host 127.0.0.1] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--signature-scheme sha256|timestamped --signature-header <name>] [--backoff-ms <n>] [--delivery-timeout-ms <n>] [--transfer-step-ms <n>] [--quiet]';
 
 /**
  * Serves the gateway emulator until SIGINT/SIGTERM. Prints, on stdout, the base URL and the
@@ -21,12 +22,16 @@ export function emulatorCommand(argv: string[]): Promise<number> {
       'api-secret': { type: 'string' },
       'webhook-secret': { type: 'string' },
       variant: { type: 'string', default: 'a' },
+      'signature-scheme': { type: 'string', default: 'sha256' },
+      'signature-header': { type: 'string' },
       'backoff-ms': { type: 'string' },
+      'delivery-timeout-ms': { type: 'string' },
       'transfer-step-ms': { type: 'string' },
       quiet: { type: 'boolean', default: false },
     });
     const variant = values.variant;
     if (variant !== 'a' && variant !== 'b' && variant !== 'short') throw new UsageError(`--variant must be a, b or short, got "${variant}"`);
+    const signature = signatureFrom(values['signature-scheme'], values['signature-header']);
     const quiet = values.quiet;
     const log = (line: string) => {
       if (!quiet) process.stderr.write(`${line}\n`);
@@ -36,12 +41,18 @@ export function emulatorCommand(argv: string[]): Promise<number> {
       port: portFrom(values.port, 4010),
       host: values.host,
       variant: variant satisfies PayloadVariant,
+      signature,
       ...(values['api-key'] !== undefined && { apiKey: values['api-key'] }),
       ...(values['api-secret'] !== undefined && { apiSecret: values['api-secret'] }),
       ...(values['webhook-secret'] !== undefined && { webhookSecret: values['webhook-secret'] }),
       ...(values['backoff-ms'] !== undefined && { backoffMs: millisecondsFrom('--backoff-ms', values['backoff-ms']) }),
+      ...(values['delivery-timeout-ms'] !== undefined && {
+        deliveryTimeoutMs: millisecondsFrom('--delivery-timeout-ms', values['delivery-timeout-ms']),
+      }),
       ...(values['transfer-step-ms'] !== undefined && { transferStepMs: millisecondsFrom('--transfer-step-ms', values['transfer-step-ms']) }),
-      onRequest: (entry) => log(`pixhook emulator: ${entry.method} ${entry.path} → ${entry.status === 0 ? 'dropped' : entry.status}`),
+      // The path comes from the request: JSON-escaped, so a crafted URL cannot forge a log line.
+      onRequest: (entry) => log(`pixhook emulator: ${entry.method} ${JSON.stringify(entry.path)} → ${entry.status === 0 ? 'dropped' : entry.status}`),
+      onDeliveryAttempt: (delivery, attempt) => log(attemptLine(delivery, attempt)),
       onDelivery: (delivery) => log(deliveryLine(delivery)),
     });
 
@@ -56,16 +67,39 @@ export function emulatorCommand(argv: string[]): Promise<number> {
       ].join('\n'),
     );
     log(`pixhook emulator: listening on ${emulator.url} (variant ${variant}); transfers to ${emulatorRefusedPixKey} are refused`);
+    log(`pixhook emulator: deliveries: ${emulator.retry.attempts} attempts, waits ${emulator.retry.scheduleMs.join(', ')} ms; signature ${signatureLabel(signature)}`);
     await untilSignal();
     await emulator.close();
     return 0;
   });
 }
 
+// URLs, ids and errors come from requests and receivers: every such string is JSON-escaped.
+function attemptLine(delivery: DeliveryRecord, attempt: EmulatorDeliveryAttempt): string {
+  const answer = attempt.status !== undefined ? `answered ${attempt.status}` : `no answer ${JSON.stringify(attempt.error ?? 'unknown')}`;
+  const fault = attempt.fault ? ` (fault ${attempt.fault.id} ${attempt.fault.action})` : '';
+  const next = attempt.retryInMs !== undefined ? `; retry in ${attempt.retryInMs} ms` : '';
+  return `pixhook emulator: ${delivery.id} attempt ${attempt.attempt}/5 ${delivery.event} ${JSON.stringify(delivery.resourceId)} → ${JSON.stringify(delivery.url)} ${answer}${fault}${next}`;
+}
+
 function deliveryLine(delivery: DeliveryRecord): string {
   const last = delivery.attempts.at(-1);
-  const outcome = delivery.delivered ? `delivered (${last?.status ?? '?'})` : `failed (${last?.status ?? last?.error ?? 'no answer'})`;
-  return `pixhook emulator: ${delivery.event} ${delivery.resourceId} → ${delivery.url} [${delivery.scope}] ${outcome} after ${delivery.attempts.length} attempt(s)`;
+  const outcome = delivery.delivered ? `delivered (${last?.status ?? '?'})` : `gave up after ${delivery.attempts.length} attempts`;
+  return `pixhook emulator: ${delivery.id} ${delivery.event} ${JSON.stringify(delivery.resourceId)} → ${JSON.stringify(delivery.url)} [${delivery.scope}] ${outcome}`;
+}
+
+function signatureFrom(scheme: string, header: string | undefined): EmulatorSignature {
+  if (scheme === 'sha256') {
+    if (header !== undefined) throw new UsageError('--signature-header goes with --signature-scheme timestamped');
+    return { scheme: 'sha256' };
+  }
+  if (scheme !== 'timestamped') throw new UsageError(`--signature-scheme must be sha256 or timestamped, got ${JSON.stringify(scheme)}`);
+  if (header === undefined || !/^[A-Za-z0-9-]+$/.test(header)) throw new UsageError('--signature-scheme timestamped needs --signature-header <name> (e.g. Vexy-Signature)');
+  return { scheme: 'timestamped', header };
+}
+
+function signatureLabel(signature: EmulatorSignature): string {
+  return signature.scheme === 'sha256' ? 'X-Signature sha256=<hex>' : `${signature.header} t=<unix>,v1=<hex>`;
 }
 
 function millisecondsFrom(flag: string, value: string): number {

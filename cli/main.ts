@@ -4,7 +4,7 @@ export type Command = (argv: string[]) => Promise<number>;
 // Loaded on demand so `pixhook verify` never pays for Express, BullMQ or the emulator.
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   emulator: {
-    summary: 'emulator [--port <n>] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--backoff-ms <n>]',
+    summary: 'emulator [--port <n>] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--backoff-ms <n>] [--signature-scheme sha256|timestamped --signature-header <name>]',
     load: async () => (await import('./emulator-command.js')).emulatorCommand,
   },
   webhooks: {
@@ -18,6 +18,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   worker: {
     summary: 'worker --redis <url> [--handlers <module>] [--concurrency n] [--attempts n]   (also: worker dead-letters | worker replay)',
     load: async () => (await import('./worker-command.js')).workerCommand,
+  },
+  reconcile: {
+    summary: 'reconcile --handlers <module> [--once | --every 60s] [--redis <url>] [--charge <id>]   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)',
+    load: async () => (await import('./reconcile-command.js')).reconcileCommand,
   },
   verify: {
     summary: 'verify --secret <s> --signature <sig> [file]   (body from the file or stdin)',

@@ -1,7 +1,7 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { DurableQueue } from '../src/redis/index.js';
-import { createProcessing, type Processing } from '../src/index.js';
+import { createProcessing } from '../src/index.js';
+import { registerHandlers } from './shared/load-handlers.js';
+import { quarantineCommand } from './worker-quarantine.js';
 import { parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
 import { eventLine, stderrLogger } from './listen-command.js';
 import { redactedUrl, redisUrlFrom } from './redis-backend.js';
@@ -9,7 +9,8 @@ import { redactedUrl, redisUrlFrom } from './redis-backend.js';
 const usage =
   'worker --redis <url> [--queue pixhook-events] [--prefix bull] [--concurrency 10] [--attempts 5] [--backoff-ms 1000] [--handlers <module>]\n' +
   '       pixhook worker dead-letters --redis <url> [--queue pixhook-events] [--payload]\n' +
-  '       pixhook worker replay --redis <url> [--queue pixhook-events] (--key <dedupe key>… | --all)';
+  '       pixhook worker replay --redis <url> [--queue pixhook-events] (--key <dedupe key>… | --all)\n' +
+  '       pixhook worker quarantine list | show <id> | replay (<id>… | --all) --redis <url> [--handlers <module>]';
 
 const connectionOptions = {
   redis: { type: 'string' },
@@ -27,6 +28,7 @@ export function workerCommand(argv: string[]): Promise<number> {
     const [sub, ...rest] = argv;
     if (sub === 'dead-letters') return listCommand(rest);
     if (sub === 'replay') return replayCommand(rest);
+    if (sub === 'quarantine') return quarantineCommand(rest);
     return runWorker(argv);
   });
 }
@@ -116,15 +118,6 @@ async function withQueue(values: QueueFlags, body: (queue: DurableQueue) => Prom
   } finally {
     await queue.close();
   }
-}
-
-async function registerHandlers(path: string, processing: Processing): Promise<void> {
-  const module = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown; register?: unknown };
-  const register = typeof module.default === 'function' ? module.default : module.register;
-  if (typeof register !== 'function') {
-    throw new UsageError(`--handlers ${path} must export a function (default or \`register\`) that takes the processing (on, onAny, onError …)`);
-  }
-  await (register as (processing: Processing) => unknown)(processing);
 }
 
 function count(flag: string, value: string, zeroOk = false): number {

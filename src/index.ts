@@ -17,8 +17,12 @@ export type { SignatureFailureReason, SignatureResult, VerifySignatureInput } fr
 export { normalizeEvent } from './events/normalize-event.js';
 export { isForwardTransition } from './events/status-order.js';
 export type { NormalizeResult } from './events/normalize-event.js';
+export type { NormalizeOptions } from './events/normalize-event.js';
+export type { PixInfraction } from './events/event-types.js';
 export {
+  documentedEventNames,
   isPixEventName,
+  isTransferEventName,
   pixEventNames,
   transactionEventNames,
   transactionStatuses,

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { Receiver, ReceiveResult } from '../../src/index.js';
+import { PixhookError, type Receiver, type ReceiveResult } from '../../src/index.js';
 
 export interface PixhookFastifyOptions {
   receiver: Receiver;
@@ -40,13 +40,23 @@ export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (
     bodyLimit,
     exposeHeadRoute: false,
     handler: async (request, reply) => {
-      const result = await receiver.receive({ method: request.method, headers: request.headers, body: request.body as Buffer | undefined });
+      const result = await receiver.receive({ method: request.method, headers: request.headers, body: rawBodyOf(request.body) });
       // A misconfiguration gets the contract's JSON answer, and Fastify's own logger hears of it.
       if (result.error) request.log.error({ err: result.error }, result.error.message);
       return send(reply, result);
     },
   });
 };
+
+const fastifyFix =
+  'A hook or plugin replaced request.body before the pixhook route ran (e.g. a preValidation hook that parses it). ' +
+  'Leave request.body untouched on the webhook route: the plugin gives it the exact bytes.';
+
+/** The plugin's parser leaves a Buffer (or nothing); anything else means a hook replaced it. */
+function rawBodyOf(body: unknown): Uint8Array | undefined | (() => Promise<never>) {
+  if (body === undefined || body === null || body instanceof Uint8Array) return body ?? undefined;
+  return () => Promise.reject(new PixhookError('body_already_parsed', `The request body was already parsed before pixhook could read the raw bytes. ${fastifyFix}`));
+}
 
 function send(reply: FastifyReply, result: ReceiveResult): FastifyReply {
   return reply.code(result.status).headers(result.headers).send(result.body);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { PixhookError } from '../index.js';
 
 export interface PixApiErrorInit {
   status: number;
@@ -9,18 +10,24 @@ export interface PixApiErrorInit {
   operation?: string;
 }
 
-/** An error answered by the gateway: the HTTP status, its error code, message and details. */
-export class PixApiError extends Error {
-  override readonly name: string = 'PixApiError';
-  readonly status: number;
-  readonly code: string;
+/**
+ * An error answered by the gateway: its HTTP `status`, the gateway's own `apiCode`, message and
+ * details. `code` is pixhook's stable `api_error`, like every `PixhookError`.
+ */
+export class PixApiError extends PixhookError {
+  override name: string = 'PixApiError';
+  /** The gateway's error code, e.g. `INVALID_REQUEST`, `RATE_LIMITED`. */
+  readonly apiCode: string;
   readonly details: Record<string, unknown>;
   readonly operation: string | undefined;
 
   constructor(init: PixApiErrorInit) {
-    super(init.operation ? `${init.operation} → ${init.status} ${init.code}: ${init.message}` : `${init.status} ${init.code}: ${init.message}`);
-    this.status = init.status;
-    this.code = init.code;
+    super('api_error', init.operation ? `${init.operation} → ${init.status} ${init.code}: ${init.message}` : `${init.status} ${init.code}: ${init.message}`, {
+      status: init.status,
+    });
+    // The gateway's words read best alone: no code prefix.
+    this.message = init.operation ? `${init.operation} → ${init.status} ${init.code}: ${init.message}` : `${init.status} ${init.code}: ${init.message}`;
+    this.apiCode = init.code;
     this.details = init.details ?? {};
     this.operation = init.operation;
   }
@@ -28,27 +35,27 @@ export class PixApiError extends Error {
 
 /** 400 `INVALID_REQUEST`: missing field, wrong CPF/CNPJ, … */
 export class PixBadRequestError extends PixApiError {
-  override readonly name = 'PixBadRequestError';
+  override name = 'PixBadRequestError';
 }
 
 /** 401 `UNAUTHORIZED`: bad credentials, or a token still refused after one refresh. */
 export class PixUnauthorizedError extends PixApiError {
-  override readonly name = 'PixUnauthorizedError';
+  override name = 'PixUnauthorizedError';
 }
 
 /** 404: no such webhook or transaction. */
 export class PixNotFoundError extends PixApiError {
-  override readonly name = 'PixNotFoundError';
+  override name = 'PixNotFoundError';
 }
 
 /** 422: a business rule was violated (amount outside limits, a state that does not allow it, …). */
 export class PixBusinessRuleError extends PixApiError {
-  override readonly name = 'PixBusinessRuleError';
+  override name = 'PixBusinessRuleError';
 }
 
 /** 429 `RATE_LIMITED` / `RATE_LIMIT_EXCEEDED`, after the retries the call was allowed. */
 export class PixRateLimitedError extends PixApiError {
-  override readonly name = 'PixRateLimitedError';
+  override name = 'PixRateLimitedError';
   /** Seconds to wait, from `Retry-After` or `details.retryAfter`, when the gateway said. */
   readonly retryAfter: number | undefined;
 
@@ -60,26 +67,35 @@ export class PixRateLimitedError extends PixApiError {
 
 /** 5xx. */
 export class PixServerError extends PixApiError {
-  override readonly name = 'PixServerError';
+  override name = 'PixServerError';
 }
 
 /** The request never got an answer (connection refused or dropped) after the retries allowed. */
-export class PixNetworkError extends Error {
-  override readonly name = 'PixNetworkError';
+export class PixNetworkError extends PixhookError {
+  override name = 'PixNetworkError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('network_error', message, options);
+    this.message = message;
+  }
 }
 
 /** The gateway answered 2xx with a body that is not the documented shape. */
-export class PixResponseError extends Error {
-  override readonly name = 'PixResponseError';
+export class PixResponseError extends PixhookError {
+  override name = 'PixResponseError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('response_invalid', message, options);
+    this.message = message;
+  }
 }
 
 /** `waitForTransactionStatus` gave up. */
-export class PixWaitTimeoutError extends Error {
-  override readonly name = 'PixWaitTimeoutError';
+export class PixWaitTimeoutError extends PixhookError {
+  override name = 'PixWaitTimeoutError';
   readonly lastStatus: string | undefined;
 
   constructor(message: string, lastStatus: string | undefined) {
-    super(message);
+    super('wait_timeout', message);
+    this.message = message;
     this.lastStatus = lastStatus;
   }
 }
@@ -91,14 +107,15 @@ export interface PixValidationIssue {
 }
 
 /** Bad input refused before any request left; `path` names the first bad field. */
-export class PixValidationError extends Error {
-  override readonly name = 'PixValidationError';
+export class PixValidationError extends PixhookError {
+  override name = 'PixValidationError';
   readonly path: string;
   readonly issues: readonly PixValidationIssue[];
 
   constructor(operation: string, issues: readonly PixValidationIssue[]) {
     const first = issues[0] ?? { path: '(root)', message: 'invalid input' };
-    super(`${operation}: ${first.path}: ${first.message}`);
+    super('validation_failed', `${operation}: ${first.path}: ${first.message}`);
+    this.message = `${operation}: ${first.path}: ${first.message}`;
     this.path = first.path;
     this.issues = issues;
   }

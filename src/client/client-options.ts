@@ -1,5 +1,10 @@
 import type { FetchLike, Sleep } from './http-transport.js';
 
+/** Something that follows charges to a final status: a `pixhook/reconcile` reconciler or its watch store. */
+export interface ChargeWatcher {
+  watch(chargeId: string, createdAt?: number): unknown;
+}
+
 export interface ClientOptions {
   apiKey: string;
   apiSecret: string;
@@ -30,6 +35,11 @@ export interface ClientOptions {
   now?: () => number;
   /** Default: a timer that rejects when the signal aborts. */
   sleep?: Sleep;
+  /**
+   * Every charge created is handed to it (`watch(id, createdAt)`), so a reconciler follows it even if
+   * its webhook never arrives. A watcher that fails never fails the charge.
+   */
+  watch?: ChargeWatcher;
   /** Default `crypto.randomUUID`. */
   generateIdempotencyKey?: () => string;
 }

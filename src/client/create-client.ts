@@ -44,6 +44,15 @@ export interface PixClient {
   rateLimit(): RateLimitInfo | undefined;
 }
 
+// The charge exists whatever the watcher does: its failure must not turn a created charge into an error.
+async function watchCharge(watcher: NonNullable<ClientOptions['watch']>, id: string, createdAt: number): Promise<void> {
+  try {
+    await watcher.watch(id, createdAt);
+  } catch {
+    // A reconciler's watch() logs its own failures; a bare store's are dropped here on purpose.
+  }
+}
+
 function validate<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw validationErrorFrom(operation, parsed.error);
@@ -94,11 +103,13 @@ export function createClient(options: ClientOptions): PixClient {
   return {
     async createCharge(input, call) {
       const body = validate('createCharge', chargeInput, input);
+      const createdAt = now();
       const response = await transport.call(
         { method: 'POST', path: '/api/v1/pix/in/qrcode', body, retrySafe: false, signal: call?.signal },
         chargeResponseSchema,
       );
       const { data } = response;
+      if (options.watch) await watchCharge(options.watch, data.id, createdAt);
       return { id: data.id, status: data.status, feesInCents: data.fees, pix: { emv: data.pix.emv, qrCode: data.pix.qrCode } };
     },
 

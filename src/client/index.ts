@@ -1,6 +1,6 @@
 export { createClient } from './create-client.js';
 export type { CallOptions, PixClient, WebhooksApi } from './create-client.js';
-export type { ClientOptions } from './client-options.js';
+export type { ChargeWatcher, ClientOptions } from './client-options.js';
 export type { FetchLike, Sleep } from './http-transport.js';
 export {
   PixApiError,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pixEventNames } from '../events/event-names.js';
+import { pixEventNames } from '../index.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.hostname });
 

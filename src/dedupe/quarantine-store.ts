@@ -1,20 +1,20 @@
-/** A verified delivery pixhook could not read as an event: kept so the merchant can fix the cause and replay it. */
+/** A verified body pixhook could not read as an event: kept so the merchant can fix the cause and replay it. */
 export interface InvalidDelivery {
   reason: 'json_invalid' | 'payload_invalid';
-  /** What was wrong (the path and what was found); never a secret. */
+  /** What was wrong (path + what was found), never the secret. */
   message: string;
   /** The verified body, exactly as received. */
   bytes: Uint8Array;
-  /** The request's headers, lower-cased, signature headers included. */
+  /** Lower-cased request headers, signature headers included. */
   headers: Record<string, string>;
-  /** The parsed JSON, when the body was JSON. */
+  /** The parsed JSON when it parsed. */
   json?: unknown;
   /** ISO 8601. */
   receivedAt: string;
 }
 
-/** Keeps invalid deliveries for a replay (see `pixhook/redis`'s `redisQuarantine`). */
+/** Where verified-but-unreadable deliveries are kept. */
 export interface QuarantineStore {
-  /** Keeps one copy per body (by hash) for the store's retention; returns its id. */
+  /** Keeps one copy per body hash (sha256 hex of the bytes) for the store's TTL; returns that id. */
   put(delivery: InvalidDelivery): Promise<string>;
 }

@@ -1,5 +1,7 @@
-import type { PayloadVariant } from '../events/event-types.js';
-import type { DeliveryRecord, RequestLogEntry } from './emulator-records.js';
+import { PixhookConfigError, type PayloadVariant } from '../index.js';
+import type { DeliveryFault } from './delivery-faults.js';
+import { checkSignatureOption, type EmulatorSignature } from './delivery-signature.js';
+import type { DeliveryRecord, EmulatorDeliveryAttempt, RequestLogEntry } from './emulator-records.js';
 
 /** The endpoints that carry a documented rate limit. */
 export type RateLimitedRoute = 'auth' | 'createCharge' | 'sendTransfer' | 'readCompany' | 'readTransaction' | 'listWebhooks' | 'registerWebhook' | 'deleteWebhook';
@@ -21,8 +23,15 @@ export interface EmulatorOptions {
    * `RATE_LIMIT_EXCEEDED`, per-endpoint limits). `short`: Variant B with the short payload.
    */
   variant?: PayloadVariant;
-  /** Wait before a delivery's second attempt; doubles each time, 5 attempts. Default 1 000 ms. */
+  /** `{ scheme: 'timestamped', header: 'Brand-Signature' }` signs `t=<unix>,v1=<hex HMAC of "t.body">`. Default `{ scheme: 'sha256' }` (`X-Signature`). */
+  signature?: EmulatorSignature;
+  /**
+   * Wait before a delivery's second attempt; doubles each time, 5 attempts (waits 1, 2, 4, 8 s by
+   * default: the last attempt starts 15 s after the first). Default 1 000 ms.
+   */
   backoffMs?: number;
+  /** Delivery faults in force from the start (more through `injectDeliveryFault` or `POST /_emulator/delivery-faults`). */
+  deliveryFaults?: DeliveryFault[];
   /** A delivery attempt without an answer within this fails. Default 10 000 ms. */
   deliveryTimeoutMs?: number;
   /** Each transfer step (queued → processing → outcome) after this. Default 200 ms. */
@@ -35,6 +44,8 @@ export interface EmulatorOptions {
   tokenTtlMs?: number;
   /** Called when a delivery settles (delivered, or out of attempts). */
   onDelivery?: (delivery: DeliveryRecord) => void;
+  /** Called after each delivery attempt (for a live log). */
+  onDeliveryAttempt?: (delivery: DeliveryRecord, attempt: EmulatorDeliveryAttempt) => void;
   /** Called after each request is answered (no credentials, no bodies). */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -45,8 +56,10 @@ export interface ResolvedEmulatorOptions {
   apiKey: string;
   apiSecret: string;
   webhookSecret: string;
+  signature: EmulatorSignature;
   variant: PayloadVariant;
   backoffMs: number;
+  deliveryFaults: DeliveryFault[];
   deliveryTimeoutMs: number;
   transferStepMs: number;
   rateLimits: Record<RateLimitedRoute, number>;
@@ -54,6 +67,7 @@ export interface ResolvedEmulatorOptions {
   tokenTtlMs: number;
   minChargeAmountInCents: number;
   onDelivery: (delivery: DeliveryRecord) => void;
+  onDeliveryAttempt: (delivery: DeliveryRecord, attempt: EmulatorDeliveryAttempt) => void;
   onRequest: (entry: RequestLogEntry) => void;
 }
 
@@ -86,7 +100,7 @@ function randomToken(prefix: string): string {
 
 export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
   const variant = options.variant ?? 'a';
-  if (!['a', 'b', 'short'].includes(variant)) throw new RangeError(`emulator: variant must be a, b or short, got "${String(variant)}"`);
+  if (!['a', 'b', 'short'].includes(variant)) throw new PixhookConfigError(`emulator: variant must be a, b or short, got "${String(variant)}"`);
   const base = variant === 'a' ? variantALimits : variantBLimits;
   return {
     port: options.port ?? 0,
@@ -94,8 +108,10 @@ export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulat
     apiKey: options.apiKey ?? randomToken('pk_emu_'),
     apiSecret: options.apiSecret ?? randomToken('sk_emu_'),
     webhookSecret: options.webhookSecret ?? randomToken('whsec_emu_'),
+    signature: checkSignatureOption(options.signature),
     variant,
-    backoffMs: options.backoffMs ?? 1000,
+    backoffMs: nonNegative('backoffMs', options.backoffMs ?? 1000),
+    deliveryFaults: options.deliveryFaults ?? [],
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
     transferStepMs: options.transferStepMs ?? 200,
     rateLimits: { ...base, ...options.rateLimits },
@@ -103,6 +119,12 @@ export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulat
     tokenTtlMs: options.tokenTtlMs ?? 1_800_000,
     minChargeAmountInCents: variant === 'a' ? 100 : 1,
     onDelivery: options.onDelivery ?? (() => {}),
+    onDeliveryAttempt: options.onDeliveryAttempt ?? (() => {}),
     onRequest: options.onRequest ?? (() => {}),
   };
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new PixhookConfigError(`emulator: ${name} must be a non-negative number, got ${String(value)}`);
+  return value;
 }

@@ -1,6 +1,5 @@
-import type { PixPayer, PixRefund } from '../events/event-types.js';
-import type { ChargeCustomer, ChargeItem } from '../client/charge-schemas.js';
-import type { PixKeyType } from '../client/pix-key.js';
+import type { PixPayer, PixRefund } from '../index.js';
+import type { ChargeRequestCustomer, ChargeRequestItem, EmulatorPixKeyType } from './request-schemas.js';
 import type { DeliveryAttempt } from '../testing/index.js';
 
 export type ChargeStatus = 'pending' | 'paid' | 'canceled' | 'refunded' | 'expired';
@@ -12,9 +11,9 @@ export interface ChargeRecord {
   amountInCents: number;
   fees: number;
   netAmountInCents: number;
-  customer: ChargeCustomer;
+  customer: ChargeRequestCustomer;
   description?: string;
-  items?: ChargeItem[];
+  items?: ChargeRequestItem[];
   metadata?: Record<string, unknown>;
   postbackUrl?: string;
   pix: { emv: string; qrCode: string; endToEndId?: string; payerInfo?: PixPayer };
@@ -31,7 +30,7 @@ export interface TransferRecord {
   fees: number;
   netAmountInCents: number;
   pixKey: string;
-  pixKeyType: PixKeyType;
+  pixKeyType: EmulatorPixKeyType;
   description?: string;
   postbackUrl?: string;
   idempotencyKey: string;
@@ -66,9 +65,20 @@ export interface DeliveryRecord {
   resourceId: string;
   /** The exact body sent (and signed). */
   body: string;
+  /** `pending` while attempts are running; `gave_up` after the fifth failed. */
+  state: 'pending' | 'delivered' | 'gave_up';
   /** Undefined while attempts are still running. */
   delivered?: boolean;
-  attempts: DeliveryAttempt[];
+  /** ISO 8601, when delivered or given up. */
+  settledAt?: string;
+  /** Set on a resend (`POST /_emulator/deliveries/:id/redeliver`): the delivery it repeats. */
+  redeliveryOf?: string;
+  attempts: EmulatorDeliveryAttempt[];
+}
+
+/** One attempt: its answer (`status`, `responseBody`) or why none came (`error`), and the fault that caused it, if any. */
+export interface EmulatorDeliveryAttempt extends DeliveryAttempt {
+  fault?: { id: string; action: 'fail' | 'timeout' | 'drop' };
 }
 
 /** One request as the emulator saw it (no credentials, no bodies). */

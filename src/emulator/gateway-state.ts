@@ -1,14 +1,12 @@
-import { z } from 'zod';
-import { createChargeInputSchema } from '../client/charge-schemas.js';
-import { checkPixKey, pixKeyTypes } from '../client/pix-key.js';
-import { pixEventNames, type PixEventName } from '../events/event-names.js';
-import type { PixPayer } from '../events/event-types.js';
+import type { z } from 'zod';
+import type { PixEventName, PixPayer } from '../index.js';
 import { generateEndToEndId, pixParticipants, type PayloadOptions } from '../testing/index.js';
 import type { ResolvedEmulatorOptions } from './emulator-options.js';
 import type { ChargeRecord, ChargeStatus, TransferRecord, WebhookRecord } from './emulator-records.js';
 import { buildEmvCode } from './emv-code.js';
 import { RequestError } from './http-io.js';
 import { qrPngDataUri } from './qr-png.js';
+import { chargeRequestSchema, readPixKey, transferRequestSchema, webhookRequestSchema } from './request-schemas.js';
 import type { DispatchTarget, createWebhookDispatcher } from './webhook-dispatcher.js';
 
 /** Transfers to this key are refused (queued → processing → refused); every other valid key completes. */
@@ -28,20 +26,6 @@ export const emulatorCompany = {
 export const emulatorSellers = [
   { id: 'slr_emulator_1', name: 'Loja Emuladora', email: 'loja@pixhook.dev', document: '52998224725' },
 ];
-
-const httpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.hostname });
-
-const transferBodySchema = z.object({
-  pixKey: z.string().min(1),
-  pixKeyType: z.enum(pixKeyTypes).optional(),
-  amount: z.int().optional(),
-  amountInCents: z.int().optional(),
-  currency: z.string().optional(),
-  description: z.string().max(140).optional(),
-  postbackUrl: httpUrl.optional(),
-});
-
-const webhookBodySchema = z.object({ url: httpUrl, events: z.array(z.enum(pixEventNames)).min(1) });
 
 type Dispatcher = ReturnType<typeof createWebhookDispatcher>;
 
@@ -64,7 +48,7 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const iso = () => new Date(options.now()).toISOString();
   // Structure first (400), then the amount rule (422), as the interface separates them.
-  const chargeSchema = createChargeInputSchema({ minAmountInCents: 1, requirePhone: options.variant === 'a' });
+  const chargeSchema = chargeRequestSchema(options.variant);
 
   function targets(event: PixEventName, postbackUrl: string | undefined): DispatchTarget[] {
     const out: DispatchTarget[] = [...webhooks.values()]
@@ -153,7 +137,7 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
   }
 
   return {
-    createCharge(body: unknown): unknown {
+    async createCharge(body: unknown): Promise<unknown> {
       const parsed = chargeSchema.safeParse(body);
       if (!parsed.success) throw invalid(parsed.error);
       const input = parsed.data;
@@ -180,7 +164,7 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
         fees,
         netAmountInCents: input.amountInCents - fees,
         customer: input.customer,
-        pix: { emv, qrCode: qrPngDataUri(emv) },
+        pix: { emv, qrCode: await qrPngDataUri(emv) },
         createdAt: now,
         updatedAt: now,
         ...(input.description !== undefined && { description: input.description }),
@@ -203,7 +187,7 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
           field: 'x-idempotency-key',
         });
       }
-      const parsed = transferBodySchema.safeParse(body);
+      const parsed = transferRequestSchema.safeParse(body);
       if (!parsed.success) throw invalid(parsed.error);
       const input = parsed.data;
       const amount = input.amountInCents ?? input.amount;
@@ -216,8 +200,8 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
       if (input.currency !== undefined && input.currency !== 'BRL') {
         throw new RequestError(400, 'INVALID_REQUEST', 'currency: only BRL is accepted.', { field: 'currency' });
       }
-      const key = checkPixKey(input.pixKey, input.pixKeyType);
-      if (!key.ok) throw new RequestError(400, 'INVALID_REQUEST', `pixKey: ${key.message}`, { field: 'pixKey' });
+      const key = readPixKey(input.pixKey, input.pixKeyType);
+      if ('error' in key) throw new RequestError(400, 'INVALID_REQUEST', `pixKey: ${key.error}`, { field: 'pixKey' });
       if (amount < 1) {
         throw new RequestError(422, 'AMOUNT_OUT_OF_LIMITS', 'amount must be at least 1.', { field: 'amount', minimum: 1 });
       }
@@ -266,7 +250,7 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
     },
 
     registerWebhook(body: unknown): unknown {
-      const parsed = webhookBodySchema.safeParse(body);
+      const parsed = webhookRequestSchema.safeParse(body);
       if (!parsed.success) throw invalid(parsed.error);
       const now = iso();
       const record: WebhookRecord = {

@@ -1,16 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PayloadVariant } from '../events/event-types.js';
+import { PixhookError, type PayloadVariant } from '../index.js';
 
-export class RequestError extends Error {
-  readonly status: number;
-  readonly code: string;
+/** A request the emulated gateway refuses: its HTTP status, the gateway's error code (`apiCode`) and message. */
+export class RequestError extends PixhookError {
+  override name = 'RequestError';
+  readonly apiCode: string;
   readonly details: Record<string, unknown> | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, details?: Record<string, unknown>, headers: Record<string, string> = {}) {
-    super(message);
-    this.status = status;
-    this.code = code;
+  constructor(status: number, apiCode: string, message: string, details?: Record<string, unknown>, headers: Record<string, string> = {}) {
+    super('request_invalid', message, { status });
+    this.message = message;
+    this.apiCode = apiCode;
     this.details = details;
     this.headers = headers;
   }
@@ -47,10 +48,10 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 
 /** Variant A: flat `{error, message, details}`; Variant B: nested `{success:false, error:{…}, timestamp}`. */
 export function errorBody(variant: PayloadVariant, error: RequestError, now: number): unknown {
-  if (variant === 'a') return { error: error.code, message: error.message, ...(error.details && { details: error.details }) };
+  if (variant === 'a') return { error: error.apiCode, message: error.message, ...(error.details && { details: error.details }) };
   return {
     success: false,
-    error: { code: error.code, message: error.message, ...(error.details && { details: error.details }) },
+    error: { code: error.apiCode, message: error.message, ...(error.details && { details: error.details }) },
     timestamp: new Date(now).toISOString(),
   };
 }

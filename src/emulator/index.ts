@@ -2,10 +2,13 @@ export { startEmulator } from './start-emulator.js';
 export type { Emulator } from './start-emulator.js';
 export type { EmulatorOptions, RateLimitedRoute } from './emulator-options.js';
 export type { EmulatorFault } from './fault-injector.js';
+export type { ActiveDeliveryFault, DeliveryFault } from './delivery-faults.js';
+export type { EmulatorSignature } from './delivery-signature.js';
 export type {
   ChargeRecord,
   ChargeStatus,
   DeliveryRecord,
+  EmulatorDeliveryAttempt,
   RequestLogEntry,
   TransferRecord,
   TransferStatus,

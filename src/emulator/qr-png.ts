@@ -1,5 +1,13 @@
 import { crc32, deflateSync } from 'node:zlib';
-import qrcode from 'qrcode-generator';
+
+type QrFactory = typeof import('qrcode-generator');
+let encoder: Promise<QrFactory> | undefined;
+
+// Loaded at the first QR code: importing `pixhook/emulator` (or the CLI) without drawing one never pays for it.
+function loadEncoder(): Promise<QrFactory> {
+  encoder ??= import('qrcode-generator').then((module) => (module as { default: QrFactory }).default);
+  return encoder;
+}
 
 function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
@@ -18,7 +26,8 @@ export interface QrPngOptions {
 }
 
 /** The QR matrix of `text` (byte mode, error correction M): `true` is a dark module. */
-export function qrMatrix(text: string): boolean[][] {
+export async function qrMatrix(text: string): Promise<boolean[][]> {
+  const qrcode = await loadEncoder();
   const qr = qrcode(0, 'M');
   qr.addData(text, 'Byte');
   qr.make();
@@ -27,10 +36,10 @@ export function qrMatrix(text: string): boolean[][] {
 }
 
 /** A black-on-white 8-bit grayscale PNG of the QR code of `text`. */
-export function qrPng(text: string, options: QrPngOptions = {}): Buffer {
+export async function qrPng(text: string, options: QrPngOptions = {}): Promise<Buffer> {
   const scale = options.scale ?? 4;
   const margin = options.margin ?? 4;
-  const matrix = qrMatrix(text);
+  const matrix = await qrMatrix(text);
   const side = (matrix.length + 2 * margin) * scale;
   const raw = Buffer.alloc((side + 1) * side, 0xff);
   for (let y = 0; y < side; y++) {
@@ -55,6 +64,6 @@ export function qrPng(text: string, options: QrPngOptions = {}): Buffer {
 }
 
 /** `data:image/png;base64,…` of the QR code of `text`. */
-export function qrPngDataUri(text: string): string {
-  return `data:image/png;base64,${qrPng(text).toString('base64')}`;
+export async function qrPngDataUri(text: string): Promise<string> {
+  return `data:image/png;base64,${(await qrPng(text)).toString('base64')}`;
 }

@@ -1,16 +1,18 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import type { PayloadVariant } from '../events/event-types.js';
+import { PixhookConfigError, type PayloadVariant } from '../index.js';
 import { resolveEmulatorOptions, type EmulatorOptions, type RateLimitedRoute } from './emulator-options.js';
 import type { ChargeRecord, DeliveryRecord, RequestLogEntry, TransferRecord, WebhookRecord } from './emulator-records.js';
 import { createTokenSigner } from './emulator-jwt.js';
+import { createDeliveryFaults, type ActiveDeliveryFault, type DeliveryFault } from './delivery-faults.js';
 import { createFaultInjector, type EmulatorFault } from './fault-injector.js';
 import { createGatewayState } from './gateway-state.js';
 import { RequestError, errorBody, parseJsonBody, readBody, sendJson } from './http-io.js';
 import { createRateLimiter } from './rate-limiter.js';
-import { createWebhookDispatcher } from './webhook-dispatcher.js';
+import { createWebhookDispatcher, deliveryAttempts, retrySchedule } from './webhook-dispatcher.js';
 
 export interface Emulator {
   /** e.g. `http://127.0.0.1:41234` — the client's `baseUrl`. */
@@ -19,6 +21,8 @@ export interface Emulator {
   readonly variant: PayloadVariant;
   /** The credentials in force (generated when not given): the CLI prints them once for the developer. */
   readonly credentials: { apiKey: string; apiSecret: string; webhookSecret: string };
+  /** Attempts per delivery (5) and the waits between them (`backoffMs` doubling). */
+  readonly retry: { attempts: number; scheduleMs: readonly number[] };
   /** Stops serving, aborts deliveries in flight and pending transfer steps. */
   close(): Promise<void>;
   /** Resolves when every webhook delivery started so far has settled (delivered or out of attempts). */
@@ -29,6 +33,13 @@ export interface Emulator {
   /** Makes every token issued so far answer 401 (as after a key rotation). */
   revokeTokens(): void;
   injectFault(fault: EmulatorFault): void;
+  /** Makes deliveries (to `fault.url`, or all) fail, time out or drop, for `times` attempts or `forMs`. */
+  injectDeliveryFault(fault: DeliveryFault): ActiveDeliveryFault;
+  /** Removes one delivery fault, or every one without an id. */
+  clearDeliveryFaults(id?: string): void;
+  deliveryFaults(): ActiveDeliveryFault[];
+  /** Sends a delivery's exact body again as a new delivery (5 attempts), like a dashboard's resend. */
+  redeliver(deliveryId: string): DeliveryRecord;
   charges(): ChargeRecord[];
   transfers(): TransferRecord[];
   webhooks(): WebhookRecord[];
@@ -40,15 +51,21 @@ export interface Emulator {
 type Auth = 'basic' | 'bearer' | 'none';
 interface RouteContext {
   params: string[];
+  query: URLSearchParams;
   body: Buffer;
   headers: IncomingMessage['headers'];
+}
+interface RouteResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
 }
 interface Route {
   method: string;
   pattern: RegExp;
   auth: Auth;
   limit?: RateLimitedRoute;
-  handle: (ctx: RouteContext) => { status: number; body: unknown; headers?: Record<string, string> };
+  handle: (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -69,6 +86,20 @@ const payBodySchema = z
   })
   .optional();
 
+const deliveryFaultSchema = z.strictObject({
+  url: z.string().min(1).optional(),
+  action: z.enum(['fail', 'timeout', 'drop']),
+  status: z.int().min(100).max(599).optional(),
+  times: z.int().min(1).optional(),
+  forMs: z.number().positive().optional(),
+});
+
+function checkDeliveryFault(fault: DeliveryFault): DeliveryFault {
+  const parsed = deliveryFaultSchema.safeParse(fault);
+  if (!parsed.success) throw new PixhookConfigError(`emulator: invalid delivery fault: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return fault;
+}
+
 const faultSchema = z.object({
   method: z.string().optional(),
   path: z.string().startsWith('/'),
@@ -88,9 +119,16 @@ function optionalJson(bytes: Buffer): z.infer<typeof payBodySchema> {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const config = resolveEmulatorOptions(options);
   const closing = new AbortController();
+  // Every delivery in flight listens for the close: many at once are expected, not a leak.
+  setMaxListeners(0, closing.signal);
+  const deliveryFaults = createDeliveryFaults(config.now);
+  for (const fault of config.deliveryFaults) deliveryFaults.add(checkDeliveryFault(fault));
   const dispatcher = createWebhookDispatcher({
     variant: config.variant,
     webhookSecret: config.webhookSecret,
+    signature: config.signature,
+    faults: deliveryFaults,
+    onAttempt: config.onDeliveryAttempt,
     backoffMs: config.backoffMs,
     timeoutMs: config.deliveryTimeoutMs,
     now: config.now,
@@ -103,6 +141,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = createFaultInjector();
   const log: RequestLogEntry[] = [];
   let generation = 0;
+  const retryInfo = { attempts: deliveryAttempts, scheduleMs: retrySchedule(config.backoffMs) };
+
+  function redeliver(id: string): DeliveryRecord {
+    const original = dispatcher.deliveries().find((d) => d.id === id);
+    if (!original) throw new RequestError(404, 'NOT_FOUND', `No delivery with id ${id}.`);
+    if (original.state === 'pending') throw new RequestError(422, 'DELIVERY_PENDING', `Delivery ${id} is still being attempted.`);
+    const webhook = original.webhookId === undefined ? undefined : state.webhooks().find((w) => w.id === original.webhookId);
+    return dispatcher.redeliver(id, webhook) as DeliveryRecord;
+  }
 
   function basicAuth(headers: IncomingMessage['headers']): void {
     const header = headers.authorization ?? '';
@@ -140,7 +187,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       pattern: /^\/api\/v1\/pix\/in\/qrcode$/,
       auth: 'bearer',
       limit: 'createCharge',
-      handle: ({ body }) => ({ status: config.variant === 'a' ? 201 : 200, body: state.createCharge(parseJsonBody(body)) }),
+      handle: async ({ body }) => ({ status: config.variant === 'a' ? 201 : 200, body: await state.createCharge(parseJsonBody(body)) }),
     },
     {
       method: 'POST',
@@ -233,13 +280,62 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       method: 'GET',
       pattern: /^\/_emulator\/deliveries$/,
       auth: 'none',
-      handle: () => ({ status: 200, body: { success: true, data: dispatcher.deliveries() } }),
+      handle: ({ query }) => {
+        const url = query.get('url');
+        const resourceId = query.get('resourceId');
+        const state = query.get('state');
+        const data = dispatcher
+          .deliveries()
+          .filter((d) => (url === null || d.url === url) && (resourceId === null || d.resourceId === resourceId) && (state === null || d.state === state));
+        return { status: 200, body: { success: true, retry: retryInfo, data } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/_emulator\/deliveries\/([^/]+)\/redeliver$/,
+      auth: 'none',
+      handle: ({ params }) => ({ status: 201, body: { success: true, data: redeliver(params[0] as string) } }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/_emulator\/delivery-faults$/,
+      auth: 'none',
+      handle: ({ body }) => {
+        const parsed = deliveryFaultSchema.safeParse(parseJsonBody(body));
+        if (!parsed.success) throw new RequestError(400, 'INVALID_REQUEST', parsed.error.issues[0]?.message ?? 'invalid delivery fault');
+        return { status: 201, body: { success: true, data: deliveryFaults.add(parsed.data as DeliveryFault) } };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/_emulator\/delivery-faults$/,
+      auth: 'none',
+      handle: () => ({ status: 200, body: { success: true, data: deliveryFaults.list() } }),
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/_emulator\/delivery-faults$/,
+      auth: 'none',
+      handle: () => {
+        deliveryFaults.clear();
+        return { status: 200, body: { success: true, message: 'Every delivery fault is removed.' } };
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/_emulator\/delivery-faults\/([^/]+)$/,
+      auth: 'none',
+      handle: ({ params }) => {
+        if (!deliveryFaults.remove(params[0] as string)) throw new RequestError(404, 'NOT_FOUND', 'No such delivery fault.');
+        return { status: 200, body: { success: true, message: 'Delivery fault removed.' } };
+      },
     },
   ];
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const method = (request.method ?? 'GET').toUpperCase();
-    const path = new URL(request.url ?? '/', 'http://emulator').pathname;
+    const requestUrl = new URL(request.url ?? '/', 'http://emulator');
+    const path = requestUrl.pathname;
     const idempotencyKey = headerValue(request.headers['x-idempotency-key']) ?? headerValue(request.headers['idempotency-key']);
     const record = (status: number) => {
       const entry: RequestLogEntry = { method, path, status, ...(idempotencyKey && { idempotencyKey }) };
@@ -284,7 +380,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           }
         }
       }
-      const result = route.handle({ params: route.pattern.exec(path)?.slice(1).map(decodeURIComponent) ?? [], body, headers: request.headers });
+      const result = await route.handle({
+        params: route.pattern.exec(path)?.slice(1).map(decodeURIComponent) ?? [],
+        query: requestUrl.searchParams,
+        body,
+        headers: request.headers,
+      });
       if (fault?.action === 'drop-response') {
         record(0);
         request.socket.destroy();
@@ -313,6 +414,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     variant: config.variant,
     credentials: { apiKey: config.apiKey, apiSecret: config.apiSecret, webhookSecret: config.webhookSecret },
+    retry: retryInfo,
     async close() {
       closing.abort();
       state.stop();
@@ -326,6 +428,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     refund: (id, reason) => state.refund(id, reason),
     revokeTokens: () => void generation++,
     injectFault: (fault) => faults.add(fault),
+    injectDeliveryFault: (fault) => deliveryFaults.add(checkDeliveryFault(fault)),
+    clearDeliveryFaults: (id) => (id === undefined ? deliveryFaults.clear() : void deliveryFaults.remove(id)),
+    deliveryFaults: () => deliveryFaults.list(),
+    redeliver,
     charges: state.charges,
     transfers: state.transfers,
     webhooks: state.webhooks,

@@ -6,15 +6,26 @@ import type {
   TransferStatus,
 } from './event-names.js';
 
-/** Which path brought the event: a webhook delivery, the reconciler's read of the API, or a replay. */
-export type EventSource = 'webhook' | 'reconcile' | 'replay';
-
 /** Which of the gateway's payload shapes the delivery used. */
 export type PayloadVariant = 'a' | 'b' | 'short';
 
+/** How the event reached pixhook: a signed delivery, a reconciliation read, or a replay from quarantine/dead letters. */
+export type EventSource = 'webhook' | 'reconcile' | 'replay';
+
 export type JsonObject = { readonly [key: string]: unknown };
 
-/** Who paid, as Variant B's `transaction.pix.payerInfo` reports it. */
+/**
+ * A secondary field the reader could not use: left out of the typed view, kept in `payload`.
+ * `found` describes the value (`"string"`, `"number"`, `"fraction"`, `"object"` …), never the value itself.
+ */
+export interface EventWarning {
+  /** Dotted path in the payload, e.g. `transaction.pix.payerInfo.bank`. */
+  path: string;
+  found: string;
+  message?: string;
+}
+
+/** Who paid, as `pix.payerInfo` reports it. */
 export interface PixPayer {
   name?: string;
   document?: string;
@@ -24,16 +35,30 @@ export interface PixPayer {
   accountNumber?: string;
 }
 
+/** One refund; a partial refund of a charge arrives as one `transaction_refunded` per refund. */
 export interface PixRefund {
   amountInCents?: number;
   reason?: string;
   refundedAt?: string;
 }
 
+/** The charge's customer, as the merchant sent it when creating the charge. */
 export interface PixCustomer {
   name?: string;
   email?: string;
   document?: string;
+  documentType?: string;
+  phone?: string;
+}
+
+/** A MED dispute (`transaction_infraction`) opened against a paid charge; the charge keeps status `paid`. */
+export interface PixInfraction {
+  id?: string;
+  status?: string;
+  reason?: string;
+  amountInCents?: number;
+  /** When the dispute was opened (`openedAt` or `createdAt`). */
+  openedAt?: string;
 }
 
 /** A PIX IN charge as one event reports it. All amounts are integer cents. */
@@ -41,11 +66,14 @@ export interface Transaction {
   id: string;
   status: TransactionStatus;
   amountInCents: number;
+  /** May be negative: a 1-cent charge with a 50-cent fee nets -49. */
   netAmountInCents?: number;
+  feesInCents?: number;
   customer?: PixCustomer;
   endToEndId?: string;
   payer?: PixPayer;
   refund?: PixRefund;
+  infraction?: PixInfraction;
 }
 
 /** A PIX OUT transfer as one event reports it. All amounts are integer cents. */
@@ -65,25 +93,18 @@ interface EventBase<N extends string> {
   name: N;
   /** The payload shape the gateway used. */
   variant: PayloadVariant;
+  /** `webhook` for a signed delivery (the default), `reconcile` or `replay` when pixhook re-created it. */
+  source: EventSource;
   /** Variant B's top-level `id` (often the transaction's id, not unique per delivery). */
   deliveryId?: string;
   /** Variant B's `scope`: `postback` (the charge's postbackUrl) or `user` (a registered webhook). */
   scope?: string;
   /** Variant A's ISO 8601 `timestamp`. */
   timestamp?: string;
-  /** The verified JSON payload exactly as parsed. */
+  /** Secondary fields left out of the typed view because their type was wrong; empty when all was readable. */
+  warnings: readonly EventWarning[];
+  /** The verified JSON payload exactly as parsed, every field included. */
   payload: JsonObject;
-  /** Which path brought the event. */
-  source?: EventSource;
-  /** Fields of an unexpected type, left out of the typed view (they stay in `payload`). */
-  warnings?: readonly EventWarning[];
-}
-
-/** A secondary field that was not what the shape expects: left out of the typed event, kept in `payload`. */
-export interface EventWarning {
-  path: string;
-  found: string;
-  message?: string;
 }
 
 export interface TransactionEvent<N extends TransactionEventName = TransactionEventName> extends EventBase<N> {
@@ -107,8 +128,8 @@ export type PixEventOf<N extends PixEventName> = Extract<PixEvent, { name: N }>;
 /** A verified delivery whose event name this version does not know. It never reaches typed handlers. */
 export interface UnknownEvent {
   kind: 'unknown';
-  source?: EventSource;
   name: string;
+  source: EventSource;
   deliveryId?: string;
   payload: JsonObject;
 }

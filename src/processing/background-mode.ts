@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import type { HeldClaim } from '../dedupe/claim-keeper.js';
 import type { PixEvent } from '../events/event-types.js';
 import { describeError } from '../shared/describe-error.js';
+import { PixhookError } from '../shared/pixhook-error.js';
 import type { ProcessingReason } from '../shared/reasons.js';
 import type { ProcessingKernel } from './processing-kernel.js';
 
@@ -25,7 +26,7 @@ export function createBackgroundRunner(kernel: ProcessingKernel): BackgroundRunn
     for (let attempt = 1; ; attempt++) {
       if (claim.lost) {
         kernel.metrics.failed({ claimLost: true });
-        return kernel.fail(event, undefined, { ok: false, error: new Error('claim lost while queued'), claimLost: true }, attempt);
+        return kernel.fail(event, undefined, { ok: false, error: new PixhookError('claim_lost', `the claim on ${claim.key} lapsed while the event waited in the queue`), claimLost: true }, attempt);
       }
       const outcome = await kernel.attempt(event, claim, attempt);
       if (outcome.ok) return kernel.succeed(claim);

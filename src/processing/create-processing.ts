@@ -190,11 +190,9 @@ function readQueued(job: QueuedEvent): PixEvent {
       throw new PixhookError('payload_invalid', `queued job ${job.key} does not hold JSON`);
     }
   }
-  const normalized = normalizeEvent(value);
+  const normalized = normalizeEvent(value, { source: job.source ?? 'webhook' });
   if (!normalized.ok || normalized.event.kind === 'unknown') {
     throw new PixhookError('payload_invalid', `queued job ${job.key} no longer normalizes`);
   }
-  const event = normalized.event;
-  if (job.source !== undefined && job.source !== 'webhook') (event as { source?: string }).source = job.source;
-  return event;
+  return normalized.event;
 }

@@ -8,3 +8,5 @@ export type { DurableWorker, StartWorkerOptions, WorkerBackoff } from './durable
 export type { DeadLetter, DeadLetterRange } from './dead-letters.js';
 export { jobIdForKey, keyForJobId } from './job-id.js';
 export type { RedisConnection } from './redis-connection.js';
+export { redisQuarantine } from './redis-quarantine.js';
+export type { QuarantinedDelivery, QuarantineRange, QuarantineSummary, RedisQuarantine, RedisQuarantineOptions } from './redis-quarantine.js';

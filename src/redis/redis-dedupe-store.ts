@@ -1,7 +1,11 @@
-import { PixhookError, type ClaimResult, type DedupeStore, type QuarantineStore } from '../index.js';
+import { type ClaimResult, type DedupeStore, type QuarantineStore } from '../index.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { claimScript, completeScript, extendScript, releaseScript } from './dedupe-scripts.js';
 import { scriptRunner, type RedisClientLike } from './redis-client.js';
+import { redisQuarantine } from './redis-quarantine.js';
+import { RedisUnavailableError } from './redis-unavailable-error.js';
+
+export { RedisUnavailableError };
 
 export interface RedisDedupeStoreOptions {
   /** An ioredis `Redis`/`Cluster` or a node-redis client, already configured; pixhook never closes it. */
@@ -23,13 +27,6 @@ export interface RedisDedupeStoreOptions {
   quarantine?: QuarantineStore | false;
 }
 
-/** Thrown (and answered 503 `store_unavailable`) while Redis cannot be reached. */
-export class RedisUnavailableError extends PixhookError {
-  override name = 'RedisUnavailableError';
-  constructor(message: string) {
-    super('redis_unavailable', message);
-  }
-}
 
 /** A Redis store always answers with promises (one round trip each). */
 export interface RedisDedupeStore extends DedupeStore {
@@ -49,7 +46,7 @@ export function redisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeS
   const prefix = options.prefix ?? 'pixhook:dedupe:';
   const claimTimeoutMs = options.claimTimeoutMs ?? 1_500;
   const completeRetryForMs = options.completeRetryForMs ?? 10 * 60 * 1000;
-  const quarantine = options.quarantine === false ? undefined : options.quarantine;
+  const quarantine = options.quarantine === false ? undefined : (options.quarantine ?? redisQuarantine({ client: options.client }));
 
   return {
     ...(quarantine && { quarantine }),

@@ -31,10 +31,10 @@ export class PixhookError extends Error {
   readonly statusCode: number;
   readonly expose = false;
 
-  constructor(code: PixhookErrorCode, message: string, options?: { cause?: unknown }) {
-    super(`${code}: ${message}`, options);
+  constructor(code: PixhookErrorCode, message: string, options?: { cause?: unknown; status?: number }) {
+    super(`${code}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = Object.hasOwn(reasonStatus, code) ? reasonStatus[code as ReasonCode] : 500;
+    this.status = options?.status ?? (Object.hasOwn(reasonStatus, code) ? reasonStatus[code as ReasonCode] : 500);
     this.statusCode = this.status;
   }
 }

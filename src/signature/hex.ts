@@ -1,5 +1,3 @@
-const hexPattern = /^[0-9a-fA-F]*$/;
-
 // Char code → nibble value, 255 for anything that is not a hex digit.
 const nibbles = new Uint8Array(128).fill(255);
 for (let i = 0; i < 16; i++) {
@@ -9,10 +7,6 @@ for (let i = 0; i < 16; i++) {
 
 function nibble(code: number): number {
   return code < 128 ? (nibbles[code] as number) : 255;
-}
-
-export function isHex(text: string): boolean {
-  return hexPattern.test(text);
 }
 
 /** Decodes an even-length hex string, or returns undefined when any character is not a hex digit. */
@@ -26,11 +20,6 @@ export function decodeHex(hex: string): Uint8Array | undefined {
     out[i] = (hi << 4) | lo;
   }
   return out;
-}
-
-/** Decodes an even-length hex string that `isHex` accepted. */
-export function hexToBytes(hex: string): Uint8Array {
-  return decodeHex(hex) ?? new Uint8Array(0);
 }
 
 export function bytesToHex(bytes: Uint8Array): string {

@@ -42,4 +42,3 @@ export const hmacVerifySync = nodeCrypto ? nodeVerifySync(nodeCrypto) : undefine
 export const hmacVerify: HmacVerifier = hmacVerifySync
   ? (secret, body, signature) => Promise.resolve(hmacVerifySync(secret, body, signature))
   : webVerify;
-export const hmacBackend: 'node:crypto' | 'web-crypto' = nodeCrypto ? 'node:crypto' : 'web-crypto';

@@ -1,5 +1,14 @@
-import { isTransferEventName, type PixEventName } from '../events/event-names.js';
-import type { JsonObject, PayloadVariant, PixCustomer, PixPayer, PixRefund } from '../events/event-types.js';
+import {
+  isTransferEventName,
+  PixhookConfigError,
+  type JsonObject,
+  type PayloadVariant,
+  type PixCustomer,
+  type PixEventName,
+  type PixInfraction,
+  type PixPayer,
+  type PixRefund,
+} from '../index.js';
 import { generateCnpj, generateCpf } from './brazilian-documents.js';
 import { generateEndToEndId, pixParticipants } from './end-to-end-id.js';
 import { pick, randomAlphanumerics, randomDigits, randomInt, randomSource } from './seeded-random.js';
@@ -24,10 +33,12 @@ export interface PayloadOptions {
   scope?: string;
   /** Variant A's `timestamp`, also the moment inside the endToEndId. Default: now (fixed when seeded). */
   timestamp?: string | Date;
+  /** Given for a B transaction, it is sent as `netAmount` (as sibling brands do); A always carries it. */
   netAmountInCents?: number;
+  /** Transfers always carry fees; a transaction carries `fees` only when this is given. */
   feesInCents?: number;
   endToEndId?: string;
-  /** Variant A transactions: the charge's customer. */
+  /** The charge's customer: always in A transactions, in B ones only when given (as sibling brands send it). */
   customer?: PixCustomer;
   /** Variant B transactions: who paid. */
   payer?: PixPayer;
@@ -35,6 +46,8 @@ export interface PayloadOptions {
   pixKey?: string;
   /** Refund details (added by default to `transaction_refunded`). */
   refund?: PixRefund;
+  /** MED dispute details (added by default to `transaction_infraction`, with a generated id). */
+  infraction?: PixInfraction;
 }
 
 /** The status each event implies when none is given. */
@@ -81,6 +94,8 @@ export function buildPayload(name: PixEventName, options: PayloadOptions = {}): 
   const branch = randomDigits(random, 4);
   const account = `${randomDigits(random, 7)}-${randomDigits(random, 1)}`;
   const generatedEndToEndId = generateEndToEndId({ ispb: participant.ispb, at, random });
+  // Drawn last, so payloads of earlier versions keep every other generated field for a seed.
+  const generatedInfractionId = `med_${randomAlphanumerics(random, 16)}`;
 
   const id = options.id ?? generatedId;
   const amountInCents = options.amountInCents ?? generatedAmount;
@@ -144,6 +159,21 @@ export function buildPayload(name: PixEventName, options: PayloadOptions = {}): 
     options.endToEndId !== undefined ||
     options.payer !== undefined;
   const refunded = options.refund !== undefined || name === 'transaction_refunded';
+  const disputed = options.infraction !== undefined || name === 'transaction_infraction';
+  const infraction: PixInfraction = options.infraction ?? {
+    id: generatedInfractionId,
+    status: 'open',
+    reason: 'fraud',
+    amountInCents,
+    openedAt: timestamp,
+  };
+  const infractionOut = dropUndefined({
+    id: infraction.id,
+    status: infraction.status,
+    reason: infraction.reason,
+    amount: infraction.amountInCents,
+    openedAt: infraction.openedAt,
+  });
   const refund: PixRefund = options.refund ?? {
     amountInCents,
     reason: 'Devolução solicitada pelo cliente',
@@ -161,8 +191,11 @@ export function buildPayload(name: PixEventName, options: PayloadOptions = {}): 
       status,
       amountInCents,
       netAmountInCents,
+      ...(options.feesInCents !== undefined && { fees: options.feesInCents }),
       customer,
+      ...(options.endToEndId !== undefined && { endToEndId: options.endToEndId }),
       ...(refunded && { refund }),
+      ...(disputed && { infraction: infractionOut }),
     };
     return { event: name, timestamp, data };
   }
@@ -194,15 +227,19 @@ export function buildPayload(name: PixEventName, options: PayloadOptions = {}): 
       id,
       amount: amountInCents,
       status,
+      ...(options.netAmountInCents !== undefined && { netAmount: options.netAmountInCents }),
+      ...(options.feesInCents !== undefined && { fees: options.feesInCents }),
+      ...(options.customer !== undefined && { customer: options.customer }),
       ...(paid && { pix: { endToEndId, payerInfo: dropUndefined(payerInfo) } }),
       ...(refunded && { refund: dropUndefined(refundB) }),
+      ...(disputed && { infraction: infractionOut }),
     },
   };
 }
 
 function toDate(value: string | Date): Date {
   const date = typeof value === 'string' ? new Date(value) : value;
-  if (Number.isNaN(date.getTime())) throw new RangeError(`pixhook/testing: invalid timestamp "${String(value)}"`);
+  if (Number.isNaN(date.getTime())) throw new PixhookConfigError(`pixhook/testing: invalid timestamp "${String(value)}"`);
   return date;
 }
 

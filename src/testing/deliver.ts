@@ -1,3 +1,4 @@
+import { PixhookConfigError, PixhookError } from '../index.js';
 import { sign, toBodyBytes } from './sign.js';
 
 /** Waits `ms`; settles early (either way) when `signal` aborts. Inject a fake one so tests never wait. */
@@ -60,7 +61,11 @@ export interface DeliveryResult {
   signature?: string;
 }
 
-class AttemptTimeout extends Error {}
+class AttemptTimeout extends PixhookError {
+  constructor(message: string) {
+    super('timeout', message);
+  }
+}
 
 /**
  * Delivers one webhook the way the gateway does: POST with `Content-Type: application/json` and
@@ -79,7 +84,7 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
   const bytes = toBodyBytes(options.body);
   let signature: string | undefined;
   if (options.signature === undefined) {
-    if (options.secret === undefined) throw new TypeError('pixhook/testing: deliver needs a `secret` (or an explicit `signature`).');
+    if (options.secret === undefined) throw new PixhookConfigError('pixhook/testing: deliver needs a `secret` (or an explicit `signature`).');
     signature = await sign(bytes, options.secret);
   } else if (options.signature !== null) signature = options.signature;
   const headers: Record<string, string> = {
@@ -119,7 +124,7 @@ async function attemptOnce(
     () => {
       if (timer.signal.aborted) return new Promise<never>(() => {});
       request.abort(new AttemptTimeout(`no answer within ${timeoutMs} ms`));
-      throw new AttemptTimeout(`timeout: no answer within ${timeoutMs} ms`);
+      throw new AttemptTimeout(`no answer within ${timeoutMs} ms`);
     },
     () => new Promise<never>(() => {}),
   );
@@ -190,11 +195,11 @@ function round(ms: number): number {
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`pixhook/testing: \`${name}\` must be a positive integer, got ${value}.`);
+  if (!Number.isInteger(value) || value < 1) throw new PixhookConfigError(`pixhook/testing: \`${name}\` must be a positive integer, got ${value}.`);
   return value;
 }
 
 function nonNegative(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`pixhook/testing: \`${name}\` must be a non-negative number, got ${value}.`);
+  if (!Number.isFinite(value) || value < 0) throw new PixhookConfigError(`pixhook/testing: \`${name}\` must be a non-negative number, got ${value}.`);
   return value;
 }

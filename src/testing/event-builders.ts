@@ -1,4 +1,4 @@
-import type { PixEventName } from '../events/event-names.js';
+import type { PixEventName } from '../index.js';
 import { buildPayload, type PayloadOptions, type PixPayload } from './build-payload.js';
 
 export type PayloadBuilder = (options?: PayloadOptions) => PixPayload;

@@ -56,7 +56,7 @@ describe('pixhook/web import graph', () => {
       Uint8Array, ArrayBuffer,
       crypto: { subtle: countingSubtle, getRandomValues: (a: Uint8Array) => globalThis.crypto.getRandomValues(a) },
       TextEncoder, TextDecoder, URL, Request, Response, Headers, ReadableStream, AbortController, AbortSignal,
-      Event, EventTarget, setTimeout, clearTimeout, queueMicrotask, structuredClone, performance, console,
+      Event, EventTarget, setTimeout, clearTimeout, setInterval, clearInterval, queueMicrotask, structuredClone, performance, console,
     });
     runInContext(code, context);
     expect(runInContext('typeof process + typeof Buffer + typeof require', context)).toBe('undefinedundefinedundefined');

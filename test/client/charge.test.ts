@@ -66,7 +66,7 @@ describe('charges (PIX IN)', () => {
     const { client } = await setup({}, { minChargeAmountInCents: 1 });
     const error = await client.createCharge({ amountInCents: 50, customer }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PixBusinessRuleError);
-    expect(error).toMatchObject({ status: 422, code: 'AMOUNT_OUT_OF_LIMITS', details: { minimum: 100 } });
+    expect(error).toMatchObject({ status: 422, apiCode: 'AMOUNT_OUT_OF_LIMITS', details: { minimum: 100 } });
   });
 
   it('in Variant B charges 1 cent without a phone (answered 200)', async () => {

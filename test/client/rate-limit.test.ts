@@ -35,7 +35,7 @@ describe('rate limits', () => {
     await client.createCharge({ amountInCents: 1990, customer });
     const error = await client.createCharge({ amountInCents: 1990, customer }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PixRateLimitedError);
-    expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfter: 60, details: { limit: 1, window: 60, retryAfter: 60 } });
+    expect(error).toMatchObject({ status: 429, apiCode: 'RATE_LIMITED', retryAfter: 60, details: { limit: 1, window: 60, retryAfter: 60 } });
     expect(statuses('/api/v1/pix/in/qrcode')).toEqual([201, 429]);
     expect(clock.sleeps).toEqual([]);
   });
@@ -44,7 +44,7 @@ describe('rate limits', () => {
     const { client } = await setup({ variant: 'b', rateLimits: { createCharge: 1 } }, { variant: 'b' });
     await client.createCharge({ amountInCents: 1, customer });
     const error = await client.createCharge({ amountInCents: 1, customer }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'PixRateLimitedError', code: 'RATE_LIMIT_EXCEEDED', details: { limit: 1, window: 60 } });
+    expect(error).toMatchObject({ name: 'PixRateLimitedError', apiCode: 'RATE_LIMIT_EXCEEDED', details: { limit: 1, window: 60 } });
   });
 
   it('backs off exponentially a bounded number of times', async () => {

@@ -68,7 +68,8 @@ describe('access token', () => {
     const client = createClient({ apiKey: emu.credentials.apiKey, apiSecret: 'sk_wrong_secret_value', baseUrl: emu.url });
     const error = await client.getCompany().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PixUnauthorizedError);
-    expect((error as PixUnauthorizedError).code).toBe('UNAUTHORIZED');
+    expect((error as PixUnauthorizedError).apiCode).toBe('UNAUTHORIZED');
+    expect((error as PixUnauthorizedError).code).toBe('api_error');
     expect(String(error)).not.toContain('sk_wrong_secret_value');
     expect(emu.requests().map((r) => `${r.path} ${r.status}`)).toEqual(['/api/auth 401']);
   });

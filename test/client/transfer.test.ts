@@ -51,7 +51,7 @@ describe('transfers', () => {
     expect(emu.transfers()).toHaveLength(1);
     const other = await client.sendTransfer({ pixKey: '+5511999998888', amountInCents: 701, idempotencyKey: 'order-42' }).catch((e: unknown) => e);
     expect(other).toBeInstanceOf(PixBusinessRuleError);
-    expect(other).toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(other).toMatchObject({ status: 422, apiCode: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
   it('infers the key type, and refuses bad input before any request leaves', async () => {

@@ -19,10 +19,10 @@ describe('BR Code (EMV)', () => {
 });
 
 describe('QR code PNG', () => {
-  it('is a PNG whose pixels are the QR matrix, with a 4-module quiet zone', () => {
+  it('is a PNG whose pixels are the QR matrix, with a 4-module quiet zone', async () => {
     const text = buildEmvCode({ pixKey: 'ana@example.com', amountInCents: 100, merchantName: 'Loja', merchantCity: 'Recife', txid: 't1' });
-    const matrix = qrMatrix(text);
-    const png = qrPng(text, { scale: 2, margin: 4 });
+    const matrix = await qrMatrix(text);
+    const png = await qrPng(text, { scale: 2, margin: 4 });
     expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
     const side = png.readUInt32BE(16);
     expect(side).toBe((matrix.length + 8) * 2);

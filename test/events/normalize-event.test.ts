@@ -57,8 +57,10 @@ describe('normalizeEvent', () => {
       kind: 'transaction',
       name: 'transaction_paid',
       variant: 'a',
+      source: 'webhook',
       timestamp: '2026-11-22T12:00:00.000Z',
       transaction: { id: 'tx_a_0001', status: 'paid', amountInCents: 15990, netAmountInCents: 15510, customer: { name: 'Maria da Silva' } },
+      warnings: [],
       payload: variantAPaid,
     });
   });
@@ -116,12 +118,13 @@ describe('normalizeEvent', () => {
     expect(ok({ event: 'transaction_chargeback', id: 'd1', whatever: [1] })).toEqual({
       kind: 'unknown',
       name: 'transaction_chargeback',
+      source: 'webhook',
       deliveryId: 'd1',
       payload: { event: 'transaction_chargeback', id: 'd1', whatever: [1] },
     });
   });
 
-  it('names the zod path of what is wrong', () => {
+  it('names the path of what is wrong', () => {
     expect(invalid({ ...variantBPaid, transaction: { ...variantBPaid.transaction, amount: '2500' } })).toMatch(/^transaction\.amount: /);
     expect(invalid({ event: 'transaction_paid', data: { id: 'x', status: 'paid', amountInCents: 1.5 } })).toMatch(/^data\.amountInCents: /);
     expect(invalid({ event: 'transfer_completed', data: { id: 'x', status: 'completed' } })).toMatch(/^data\.amountInCents: .*amount/);

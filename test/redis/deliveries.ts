@@ -16,7 +16,7 @@ export function paidDelivery(id: string, amountInCents = 1000): Delivery {
     timestamp: '2026-11-22T12:00:00Z',
     data: { id, status: 'paid', amountInCents },
   });
-  return { key: `transaction_paid:${id}:paid`, body, signature: sign(body) };
+  return { key: `transaction_paid:${id}:paid:${amountInCents}`, body, signature: sign(body) };
 }
 
 export function sign(body: string, secret = testSecret): string {

@@ -67,7 +67,7 @@ describe('fault run: 10 000 deliveries, 30 % duplicates, two receivers, 5 % hand
     // Runs the killed worker had started and never finished: the kill landed in the middle of these handlers.
     const settled = new Set(killed.lines.filter((l) => typeof (l['handled'] ?? l['failed']) === 'string').map((l) => `${String(l['handled'] ?? l['failed'])}#${String(l['attempt'])}`));
     const cutOff = killed.lines.filter((l) => typeof l['started'] === 'string' && !settled.has(`${String(l['started'])}#${String(l['attempt'])}`)).map((l) => l['started'] as string);
-    const lost = Array.from({ length: uniqueEvents }, (_, i) => `transaction_paid:tx_fault_${i}:paid`).filter((key) => !handled.has(key));
+    const lost = Array.from({ length: uniqueEvents }, (_, i) => paidDelivery(`tx_fault_${i}`, 100 + i).key).filter((key) => !handled.has(key));
 
     const counts = await redis.zcard('bull:fault:completed');
     const deadLetters = await redis.zcard('bull:fault:failed');

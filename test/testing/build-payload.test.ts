@@ -1,3 +1,4 @@
+import { PixhookConfigError } from '../../src/index.js';
 import { describe, expect, it } from 'vitest';
 import { pixEventNames, transferEventNames, type PixEventName } from '../../src/events/event-names.js';
 import { normalizeEvent } from '../../src/events/normalize-event.js';
@@ -118,7 +119,7 @@ describe('buildPayload', () => {
   it('uses the given timestamp and rejects an invalid one', () => {
     const payload = transactionPaid({ timestamp: '2025-12-31T23:59:00Z' });
     expect(payload['timestamp']).toBe('2025-12-31T23:59:00.000Z');
-    expect(() => transactionPaid({ timestamp: 'yesterday' })).toThrow(RangeError);
+    expect(() => transactionPaid({ timestamp: 'yesterday' })).toThrow(PixhookConfigError);
   });
 });
 

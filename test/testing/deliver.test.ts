@@ -1,3 +1,4 @@
+import { PixhookConfigError } from '../../src/index.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -171,8 +172,8 @@ describe('deliver (injected fetch and clock)', () => {
 
   it('rejects impossible options', async () => {
     await expect(deliver({ url, body: '{}' })).rejects.toThrow(/secret/);
-    await expect(deliver({ url, body: '{}', secret, attempts: 0 })).rejects.toThrow(RangeError);
-    await expect(deliver({ url, body: '{}', secret, backoffMs: -1 })).rejects.toThrow(RangeError);
+    await expect(deliver({ url, body: '{}', secret, attempts: 0 })).rejects.toThrow(PixhookConfigError);
+    await expect(deliver({ url, body: '{}', secret, backoffMs: -1 })).rejects.toThrow(PixhookConfigError);
   });
 });
 

@@ -1,0 +1,184 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PixApiError, PixNetworkError, PixResponseError } from '../src/client/client-errors.js';
+import { createClient } from '../src/client/create-client.js';
+import { createProcessing, memoryDedupeStore, type DedupeStore, type Logger, type PixEvent, type Processing } from '../src/index.js';
+import { createReconciler, memoryWatchStore, redisWatchStore, type RunResult, type WatchStore } from '../src/reconcile/index.js';
+import { parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
+import { redactedUrl, redisUrlFrom } from './redis-backend.js';
+
+const usage =
+  'reconcile --handlers <module> [--once | --every 60s] [--redis <url>] [--charge <id>]... [--min-age 2m] [--max-age 48h] [--batch 50] [--concurrency 4] [--query-limit 100] [--query-share 0.5] [--variant a|b]   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)';
+
+// Every field of a log line is JSON: charge ids, reasons and messages come from the gateway.
+const stderrLogger: Logger = {
+  info: (fields, message) => process.stderr.write(`${message ?? 'pixhook reconcile'} ${JSON.stringify(fields)}\n`),
+  warn: (fields, message) => process.stderr.write(`${message ?? 'pixhook reconcile'} ${JSON.stringify(fields)}\n`),
+  error: (fields, message) => process.stderr.write(`${message ?? 'pixhook reconcile'} ${JSON.stringify(fields)}\n`),
+};
+
+/**
+ * `pixhook reconcile`: reads the watched charges from the gateway and hands each final status to the
+ * `--handlers` module's handlers. stdout: one JSON line per recovered event, and a summary line per
+ * run. Exit 0: done (or stopped by a signal); 1: a read or a handler failed, or the gateway or Redis
+ * could not be reached; 2: usage.
+ */
+export function reconcileCommand(argv: string[]): Promise<number> {
+  return runCommand(usage, async () => {
+    const { values } = parseCommandLine(argv, {
+      handlers: { type: 'string' },
+      once: { type: 'boolean', default: false },
+      every: { type: 'string' },
+      redis: { type: 'string' },
+      prefix: { type: 'string' },
+      charge: { type: 'string', multiple: true },
+      'min-age': { type: 'string' },
+      'max-age': { type: 'string' },
+      batch: { type: 'string' },
+      concurrency: { type: 'string' },
+      'query-limit': { type: 'string' },
+      'query-share': { type: 'string' },
+      variant: { type: 'string', default: 'a' },
+    });
+    if (values.handlers === undefined) throw new UsageError('--handlers <module> is required (the module that registers your handlers)');
+    if (values.once && values.every !== undefined) throw new UsageError('--once and --every exclude each other');
+    if (values.variant !== 'a' && values.variant !== 'b') throw new UsageError(`--variant must be a or b, got ${JSON.stringify(values.variant)}`);
+    const everyMs = values.every === undefined ? 60_000 : durationMs('--every', values.every);
+    const minAgeMs = values['min-age'] === undefined ? 120_000 : durationMs('--min-age', values['min-age']);
+    const credentials = credentialsFromEnv();
+    const redisUrl = redisUrlFrom(values.redis, false);
+    if (!redisUrl && (values.charge ?? []).length === 0) {
+      throw new UsageError('nothing to follow: give --redis <url> (the watch list your app fills) or --charge <id>');
+    }
+
+    let store: DedupeStore = memoryDedupeStore();
+    let watchStore: WatchStore = memoryWatchStore();
+    let closeRedis = async () => {};
+    if (redisUrl) {
+      const { Redis } = await import('ioredis');
+      const { redisDedupeStore } = await import('../src/redis/index.js');
+      const client = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+      client.on('error', (error: Error) => stderrLogger.warn({ redis: redactedUrl(redisUrl), error: error.message }, 'pixhook reconcile: redis connection error'));
+      store = redisDedupeStore({ client });
+      watchStore = redisWatchStore({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) });
+      closeRedis = async () => {
+        await client.quit().catch(() => client.disconnect());
+      };
+    } else {
+      process.stderr.write('pixhook reconcile: no --redis: dedupe is in this process only, so a webhook your receiver already handled is handled again\n');
+    }
+
+    try {
+      const processing = createProcessing({ store, logger: stderrLogger });
+      await registerHandlers(values.handlers, processing);
+      const reconciler = createReconciler({
+        client: createClient({ ...credentials, variant: values.variant }),
+        processing,
+        watchStore,
+        minAgeMs,
+        everyMs,
+        ...(values['max-age'] !== undefined && { maxAgeMs: durationMs('--max-age', values['max-age']) }),
+        ...(values.batch !== undefined && { batch: positive('--batch', values.batch) }),
+        ...(values.concurrency !== undefined && { concurrency: positive('--concurrency', values.concurrency) }),
+        ...(values['query-limit'] !== undefined && { queryLimitPerMinute: positive('--query-limit', values['query-limit']) }),
+        ...(values['query-share'] !== undefined && { querySharePerMinute: share(values['query-share']) }),
+        logger: stderrLogger,
+        onRecovered: (event, result) => process.stdout.write(`${JSON.stringify(recoveredLine(event, result.key))}\n`),
+      });
+      // A charge named on the command line is read now: it counts as old enough.
+      for (const id of values.charge ?? []) await reconciler.watch(id, Date.now() - minAgeMs);
+
+      const summary = async (result: RunResult) => {
+        const metrics = await reconciler.metrics();
+        process.stdout.write(`${JSON.stringify({ type: 'summary', ...result, watched: metrics.watched, lagMs: metrics.lagMs })}\n`);
+        return result;
+      };
+      if (values.once) {
+        const result = await summary(await reconciler.runOnce());
+        await processing.drain();
+        return result.failed > 0 ? 1 : 0;
+      }
+      const signalled = untilSignal();
+      let stopped = false;
+      void signalled.then(() => (stopped = true));
+      while (!stopped) {
+        await summary(await reconciler.runOnce());
+        await sleepUnless(everyMs, signalled);
+      }
+      await processing.drain();
+      return 0;
+    } catch (error) {
+      if (error instanceof PixApiError || error instanceof PixNetworkError || error instanceof PixResponseError) {
+        process.stderr.write(`pixhook reconcile: ${JSON.stringify(error.message)}\n`);
+        return 1;
+      }
+      const code = (error as { code?: unknown } | null)?.code;
+      if (redisUrl && typeof code === 'string' && /^(ECONNREFUSED|ENOTFOUND|ETIMEDOUT)$/.test(code)) {
+        process.stderr.write(`pixhook reconcile: redis unreachable at ${redactedUrl(redisUrl)}\n`);
+        return 1;
+      }
+      if (error instanceof Error && /MaxRetriesPerRequest|Connection is closed/.test(error.message)) {
+        process.stderr.write(`pixhook reconcile: redis unreachable at ${redactedUrl(redisUrl ?? '')}\n`);
+        return 1;
+      }
+      throw error;
+    } finally {
+      await closeRedis();
+    }
+  });
+}
+
+function recoveredLine(event: PixEvent, key: string | undefined): Record<string, unknown> {
+  const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
+  return { type: 'recovered', event: event.name, chargeId: resource.id, status: resource.status, amountInCents: resource.amountInCents, ...(key && { key }), source: 'reconcile' };
+}
+
+async function registerHandlers(path: string, processing: Processing): Promise<void> {
+  const module = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown; register?: unknown };
+  const register = typeof module.default === 'function' ? module.default : module.register;
+  if (typeof register !== 'function') {
+    throw new UsageError(`--handlers ${path} must export a function (default or \`register\`) that takes the processing (it has .on)`);
+  }
+  await (register as (processing: Processing) => unknown)(processing);
+}
+
+function credentialsFromEnv(): { apiKey: string; apiSecret: string; baseUrl: string } {
+  const env = { apiKey: process.env['PIXHOOK_API_KEY'], apiSecret: process.env['PIXHOOK_API_SECRET'], baseUrl: process.env['PIXHOOK_BASE_URL'] };
+  const names = { apiKey: 'PIXHOOK_API_KEY', apiSecret: 'PIXHOOK_API_SECRET', baseUrl: 'PIXHOOK_BASE_URL' } as const;
+  const missing = (Object.keys(names) as Array<keyof typeof names>).filter((k) => !env[k]).map((k) => names[k]);
+  if (missing.length > 0) throw new UsageError(`set ${missing.join(', ')} in the environment`);
+  if (!URL.canParse(env.baseUrl as string)) throw new UsageError('PIXHOOK_BASE_URL must be a URL');
+  return env as { apiKey: string; apiSecret: string; baseUrl: string };
+}
+
+const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `500ms`, `60s`, `2m`, `48h`, or plain milliseconds. */
+export function durationMs(flag: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!match) throw new UsageError(`${flag} must be a duration like 60s, 2m or 48h, got ${JSON.stringify(value)}`);
+  return Number(match[1]) * (units[match[2] ?? 'ms'] as number);
+}
+
+function positive(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function share(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new UsageError(`--query-share must be more than 0 and at most 1, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+// Between runs, a signal ends the wait at once.
+function sleepUnless(ms: number, signalled: Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void signalled.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,115 @@
+import { createProcessing, normalizeEvent, type AcceptResult } from '../src/index.js';
+import type { RedisQuarantine } from '../src/redis/index.js';
+import { parseCommandLine, UsageError } from './cli-args.js';
+import { registerHandlers } from './shared/load-handlers.js';
+import { redisUrlFrom } from './redis-backend.js';
+
+const connection = {
+  redis: { type: 'string' },
+  prefix: { type: 'string' },
+  'dedupe-prefix': { type: 'string' },
+} as const;
+
+/**
+ * `pixhook worker quarantine list | show <id> | replay (<id>… | --all)`: the verified deliveries a
+ * receiver could not read as events. A replay reads each body again (with this version's reader) and
+ * hands it to the handlers through the normal dedupe, so one a later retry already handled is a
+ * duplicate, not a second run. Handled and duplicate bodies leave the quarantine; others stay.
+ */
+export async function quarantineCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'list') return list(rest);
+  if (sub === 'show') return show(rest);
+  if (sub === 'replay') return replay(rest);
+  throw new UsageError('worker quarantine needs list, show <id> or replay (<id>… | --all)');
+}
+
+async function list(argv: string[]): Promise<number> {
+  const { values } = parseCommandLine(argv, connection);
+  return withQuarantine(values, async (quarantine) => {
+    let listed = 0;
+    for (let start = 0; ; start += 100) {
+      const page = await quarantine.list({ start, end: start + 99 });
+      for (const entry of page) process.stdout.write(`${JSON.stringify(entry)}\n`);
+      listed += page.length;
+      if (page.length < 100) break;
+    }
+    process.stderr.write(`pixhook: ${listed} quarantined deliver${listed === 1 ? 'y' : 'ies'}\n`);
+    return 0;
+  });
+}
+
+async function show(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, connection, true);
+  if (positionals.length !== 1) throw new UsageError('worker quarantine show takes one id');
+  return withQuarantine(values, async (quarantine) => {
+    const entry = await quarantine.show(positionals[0]!);
+    if (!entry) {
+      process.stderr.write(`pixhook: no quarantined delivery ${JSON.stringify(positionals[0])}\n`);
+      return 1;
+    }
+    const { bytes, ...rest } = entry;
+    process.stdout.write(`${JSON.stringify({ ...rest, body: new TextDecoder().decode(bytes) })}\n`);
+    return 0;
+  });
+}
+
+async function replay(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, { ...connection, handlers: { type: 'string' }, all: { type: 'boolean', default: false } }, true);
+  if (values.all === positionals.length > 0) throw new UsageError('give either the ids to replay or --all');
+  if (values.handlers === undefined) throw new UsageError('worker quarantine replay needs --handlers <module>');
+  const url = redisUrlFrom(values.redis, true);
+  const { Redis } = await import('ioredis');
+  const { redisDedupeStore, redisQuarantine } = await import('../src/redis/index.js');
+  const client = new Redis(url, { maxRetriesPerRequest: 2 });
+  client.on('error', () => {});
+  try {
+    const quarantine = redisQuarantine({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) });
+    const store = redisDedupeStore({ client, quarantine: false, ...(values['dedupe-prefix'] !== undefined && { prefix: values['dedupe-prefix'] }) });
+    const processing = createProcessing({ store });
+    await registerHandlers(values.handlers, processing);
+    const ids = values.all ? (await quarantine.list({ start: 0, end: 9_999 })).map((e) => e.id) : positionals;
+    let failed = 0;
+    for (const id of ids) {
+      const entry = await quarantine.show(id);
+      const outcome = entry ? await replayOne(entry.bytes, processing) : { replayed: false as const, why: 'not in the quarantine' };
+      if (outcome.replayed) await quarantine.remove(id);
+      else failed++;
+      process.stdout.write(`${JSON.stringify({ id, ...outcome })}\n`);
+    }
+    return failed === 0 ? 0 : 1;
+  } finally {
+    client.disconnect();
+  }
+}
+
+type ReplayOutcome = { replayed: true; key?: string; reason?: AcceptResult['reason'] } | { replayed: false; why: string; key?: string };
+
+async function replayOne(bytes: Uint8Array, processing: ReturnType<typeof createProcessing>): Promise<ReplayOutcome> {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return { replayed: false, why: 'json_invalid: the body is still not UTF-8 JSON' };
+  }
+  const normalized = normalizeEvent(value, { source: 'replay' });
+  if (!normalized.ok) return { replayed: false, why: `payload_invalid: ${normalized.message}` };
+  const result = await processing.accept(normalized.event);
+  if (result.reason === undefined || result.reason === 'duplicate' || result.reason === 'unknown_event') {
+    return { replayed: true, ...(result.key !== undefined && { key: result.key }), ...(result.reason !== undefined && { reason: result.reason }) };
+  }
+  return { replayed: false, why: result.reason, ...(result.key !== undefined && { key: result.key }) };
+}
+
+async function withQuarantine(values: { redis?: string | undefined; prefix?: string | undefined }, body: (q: RedisQuarantine) => Promise<number>): Promise<number> {
+  const url = redisUrlFrom(values.redis, true);
+  const { Redis } = await import('ioredis');
+  const { redisQuarantine } = await import('../src/redis/index.js');
+  const client = new Redis(url, { maxRetriesPerRequest: 2 });
+  client.on('error', () => {});
+  try {
+    return await body(redisQuarantine({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) }));
+  } finally {
+    client.disconnect();
+  }
+}

@@ -1,0 +1,95 @@
+import { PixhookConfigError, type Logger, type PixEvent, type PixEventName } from '../index.js';
+import { defaultBackoffMs } from './check-schedule.js';
+import { defaultStatusEvents, type ReadTransaction } from './recovered-event.js';
+import type { WatchStore } from './watch-store.js';
+import { memoryWatchStore } from './memory-watch-store.js';
+
+/** What the reconciler needs of `pixhook/client` (a `PixClient` fits). */
+export interface ReconcilerClient {
+  getTransaction(id: string, options?: { signal?: AbortSignal }): Promise<ReadTransaction>;
+  /** The last `X-RateLimit-*` figures the client saw: the reconciler leaves the merchant's share alone. */
+  rateLimit?(): { operation: string; limit: number | undefined; remaining: number | undefined; resetAt: number | undefined } | undefined;
+}
+
+/** What the reconciler needs of a `Processing` (`createProcessing()` fits): the same handlers and dedupe as the webhook. */
+export interface ReconcilerProcessing {
+  accept(event: PixEvent): Promise<{ reason?: string; key?: string; hint?: string }>;
+}
+
+/** A charge from the merchant's own list. `createdAt`: epoch milliseconds, a Date or an ISO string. */
+export interface PendingCharge {
+  chargeId: string;
+  createdAt?: number | Date | string;
+}
+
+export interface ReconcilerOptions {
+  client: ReconcilerClient;
+  processing: ReconcilerProcessing;
+  /** Where the watch list and schedule live. Default: `memoryWatchStore()`. */
+  watchStore?: WatchStore;
+  /** The merchant's own list of unresolved charges, read at each run and added to the watch list. */
+  listPending?: () => Iterable<PendingCharge> | AsyncIterable<PendingCharge> | Promise<Iterable<PendingCharge>>;
+  /** First read this long after creation (the webhook usually arrives before). Default 120 000 (2 min). */
+  minAgeMs?: number;
+  /** Stop following a charge this long after creation. Default 172 800 000 (48 h). */
+  maxAgeMs?: number;
+  /** `start()` runs every this often. Default 60 000. */
+  everyMs?: number;
+  /** Charges leased per run. Default 50. */
+  batch?: number;
+  /** Reads in flight at once. Default 4. */
+  concurrency?: number;
+  /** Waits between reads of a charge still pending; the last repeats. Default 5 min, 15 min, 1 h. */
+  backoffMs?: readonly number[];
+  /** The gateway's query limit per minute. Default 100 (Variant A). */
+  queryLimitPerMinute?: number;
+  /** The share of it the reconciler may spend (0–1), across every reconciler on the store. Default 0.5. */
+  querySharePerMinute?: number;
+  /** How long a run holds a charge. Default 60 000. */
+  leaseMs?: number;
+  /** The event a final status becomes; undefined: not final. Default: paid, refunded, canceled, expired. */
+  eventFor?: (status: string) => PixEventName | undefined;
+  /** Called for each event handed to processing and handled (not for duplicates). */
+  onRecovered?: (event: PixEvent, result: { key?: string }) => void;
+  logger?: Logger;
+  /** Epoch milliseconds. Default `Date.now`. */
+  now?: () => number;
+}
+
+export type ResolvedReconcilerOptions = Required<Omit<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger'>> &
+  Pick<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger'>;
+
+function check(name: string, value: number, min: number, max = Infinity): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new PixhookConfigError(`pixhook/reconcile: ${name} must be a number from ${min}${max === Infinity ? '' : ` to ${max}`}, got ${String(value)}`);
+  }
+  return value;
+}
+
+export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedReconcilerOptions {
+  if (typeof options.client?.getTransaction !== 'function') throw new PixhookConfigError('pixhook/reconcile: `client` must have getTransaction (a pixhook/client PixClient)');
+  if (typeof options.processing?.accept !== 'function') throw new PixhookConfigError('pixhook/reconcile: `processing` must have accept (createProcessing())');
+  const backoffMs = options.backoffMs ?? defaultBackoffMs;
+  if (backoffMs.length === 0) throw new PixhookConfigError('pixhook/reconcile: backoffMs needs at least one wait');
+  backoffMs.forEach((ms, i) => check(`backoffMs[${i}]`, ms, 1));
+  const now = options.now ?? Date.now;
+  return {
+    client: options.client,
+    processing: options.processing,
+    watchStore: options.watchStore ?? memoryWatchStore({ now }),
+    minAgeMs: check('minAgeMs', options.minAgeMs ?? 120_000, 0),
+    maxAgeMs: check('maxAgeMs', options.maxAgeMs ?? 48 * 3_600_000, 1),
+    everyMs: check('everyMs', options.everyMs ?? 60_000, 1),
+    batch: check('batch', options.batch ?? 50, 1),
+    concurrency: check('concurrency', options.concurrency ?? 4, 1),
+    backoffMs,
+    queryLimitPerMinute: check('queryLimitPerMinute', options.queryLimitPerMinute ?? 100, 1),
+    querySharePerMinute: check('querySharePerMinute', options.querySharePerMinute ?? 0.5, 0.01, 1),
+    leaseMs: check('leaseMs', options.leaseMs ?? 60_000, 1),
+    eventFor: options.eventFor ?? ((status) => defaultStatusEvents[status]),
+    now,
+    ...(options.listPending && { listPending: options.listPending }),
+    ...(options.onRecovered && { onRecovered: options.onRecovered }),
+    ...(options.logger && { logger: options.logger }),
+  };
+}

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { PixhookConfigError, type InvalidDelivery, type QuarantineStore } from '../index.js';
+import { listScript, putScript, removeScript, showScript } from './quarantine-scripts.js';
+import { scriptRunner, type RedisClientLike } from './redis-client.js';
+import { RedisUnavailableError } from './redis-unavailable-error.js';
+
+export interface RedisQuarantineOptions {
+  /** An ioredis `Redis`/`Cluster` or a node-redis client, already configured; pixhook never closes it. */
+  client: RedisClientLike;
+  /** Prepended to the store's four keys. Default `pixhook:{quarantine}:` (the braces keep them in one Cluster slot). */
+  prefix?: string;
+  /** How long a body is kept after its last delivery. Default 7 days. */
+  ttlMs?: number;
+  /** Bodies kept at most; the one delivered longest ago goes first. Default 10 000. */
+  maxEntries?: number;
+}
+
+/** One kept body, without its bytes: what `list` returns. */
+export interface QuarantineSummary {
+  /** sha256 hex of the bytes. */
+  id: string;
+  reason: InvalidDelivery['reason'];
+  message: string;
+  /** The first delivery's `receivedAt`. */
+  receivedAt: string;
+  /** When the last delivery of these bytes was kept (Redis clock), ISO. */
+  lastReceivedAt: string;
+  /** How many deliveries brought these bytes (the sender retries up to 5 times). */
+  deliveries: number;
+  /** Body size in bytes. */
+  size: number;
+}
+
+/** One kept body with everything the first delivery carried: what `show` returns. */
+export interface QuarantinedDelivery extends InvalidDelivery {
+  id: string;
+  lastReceivedAt: string;
+  deliveries: number;
+}
+
+export interface QuarantineRange {
+  /** Default 0 (the newest). */
+  start?: number;
+  /** Inclusive. Default 99. */
+  end?: number;
+}
+
+export interface RedisQuarantine extends QuarantineStore {
+  /** Newest first (by last delivery). */
+  list(range?: QuarantineRange): Promise<QuarantineSummary[]>;
+  show(id: string): Promise<QuarantinedDelivery | undefined>;
+  /** True when the body was kept and is now gone (e.g. after a successful replay). */
+  remove(id: string): Promise<boolean>;
+}
+
+interface StoredMeta {
+  reason: InvalidDelivery['reason'];
+  message: string;
+  headers: Record<string, string>;
+  receivedAt: string;
+  size: number;
+  /** The JSON is not stored twice: it is parsed again from the bytes on `show`. */
+  parsed: boolean;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Keeps verified bodies pixhook could not read, so a merchant who fixes the cause can replay them:
+ * one copy per body (sha256 of the bytes), the bytes in base64 (lossless), bounded and with a TTL.
+ */
+export function redisQuarantine(options: RedisQuarantineOptions): RedisQuarantine {
+  const redis = scriptRunner(options.client);
+  const prefix = options.prefix ?? 'pixhook:{quarantine}:';
+  const ttlMs = positiveInteger('ttlMs', options.ttlMs, 7 * 24 * 60 * 60 * 1000);
+  const maxEntries = positiveInteger('maxEntries', options.maxEntries, 10_000);
+  const keys = [`${prefix}index`, `${prefix}meta`, `${prefix}bodies`, `${prefix}deliveries`];
+  const ttl = String(ttlMs);
+
+  return {
+    async put(delivery) {
+      if (!redis.ready()) throw new RedisUnavailableError('redis is not connected');
+      const bytes = Buffer.from(delivery.bytes.buffer, delivery.bytes.byteOffset, delivery.bytes.byteLength);
+      const id = createHash('sha256').update(bytes).digest('hex');
+      const meta: StoredMeta = {
+        reason: delivery.reason,
+        message: delivery.message,
+        headers: delivery.headers,
+        receivedAt: delivery.receivedAt,
+        size: bytes.byteLength,
+        parsed: delivery.json !== undefined,
+      };
+      await redis.run(putScript, keys, [id, ttl, String(maxEntries), JSON.stringify(meta), bytes.toString('base64')]);
+      return id;
+    },
+    async list(range = {}) {
+      const start = Math.max(0, Math.trunc(range.start ?? 0));
+      const end = Math.trunc(range.end ?? start + 99);
+      if (end < start) return [];
+      const rows = asArray(await redis.run(listScript, keys, [ttl, String(start), String(end)]));
+      const out: QuarantineSummary[] = [];
+      for (let i = 0; i + 3 < rows.length; i += 4) {
+        const meta = parseMeta(rows[i + 2]);
+        out.push({
+          id: text(rows[i]),
+          reason: meta.reason,
+          message: meta.message,
+          receivedAt: meta.receivedAt,
+          lastReceivedAt: new Date(Number(text(rows[i + 1]))).toISOString(),
+          deliveries: Number(text(rows[i + 3])),
+          size: meta.size,
+        });
+      }
+      return out;
+    },
+    async show(id) {
+      const row = await redis.run(showScript, keys, [ttl, id]);
+      if (row === null || row === undefined || row === false) return undefined;
+      const [score, metaText, body, deliveries] = asArray(row);
+      const meta = parseMeta(metaText);
+      const bytes = new Uint8Array(Buffer.from(text(body), 'base64'));
+      const delivery: QuarantinedDelivery = {
+        id,
+        reason: meta.reason,
+        message: meta.message,
+        bytes,
+        headers: meta.headers,
+        receivedAt: meta.receivedAt,
+        lastReceivedAt: new Date(Number(text(score))).toISOString(),
+        deliveries: Number(text(deliveries)),
+      };
+      if (meta.parsed) {
+        const json = parseJsonOrUndefined(bytes);
+        if (json !== undefined) delivery.json = json;
+      }
+      return delivery;
+    },
+    async remove(id) {
+      return Number(await redis.run(removeScript, keys, [id])) === 1;
+    },
+  };
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new PixhookConfigError(`pixhook/redis: quarantine \`${name}\` must be a positive integer, got ${String(value)}.`);
+  }
+  return value;
+}
+
+function parseJsonOrUndefined(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+function parseMeta(value: unknown): StoredMeta {
+  const meta = JSON.parse(text(value)) as Partial<StoredMeta>;
+  return {
+    reason: meta.reason === 'json_invalid' ? 'json_invalid' : 'payload_invalid',
+    message: typeof meta.message === 'string' ? meta.message : '',
+    headers: meta.headers ?? {},
+    receivedAt: typeof meta.receivedAt === 'string' ? meta.receivedAt : '',
+    size: typeof meta.size === 'number' ? meta.size : 0,
+    parsed: meta.parsed === true,
+  };
+}
+
+// node-redis may hand back Buffers when configured for them; ioredis gives strings.
+function text(value: unknown): string {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  return String(value);
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}

@@ -1,0 +1,74 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryWatchStore, redisWatchStore, type WatchStore } from '../../src/reconcile/index.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+
+let server: RedisServer;
+const clients: Redis[] = [];
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  for (const client of clients) client.disconnect();
+  await server.dispose();
+});
+
+let prefixSeq = 0;
+const stores: Record<string, () => { a: WatchStore; b: WatchStore }> = {
+  memory: () => {
+    const store = memoryWatchStore({ now: () => t0 });
+    return { a: store, b: store };
+  },
+  // Two connections, as two processes would have.
+  redis: () => {
+    const prefix = `test:${++prefixSeq}:`;
+    const [one, two] = [new Redis(server.url), new Redis(server.url)];
+    clients.push(one, two);
+    return { a: redisWatchStore({ client: one, prefix, now: () => t0 }), b: redisWatchStore({ client: two, prefix, now: () => t0 }) };
+  },
+};
+const t0 = Date.parse('2026-11-23T10:00:00Z');
+
+describe.each(Object.keys(stores))('%s watch store', (kind) => {
+  const open = () => (stores[kind] as () => { a: WatchStore; b: WatchStore })();
+
+  it('leases each due charge to one owner at a time, in due order, and only the holder moves it', async () => {
+    const { a, b } = open();
+    await a.watch('txn_2', t0 + 2);
+    await a.watch('txn_1', t0 + 1);
+    await a.watch('txn_later', t0 + 60_000);
+    await b.watch('txn_1', t0 + 999); // already watched: keeps its schedule
+    const first = await a.lease(t0 + 10, 10, 5_000, 'owner-a');
+    expect(first.map((e) => [e.chargeId, e.createdAt, e.checks])).toEqual([
+      ['txn_1', t0 + 1, 0],
+      ['txn_2', t0 + 2, 0],
+    ]);
+    expect(await b.lease(t0 + 10, 10, 5_000, 'owner-b')).toEqual([]);
+    expect(await b.reschedule('txn_1', 'owner-b', t0 + 20, 1)).toBe(false);
+    expect(await b.finish('txn_1', 'owner-b')).toBe(false);
+    expect(await a.reschedule('txn_1', 'owner-a', t0 + 20, 1)).toBe(true);
+    expect(await a.finish('txn_2', 'owner-a')).toBe(true);
+    expect((await b.lease(t0 + 20, 10, 5_000, 'owner-b')).map((e) => [e.chargeId, e.checks])).toEqual([['txn_1', 1]]);
+    expect(await a.stats()).toEqual({ watched: 2, oldestCreatedAt: t0 + 1 });
+  });
+
+  it('shares one read budget over a sliding window', async () => {
+    const { a, b } = open();
+    expect(await a.reserveReads(3, 5, 60_000, t0)).toBe(3);
+    expect(await b.reserveReads(3, 5, 60_000, t0 + 1_000)).toBe(2);
+    expect(await a.reserveReads(1, 5, 60_000, t0 + 59_999)).toBe(0);
+    expect(await a.reserveReads(5, 5, 60_000, t0 + 60_000)).toBe(3);
+  });
+});
+
+describe('redis watch store: lease expiry', () => {
+  it('a lease that lapses (a crashed reconciler) makes the charge due again for another', async () => {
+    const { a, b } = stores['redis']!();
+    await a.watch('txn_crash', t0);
+    expect(await a.lease(t0, 1, 50, 'crashed')).toHaveLength(1);
+    expect(await b.lease(t0 + 49, 1, 5_000, 'other')).toHaveLength(0);
+    // The schedule's own clock, not a timer: the charge is due again once the lease time has passed.
+    expect((await b.lease(t0 + 50, 1, 5_000, 'other')).map((e) => e.chargeId)).toEqual(['txn_crash']);
+    expect(await a.finish('txn_crash', 'crashed')).toBe(false);
+  });
+});
