@@ -27,6 +27,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'verify --secret <s> --signature <sig> [--signature-scheme …] [file]   (body from the file or stdin)',
     load: async () => (await import('./verify-command.js')).verifyCommand,
   },
+  postgres: {
+    summary: 'postgres schema [--table pixhook_inbox] [--schema <name>]   (prints the pixhook/postgres inbox DDL)',
+    load: async () => (await import('./postgres-command.js')).postgresCommand,
+  },
   send: {
     summary: 'send <event> --url <url> --secret <s> [--variant a|b|short] [--id] [--amount] [--status] [--body <file>] [--attempts <n>] [--backoff-ms <n>]',
     load: async () => (await import('./send-command.js')).sendCommand,

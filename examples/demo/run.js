@@ -2,7 +2,9 @@
 // simulator through a scripted scenario; prints one table row per delivery and exits 1 if any row
 // did not turn out as the receiver contract says it must.
 import { createServer } from 'node:http';
+import { PGlite } from '@electric-sql/pglite';
 import { createReceiver } from 'pixhook';
+import { postgresInbox, transactionalOutcome } from 'pixhook/postgres';
 import { buildPayload, deliver, sign, transactionPaid, transferCompleted } from 'pixhook/testing';
 
 const secret = 'demo_webhook_secret';
@@ -25,6 +27,35 @@ function handler(event) {
 const background = createReceiver({ secret, mode: 'background', background: { backoffMs: 50 } }).onAny(handler);
 const inline = createReceiver({ secret, mode: 'inline' }).onAny(handler);
 const routes = { '/webhooks/pix': background, '/webhooks/pix-inline': inline };
+
+// Exactly-once effects: an embedded Postgres (PGlite, WASM: no server), a ledger table, and a
+// transactional handler whose INSERT commits together with the event's key in pixhook's inbox.
+const pglite = await PGlite.create();
+const database = {
+  query: (text, values) => pglite.query(text, values),
+  // PGlite is one connection: its transactions already run one at a time.
+  transaction: (_isolation, fn) => pglite.transaction((tx) => fn({ query: (text, values) => tx.query(text, values) })),
+  session: (fn) => fn({ query: (text, values) => pglite.query(text, values) }, new Promise(() => {})),
+};
+const inbox = postgresInbox({ pool: database });
+await inbox.migrate();
+await pglite.query('CREATE TABLE ledger (event_key text NOT NULL, tx_id text NOT NULL, amount_in_cents integer NOT NULL)');
+const ledgerRuns = { runs: 0, skipped: 0, failNext: false };
+const book = inbox.transactional(async (event, { key, tx }) => {
+  ledgerRuns.runs++;
+  await tx.query('INSERT INTO ledger (event_key, tx_id, amount_in_cents) VALUES ($1, $2, $3)', [key, event.transaction.id, event.transaction.amountInCents]);
+  if (ledgerRuns.failNext) {
+    ledgerRuns.failNext = false;
+    throw new Error('simulated crash after the INSERT, before COMMIT');
+  }
+});
+// A receiver process, and the same code after a restart: its in-memory dedupe store starts empty.
+const ledgerReceiver = () =>
+  createReceiver({ secret, mode: 'inline' })
+    .on('transaction_paid', book)
+    .onAny((_event, context) => void (transactionalOutcome(context) === 'skipped' && ledgerRuns.skipped++));
+routes['/webhooks/pix-ledger'] = ledgerReceiver();
+routes['/webhooks/pix-ledger-restarted'] = ledgerReceiver();
 
 const server = createServer(async (req, res) => {
   const receiver = routes[new URL(req.url ?? '/', 'http://localhost').pathname];
@@ -112,6 +143,36 @@ const scenarios = [
   },
 ];
 
+const ledgerPaid = transactionPaid({ variant: 'b', id: 'txn_demo_ledger', amountInCents: 4990, seed: 9 });
+const ledgerFail = transactionPaid({ id: 'txn_demo_ledger_fail', amountInCents: 1200, seed: 10 });
+const ledgerRows = async (id) => (await pglite.query('SELECT count(*)::int AS n FROM ledger WHERE tx_id = $1', [id])).rows[0].n;
+const exactlyOnce = [
+  {
+    delivery: 'paid → ledger INSERT (inline)',
+    send: () => deliver({ url: `${base}/webhooks/pix-ledger`, body: ledgerPaid, secret, ...retry }),
+    expect: { answers: '200', rows: 1, runs: 1, skipped: 0 },
+    why: 'the INSERT and the key committed in one transaction',
+    id: 'txn_demo_ledger',
+  },
+  {
+    delivery: 'redelivered after a restart',
+    send: () => deliver({ url: `${base}/webhooks/pix-ledger-restarted`, body: ledgerPaid, secret, ...retry }),
+    expect: { answers: '200', rows: 1, runs: 0, skipped: 1 },
+    why: 'new process, empty dedupe store: the inbox saw the key and skipped the handler',
+    id: 'txn_demo_ledger',
+  },
+  {
+    delivery: 'crash between INSERT and COMMIT',
+    send: () => {
+      ledgerRuns.failNext = true;
+      return deliver({ url: `${base}/webhooks/pix-ledger`, body: ledgerFail, secret, ...retry });
+    },
+    expect: { answers: '500 handler_failed, 200', rows: 1, runs: 2, skipped: 0 },
+    why: 'rolled back with its key, so the sender\'s retry booked it once',
+    id: 'txn_demo_ledger_fail',
+  },
+];
+
 function once(options) {
   return deliver({ url, secret, ...retry, ...options });
 }
@@ -138,21 +199,43 @@ for (const [index, scenario] of scenarios.entries()) {
     ok ? scenario.why : `UNEXPECTED: wanted ${scenario.expect.answers}, handled ${scenario.expect.handled}`,
   ]);
 }
+const ledgerTable = [];
+for (const [index, scenario] of exactlyOnce.entries()) {
+  const before = { ...ledgerRuns };
+  const result = await scenario.send();
+  const answers = summarize(result.attempts.map(answerOf));
+  const rowsBooked = await ledgerRows(scenario.id);
+  const ran = ledgerRuns.runs - before.runs;
+  const skipped = ledgerRuns.skipped - before.skipped;
+  const ok = answers === scenario.expect.answers && rowsBooked === scenario.expect.rows && ran === scenario.expect.runs && skipped === scenario.expect.skipped;
+  if (!ok) failures++;
+  ledgerTable.push([
+    `${ok ? '✓' : '✗'} pg${index + 1}`,
+    scenario.delivery,
+    String(result.attempts.length),
+    answers,
+    `${rowsBooked} (${ran} run${ran === 1 ? '' : 's'}${skipped ? ', skipped' : ''})`,
+    ok ? scenario.why : `UNEXPECTED: wanted ${scenario.expect.answers}, ${scenario.expect.rows} row(s)`,
+  ]);
+}
 const elapsed = performance.now() - startedAt;
 
 console.log(`pixhook demo — receiver in background mode at ${url}`);
 console.log(`simulator: POST + X-Signature, up to ${retry.attempts} attempts, backoff ${retry.backoffMs} ms doubling (the gateway: 1 s doubling)\n`);
 printTable(['#', 'delivery', 'attempts', 'answers', 'handled', 'why'], rows);
+console.log('\nexactly-once effects on Postgres (pixhook/postgres on an embedded PGlite): a transactional handler books each payment');
+printTable(['#', 'delivery', 'attempts', 'answers', 'ledger rows', 'why'], ledgerTable);
 const m = background.metrics();
 const rejected = Object.entries(m.rejected).map(([reason, n]) => `${reason} ${n}`).join(', ');
 console.log(
-  `\n${scenarios.length} scenarios in ${(elapsed / 1000).toFixed(2)} s. Background receiver: ${m.received} deliveries, ` +
+  `\n${scenarios.length + exactlyOnce.length} scenarios in ${(elapsed / 1000).toFixed(2)} s. Background receiver: ${m.received} deliveries, ` +
     `${m.handled} handled, ${m.duplicates} duplicates, ${m.failed} failed handler runs, rejected: ${rejected || 'none'}; ` +
     `mean answer ${(m.ackLatencyMs.sum / Math.max(1, m.ackLatencyMs.count)).toFixed(2)} ms.`,
 );
 console.log(failures === 0 ? 'every delivery behaved as the receiver contract says.' : `${failures} scenario(s) did not behave as expected.`);
 
 await new Promise((resolve) => server.close(resolve));
+await pglite.close();
 process.exitCode = failures === 0 ? 0 : 1;
 
 function answerOf(attempt) {

@@ -1,0 +1,16 @@
+export { postgresInbox } from './postgres-inbox.js';
+export type { PostgresInbox, PostgresInboxOptions, SweepOptions } from './postgres-inbox.js';
+export { inboxSchemaSql } from './inbox-schema.js';
+export type { InboxTableOptions } from './inbox-schema.js';
+export type { PostgresDedupeStore } from './session-lock-store.js';
+export { transactionalOutcome } from './transactional.js';
+export type { TransactionalContext, TransactionalHandler, TransactionalOptions, TransactionalOutcome } from './transactional.js';
+export type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
+export type { PgClientLike, PgPoolClientLike, PgPoolLike, PostgresHandle } from './pg-database.js';
+export { fromPostgresJs } from './postgres-js-database.js';
+export type { PostgresJsLike, PostgresJsSqlLike } from './postgres-js-database.js';
+export { fromKysely } from './kysely-database.js';
+export type { KyselyExecutorLike, KyselyLike } from './kysely-database.js';
+export { fromDrizzle } from './drizzle-database.js';
+export type { DrizzleExecutorLike, DrizzleLike } from './drizzle-database.js';
+export { isRetryableTransactionError, sqlState } from './sql-state.js';

@@ -1,0 +1,167 @@
+import { PixhookConfigError, PixhookError } from '../index.js';
+import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
+
+// Structural types, so `pg` stays an optional peer dependency and its types are not needed to build.
+interface PgQueryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: SqlRow[] }>;
+}
+interface PgEvents {
+  on(event: 'error' | 'end', listener: (error?: Error) => void): unknown;
+  removeListener(event: 'error' | 'end', listener: (error?: Error) => void): unknown;
+}
+/** What pixhook uses of `pg`'s `PoolClient`. */
+export interface PgPoolClientLike extends PgQueryable, PgEvents {
+  release(destroy?: boolean | Error): void;
+}
+/** What pixhook uses of `pg`'s `Pool`. */
+export interface PgPoolLike extends PgQueryable {
+  connect(): Promise<PgPoolClientLike>;
+  readonly totalCount: number;
+}
+/** What pixhook uses of `pg`'s `Client` (connected). */
+export type PgClientLike = PgQueryable & PgEvents;
+
+export function isPgPool(value: unknown): value is PgPoolLike {
+  return typeof value === 'object' && value !== null && typeof (value as PgPoolLike).connect === 'function' && typeof (value as PgPoolLike).totalCount === 'number';
+}
+
+function isPgClient(value: unknown): value is PgClientLike {
+  return typeof value === 'object' && value !== null && typeof (value as PgClientLike).query === 'function' && typeof (value as PgClientLike).on === 'function';
+}
+
+/** `BEGIN ISOLATION LEVEL …`: one round trip, whatever `default_transaction_isolation` says. */
+export function beginStatement(isolation: IsolationLevel): string {
+  return `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`;
+}
+
+/** A string or number as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
+function literal(value: string | number): string {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new PixhookError('internal_error', 'a SQL number literal must be finite');
+    return String(value);
+  }
+  if (value.includes('\0')) throw new PixhookError('internal_error', 'Postgres text cannot hold a NUL character');
+  const quoted = `'${value.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
+  return value.includes('\\') ? ` E${quoted}` : quoted;
+}
+
+/** BEGIN and the first statement as one simple-protocol query: one round trip for both. */
+function beginWith(isolation: IsolationLevel, first: SqlStatement): string {
+  const text = first.text.replace(/\$(\d+)/g, (_, i: string) => literal(first.values[Number(i) - 1]!));
+  return `${beginStatement(isolation)}; ${text}`;
+}
+
+async function inTransaction<T>(
+  client: PgQueryable,
+  isolation: IsolationLevel,
+  fn: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>,
+  first?: SqlStatement,
+): Promise<T> {
+  let result: T;
+  try {
+    let rows: SqlRow[] = [];
+    if (first) {
+      const results = (await client.query(beginWith(isolation, first))) as unknown as { rows: SqlRow[] }[];
+      rows = results[1]?.rows ?? [];
+    } else await client.query(beginStatement(isolation));
+    result = await fn(client, rows);
+  } catch (error) {
+    // Also when the first statement failed: the connection must not go back to the pool mid-transaction.
+    // A broken connection cannot roll back, and does not need to: the server already did.
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+  await client.query('COMMIT');
+  return result;
+}
+
+/** Resolves when the connection reports an error or its end (the server went away, or we were cut off). */
+function closedSignal(client: PgEvents): { closed: Promise<void>; detach: () => void } {
+  let detach = () => {};
+  const closed = new Promise<void>((resolve) => {
+    // Without a listener, an error on a checked-out pg client is an uncaught exception: the process would crash.
+    const onClose = () => resolve();
+    client.on('error', onClose);
+    client.on('end', onClose);
+    detach = () => {
+      client.removeListener('error', onClose);
+      client.removeListener('end', onClose);
+    };
+  });
+  return { closed, detach };
+}
+
+function fromPgPool(pool: PgPoolLike): SqlDatabase {
+  async function inPooled<T>(isolation: IsolationLevel, fn: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>, first?: SqlStatement): Promise<T> {
+    const client = await pool.connect();
+    const { closed, detach } = closedSignal(client);
+    let broken = false;
+    void closed.then(() => (broken = true));
+    try {
+      return await inTransaction(client, isolation, fn, first);
+    } finally {
+      detach();
+      client.release(broken);
+    }
+  }
+  return {
+    query: (text, values) => pool.query(text, values),
+    transaction: (isolation, fn) => inPooled(isolation, fn),
+    transactionWith: (isolation, first, fn) => inPooled(isolation, fn, first),
+    async session(fn) {
+      const client = await pool.connect();
+      const { closed, detach } = closedSignal(client);
+      let destroy = false;
+      try {
+        return await fn(client, closed);
+      } catch (error) {
+        // Never hand a connection that may still hold our session locks back to the pool.
+        destroy = true;
+        throw error;
+      } finally {
+        detach();
+        if (destroy) client.on('error', () => {});
+        client.release(destroy);
+      }
+    },
+  };
+}
+
+/** One connection: transactions (and the store's claims behind them) take turns. Use a Pool for concurrency. */
+function fromPgClient(client: PgClientLike): SqlDatabase {
+  let turn: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = turn.then(work, work);
+    turn = run.catch(() => {});
+    return run;
+  };
+  return {
+    query: (text, values) => exclusive(() => client.query(text, values)),
+    transaction: (isolation, fn) => exclusive(() => inTransaction(client, isolation, fn)),
+    transactionWith: (isolation, first, fn) => exclusive(() => inTransaction(client, isolation, fn, first)),
+    async session(fn) {
+      const { closed, detach } = closedSignal(client);
+      const connection: SqlExecutor = { query: (text, values) => exclusive(() => client.query(text, values)) };
+      try {
+        return await fn(connection, closed);
+      } finally {
+        detach();
+      }
+    },
+  };
+}
+
+/** The handles `postgresInbox({ pool })` accepts: a `pg` Pool, a connected `pg` Client, or any `SqlDatabase`. */
+export type PostgresHandle = PgPoolLike | PgClientLike | SqlDatabase;
+
+export function toSqlDatabase(handle: PostgresHandle): SqlDatabase {
+  if (isPgPool(handle)) return fromPgPool(handle);
+  const maybe = handle as Partial<SqlDatabase>;
+  if (typeof maybe.transaction === 'function' && typeof maybe.session === 'function' && typeof maybe.query === 'function') {
+    return handle as SqlDatabase;
+  }
+  if (isPgClient(handle)) return fromPgClient(handle);
+  throw new PixhookConfigError(
+    'pixhook/postgres: `pool` must be a pg Pool, a connected pg Client, or a SqlDatabase (see fromPostgresJs, fromKysely, fromDrizzle).',
+  );
+}

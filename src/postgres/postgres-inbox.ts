@@ -1,0 +1,115 @@
+import { defaultDedupeKey, PixhookConfigError, type HandlerContext, type PixEvent, type UnknownEvent } from '../index.js';
+import { inboxNames, inboxSchemaSql, type InboxTableOptions } from './inbox-schema.js';
+import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
+import { sessionLockStore, type PostgresDedupeStore } from './session-lock-store.js';
+import type { IsolationLevel, SqlExecutor } from './sql-database.js';
+import {
+  checkedIsolation,
+  claimIn,
+  keyOf,
+  transactional,
+  type TransactionalHandler,
+  type TransactionalOptions,
+  type TransactionalSettings,
+} from './transactional.js';
+
+export interface PostgresInboxOptions extends InboxTableOptions {
+  /** A `pg` Pool (the reference), a connected `pg` Client, or a `SqlDatabase` (`fromPostgresJs`, `fromKysely`, `fromDrizzle`). */
+  pool: PostgresHandle;
+  /** Must be the processing's `dedupeKey` when you set one there. Default: pixhook's. */
+  dedupeKey?: (event: PixEvent) => string;
+  /** How long a transactional handler's mark makes a redelivery a duplicate; also `sweep`'s default. Default 24 h. */
+  dedupeTtlMs?: number;
+  /** Isolation level of transactional handlers. Default `read committed`. */
+  isolation?: IsolationLevel;
+  /** Runs again after a serialization failure (40001) or deadlock (40P01). Default 3. */
+  maxRetries?: number;
+}
+
+export interface SweepOptions {
+  /** Deletes keys marked done longer ago than this. Default: `dedupeTtlMs` (24 h). */
+  olderThanMs?: number;
+  /** Rows per DELETE, so a sweep never holds many locks at once. Default 5 000. */
+  batchSize?: number;
+}
+
+export interface PostgresInbox {
+  /** A `DedupeStore` for `createProcessing({ store })` / `createReceiver({ store })`: dedupe across instances with Postgres alone. */
+  readonly store: PostgresDedupeStore;
+  /**
+   * Wraps a handler so it runs in one transaction whose first statement claims `context.key`: its
+   * writes and the key's mark commit together, or neither does. When the key was already done the
+   * handler is not called and the wrapper resolves all the same (the delivery is answered 200, the job
+   * completes): `onSkipped` and `transactionalOutcome(context)` tell you it was a duplicate.
+   */
+  transactional<E extends PixEvent | UnknownEvent>(
+    handler: TransactionalHandler<E>,
+    options?: TransactionalOptions,
+  ): (event: E, context: HandlerContext) => Promise<void>;
+  /** The same claim inside a transaction you already run: `claimed` (go on) or `done` (skip your writes). */
+  claim(tx: SqlExecutor, event: PixEvent | string, options?: { scope?: string }): Promise<'claimed' | 'done'>;
+  /** Creates the table and index if missing (safe to run from several instances at once). */
+  migrate(): Promise<void>;
+  /** The DDL `migrate()` runs, for your own migration tool. */
+  schemaSql(): string;
+  /** Deletes old done keys in batches; resolves with how many. */
+  sweep(options?: SweepOptions): Promise<number>;
+  /** Closes the store's lock connection (the pool stays yours). */
+  close(): Promise<void>;
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number, zero = false): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < (zero ? 0 : 1)) throw new PixhookConfigError(`pixhook/postgres: \`${name}\` must be a ${zero ? 'non-negative' : 'positive'} number.`);
+  return value;
+}
+
+export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
+  if (options?.pool === undefined || options.pool === null) {
+    throw new PixhookConfigError('pixhook/postgres: postgresInbox needs `pool` (a pg Pool, e.g. new pg.Pool({ connectionString })).');
+  }
+  const db = toSqlDatabase(options.pool);
+  const names = inboxNames(options);
+  const isolation = checkedIsolation(options.isolation ?? 'read committed');
+  const settings: TransactionalSettings = {
+    db,
+    names,
+    dedupeKey: options.dedupeKey ?? defaultDedupeKey,
+    dedupeTtlMs: positiveInteger('dedupeTtlMs', options.dedupeTtlMs, 24 * 60 * 60 * 1000),
+    isolation,
+    maxRetries: positiveInteger('maxRetries', options.maxRetries, 3, true),
+  };
+  const store = sessionLockStore(db, names);
+  const ddl = inboxSchemaSql(options);
+
+  return {
+    store,
+    transactional: (handler, handlerOptions) => transactional(settings, handler, handlerOptions),
+    claim: (tx, event, claimOptions) => claimIn(tx, settings, keyOf(settings, event), claimOptions?.scope),
+    async migrate() {
+      // Two instances migrating at once would race on CREATE TABLE IF NOT EXISTS; one lock serializes them.
+      await db.transaction('read committed', async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${names.lockSpace}migrate`]);
+        for (const statement of ddl.split(/;\n/)) {
+          const text = statement.replace(/--.*$/gm, '').trim().replace(/;$/, '');
+          if (text !== '') await tx.query(text);
+        }
+      });
+    },
+    schemaSql: () => ddl,
+    async sweep(sweepOptions = {}) {
+      const olderThanMs = positiveInteger('olderThanMs', sweepOptions.olderThanMs, settings.dedupeTtlMs, true);
+      const batchSize = positiveInteger('batchSize', sweepOptions.batchSize, 5_000);
+      const sql = `DELETE FROM ${names.table} WHERE (scope, key) IN (
+        SELECT scope, key FROM ${names.table} WHERE done_at < now() - $1::double precision * interval '1 millisecond' LIMIT $2 FOR UPDATE SKIP LOCKED
+      ) RETURNING 1`;
+      let total = 0;
+      for (;;) {
+        const { rows } = await db.query(sql, [olderThanMs, batchSize]);
+        total += rows.length;
+        if (rows.length < batchSize) return total;
+      }
+    },
+    close: () => store.close(),
+  };
+}

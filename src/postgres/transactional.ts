@@ -1,0 +1,130 @@
+import { PixhookConfigError, type HandlerContext, type PixEvent, type UnknownEvent } from '../index.js';
+import type { InboxNames } from './inbox-schema.js';
+import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
+import { isRetryableTransactionError } from './sql-state.js';
+
+/** What a transactional handler receives: the processing context plus the open transaction. */
+export type TransactionalContext = HandlerContext & { readonly tx: SqlExecutor };
+
+/** Its result is ignored (returning a query's result is fine). */
+export type TransactionalHandler<E> = (event: E, context: TransactionalContext) => unknown;
+
+/** `handled`: the handler ran and its writes committed with the key. `skipped`: the key was already done. */
+export type TransactionalOutcome = 'handled' | 'skipped';
+
+export interface TransactionalOptions {
+  /**
+   * Which handler's effects the key marks. Default `effects`. Give each transactional handler of one
+   * event its own scope, or the second would find the key done and be skipped.
+   */
+  scope?: string;
+  /** Default: the inbox's (`read committed`). */
+  isolation?: IsolationLevel;
+  /** Runs again after a serialization failure (40001) or a deadlock (40P01). Default: the inbox's (3). */
+  maxRetries?: number;
+  /** Called when the event's key was already done and the handler was skipped (a duplicate). */
+  onSkipped?: (event: PixEvent | UnknownEvent, context: HandlerContext) => void;
+}
+
+export interface TransactionalSettings {
+  db: SqlDatabase;
+  names: InboxNames;
+  dedupeKey: (event: PixEvent) => string;
+  dedupeTtlMs: number;
+  isolation: IsolationLevel;
+  maxRetries: number;
+}
+
+export const effectsScope = 'effects';
+
+const outcomes = new WeakMap<HandlerContext, TransactionalOutcome>();
+
+/**
+ * What the last transactional handler did with this context: `handled`, `skipped` (the key was already
+ * done: a duplicate), or `undefined` when none ran. Processing gives every handler of one run the same
+ * context, so a later handler (or your `onAny`) can read it.
+ */
+export function transactionalOutcome(context: HandlerContext): TransactionalOutcome | undefined {
+  return outcomes.get(context);
+}
+
+/**
+ * The claim statement, first in the transaction: inserts the key's row, or takes over an expired one.
+ * A concurrent duplicate's INSERT waits on the unique index until the first transaction ends; then it
+ * finds the row committed (nothing returned: skip) or rolled back (inserted: run). Under repeatable
+ * read or serializable it fails with 40001 instead, and the retry sees the committed row.
+ */
+export function claimStatement(names: InboxNames): string {
+  return `INSERT INTO ${names.table} AS inbox (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
+    ON CONFLICT (scope, key) DO UPDATE SET done_at = now(), expires_at = EXCLUDED.expires_at WHERE inbox.expires_at <= now()
+    RETURNING 1 AS claimed`;
+}
+
+export function keyOf(settings: Pick<TransactionalSettings, 'dedupeKey'>, event: PixEvent | UnknownEvent | string, key?: string): string {
+  if (typeof event === 'string') return event;
+  if (key !== undefined && key !== '') return key;
+  if (event.kind === 'unknown') {
+    throw new PixhookConfigError('pixhook/postgres: unknown events carry no dedupe key; a transactional handler needs one (context.key).');
+  }
+  return settings.dedupeKey(event);
+}
+
+/** Claims `key` inside the caller's open transaction: `claimed` (go on) or `done` (already processed; skip). */
+export async function claimIn(tx: SqlExecutor, settings: TransactionalSettings, key: string, scope = effectsScope): Promise<'claimed' | 'done'> {
+  const { rows } = await tx.query(claimStatement(settings.names), [scope, key, settings.dedupeTtlMs]);
+  return rows.length > 0 ? 'claimed' : 'done';
+}
+
+const isolationLevels: readonly IsolationLevel[] = ['read committed', 'repeatable read', 'serializable'];
+
+/** The level goes into `BEGIN ISOLATION LEVEL …` as text: only the three known ones get there. */
+export function checkedIsolation(isolation: IsolationLevel): IsolationLevel {
+  if (!isolationLevels.includes(isolation)) {
+    throw new PixhookConfigError(`pixhook/postgres: isolation must be ${isolationLevels.join(', ')}; got ${JSON.stringify(isolation)}.`);
+  }
+  return isolation;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function transactional<E extends PixEvent | UnknownEvent>(
+  settings: TransactionalSettings,
+  handler: TransactionalHandler<E>,
+  options: TransactionalOptions = {},
+): (event: E, context: HandlerContext) => Promise<void> {
+  const scope = options.scope ?? effectsScope;
+  const isolation = checkedIsolation(options.isolation ?? settings.isolation);
+  const maxRetries = options.maxRetries ?? settings.maxRetries;
+  const claim = claimStatement(settings.names);
+  return async (event, context) => {
+    const key = keyOf(settings, event, context.key);
+    for (let retry = 0; ; retry++) {
+      try {
+        const first = { text: claim, values: [scope, key, settings.dedupeTtlMs] };
+        const body = async (tx: SqlExecutor, rows: SqlRow[]): Promise<TransactionalOutcome> => {
+          if (rows.length === 0) return 'skipped';
+          await handler(event, { ...context, tx });
+          // The run was abandoned (time limit, claim lost): roll back rather than commit behind its back.
+          if (context.signal.aborted) throw context.signal.reason;
+          return 'handled';
+        };
+        const { db } = settings;
+        const outcome = db.transactionWith
+          ? await db.transactionWith(isolation, first, body)
+          : await db.transaction(isolation, async (tx) => body(tx, (await tx.query(first.text, first.values)).rows));
+        outcomes.set(context, outcome);
+        if (outcome === 'skipped') {
+          try {
+            options.onSkipped?.(event, context);
+          } catch {
+            // A reporting hook that throws must not turn a committed duplicate into a failure.
+          }
+        }
+        return;
+      } catch (error) {
+        if (retry >= maxRetries || !isRetryableTransactionError(error)) throw error;
+        await pause(5 + Math.random() * 20 * 2 ** retry);
+      }
+    }
+  };
+}
