@@ -17,6 +17,7 @@ export function metricsToPrometheus(metrics: ReceiverMetrics, options: { prefix?
   counter('timed_out_total', 'Handler runs that passed handlerTimeoutMs.', metrics.timedOut);
   counter('claims_lost_total', 'Handler runs stopped because their claim could not be renewed.', metrics.claimsLost);
   counter('invalid_total', 'Verified deliveries that could not be read as events.', metrics.invalid);
+  counter('already_applied_total', 'Runs whose handler found the event already applied (a transactional inbox).', metrics.alreadyApplied);
   counter('dead_lettered_total', 'Durable jobs that failed their last attempt.', metrics.deadLettered);
   lines.push(`# HELP ${p}_rejected_total Non-2xx answers, by reason.`, `# TYPE ${p}_rejected_total counter`);
   for (const [reason, n] of Object.entries(metrics.rejected)) lines.push(`${p}_rejected_total{reason="${reason}"} ${n ?? 0}`);

@@ -15,6 +15,8 @@ export interface ProcessingMetrics {
   claimsLost: number;
   /** Durable jobs that failed their last attempt. */
   deadLettered: number;
+  /** Runs whose handler found the event already applied (`context.markDuplicate()`, e.g. a transactional inbox). */
+  alreadyApplied: number;
 }
 
 export interface ReceiverMetrics extends ProcessingMetrics {
@@ -33,15 +35,17 @@ export interface ReceiverMetrics extends ProcessingMetrics {
 export interface ProcessingMetricsRecorder {
   snapshot(): ProcessingMetrics;
   handled(): void;
+  duplicate(): void;
   failed(outcome: { timedOut?: true; claimLost?: true }): void;
   deadLettered(): void;
 }
 
 export function createProcessingMetrics(): ProcessingMetricsRecorder {
-  const m: ProcessingMetrics = { handled: 0, failed: 0, timedOut: 0, claimsLost: 0, deadLettered: 0 };
+  const m: ProcessingMetrics = { handled: 0, failed: 0, timedOut: 0, claimsLost: 0, deadLettered: 0, alreadyApplied: 0 };
   return {
     snapshot: () => ({ ...m }),
     handled: () => void m.handled++,
+    duplicate: () => void m.alreadyApplied++,
     failed(outcome) {
       m.failed++;
       if (outcome.timedOut) m.timedOut++;

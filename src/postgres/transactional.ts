@@ -114,6 +114,8 @@ export function transactional<E extends PixEvent | UnknownEvent>(
           : await db.transaction(isolation, async (tx) => body(tx, (await tx.query(first.text, first.values)).rows));
         outcomes.set(context, outcome);
         if (outcome === 'skipped') {
+          // Processing answers this run 200 duplicate and does not count it as handled.
+          context.markDuplicate();
           try {
             options.onSkipped?.(event, context);
           } catch {

@@ -29,7 +29,7 @@ export function createBackgroundRunner(kernel: ProcessingKernel): BackgroundRunn
         return kernel.fail(event, undefined, { ok: false, error: new PixhookError('claim_lost', `the claim on ${claim.key} lapsed while the event waited in the queue`), claimLost: true }, attempt);
       }
       const outcome = await kernel.attempt(event, claim, attempt);
-      if (outcome.ok) return kernel.succeed(claim);
+      if (outcome.ok) return kernel.succeed(claim, outcome);
       kernel.metrics.failed(outcome);
       if (attempt >= attempts || outcome.claimLost) return kernel.fail(event, claim, outcome, attempt);
       kernel.log.warn({ key: claim.key, event: event.name, attempt, error: describeError(outcome.error) }, 'pixhook: handler failed; retrying');

@@ -149,7 +149,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
         key: job.key,
       });
       if (outcome.ok) {
-        metrics.handled();
+        if (outcome.duplicate) metrics.duplicate();
+        else metrics.handled();
         return;
       }
       metrics.failed(outcome);

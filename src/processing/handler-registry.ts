@@ -12,6 +12,11 @@ export interface HandlerContext {
   source: EventSource;
   /** Aborted when the run passes `handlerTimeoutMs` or loses its claim: stop side effects that have not started. */
   readonly signal: AbortSignal;
+  /**
+   * Says the event was already applied (a transactional inbox found its key done): the run ends as a
+   * duplicate — answered 200 `duplicate`, not counted as handled — instead of as a new success.
+   */
+  markDuplicate(): void;
 }
 
 export type EventHandler<E> = (event: E, context: HandlerContext) => void | Promise<void>;

@@ -29,17 +29,20 @@ export function acknowledgeInline(
   });
 }
 
-function settle(kernel: ProcessingKernel, event: PixEvent, claim: HeldClaim, outcome: AttemptOutcome): boolean | Promise<boolean> {
+type Settled = 'handled' | 'duplicate' | 'failed';
+
+function settle(kernel: ProcessingKernel, event: PixEvent, claim: HeldClaim, outcome: AttemptOutcome): Settled | Promise<Settled> {
   if (!outcome.ok) {
     kernel.metrics.failed(outcome);
-    return kernel.fail(event, claim, outcome, 1).then(() => false);
+    return kernel.fail(event, claim, outcome, 1).then(() => 'failed');
   }
-  const marking = kernel.succeed(claim);
-  return marking instanceof Promise ? marking.then(() => true) : true;
+  const settled: Settled = outcome.duplicate ? 'duplicate' : 'handled';
+  const marking = kernel.succeed(claim, outcome);
+  return marking instanceof Promise ? marking.then(() => settled) : settled;
 }
 
-function reasonOf(handled: boolean): ProcessingReason | undefined {
-  return handled ? undefined : 'handler_failed';
+function reasonOf(settled: Settled): ProcessingReason | undefined {
+  return settled === 'handled' ? undefined : settled === 'duplicate' ? 'duplicate' : 'handler_failed';
 }
 
 /** The run's result, or 'deadline' once `ms` passed (the run goes on). One promise: cheaper than Promise.race. */

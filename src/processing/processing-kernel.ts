@@ -17,8 +17,8 @@ export interface ProcessingKernel {
   readonly metrics: ProcessingMetricsRecorder;
   readonly log: Logger;
   attempt(event: PixEvent, claim: HeldClaim, attempt: number): AttemptOutcome | Promise<AttemptOutcome>;
-  /** The run succeeded: mark the key done (never throws; a failure to mark is logged). */
-  succeed(claim: HeldClaim): void | Promise<void>;
+  /** The run succeeded (or found the event already applied): mark the key done (never throws; a failure to mark is logged). */
+  succeed(claim: HeldClaim, outcome?: AttemptOutcome): void | Promise<void>;
   /** The run failed for good: release the claim, log, tell `onError`. Never rejects. */
   fail(event: PixEvent | UnknownEvent, claim: HeldClaim | undefined, outcome: AttemptOutcome, attempt: number): Promise<void>;
   /** Gives a claim back (never rejects). */
@@ -57,9 +57,10 @@ export function createProcessingKernel(parts: {
         claim,
         key: claim.key,
       }),
-    succeed(claim) {
+    succeed(claim, outcome) {
       keeper.drop(claim);
-      metrics.handled();
+      if (outcome?.ok && outcome.duplicate) metrics.duplicate();
+      else metrics.handled();
       const settled = (marked: boolean) => {
         if (!marked) log.warn({ key: claim.key }, 'pixhook: another run took this key before the handled event was marked done');
       };

@@ -5,9 +5,10 @@ import type { HandlerContext, HandlerRegistry } from './handler-registry.js';
 import type { AckMode } from './processing-options.js';
 
 /** How one run of an event's handlers ended. `timedOut` and `claimLost` runs count as failed. */
-export type AttemptOutcome = { ok: true } | { ok: false; error: unknown; timedOut?: true; claimLost?: true };
+export type AttemptOutcome = { ok: true; duplicate?: true } | { ok: false; error: unknown; timedOut?: true; claimLost?: true };
 
 const ok: AttemptOutcome = { ok: true };
+const duplicate: AttemptOutcome = { ok: true, duplicate: true };
 
 export interface AttemptInput {
   handlers: HandlerRegistry;
@@ -28,6 +29,8 @@ export interface AttemptInput {
  */
 export function runAttempt(input: AttemptInput): AttemptOutcome | Promise<AttemptOutcome> {
   let controller: AbortController | undefined;
+  let applied = false;
+  const succeeded = () => (applied ? duplicate : ok);
   const abort = (reason: unknown) => (controller ??= new AbortController()).abort(reason);
   const context: HandlerContext = {
     ...(input.key !== undefined && { key: input.key }),
@@ -37,6 +40,7 @@ export function runAttempt(input: AttemptInput): AttemptOutcome | Promise<Attemp
     get signal() {
       return (controller ??= new AbortController()).signal;
     },
+    markDuplicate: () => void (applied = true),
   };
   const { claim, event } = input;
   let running: void | Promise<void>;
@@ -46,7 +50,7 @@ export function runAttempt(input: AttemptInput): AttemptOutcome | Promise<Attemp
   } catch (error) {
     return { ok: false, error };
   }
-  if (running === undefined) return claim?.lost ? lostOutcome(claim) : ok;
+  if (running === undefined) return claim?.lost ? lostOutcome(claim) : succeeded();
 
   return new Promise<AttemptOutcome>((resolve) => {
     const timer = setTimeout(() => {
@@ -66,7 +70,7 @@ export function runAttempt(input: AttemptInput): AttemptOutcome | Promise<Attemp
     (running as Promise<void>).then(
       () => {
         clearTimeout(timer);
-        resolve(claim?.lost ? lostOutcome(claim) : ok);
+        resolve(claim?.lost ? lostOutcome(claim) : succeeded());
       },
       (error: unknown) => {
         clearTimeout(timer);

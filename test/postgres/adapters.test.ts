@@ -21,7 +21,7 @@ function paid(id: string): Paid {
   if (!read.ok || read.event.kind === 'unknown') throw new Error('fixture did not normalize');
   return read.event as Paid;
 }
-const context = (key: string): HandlerContext => ({ key, attempt: 1, mode: 'inline', source: 'webhook', signal: new AbortController().signal });
+const context = (key: string): HandlerContext => ({ key, attempt: 1, mode: 'inline', source: 'webhook', signal: new AbortController().signal, markDuplicate: () => {} });
 
 /** As a merchant's pool should be: an idle client whose server goes away must not crash the process. */
 function quiet(pool: pg.Pool): pg.Pool {

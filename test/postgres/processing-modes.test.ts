@@ -67,8 +67,11 @@ describe('the in-memory store with a transactional handler (two instances, no sh
     const [a, b] = [instance(), instance()];
     const event = paid('tx_two_instances');
     expect((await a.accept(event)).reason).toBeUndefined();
-    expect((await b.accept(event)).reason).toBeUndefined(); // b's memory store never saw it: it runs, and is skipped
+    // b's memory store never saw it: it runs, the inbox finds the key done, and b answers as for a duplicate.
+    expect((await b.accept(event)).reason).toBe('duplicate');
     expect(outcomes).toEqual(['handled', 'skipped']);
+    expect(a.metrics()).toMatchObject({ handled: 1, alreadyApplied: 0 });
+    expect(b.metrics()).toMatchObject({ handled: 0, alreadyApplied: 1 });
     expect((await db().pool.query(`SELECT count(*)::int AS n FROM ${ledger}`)).rows[0].n).toBe(1);
   });
 });

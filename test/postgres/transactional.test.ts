@@ -27,7 +27,7 @@ async function outcome<E>(handler: (event: E, context: HandlerContext) => Promis
 }
 
 function context(key: string, overrides: Partial<HandlerContext> = {}): HandlerContext {
-  return { key, attempt: 1, mode: 'inline', source: 'webhook', signal: new AbortController().signal, ...overrides };
+  return { key, attempt: 1, mode: 'inline', source: 'webhook', signal: new AbortController().signal, markDuplicate: () => {}, ...overrides } as HandlerContext;
 }
 
 function paid(id: string): Paid {
