@@ -35,7 +35,7 @@ export default tseslint.config(
   ...layer(['src/dedupe/**', 'src/metrics/**'], ['../processing/*', '../intake/*'], 'dedupe and metrics sit below processing'),
   ...layer(['src/processing/**'], ['../intake/*'], 'processing never depends on HTTP intake'),
   ...layer(['src/intake/**'], [], 'the core never imports adapters or the CLI'),
-  ...layer(['src/redis/**', 'src/postgres/**', 'src/client/**', 'src/reconcile/**', 'src/testing/**'], coreInternals, 'products import the core only through src/index.ts (and src/shared/*)'),
+  ...layer(['src/redis/**', 'src/postgres/**', 'src/client/**', 'src/reconcile/**', 'src/testing/**', 'src/otel/**'], coreInternals, 'products import the core only through src/index.ts (and src/shared/*)'),
   ...layer(['src/emulator/**'], [...coreInternals, '../client/*'], 'the emulator imports the core only through src/index.ts, and never the client: it validates with its own schemas'),
   ...layer(['adapters/**'], ['../../src/*/**', '../../cli/**', '../../src/*.js', '!../../src/index.js'], 'adapters import only the core\'s public entry point'),
   ...layer(['cli/*-command.ts'], ['./*-command.js'], 'commands share code through cli/shared, not through each other'),

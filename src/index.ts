@@ -66,6 +66,7 @@ export { describeError } from './shared/describe-error.js';
 export type { HeaderSource } from './shared/read-header.js';
 export { readHeader } from './shared/read-header.js';
 export type { Logger } from './shared/logger.js';
+export type { Telemetry, TelemetryAttributes, TelemetrySpan } from './shared/telemetry.js';
 export { assertKeptAlive } from './intake/keep-alive.js';
 export { ackLatencyBucketsMs } from './metrics/receiver-metrics.js';
 export { metricsToPrometheus } from './metrics/prometheus-text.js';

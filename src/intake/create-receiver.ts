@@ -7,7 +7,8 @@ import { createProcessing, type Processing } from '../processing/create-processi
 import type { ErrorHandler, EventHandler } from '../processing/handler-registry.js';
 import type { AckMode } from '../processing/processing-options.js';
 import { describeError } from '../shared/describe-error.js';
-import { guardLogger, silentLogger, type Logger } from '../shared/logger.js';
+import { guardLogger, silentLogger, withTraceFields, type Logger } from '../shared/logger.js';
+import { traceDelivery } from './trace-delivery.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
 import type { BodyFailureReason, ReasonCode } from '../shared/reasons.js';
 import { withTimeout } from '../shared/with-timeout.js';
@@ -56,7 +57,8 @@ const keepInvalidTimeoutMs = 2_000;
 export function createReceiver(options: ReceiverOptions): Receiver {
   const config = resolveIntakeOptions(options);
   const processing = options.processing ?? createProcessing(options);
-  const log: Logger = guardLogger(options.logger);
+  const telemetry = options.telemetry;
+  const log: Logger = withTraceFields(guardLogger(options.logger), telemetry);
   const answers = createAnswerMetrics();
   const invalidHandlers: InvalidHandler[] = options.onInvalid ? [options.onInvalid] : [];
   const quarantine: QuarantineStore | undefined =
@@ -134,6 +136,23 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     return result;
   }
 
+  async function receiveUntraced(request: ReceiveRequest): Promise<ReceiveResult> {
+    const startedAt = performance.now();
+    let result: ReceiveResult;
+    try {
+      result = await pipeline(request);
+    } catch (error) {
+      // Only a bug lands here; the process must not crash on it.
+      result = answer('internal_error', { hint: describeError(error) });
+    }
+    try {
+      return finish(result, startedAt);
+    } catch {
+      // finish() is guarded throughout; this is the last line of "receive() never rejects".
+      return result;
+    }
+  }
+
   const receiver: Receiver = {
     mode: processing.mode,
     maxBodyBytes: config.maxBodyBytes,
@@ -161,20 +180,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       return receiver;
     },
     async receive(request) {
-      const startedAt = performance.now();
-      let result: ReceiveResult;
-      try {
-        result = await pipeline(request);
-      } catch (error) {
-        // Only a bug lands here; the process must not crash on it.
-        result = answer('internal_error', { hint: describeError(error) });
-      }
-      try {
-        return finish(result, startedAt);
-      } catch {
-        // finish() is guarded throughout; this is the last line of "receive() never rejects".
-        return result;
-      }
+      if (telemetry !== undefined) return traceDelivery(telemetry, request, processing.mode, receiveUntraced);
+      return receiveUntraced(request);
     },
     reject(reason, hint) {
       return finish(answer(reason, hint === undefined ? {} : { hint }), performance.now());

@@ -2,6 +2,7 @@ import type { InvalidDelivery, QuarantineStore } from '../dedupe/quarantine-stor
 import type { Processing } from '../processing/create-processing.js';
 import type { ProcessingOptions } from '../processing/processing-options.js';
 import type { Logger } from '../shared/logger.js';
+import type { Telemetry } from '../shared/telemetry.js';
 import { positive } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { verifySignatureNow, type SignatureResult, type VerifySignatureInput } from '../signature/verify-signature.js';
@@ -32,6 +33,8 @@ interface IntakeOptions {
   /** Where such bodies are kept for a replay. Default: the store's own (Redis stores have one); `false` for none. */
   quarantine?: QuarantineStore | false;
   logger?: Logger;
+  /** Spans and metrics (see `pixhook/otel`); shared with the processing this receiver creates. */
+  telemetry?: Telemetry;
 }
 
 /** A receiver with its own processing (the options of `createProcessing`), or one sharing an existing `processing`. */

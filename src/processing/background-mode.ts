@@ -7,7 +7,12 @@ import type { ProcessingReason } from '../shared/reasons.js';
 import type { ProcessingKernel } from './processing-kernel.js';
 
 export interface BackgroundRunner {
-  acknowledge(event: PixEvent, claim: HeldClaim, waitUntil?: (promise: Promise<unknown>) => void): Promise<ProcessingReason | undefined>;
+  acknowledge(
+    event: PixEvent,
+    claim: HeldClaim,
+    waitUntil?: (promise: Promise<unknown>) => void,
+    link?: Record<string, string>,
+  ): Promise<ProcessingReason | undefined>;
   /** Waiting plus running events. */
   readonly size: number;
   onIdle(): Promise<void>;
@@ -22,13 +27,13 @@ export function createBackgroundRunner(kernel: ProcessingKernel): BackgroundRunn
   const { attempts, backoffMs, backoffFactor, concurrency, maxQueued } = kernel.config.background;
   const queue = new PQueue({ concurrency });
 
-  async function runWithRetries(event: PixEvent, claim: HeldClaim): Promise<void> {
+  async function runWithRetries(event: PixEvent, claim: HeldClaim, link: Record<string, string> | undefined): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       if (claim.lost) {
         kernel.metrics.failed({ claimLost: true });
         return kernel.fail(event, undefined, { ok: false, error: new PixhookError('claim_lost', `the claim on ${claim.key} lapsed while the event waited in the queue`), claimLost: true }, attempt);
       }
-      const outcome = await kernel.attempt(event, claim, attempt);
+      const outcome = await kernel.attempt(event, claim, attempt, link);
       if (outcome.ok) return kernel.succeed(claim, outcome);
       kernel.metrics.failed(outcome);
       if (attempt >= attempts || outcome.claimLost) return kernel.fail(event, claim, outcome, attempt);
@@ -38,12 +43,12 @@ export function createBackgroundRunner(kernel: ProcessingKernel): BackgroundRunn
   }
 
   return {
-    async acknowledge(event, claim, waitUntil) {
+    async acknowledge(event, claim, waitUntil, link) {
       if (queue.size + queue.pending >= maxQueued) {
         await kernel.release(claim);
         return 'queue_full';
       }
-      kernel.keepAlive(queue.add(() => runWithRetries(event, claim)), waitUntil);
+      kernel.keepAlive(queue.add(() => runWithRetries(event, claim, link)), waitUntil);
       return undefined;
     },
     get size() {

@@ -13,7 +13,7 @@ import { createHandlerRegistry, type ErrorHandler, type EventHandler } from './h
 import { acknowledgeInline, raceDeadline } from './inline-mode.js';
 import { createProcessingKernel } from './processing-kernel.js';
 import { resolveProcessingOptions, type AckMode, type ProcessingOptions, type QueuedEvent } from './processing-options.js';
-import { runAttempt } from './run-attempt.js';
+import { runTracedAttempt } from './traced-attempt.js';
 
 /** What processing did with an event. No `reason`: handled (inline) or accepted (background, durable). */
 export interface AcceptResult {
@@ -69,6 +69,13 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   const kernel = createProcessingKernel({ config, store, keeper, handlers, metrics, pending });
   const background = config.mode === 'background' ? createBackgroundRunner(kernel) : undefined;
   const log = config.logger;
+  const currentTrace = (): Record<string, string> | undefined => {
+    try {
+      return config.telemetry?.currentTrace();
+    } catch {
+      return undefined;
+    }
+  };
 
   async function acceptKnown(event: PixEvent, options: AcceptOptions): Promise<AcceptResult> {
     // 1. The key, then the claim, before any side effect.
@@ -85,21 +92,27 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     if (claimed === 'done') return { reason: 'duplicate', key };
     if (claimed === 'in_flight') return { reason: 'in_flight', key };
     const claim = keeper.hold(key, owner);
+    // The delivery's trace context, so the handler span links to it even when it runs later.
+    const link = options.trace ?? currentTrace();
 
     // 2. Dispatch and acknowledge, as the mode says.
-    if (background) return { key, reason: await background.acknowledge(event, claim, options.waitUntil) };
+    if (background) return { key, reason: await background.acknowledge(event, claim, options.waitUntil, link) };
     if (config.mode === 'durable') {
       const body = options.body ?? JSON.stringify(event.payload);
-      return { key, ...(await acknowledgeDurable(kernel, event, claim, body, options.trace)) };
+      return { key, ...(await acknowledgeDurable(kernel, event, claim, body, link)) };
     }
-    const reason = await acknowledgeInline(kernel, event, claim, options.waitUntil);
+    const reason = await acknowledgeInline(kernel, event, claim, options.waitUntil, link);
     return reason === undefined ? { key } : { key, reason };
   }
 
   /** Unknown names are acknowledged and handed to onUnknown, never to typed handlers; not deduplicated. */
   async function acceptUnknown(event: UnknownEvent, options: AcceptOptions): Promise<AcceptResult> {
     const run = Promise.resolve(
-      runAttempt({ handlers, event, attempt: 1, mode: config.mode, source: event.source ?? 'webhook', limitMs: config.handlerTimeoutMs }),
+      runTracedAttempt(
+        { handlers, event, attempt: 1, mode: config.mode, source: event.source ?? 'webhook', limitMs: config.handlerTimeoutMs },
+        config.telemetry,
+        options.trace ?? currentTrace(),
+      ),
     ).then((outcome) => {
       if (outcome.ok) return;
       metrics.failed(outcome);
@@ -139,15 +152,11 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     },
     async runQueued(job, run) {
       const event = readQueued(job);
-      const outcome = await runAttempt({
-        handlers,
-        event,
-        attempt: run.attempt,
-        mode: 'durable',
-        source: event.source ?? job.source ?? 'webhook',
-        limitMs: config.queuedHandlerTimeoutMs,
-        key: job.key,
-      });
+      const outcome = await runTracedAttempt(
+        { handlers, event, attempt: run.attempt, mode: 'durable', source: event.source ?? job.source ?? 'webhook', limitMs: config.queuedHandlerTimeoutMs, key: job.key },
+        config.telemetry,
+        job.trace,
+      );
       if (outcome.ok) {
         if (outcome.duplicate) metrics.duplicate();
         else metrics.handled();

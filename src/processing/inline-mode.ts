@@ -14,8 +14,9 @@ export function acknowledgeInline(
   event: PixEvent,
   claim: HeldClaim,
   waitUntil?: (promise: Promise<unknown>) => void,
+  link?: Record<string, string>,
 ): ProcessingReason | undefined | Promise<ProcessingReason | undefined> {
-  const running = kernel.attempt(event, claim, 1);
+  const running = kernel.attempt(event, claim, 1, link);
   if (!(running instanceof Promise)) {
     const settled = settle(kernel, event, claim, running);
     return settled instanceof Promise ? settled.then(reasonOf) : reasonOf(settled);

@@ -6,7 +6,8 @@ import { describeError } from '../shared/describe-error.js';
 import type { Logger } from '../shared/logger.js';
 import type { HandlerRegistry } from './handler-registry.js';
 import type { ResolvedProcessingOptions } from './processing-options.js';
-import { runAttempt, type AttemptOutcome } from './run-attempt.js';
+import type { AttemptOutcome } from './run-attempt.js';
+import { runTracedAttempt } from './traced-attempt.js';
 
 /** What every acknowledgement mode uses: run an attempt, then settle the claim one way or the other. */
 export interface ProcessingKernel {
@@ -16,7 +17,7 @@ export interface ProcessingKernel {
   readonly handlers: HandlerRegistry;
   readonly metrics: ProcessingMetricsRecorder;
   readonly log: Logger;
-  attempt(event: PixEvent, claim: HeldClaim, attempt: number): AttemptOutcome | Promise<AttemptOutcome>;
+  attempt(event: PixEvent, claim: HeldClaim, attempt: number, link?: Record<string, string>): AttemptOutcome | Promise<AttemptOutcome>;
   /** The run succeeded (or found the event already applied): mark the key done (never throws; a failure to mark is logged). */
   succeed(claim: HeldClaim, outcome?: AttemptOutcome): void | Promise<void>;
   /** The run failed for good: release the claim, log, tell `onError`. Never rejects. */
@@ -46,17 +47,12 @@ export function createProcessingKernel(parts: {
     handlers,
     metrics,
     log,
-    attempt: (event, claim, attempt) =>
-      runAttempt({
-        handlers,
-        event,
-        attempt,
-        mode: config.mode,
-        source: event.source ?? 'webhook',
-        limitMs: config.handlerTimeoutMs,
-        claim,
-        key: claim.key,
-      }),
+    attempt: (event, claim, attempt, link) =>
+      runTracedAttempt(
+        { handlers, event, attempt, mode: config.mode, source: event.source ?? 'webhook', limitMs: config.handlerTimeoutMs, claim, key: claim.key },
+        config.telemetry,
+        link,
+      ),
     succeed(claim, outcome) {
       keeper.drop(claim);
       if (outcome?.ok && outcome.duplicate) metrics.duplicate();

@@ -2,7 +2,8 @@ import type { DedupeStore } from '../dedupe/dedupe-store.js';
 import { memoryDedupeStore } from '../dedupe/memory-dedupe-store.js';
 import { eventKey } from '../events/event-key.js';
 import type { EventSource, PixEvent } from '../events/event-types.js';
-import { guardLogger, type Logger } from '../shared/logger.js';
+import { guardLogger, withTraceFields, type Logger } from '../shared/logger.js';
+import type { Telemetry } from '../shared/telemetry.js';
 import { positive } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 
@@ -70,6 +71,8 @@ export interface ProcessingOptions {
   /** Keeps work after the answer alive on serverless platforms (Next.js `after`, `ctx.waitUntil`). */
   waitUntil?: (promise: Promise<unknown>) => void;
   logger?: Logger;
+  /** Spans and metrics (see `pixhook/otel`). Default: none. */
+  telemetry?: Telemetry;
 }
 
 export interface ResolvedProcessingOptions {
@@ -87,6 +90,7 @@ export interface ResolvedProcessingOptions {
   queue: EventQueue | undefined;
   waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   logger: Logger;
+  telemetry: Telemetry | undefined;
 }
 
 const defaultHandlerTimeoutMs: Record<AckMode, number> = { inline: 30_000, background: 60_000, durable: 5 * 60_000 };
@@ -118,6 +122,7 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
     },
     queue: options.queue,
     waitUntil: options.waitUntil,
-    logger: guardLogger(options.logger),
+    logger: withTraceFields(guardLogger(options.logger), options.telemetry),
+    telemetry: options.telemetry,
   };
 }
