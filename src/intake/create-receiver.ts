@@ -3,7 +3,8 @@ import type { PixEventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
 import { createAnswerMetrics, type ReceiverMetrics } from '../metrics/receiver-metrics.js';
-import { createProcessing, type Processing } from '../processing/create-processing.js';
+import { createProcessing, type AcceptResult, type Processing } from '../processing/create-processing.js';
+import type { SignatureResult } from '../signature/verify-signature.js';
 import type { ErrorHandler, EventHandler } from '../processing/handler-registry.js';
 import type { AckMode } from '../processing/processing-options.js';
 import { describeError } from '../shared/describe-error.js';
@@ -14,7 +15,7 @@ import type { BodyFailureReason, ReasonCode } from '../shared/reasons.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { logFields } from './log-fields.js';
 import { parseJson } from './parse-json.js';
-import { readBody, takeBody, type BodySource } from './read-body.js';
+import { readBody, takeBody, type BodyRead, type BodySource } from './read-body.js';
 import { buildAnswer, type AnswerExtra, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
 import { resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
@@ -45,6 +46,11 @@ export interface Receiver {
   onInvalid(handler: InvalidHandler): Receiver;
   /** The whole pipeline: verify → parse → normalize → process → answer. Never rejects. */
   receive(request: ReceiveRequest): Promise<ReceiveResult>;
+  /**
+   * `receive`, answering synchronously when every step was synchronous (bytes in hand, node:crypto,
+   * an in-process store, synchronous handlers): the adapters' fast path. Never throws or rejects.
+   */
+  handle(request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult>;
   /** The answer for a failure an adapter found before the core could read the body (or a misconfiguration it found). */
   reject(reason: BodyFailureReason | 'method_not_allowed' | 'internal_error', hint?: string): ReceiveResult;
   /** Resolves `true` once every accepted event's handlers have settled (see `Processing.drain`). */
@@ -66,40 +72,48 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const answer = (reason: ReasonCode | undefined, extra?: AnswerExtra) => buildAnswer(reason, config.retryAfterSeconds, extra);
 
   // ── The pipeline, top to bottom ────────────────────────────────────────────────────────────────
-  async function pipeline(request: ReceiveRequest): Promise<ReceiveResult> {
+  // Synchronous until a step really is asynchronous (a body still to read, Web Crypto, a remote
+  // store, an async handler): every await is a tick on the hot path.
+  function pipeline(request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult> {
     // 1. Only POST carries deliveries.
     if (request.method !== undefined && request.method.toUpperCase() !== 'POST') return answer('method_not_allowed');
 
     // 2. The exact raw bytes, within the size limit.
-    const body =
-      typeof request.body === 'function' ? await readBody(request.body, config.maxBodyBytes) : takeBody(request.body, config.maxBodyBytes);
+    if (typeof request.body === 'function') return readBody(request.body, config.maxBodyBytes).then((body) => withBody(request, body));
+    return withBody(request, takeBody(request.body, config.maxBodyBytes));
+  }
+
+  function withBody(request: ReceiveRequest, body: BodyRead): ReceiveResult | Promise<ReceiveResult> {
     if (!body.ok) return answer(body.reason, { ...(body.hint !== undefined && { hint: body.hint }), ...(body.message !== undefined && { message: body.message }) });
 
     // 3. The signature, over those bytes, before anything is parsed; the scheme's own message is the answer's.
     const verifying = config.verify({ body: body.bytes, signature: readHeader(request.headers, config.signatureHeader), secret: config.secrets });
-    const signature = verifying instanceof Promise ? await verifying : verifying;
+    if (verifying instanceof Promise) return verifying.then((signature) => verified(request, body.bytes, signature));
+    return verified(request, body.bytes, verifying);
+  }
+
+  function verified(request: ReceiveRequest, bytes: Uint8Array, signature: SignatureResult): ReceiveResult | Promise<ReceiveResult> {
     if (!signature.ok) return answer(signature.reason, { message: signature.message, ...(signature.hint !== undefined && { hint: signature.hint }) });
 
     // 4. JSON, then the event's essentials. A verified body we cannot read is kept, never dropped.
-    const json = parseJson(body.bytes);
-    if (!json.ok) return invalid('json_invalid', body.bytes, request.headers, json.message);
+    const json = parseJson(bytes);
+    if (!json.ok) return invalid('json_invalid', bytes, request.headers, json.message);
     const normalized = normalizeEvent(json.value);
-    if (!normalized.ok) return invalid('payload_invalid', body.bytes, request.headers, normalized.message, json.value);
+    if (!normalized.ok) return invalid('payload_invalid', bytes, request.headers, normalized.message, json.value);
     const event = normalized.event;
     if (event.kind !== 'unknown' && event.warnings !== undefined && event.warnings.length > 0) {
       log.warn({ event: event.name, warnings: event.warnings }, 'pixhook: fields of an unexpected type were left out of the typed event');
     }
 
     // 5. Processing: dedupe claim, dispatch, acknowledgement mode.
-    const accepted = await processing.accept(event, {
-      body: json.text,
-      ...(request.waitUntil && { waitUntil: request.waitUntil }),
-    });
-    return answer(accepted.reason, {
-      event,
-      ...(accepted.key !== undefined && { key: accepted.key }),
-      ...(accepted.hint !== undefined && { hint: accepted.hint }),
-    });
+    const accepting = processing.acceptNow(event, { body: json.text, ...(request.waitUntil && { waitUntil: request.waitUntil }) });
+    const answered = (accepted: AcceptResult) =>
+      answer(accepted.reason, {
+        event,
+        ...(accepted.key !== undefined && { key: accepted.key }),
+        ...(accepted.hint !== undefined && { hint: accepted.hint }),
+      });
+    return accepting instanceof Promise ? accepting.then(answered) : answered(accepting);
   }
 
   async function invalid(
@@ -136,21 +150,30 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     return result;
   }
 
-  async function receiveUntraced(request: ReceiveRequest): Promise<ReceiveResult> {
+  /** The pipeline, its answer counted and logged; synchronous when every step was. Never throws or rejects. */
+  function handleNow(request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult> {
     const startedAt = performance.now();
-    let result: ReceiveResult;
+    const failed = (error: unknown) => answer('internal_error', { hint: describeError(error) });
+    const done = (result: ReceiveResult) => {
+      try {
+        return finish(result, startedAt);
+      } catch {
+        // finish() is guarded throughout; this is the last line of "receive() never rejects".
+        return result;
+      }
+    };
+    let running: ReceiveResult | Promise<ReceiveResult>;
     try {
-      result = await pipeline(request);
+      running = pipeline(request);
     } catch (error) {
       // Only a bug lands here; the process must not crash on it.
-      result = answer('internal_error', { hint: describeError(error) });
+      return done(failed(error));
     }
-    try {
-      return finish(result, startedAt);
-    } catch {
-      // finish() is guarded throughout; this is the last line of "receive() never rejects".
-      return result;
-    }
+    return running instanceof Promise ? running.then(done, (error: unknown) => done(failed(error))) : done(running);
+  }
+
+  async function receiveUntraced(request: ReceiveRequest): Promise<ReceiveResult> {
+    return handleNow(request);
   }
 
   const receiver: Receiver = {
@@ -181,7 +204,11 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     },
     async receive(request) {
       if (telemetry !== undefined) return traceDelivery(telemetry, request, processing.mode, receiveUntraced);
-      return receiveUntraced(request);
+      return handleNow(request);
+    },
+    handle(request) {
+      if (telemetry !== undefined) return traceDelivery(telemetry, request, processing.mode, receiveUntraced);
+      return handleNow(request);
     },
     reject(reason, hint) {
       return finish(answer(reason, hint === undefined ? {} : { hint }), performance.now());

@@ -1,6 +1,7 @@
 import { createClaimKeeper } from '../dedupe/claim-keeper.js';
 import { guardStore } from '../dedupe/guard-store.js';
 import type { PixEventName } from '../events/event-names.js';
+import type { ClaimResult } from '../dedupe/dedupe-store.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
 import { createProcessingMetrics, type ProcessingMetrics } from '../metrics/receiver-metrics.js';
@@ -45,6 +46,8 @@ export interface Processing {
   onError(handler: ErrorHandler): Processing;
   /** Claims the event's dedupe key, then dispatches it as the mode says. Never rejects. */
   accept(event: PixEvent | UnknownEvent, options?: AcceptOptions): Promise<AcceptResult>;
+  /** `accept`, answering synchronously when the store and the handlers did (the receiver's fast path). Never throws. */
+  acceptNow(event: PixEvent | UnknownEvent, options?: AcceptOptions): AcceptResult | Promise<AcceptResult>;
   /** Runs one durably queued job's handlers (the durable worker calls this). Rejects when they fail, so the queue retries. */
   runQueued(job: QueuedEvent, run: { attempt: number; final: boolean }): Promise<void>;
   /**
@@ -77,18 +80,25 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     }
   };
 
-  async function acceptKnown(event: PixEvent, options: AcceptOptions): Promise<AcceptResult> {
+  // Synchronous until something is really asynchronous (a remote store, an async handler): each
+  // await is a tick, and an in-process store with a synchronous handler needs none.
+  function acceptKnown(event: PixEvent, options: AcceptOptions): AcceptResult | Promise<AcceptResult> {
     // 1. The key, then the claim, before any side effect.
     const key = config.dedupeKey(event);
     if (typeof key !== 'string' || key === '') throw new PixhookError('internal_error', 'dedupeKey must return a non-empty string');
     const owner = `${ownerPrefix}.${++ownerSeq}`;
-    let claimed;
+    const unavailable = (error: unknown): AcceptResult => ({ reason: 'store_unavailable', key, hint: describeError(error) });
+    let claiming;
     try {
-      const claiming = store.claim(key, owner, config.claimTtlMs);
-      claimed = typeof claiming === 'string' ? claiming : await claiming;
+      claiming = store.claim(key, owner, config.claimTtlMs);
     } catch (error) {
-      return { reason: 'store_unavailable', key, hint: describeError(error) };
+      return unavailable(error);
     }
+    if (typeof claiming === 'string') return claimed(event, options, key, owner, claiming);
+    return claiming.then((result) => claimed(event, options, key, owner, result), unavailable);
+  }
+
+  function claimed(event: PixEvent, options: AcceptOptions, key: string, owner: string, claimed: ClaimResult): AcceptResult | Promise<AcceptResult> {
     if (claimed === 'done') return { reason: 'duplicate', key };
     if (claimed === 'in_flight') return { reason: 'in_flight', key };
     const claim = keeper.hold(key, owner);
@@ -96,13 +106,14 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     const link = options.trace ?? currentTrace();
 
     // 2. Dispatch and acknowledge, as the mode says.
-    if (background) return { key, reason: await background.acknowledge(event, claim, options.waitUntil, link) };
+    if (background) return background.acknowledge(event, claim, options.waitUntil, link).then((reason) => ({ key, ...(reason && { reason }) }));
     if (config.mode === 'durable') {
       const body = options.body ?? JSON.stringify(event.payload);
-      return { key, ...(await acknowledgeDurable(kernel, event, claim, body, link)) };
+      return acknowledgeDurable(kernel, event, claim, body, link).then((result) => ({ key, ...result }));
     }
-    const reason = await acknowledgeInline(kernel, event, claim, options.waitUntil, link);
-    return reason === undefined ? { key } : { key, reason };
+    const acknowledged = acknowledgeInline(kernel, event, claim, options.waitUntil, link);
+    const result = (reason: ProcessingReason | undefined): AcceptResult => (reason === undefined ? { key } : { key, reason });
+    return acknowledged instanceof Promise ? acknowledged.then(result) : result(acknowledged);
   }
 
   /** Unknown names are acknowledged and handed to onUnknown, never to typed handlers; not deduplicated. */
@@ -143,11 +154,16 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       return processing;
     },
     async accept(event, options = {}) {
+      return processing.acceptNow(event, options);
+    },
+    acceptNow(event, options = {}) {
+      const failed = (error: unknown): AcceptResult => ({ reason: 'internal_error', hint: describeError(error) });
       try {
-        return event.kind === 'unknown' ? await acceptUnknown(event, options) : await acceptKnown(event, options);
+        const result = event.kind === 'unknown' ? acceptUnknown(event, options) : acceptKnown(event, options);
+        return result instanceof Promise ? result.catch(failed) : result;
       } catch (error) {
         // Only a bug (ours, or a custom dedupeKey/store) lands here; the process must not crash on it.
-        return { reason: 'internal_error', hint: describeError(error) };
+        return failed(error);
       }
     },
     async runQueued(job, run) {

@@ -26,8 +26,18 @@ function nodeSign(crypto: typeof NodeCrypto): HmacSigner {
 }
 
 function nodeVerifySync(crypto: typeof NodeCrypto) {
+  // A KeyObject per secret, made once: createHmac with a key object skips re-importing the key (~0.25 µs).
+  const keys = new Map<string, NodeCrypto.KeyObject>();
+  const keyOf = (secret: string) => {
+    let key = keys.get(secret);
+    if (key === undefined) {
+      key = crypto.createSecretKey(encoder.encode(secret));
+      if (keys.size < 64) keys.set(secret, key);
+    }
+    return key;
+  };
   return (secret: string, body: Uint8Array, signature: Uint8Array): boolean => {
-    const expected = crypto.createHmac('sha256', secret).update(body).digest();
+    const expected = crypto.createHmac('sha256', keyOf(secret)).update(body).digest();
     return expected.length === signature.length && crypto.timingSafeEqual(expected, signature);
   };
 }
