@@ -1,33 +1,47 @@
-// Prototype, bench-only: the memory dedupe store as one Map of key → signed expiry (negative while in
-// flight, positive once done), evicting in claim order when full. Same contract as memoryDedupeStore
-// (bounded, per-key TTL, claim/complete/release synchronous); no per-entry objects, no LRU list upkeep.
+// Prototype, bench-only: the memory dedupe store as two generations of Map<key, signed expiry>
+// (negative while in flight, positive once done). New entries go to the young Map; when it holds
+// max/2 keys the old Map is dropped whole and the young one becomes old. So at most `max` keys are
+// kept, the oldest half goes first, and no per-entry object, LRU list or eviction walk is needed.
+// (A single Map evicting its first key via keys().next() is O(deleted holes) in V8: 34 µs per claim
+// when full — measured, do not.)
 export function mapDedupeStore({ max = 100_000 } = {}) {
-  const entries = new Map();
+  const half = Math.max(1, Math.floor(max / 2));
+  let young = new Map();
+  let old = new Map();
+  const lookup = (key) => {
+    const v = young.get(key);
+    return v !== undefined ? v : old.get(key);
+  };
+  const put = (key, value) => {
+    if (!young.has(key) && young.size >= half) {
+      old = young;
+      young = new Map();
+    }
+    young.set(key, value);
+  };
   return {
     local: true,
     get size() {
-      return entries.size;
+      return young.size + old.size;
     },
     claim(key, ttlMs) {
       const now = Date.now();
-      const value = entries.get(key);
+      const value = lookup(key);
       if (value !== undefined) {
         if (value > 0 && value > now) return 'done';
         if (value < 0 && -value > now) return 'in_flight';
-        entries.delete(key); // expired: claim afresh, at the back of the eviction order
       }
-      entries.set(key, -(now + ttlMs));
-      if (entries.size > max) entries.delete(entries.keys().next().value);
+      put(key, -(now + ttlMs));
       return 'claimed';
     },
     complete(key, ttlMs) {
-      const had = entries.has(key);
-      entries.set(key, Date.now() + ttlMs);
-      if (!had && entries.size > max) entries.delete(entries.keys().next().value);
+      put(key, Date.now() + ttlMs);
     },
     release(key) {
-      const value = entries.get(key);
-      if (value !== undefined && value < 0) entries.delete(key);
+      const v = young.get(key);
+      if (v !== undefined) {
+        if (v < 0) young.delete(key);
+      } else if (old.get(key) < 0) old.delete(key);
     },
   };
 }
