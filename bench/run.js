@@ -165,9 +165,14 @@ const notes = [
   '  `normalizeEvent` (zod `safeParse` + building the event) ~8 %; the rest is spread over the pipeline\'s promise',
   '  chain, the inline-mode deadline timer, `verifySignature`\'s header handling and the answer — no single hot spot left.',
   '  On the 8 KB body the same fixed cost is small next to HMAC and `JSON.parse`, hence ≤ 1.25× there.',
-  '- Adapters: with the adapter layers swapped for hand-written reads and writes, throughput did not change; the gap',
+  '- Adapters (2026-11-22): swapping only the adapter layers for hand-written reads and writes did not change throughput; the gap',
   '  to the bare route is the core\'s CPU time per request, and on this sandboxed 2-core machine (load generator',
   '  on the other core) even the limit\'s ~5 µs costs 10–40 % of a bare route\'s requests/s (third column).',
+  '- node:http, issue 16 (`--cpu-prof` under autocannon): the response `writev` syscall is ~55 % of the hand-written',
+  '  route\'s CPU and ~40 % of pixhook\'s; pixhook\'s extra is JS around it: raw-body + the promise chain it starts,',
+  '  the async pipeline and its per-request deadline timer, zod, lru-cache, `setHeader` per header. The prototype',
+  '  `bench/prototypes/lean-node.js` (same guarantees, same dist internals, synchronous until something is async)',
+  '  removes ~75 % of that; measured per change in `bench/prototypes/micro.js` — see the hot-path findings.',
 ].join('\n');
 
 console.log(table);

@@ -70,9 +70,10 @@ const frameworks = {
     const { createLeanNodeHandler } = await import('./prototypes/lean-node.js');
     // octokit: verifies x-hub-signature-256 over the same bytes, parses, emits to a registered handler.
     const webhooks = new Webhooks({ secret });
-    let seen = 0;
+    // Equivalent trivial work to pixhook's no-op onAny: the handler runs, counts, returns.
+    const seen = { count: 0 };
     webhooks.on('push', () => {
-      seen++;
+      seen.count++;
     });
     const octokit = createNodeMiddleware(webhooks, { path });
     const lean = createLeanNodeHandler({ secret, handler: () => {}, dedupeKey: (event) => `${defaultDedupeKey(event)}#${n++}` });
