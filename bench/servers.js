@@ -1,7 +1,8 @@
-// One process per framework, serving on three loopback ports: its bare route (read the raw body, answer
-// 200), the same route plus the limit's work (HMAC + timingSafeEqual + JSON.parse), and the pixhook
-// adapter, so the load generator (another process) can alternate between them.
-// Prints {"bare":port,"limit":port,"pixhook":port}.
+// One process per framework, serving on loopback ports: its bare route (read the raw body, answer 200),
+// the hand-written verifying route (the same plus the limit's work: HMAC + timingSafeEqual + JSON.parse),
+// and the pixhook adapter; on node:http also @octokit/webhooks' createNodeMiddleware (same bytes, same
+// `sha256=` HMAC) and the lean prototype (bench/prototypes/lean-node.js). The load generator (another
+// process) alternates between them. Prints {"bare":port,"limit":port,"pixhook":port,…}.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { defaultDedupeKey, createReceiver } from 'pixhook';
@@ -65,6 +66,17 @@ const frameworks = {
   },
   async node() {
     const { createNodeHandler } = await import('pixhook/node');
+    const { Webhooks, createNodeMiddleware } = await import('@octokit/webhooks');
+    const { createLeanNodeHandler } = await import('./prototypes/lean-node.js');
+    // octokit: verifies x-hub-signature-256 over the same bytes, parses, emits to a registered handler.
+    const webhooks = new Webhooks({ secret });
+    // Equivalent trivial work to pixhook's no-op onAny: the handler runs, counts, returns.
+    const seen = { count: 0 };
+    webhooks.on('push', () => {
+      seen.count++;
+    });
+    const octokit = createNodeMiddleware(webhooks, { path });
+    const lean = createLeanNodeHandler({ secret, handler: () => {}, dedupeKey: (event) => `${defaultDedupeKey(event)}#${n++}` });
     const route = (work) =>
       createServer((req, res) => {
         const chunks = [];
@@ -78,6 +90,8 @@ const frameworks = {
       bare: await listen(route(() => true)),
       limit: await listen(route(limitWork)),
       pixhook: await listen(createServer(createNodeHandler(receiver))),
+      octokit: await listen(createServer((req, res) => void octokit(req, res))),
+      prototype: await listen(createServer(lean)),
     };
   },
   // The fetch handler on Node: Hono on @hono/node-server for both, the route reading the raw bytes.

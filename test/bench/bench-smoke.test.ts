@@ -17,6 +17,11 @@ const headlineKeys = [
   'ack_p99_ms',
   'bytes_per_key',
   'redis_claim_vs_set',
+  'node_vs_handwritten',
+  'node_vs_octokit',
+  'fastify_vs_handwritten',
+  'express_vs_handwritten',
+  'web_vs_handwritten',
 ] as const;
 
 // Needs the built package (npm run build), like `npm run bench`.
