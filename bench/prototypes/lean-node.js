@@ -7,7 +7,7 @@ import getRawBody from 'raw-body';
 import { memoryDedupeStore } from '../../dist/src/dedupe/memory-dedupe-store.js';
 import { normalizeEvent } from '../../dist/src/events/normalize-event.js';
 import { defaultDedupeKey } from '../../dist/src/index.js';
-import { parseJson } from '../../dist/src/parse-json.js';
+import { parseJson } from '../../dist/src/intake/parse-json.js';
 import { verifySignatureNow } from '../../dist/src/signature/verify-signature.js';
 import { mapDedupeStore } from './map-dedupe-store.js';
 import { coarseDeadlines } from './coarse-deadlines.js';
@@ -53,7 +53,7 @@ export function createLeanNodeHandler(options) {
     dedupeKey: defaultDedupeKey,
     ...options,
   };
-  const store = o.store === 'map' ? mapDedupeStore({ max: o.max }) : memoryDedupeStore({ max: o.max });
+  const store = o.store === 'map' ? mapDedupeStore({ max: o.max }) : ownerless(memoryDedupeStore({ max: o.max }));
   const deadlines = coarseDeadlines();
 
   function send(res, [status, headers, body]) {
@@ -184,4 +184,13 @@ export function readDeclared(req, limit, done) {
       done('unreadable');
     }
   });
+}
+
+/** pixhook's owner-checked store behind the prototype's two-argument calls (one owner: the prototype). */
+export function ownerless(store) {
+  return {
+    claim: (key, ttl) => store.claim(key, 'lean', ttl),
+    complete: (key, ttl) => store.complete(key, 'lean', ttl),
+    release: (key) => store.release(key, 'lean'),
+  };
 }

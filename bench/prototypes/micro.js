@@ -2,10 +2,11 @@
 // piece of the core against its lean replacement, on the 405-byte Variant B body. `--quick` for a moment.
 // node bench/prototypes/micro.js [--quick]   → one JSON line: ns per op and ratios.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ownerless } from './lean-node.js';
 import { memoryDedupeStore } from '../../dist/src/dedupe/memory-dedupe-store.js';
 import { normalizeEvent } from '../../dist/src/events/normalize-event.js';
 import { createReceiver, defaultDedupeKey } from '../../dist/src/index.js';
-import { parseJson } from '../../dist/src/parse-json.js';
+import { parseJson } from '../../dist/src/intake/parse-json.js';
 import { verifySignatureNow } from '../../dist/src/signature/verify-signature.js';
 import { interleave, pairedRatio } from '../lib/interleave.js';
 import { bodies, secret } from '../lib/payloads.js';
@@ -18,11 +19,11 @@ const { bytes, signature } = bodies.b350;
 const parsed = JSON.parse(bodies.b350.text);
 const deadlines = coarseDeadlines();
 let n = 0;
-const lru = memoryDedupeStore({ max: 100_000 });
+const lru = ownerless(memoryDedupeStore({ max: 100_000 }));
 const map = mapDedupeStore({ max: 100_000 });
 const receiver = createReceiver({ secret, dedupeKey: (event) => `${defaultDedupeKey(event)}#${n++}` }).onAny(() => {});
 const request = { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body: bytes };
-const syncStore = memoryDedupeStore({ max: 100_000 });
+const syncStore = ownerless(memoryDedupeStore({ max: 100_000 }));
 const handler = () => {};
 
 const subjects = {

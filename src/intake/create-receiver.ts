@@ -11,12 +11,12 @@ import { describeError } from '../shared/describe-error.js';
 import { guardLogger, silentLogger, withTraceFields, type Logger } from '../shared/logger.js';
 import { traceDelivery } from './trace-delivery.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
-import type { BodyFailureReason, ReasonCode } from '../shared/reasons.js';
+import type { BodyFailureReason } from '../shared/reasons.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { logFields } from './log-fields.js';
 import { parseJson } from './parse-json.js';
 import { readBody, takeBody, type BodyRead, type BodySource } from './read-body.js';
-import { buildAnswer, type AnswerExtra, type ReceiveResult } from './receive-answer.js';
+import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
 import { resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
 
@@ -69,7 +69,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const invalidHandlers: InvalidHandler[] = options.onInvalid ? [options.onInvalid] : [];
   const quarantine: QuarantineStore | undefined =
     options.quarantine === false ? undefined : (options.quarantine ?? (options.processing ? undefined : options.store?.quarantine));
-  const answer = (reason: ReasonCode | undefined, extra?: AnswerExtra) => buildAnswer(reason, config.retryAfterSeconds, extra);
+  const answer = createAnswers(config.retryAfterSeconds);
 
   // ── The pipeline, top to bottom ────────────────────────────────────────────────────────────────
   // Synchronous until a step really is asynchronous (a body still to read, Web Crypto, a remote

@@ -1,6 +1,6 @@
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import { PixhookError } from '../shared/pixhook-error.js';
-import { reasonMessage, reasonStatus, type ReasonCode } from '../shared/reasons.js';
+import { reasonCodes, reasonMessage, reasonStatus, type ReasonCode } from '../shared/reasons.js';
 
 /** What to answer, identical for every adapter; `reason`, `event`, `hint` are for logs. */
 export interface ReceiveResult {
@@ -28,33 +28,46 @@ export interface AnswerExtra {
   hint?: string;
 }
 
-const okBody = '{"ok":true}';
 const jsonType = 'application/json; charset=utf-8';
 
-/** The one reason → answer mapping. Bodies are built once per reason where they never vary. */
-export function buildAnswer(reason: ReasonCode | undefined, retryAfterSeconds: number, extra: AnswerExtra = {}): ReceiveResult {
-  const result: ReceiveResult = { status: 200, headers: { 'content-type': jsonType, 'cache-control': 'no-store' }, body: okBody };
-  if (extra.event !== undefined) result.event = extra.event;
-  if (extra.key !== undefined) result.key = extra.key;
-  if (extra.hint !== undefined) result.hint = extra.hint;
-  if (reason === undefined) return result;
-  const status = reasonStatus[reason];
-  result.status = status;
-  result.reason = reason;
-  if (status === 503) result.headers['retry-after'] = String(retryAfterSeconds);
-  if (reason === 'method_not_allowed') result.headers['allow'] = 'POST';
-  // An answer sent before an oversized body was read: close rather than drain megabytes.
-  if (reason === 'body_too_large') result.headers['connection'] = 'close';
-  if (status < 300) {
-    result.body = reason === 'duplicate' ? duplicateBody : reason === 'unknown_event' ? unknownBody : JSON.stringify({ ok: true, reason });
-    return result;
-  }
-  const message = extra.message ?? reasonMessage[reason];
-  result.message = message;
-  if (reason === 'body_already_parsed') result.error = new PixhookError(reason, message);
-  result.body = JSON.stringify({ error: reason, message });
-  return result;
+interface FixedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  message?: string;
 }
 
-const duplicateBody = JSON.stringify({ ok: true, reason: 'duplicate' });
-const unknownBody = JSON.stringify({ ok: true, reason: 'unknown_event' });
+/**
+ * The one reason → answer mapping, built once per receiver: status, headers and body of every
+ * reason, so a delivery only allocates its own result object. A message of the answer's own (a
+ * signature scheme's, an adapter's fix) makes a new body.
+ */
+export function createAnswers(retryAfterSeconds: number): (reason: ReasonCode | undefined, extra?: AnswerExtra) => ReceiveResult {
+  const fixed = new Map<ReasonCode | undefined, FixedAnswer>();
+  fixed.set(undefined, { status: 200, headers: { 'content-type': jsonType, 'cache-control': 'no-store' }, body: '{"ok":true}' });
+  for (const reason of reasonCodes) {
+    const status = reasonStatus[reason];
+    const headers: Record<string, string> = { 'content-type': jsonType, 'cache-control': 'no-store' };
+    if (status === 503) headers['retry-after'] = String(retryAfterSeconds);
+    if (reason === 'method_not_allowed') headers['allow'] = 'POST';
+    // An answer sent before an oversized body was read: close rather than drain megabytes.
+    if (reason === 'body_too_large') headers['connection'] = 'close';
+    if (status < 300) fixed.set(reason, { status, headers, body: JSON.stringify({ ok: true, reason }) });
+    else fixed.set(reason, { status, headers, message: reasonMessage[reason], body: JSON.stringify({ error: reason, message: reasonMessage[reason] }) });
+  }
+  return (reason, extra = {}) => {
+    const answer = fixed.get(reason)!;
+    const result: ReceiveResult = { status: answer.status, headers: answer.headers, body: answer.body };
+    if (extra.event !== undefined) result.event = extra.event;
+    if (extra.key !== undefined) result.key = extra.key;
+    if (extra.hint !== undefined) result.hint = extra.hint;
+    if (reason === undefined) return result;
+    result.reason = reason;
+    if (answer.status < 300) return result;
+    const message = extra.message ?? answer.message!;
+    result.message = message;
+    if (message !== answer.message) result.body = JSON.stringify({ error: reason, message });
+    if (reason === 'body_already_parsed') result.error = new PixhookError(reason, message);
+    return result;
+  };
+}
