@@ -13,6 +13,11 @@ export interface HeldClaim {
 export interface ClaimKeeper {
   /** Starts renewing a claim that was just taken: from the claim on, while queued and while running. */
   hold(key: string, owner: string): HeldClaim;
+  /**
+   * A claim that is settled before this turn of the event loop ends needs no renewal: `later()` starts
+   * renewing it only if its run turns out to be asynchronous (no Map entry for synchronous handlers).
+   */
+  holdLazily(key: string, owner: string): HeldClaim & { later(): void };
   /** Stops renewing (the run completed or released it). */
   drop(claim: HeldClaim): void;
   readonly size: number;
@@ -89,6 +94,23 @@ export function createClaimKeeper(store: DedupeStore, ttlMs: number): ClaimKeepe
         timer = setInterval(tick, everyMs);
         (timer as { unref?: () => void }).unref?.();
       }
+      return claim;
+    },
+    holdLazily(key, owner) {
+      const claimedAt = Date.now();
+      const claim: HeldClaim & { later(): void } = {
+        key,
+        owner,
+        lost: false,
+        onLost: undefined,
+        later: () => {
+          held.set(claim, { claim, renewedAt: claimedAt, pending: false });
+          if (timer === undefined) {
+            timer = setInterval(tick, everyMs);
+            (timer as { unref?: () => void }).unref?.();
+          }
+        },
+      };
       return claim;
     },
     drop(claim) {

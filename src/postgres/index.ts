@@ -14,3 +14,5 @@ export type { KyselyExecutorLike, KyselyLike } from './kysely-database.js';
 export { fromDrizzle } from './drizzle-database.js';
 export type { DrizzleExecutorLike, DrizzleLike } from './drizzle-database.js';
 export { isRetryableTransactionError, sqlState } from './sql-state.js';
+export { postgresWatchStore } from './postgres-watch-store.js';
+export type { PostgresWatchStore, PostgresWatchStoreOptions } from './postgres-watch-store.js';

@@ -103,7 +103,8 @@ export function transactional<E extends PixEvent | UnknownEvent>(
         const first = { text: claim, values: [scope, key, settings.dedupeTtlMs] };
         const body = async (tx: SqlExecutor, rows: SqlRow[]): Promise<TransactionalOutcome> => {
           if (rows.length === 0) return 'skipped';
-          await handler(event, { ...context, tx });
+          // Object.create keeps the context's prototype (signal, markDuplicate); a spread would drop them.
+          await handler(event, Object.assign(Object.create(context) as typeof context, { tx }));
           // The run was abandoned (time limit, claim lost): roll back rather than commit behind its back.
           if (context.signal.aborted) throw context.signal.reason;
           return 'handled';

@@ -1,6 +1,7 @@
 import { createClaimKeeper } from '../dedupe/claim-keeper.js';
 import { guardStore } from '../dedupe/guard-store.js';
 import type { PixEventName } from '../events/event-names.js';
+import type { HeldClaim } from '../dedupe/claim-keeper.js';
 import type { ClaimResult } from '../dedupe/dedupe-store.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
@@ -101,7 +102,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   function claimed(event: PixEvent, options: AcceptOptions, key: string, owner: string, claimed: ClaimResult): AcceptResult | Promise<AcceptResult> {
     if (claimed === 'done') return { reason: 'duplicate', key };
     if (claimed === 'in_flight') return { reason: 'in_flight', key };
-    const claim = keeper.hold(key, owner);
+    // Inline: a synchronous run settles the claim in this same turn, so renewal starts only if it goes async.
+    const claim = background || config.mode === 'durable' ? keeper.hold(key, owner) : keeper.holdLazily(key, owner);
     // The delivery's trace context, so the handler span links to it even when it runs later.
     const link = options.trace ?? currentTrace();
 
@@ -111,7 +113,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       const body = options.body ?? JSON.stringify(event.payload);
       return acknowledgeDurable(kernel, event, claim, body, link).then((result) => ({ key, ...result }));
     }
-    const acknowledged = acknowledgeInline(kernel, event, claim, options.waitUntil, link);
+    const acknowledged = acknowledgeInline(kernel, event, claim as HeldClaim & { later(): void }, options.waitUntil, link);
     const result = (reason: ProcessingReason | undefined): AcceptResult => (reason === undefined ? { key } : { key, reason });
     return acknowledged instanceof Promise ? acknowledged.then(result) : result(acknowledged);
   }

@@ -12,11 +12,12 @@ import type { ProcessingKernel } from './processing-kernel.js';
 export function acknowledgeInline(
   kernel: ProcessingKernel,
   event: PixEvent,
-  claim: HeldClaim,
+  claim: HeldClaim & { later(): void },
   waitUntil?: (promise: Promise<unknown>) => void,
   link?: Record<string, string>,
 ): ProcessingReason | undefined | Promise<ProcessingReason | undefined> {
   const running = kernel.attempt(event, claim, 1, link);
+  if (running instanceof Promise) claim.later();
   if (!(running instanceof Promise)) {
     const settled = settle(kernel, event, claim, running);
     return settled instanceof Promise ? settled.then(reasonOf) : reasonOf(settled);

@@ -28,20 +28,9 @@ export interface AttemptInput {
  * cannot stop it). Synchronous handlers cost no timer and no abort controller. Never rejects.
  */
 export function runAttempt(input: AttemptInput): AttemptOutcome | Promise<AttemptOutcome> {
-  let controller: AbortController | undefined;
-  let applied = false;
-  const succeeded = () => (applied ? duplicate : ok);
-  const abort = (reason: unknown) => (controller ??= new AbortController()).abort(reason);
-  const context: HandlerContext = {
-    ...(input.key !== undefined && { key: input.key }),
-    attempt: input.attempt,
-    mode: input.mode,
-    source: input.source,
-    get signal() {
-      return (controller ??= new AbortController()).signal;
-    },
-    markDuplicate: () => void (applied = true),
-  };
+  const context = new RunContext(input);
+  const succeeded = () => (context.applied ? duplicate : ok);
+  const abort = (reason: unknown) => context.abort(reason);
   const { claim, event } = input;
   let running: void | Promise<void>;
   try {
@@ -86,4 +75,38 @@ function lostOutcome(claim: HeldClaim): AttemptOutcome {
     claimLost: true,
     error: new PixhookError('claim_lost', `the claim on ${claim.key} could not be renewed; another run may take the event`),
   };
+}
+
+/**
+ * A run's context. A class, not a literal with a getter: it is made on every delivery, and V8 builds
+ * accessor literals slowly. The AbortController (costly to make) only exists once `signal` is read
+ * or the run is aborted. Copy it with `Object.create(context)` rather than a spread, which would
+ * drop `signal` and `markDuplicate` (they live on the prototype).
+ */
+class RunContext implements HandlerContext {
+  key: string | undefined;
+  attempt: number;
+  mode: AckMode;
+  source: EventSource;
+  applied = false;
+  #controller: AbortController | undefined;
+
+  constructor(input: AttemptInput) {
+    this.key = input.key;
+    this.attempt = input.attempt;
+    this.mode = input.mode;
+    this.source = input.source;
+  }
+
+  get signal(): AbortSignal {
+    return (this.#controller ??= new AbortController()).signal;
+  }
+
+  markDuplicate(): void {
+    this.applied = true;
+  }
+
+  abort(reason: unknown): void {
+    (this.#controller ??= new AbortController()).abort(reason);
+  }
 }

@@ -2,6 +2,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryWatchStore, redisWatchStore, type WatchStore } from '../../src/reconcile/index.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { postgresWatchStore } from '../../src/postgres/index.js';
+import { usePostgres } from '../postgres/use-postgres.js';
+
+const pg = usePostgres();
+const pgStores: Promise<unknown>[] = [];
 
 let server: RedisServer;
 const clients: Redis[] = [];
@@ -25,6 +30,17 @@ const stores: Record<string, () => { a: WatchStore; b: WatchStore }> = {
     const [one, two] = [new Redis(server.url), new Redis(server.url)];
     clients.push(one, two);
     return { a: redisWatchStore({ client: one, prefix, now: () => t0 }), b: redisWatchStore({ client: two, prefix, now: () => t0 }) };
+  },
+  // Two stores on one pool (each query its own connection), one schedule in the database.
+  postgres: () => {
+    const prefix = `w${process.pid}_${++prefixSeq}`;
+    const a = postgresWatchStore({ pool: pg().pool, prefix, now: () => t0 });
+    const b = postgresWatchStore({ pool: pg().pool, prefix, now: () => t0 });
+    const ready = a.migrate();
+    pgStores.push(ready);
+    const after = <T extends object>(store: T): T =>
+      new Proxy(store, { get: (target, name) => (typeof target[name as keyof T] === 'function' ? async (...args: unknown[]) => (await ready, (target[name as keyof T] as (...a: unknown[]) => unknown)(...args)) : target[name as keyof T]) });
+    return { a: after(a), b: after(b) };
   },
 };
 const t0 = Date.parse('2026-11-23T10:00:00Z');
