@@ -5,7 +5,7 @@ import { normalizeEvent } from '../events/normalize-event.js';
 import { createAnswerMetrics, type ReceiverMetrics } from '../metrics/receiver-metrics.js';
 import { createProcessing, type AcceptResult, type Processing } from '../processing/create-processing.js';
 import type { SignatureResult } from '../signature/verify-signature.js';
-import type { ErrorHandler, EventHandler } from '../processing/handler-registry.js';
+import { registrationOf, type ErrorHandler, type EventHandler } from '../processing/handler-registry.js';
 import type { AckMode } from '../processing/processing-options.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger, silentLogger, withTraceFields, type Logger } from '../shared/logger.js';
@@ -182,22 +182,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     hasWaitUntil: !options.processing && options.waitUntil !== undefined,
     signatureHeader: config.signatureHeader,
     processing,
-    on(name, handler) {
-      processing.on(name, handler);
-      return receiver;
-    },
-    onAny(handler) {
-      processing.onAny(handler);
-      return receiver;
-    },
-    onUnknown(handler) {
-      processing.onUnknown(handler);
-      return receiver;
-    },
-    onError(handler) {
-      processing.onError(handler);
-      return receiver;
-    },
+    ...registrationOf(() => receiver, processing),
     onInvalid(handler) {
       invalidHandlers.push(handler);
       return receiver;

@@ -11,7 +11,7 @@ import { PixhookError } from '../shared/pixhook-error.js';
 import type { ProcessingReason } from '../shared/reasons.js';
 import { createBackgroundRunner } from './background-mode.js';
 import { acknowledgeDurable } from './durable-mode.js';
-import { createHandlerRegistry, type ErrorHandler, type EventHandler } from './handler-registry.js';
+import { createHandlerRegistry, registrationOf, type ErrorHandler, type EventHandler } from './handler-registry.js';
 import { acknowledgeInline, raceDeadline } from './inline-mode.js';
 import { createProcessingKernel } from './processing-kernel.js';
 import { resolveProcessingOptions, type AckMode, type ProcessingOptions, type QueuedEvent } from './processing-options.js';
@@ -139,22 +139,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
 
   const processing: Processing = {
     mode: config.mode,
-    on(name, handler) {
-      handlers.on(name, handler);
-      return processing;
-    },
-    onAny(handler) {
-      handlers.onAny(handler);
-      return processing;
-    },
-    onUnknown(handler) {
-      handlers.onUnknown(handler);
-      return processing;
-    },
-    onError(handler) {
-      handlers.onError(handler);
-      return processing;
-    },
+    ...registrationOf(() => processing, handlers),
     async accept(event, options = {}) {
       return processing.acceptNow(event, options);
     },

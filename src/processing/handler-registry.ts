@@ -96,3 +96,21 @@ function runAll<E>(handlers: readonly EventHandler<E>[], event: E, context: Hand
   }
   return undefined;
 }
+
+/** The four registration methods, bound to `registry` and returning `self` so calls chain (a processing, a receiver). */
+export function registrationOf<T>(
+  self: () => T,
+  registry: Pick<HandlerRegistry, 'on' | 'onAny' | 'onUnknown' | 'onError'>,
+): {
+  on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): T;
+  onAny(handler: EventHandler<PixEvent>): T;
+  onUnknown(handler: EventHandler<UnknownEvent>): T;
+  onError(handler: ErrorHandler): T;
+} {
+  return {
+    on: (name, handler) => (registry.on(name, handler), self()),
+    onAny: (handler) => (registry.onAny(handler), self()),
+    onUnknown: (handler) => (registry.onUnknown(handler), self()),
+    onError: (handler) => (registry.onError(handler), self()),
+  };
+}
