@@ -55,7 +55,8 @@ export function createForwarder(url: string, write: (line: string) => void): For
         }
         return result;
       };
-      return { ...receiver, receive };
+      // The adapters call handle(); the forwarder's receive serves both.
+      return { ...receiver, receive, handle: receive };
     },
     async drain() {
       await Promise.all([...pending]);

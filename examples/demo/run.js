@@ -157,8 +157,8 @@ const exactlyOnce = [
   {
     delivery: 'redelivered after a restart',
     send: () => deliver({ url: `${base}/webhooks/pix-ledger-restarted`, body: ledgerPaid, secret, ...retry }),
-    expect: { answers: '200', rows: 1, runs: 0, skipped: 1 },
-    why: 'new process, empty dedupe store: the inbox saw the key and skipped the handler',
+    expect: { answers: '200 duplicate', rows: 1, runs: 0, skipped: 1 },
+    why: 'new process, empty dedupe store: the inbox saw the key, skipped the handler: 200 duplicate',
     id: 'txn_demo_ledger',
   },
   {
