@@ -102,7 +102,7 @@ export async function workerdConfig(dir: string, port: number): Promise<string> 
 const config :Workerd.Config = ( services = [ (name = "main", worker = .w) ],
   sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ] );
 const w :Workerd.Worker = ( modules = [ (name = "worker", esModule = embed "worker.bundle.js") ],
-  compatibilityDate = "2026-11-01", compatibilityFlags = ["nodejs_compat"] );
+  compatibilityDate = "2026-10-01" );
 `;
   writeFileSync(join(dir, 'config.capnp'), config);
   return join(dir, 'config.capnp');
