@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { describeError, PixhookConfigError, PixhookError } from '../src/index.js';
+import { jsonText } from './shared/json-text.js';
 
 /** A bad command line: the command prints the message and exits 2. */
 export class UsageError extends PixhookError {
@@ -39,7 +40,7 @@ export function secretsFrom(flag: string | string[] | undefined): string[] {
 export function portFrom(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${jsonText(value)}`);
   return port;
 }
 
@@ -49,7 +50,7 @@ export async function readInputFile(flag: string, path: string): Promise<Uint8Ar
   try {
     return new Uint8Array(await readFile(path));
   } catch (error) {
-    throw new UsageError(`cannot read ${flag} ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`);
+    throw new UsageError(`cannot read ${flag} ${jsonText(path)}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`);
   }
 }
 

@@ -4,6 +4,7 @@ import type { DeliveryRecord, EmulatorDeliveryAttempt } from '../src/emulator/em
 import { emulatorRefusedPixKey } from '../src/emulator/gateway-state.js';
 import type { PayloadVariant } from '../src/events/event-types.js';
 import { parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './cli-args.js';
+import { jsonText } from './shared/json-text.js';
 
 const usage =
   'emulator [--port <n>] [--host 127.0.0.1] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--signature-scheme sha256|timestamped --signature-header <name>] [--backoff-ms <n>] [--delivery-timeout-ms <n>] [--transfer-step-ms <n>] [--quiet]';
@@ -51,7 +52,7 @@ export function emulatorCommand(argv: string[]): Promise<number> {
       }),
       ...(values['transfer-step-ms'] !== undefined && { transferStepMs: millisecondsFrom('--transfer-step-ms', values['transfer-step-ms']) }),
       // The path comes from the request: JSON-escaped, so a crafted URL cannot forge a log line.
-      onRequest: (entry) => log(`pixhook emulator: ${entry.method} ${JSON.stringify(entry.path)} → ${entry.status === 0 ? 'dropped' : entry.status}`),
+      onRequest: (entry) => log(`pixhook emulator: ${entry.method} ${jsonText(entry.path)} → ${entry.status === 0 ? 'dropped' : entry.status}`),
       onDeliveryAttempt: (delivery, attempt) => log(attemptLine(delivery, attempt)),
       onDelivery: (delivery) => log(deliveryLine(delivery)),
     });
@@ -76,16 +77,16 @@ export function emulatorCommand(argv: string[]): Promise<number> {
 
 // URLs, ids and errors come from requests and receivers: every such string is JSON-escaped.
 function attemptLine(delivery: DeliveryRecord, attempt: EmulatorDeliveryAttempt): string {
-  const answer = attempt.status !== undefined ? `answered ${attempt.status}` : `no answer ${JSON.stringify(attempt.error ?? 'unknown')}`;
+  const answer = attempt.status !== undefined ? `answered ${attempt.status}` : `no answer ${jsonText(attempt.error ?? 'unknown')}`;
   const fault = attempt.fault ? ` (fault ${attempt.fault.id} ${attempt.fault.action})` : '';
   const next = attempt.retryInMs !== undefined ? `; retry in ${attempt.retryInMs} ms` : '';
-  return `pixhook emulator: ${delivery.id} attempt ${attempt.attempt}/5 ${delivery.event} ${JSON.stringify(delivery.resourceId)} → ${JSON.stringify(delivery.url)} ${answer}${fault}${next}`;
+  return `pixhook emulator: ${delivery.id} attempt ${attempt.attempt}/5 ${delivery.event} ${jsonText(delivery.resourceId)} → ${jsonText(delivery.url)} ${answer}${fault}${next}`;
 }
 
 function deliveryLine(delivery: DeliveryRecord): string {
   const last = delivery.attempts.at(-1);
   const outcome = delivery.delivered ? `delivered (${last?.status ?? '?'})` : `gave up after ${delivery.attempts.length} attempts`;
-  return `pixhook emulator: ${delivery.id} ${delivery.event} ${JSON.stringify(delivery.resourceId)} → ${JSON.stringify(delivery.url)} [${delivery.scope}] ${outcome}`;
+  return `pixhook emulator: ${delivery.id} ${delivery.event} ${jsonText(delivery.resourceId)} → ${jsonText(delivery.url)} [${delivery.scope}] ${outcome}`;
 }
 
 function signatureFrom(scheme: string, header: string | undefined): EmulatorSignature {
@@ -93,7 +94,7 @@ function signatureFrom(scheme: string, header: string | undefined): EmulatorSign
     if (header !== undefined) throw new UsageError('--signature-header goes with --signature-scheme timestamped');
     return { scheme: 'sha256' };
   }
-  if (scheme !== 'timestamped') throw new UsageError(`--signature-scheme must be sha256 or timestamped, got ${JSON.stringify(scheme)}`);
+  if (scheme !== 'timestamped') throw new UsageError(`--signature-scheme must be sha256 or timestamped, got ${jsonText(scheme)}`);
   if (header === undefined || !/^[A-Za-z0-9-]+$/.test(header)) throw new UsageError('--signature-scheme timestamped needs --signature-header <name> (e.g. Vexy-Signature)');
   return { scheme: 'timestamped', header };
 }

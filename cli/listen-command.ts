@@ -7,6 +7,7 @@ import { eventLine } from './shared/event-line.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { redisWaitFrom, waitForRedis } from './shared/wait-for-redis.js';
+import { jsonText } from './shared/json-text.js';
 
 const usage =
   'listen --port <n> --path <p> --secret <s> [--secret <s2>] [--host 127.0.0.1] [--mode inline|background|durable] ' +
@@ -30,7 +31,7 @@ export function listenCommand(argv: string[]): Promise<number> {
       ...signatureFlags,
     });
     const mode = values.mode;
-    if (mode !== 'inline' && mode !== 'background' && mode !== 'durable') throw new UsageError(`--mode must be inline, background or durable, got ${JSON.stringify(mode)}`);
+    if (mode !== 'inline' && mode !== 'background' && mode !== 'durable') throw new UsageError(`--mode must be inline, background or durable, got ${jsonText(mode)}`);
     const redisUrl = redisUrlFrom(values.redis, mode === 'durable');
     const path = values.path.startsWith('/') ? values.path : `/${values.path}`;
     const port = portFrom(values.port, 4000);
@@ -43,7 +44,7 @@ export function listenCommand(argv: string[]): Promise<number> {
     const redis = redisUrl === undefined ? undefined : await openRedisBackend(redisUrl, mode === 'durable', stderrLogger);
     const receiver = createReceiver({ secret, mode, signature, logger: stderrLogger, ...(redis && { store: redis.store, queue: redis.queue }) });
     receiver.onAny((event, context) => {
-      process.stdout.write(`${JSON.stringify(eventLine(event, context))}\n`);
+      process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
     });
     await redis?.start(receiver);
 
@@ -69,6 +70,6 @@ export function listenCommand(argv: string[]): Promise<number> {
 function forwardUrlFrom(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const url = URL.canParse(value) ? new URL(value) : undefined;
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new UsageError(`--forward-to must be an http(s) URL, got ${JSON.stringify(value)}`);
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new UsageError(`--forward-to must be an http(s) URL, got ${jsonText(value)}`);
   return url.href;
 }

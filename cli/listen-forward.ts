@@ -1,5 +1,6 @@
 import { readHeader, reasonGroup, type ReasonCode, type Receiver, type ReceiveRequest, type ReceiveResult } from '../src/index.js';
 import { deliver } from '../src/testing/index.js';
+import { jsonText } from './shared/json-text.js';
 
 /** Only bytes whose signature held are forwarded: answers from the payload or processing steps (derived from the reasons table). */
 function verified(reason: ReasonCode | undefined): boolean {
@@ -28,7 +29,7 @@ export function createForwarder(url: string, write: (line: string) => void): For
     // The original signature header, under its own name: the app verifies exactly what the gateway sent.
     const outcome = await deliver({ url, body: bytes, signature: null, headers: { [header]: signature }, attempts: 1 });
     const attempt = outcome.attempts[0];
-    const answer = attempt?.status === undefined ? `error ${JSON.stringify(attempt?.error)}` : String(attempt.status);
+    const answer = attempt?.status === undefined ? `error ${jsonText(attempt?.error)}` : String(attempt.status);
     write(`pixhook: forwarded ${what} to ${url} → ${answer} (${attempt?.durationMs.toFixed(1)} ms)\n`);
   }
 
@@ -48,7 +49,7 @@ export function createForwarder(url: string, write: (line: string) => void): For
         const signature = readHeader(request.headers, receiver.signatureHeader);
         if (bytes && signature && verified(result.reason)) {
           const work = forward(bytes, receiver.signatureHeader, signature, result).catch((error: unknown) =>
-            write(`pixhook: forward failed: ${JSON.stringify(String(error))}\n`),
+            write(`pixhook: forward failed: ${jsonText(String(error))}\n`),
           );
           pending.add(work);
           void work.then(() => pending.delete(work));
@@ -68,7 +69,7 @@ function describe(result: ReceiveResult): string {
   const event = result.event;
   if (!event) return `a verified delivery (${result.reason ?? result.status})`;
   // Names and ids come from the delivery: JSON-encoded so they cannot forge a log line.
-  if (event.kind === 'unknown') return `${JSON.stringify(event.name)} (unknown event)`;
+  if (event.kind === 'unknown') return `${jsonText(event.name)} (unknown event)`;
   const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
-  return `${event.name} ${JSON.stringify(resource.id)}${result.reason === undefined ? '' : ` (${result.reason})`}`;
+  return `${event.name} ${jsonText(resource.id)}${result.reason === undefined ? '' : ` (${result.reason})`}`;
 }

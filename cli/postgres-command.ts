@@ -1,6 +1,7 @@
 import { inboxSchemaSql } from '../src/postgres/inbox-schema.js';
 import { PixhookError } from '../src/index.js';
 import type { Command } from './main.js';
+import { jsonText } from './shared/json-text.js';
 
 const usage = 'usage: pixhook postgres schema [--table <name>] [--schema <name>]';
 
@@ -16,7 +17,7 @@ export const postgresCommand: Command = async (argv) => {
     const flag = rest[i]!;
     const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
     if (name !== '--table' && name !== '--schema') {
-      process.stderr.write(`unknown option ${JSON.stringify(flag)}\n${usage}\n`);
+      process.stderr.write(`unknown option ${jsonText(flag)}\n${usage}\n`);
       return 2;
     }
     const value = inline ?? rest[++i];

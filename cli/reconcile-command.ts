@@ -6,15 +6,16 @@ import { createProcessing, memoryDedupeStore, type DedupeStore, type Logger, typ
 import { createReconciler, memoryWatchStore, redisWatchStore, type RunResult, type WatchStore } from '../src/reconcile/index.js';
 import { parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
 import { redactedUrl, redisUrlFrom } from './redis-backend.js';
+import { jsonText } from './shared/json-text.js';
 
 const usage =
   'reconcile --handlers <module> [--once | --every 60s] [--redis <url>] [--charge <id>]... [--min-age 2m] [--max-age 48h] [--batch 50] [--concurrency 4] [--query-limit 100] [--query-share 0.5] [--variant a|b]   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)';
 
 // Every field of a log line is JSON: charge ids, reasons and messages come from the gateway.
 const stderrLogger: Logger = {
-  info: (fields, message) => process.stderr.write(`${message ?? 'pixhook reconcile'} ${JSON.stringify(fields)}\n`),
-  warn: (fields, message) => process.stderr.write(`${message ?? 'pixhook reconcile'} ${JSON.stringify(fields)}\n`),
-  error: (fields, message) => process.stderr.write(`${message ?? 'pixhook reconcile'} ${JSON.stringify(fields)}\n`),
+  info: (fields, message) => process.stderr.write(`${message ?? 'pixhook reconcile'} ${jsonText(fields)}\n`),
+  warn: (fields, message) => process.stderr.write(`${message ?? 'pixhook reconcile'} ${jsonText(fields)}\n`),
+  error: (fields, message) => process.stderr.write(`${message ?? 'pixhook reconcile'} ${jsonText(fields)}\n`),
 };
 
 /**
@@ -42,7 +43,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     });
     if (values.handlers === undefined) throw new UsageError('--handlers <module> is required (the module that registers your handlers)');
     if (values.once && values.every !== undefined) throw new UsageError('--once and --every exclude each other');
-    if (values.variant !== 'a' && values.variant !== 'b') throw new UsageError(`--variant must be a or b, got ${JSON.stringify(values.variant)}`);
+    if (values.variant !== 'a' && values.variant !== 'b') throw new UsageError(`--variant must be a or b, got ${jsonText(values.variant)}`);
     const everyMs = values.every === undefined ? 60_000 : durationMs('--every', values.every);
     const minAgeMs = values['min-age'] === undefined ? 120_000 : durationMs('--min-age', values['min-age']);
     const credentials = credentialsFromEnv();
@@ -83,14 +84,14 @@ export function reconcileCommand(argv: string[]): Promise<number> {
         ...(values['query-limit'] !== undefined && { queryLimitPerMinute: positive('--query-limit', values['query-limit']) }),
         ...(values['query-share'] !== undefined && { querySharePerMinute: share(values['query-share']) }),
         logger: stderrLogger,
-        onRecovered: (event, result) => process.stdout.write(`${JSON.stringify(recoveredLine(event, result.key))}\n`),
+        onRecovered: (event, result) => process.stdout.write(`${jsonText(recoveredLine(event, result.key))}\n`),
       });
       // A charge named on the command line is read now: it counts as old enough.
       for (const id of values.charge ?? []) await reconciler.watch(id, Date.now() - minAgeMs);
 
       const summary = async (result: RunResult) => {
         const metrics = await reconciler.metrics();
-        process.stdout.write(`${JSON.stringify({ type: 'summary', ...result, watched: metrics.watched, lagMs: metrics.lagMs })}\n`);
+        process.stdout.write(`${jsonText({ type: 'summary', ...result, watched: metrics.watched, lagMs: metrics.lagMs })}\n`);
         return result;
       };
       if (values.once) {
@@ -109,7 +110,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
       return 0;
     } catch (error) {
       if (error instanceof PixApiError || error instanceof PixNetworkError || error instanceof PixResponseError) {
-        process.stderr.write(`pixhook reconcile: ${JSON.stringify(error.message)}\n`);
+        process.stderr.write(`pixhook reconcile: ${jsonText(error.message)}\n`);
         return 1;
       }
       const code = (error as { code?: unknown } | null)?.code;
@@ -156,19 +157,19 @@ const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 
 /** `500ms`, `60s`, `2m`, `48h`, or plain milliseconds. */
 export function durationMs(flag: string, value: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!match) throw new UsageError(`${flag} must be a duration like 60s, 2m or 48h, got ${JSON.stringify(value)}`);
+  if (!match) throw new UsageError(`${flag} must be a duration like 60s, 2m or 48h, got ${jsonText(value)}`);
   return Number(match[1]) * (units[match[2] ?? 'ms'] as number);
 }
 
 function positive(flag: string, value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${jsonText(value)}`);
   return n;
 }
 
 function share(value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new UsageError(`--query-share must be more than 0 and at most 1, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new UsageError(`--query-share must be more than 0 and at most 1, got ${jsonText(value)}`);
   return n;
 }
 

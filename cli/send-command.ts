@@ -2,6 +2,7 @@ import { isPixEventName, pixEventNames } from '../src/index.js';
 import { buildPayload, deliver, type DeliveryAttempt, type PayloadOptions } from '../src/testing/index.js';
 import { parseCommandLine, readInputFile, runCommand, secretsFrom, UsageError } from './cli-args.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
+import { jsonText } from './shared/json-text.js';
 
 const usage =
   'send <event> --url <url> --secret <s> [--variant a|b|short] [--id <id>] [--amount <cents>] [--status <s>] ' +
@@ -89,7 +90,7 @@ export function sendCommand(argv: string[]): Promise<number> {
 
 /** `attempt 2/5  500 handler_failed  12.3 ms  2026-…Z  retry in 2000 ms` */
 export function attemptLine(attempt: DeliveryAttempt, of: number): string {
-  const answer = attempt.status === undefined ? `error ${JSON.stringify(attempt.error)}` : `${attempt.status}${reasonOf(attempt.responseBody)}`;
+  const answer = attempt.status === undefined ? `error ${jsonText(attempt.error)}` : `${attempt.status}${reasonOf(attempt.responseBody)}`;
   const retry = attempt.retryInMs === undefined ? '' : `  retry in ${attempt.retryInMs} ms`;
   return `attempt ${attempt.attempt}/${of}  ${answer}  ${ms(attempt.durationMs)}  ${attempt.at}${retry}`;
 }
@@ -101,7 +102,7 @@ function reasonOf(body: string | undefined): string {
     const json = JSON.parse(body) as { error?: unknown; reason?: unknown };
     const reason = typeof json.error === 'string' ? json.error : json.reason;
     // The receiver's words: JSON-encoded unless they are a plain reason code.
-    return typeof reason === 'string' ? ` ${/^[a-z_]+$/.test(reason) ? reason : JSON.stringify(reason)}` : '';
+    return typeof reason === 'string' ? ` ${/^[a-z_]+$/.test(reason) ? reason : jsonText(reason)}` : '';
   } catch {
     return '';
   }
@@ -132,7 +133,7 @@ function integerFrom(flag: string, value: string, min: number): number {
 function describeBody(bytes: Uint8Array, path: string): string {
   try {
     const json = JSON.parse(new TextDecoder().decode(bytes)) as { event?: unknown };
-    if (typeof json.event === 'string') return `${JSON.stringify(json.event)} from ${path} (${bytes.byteLength} bytes)`;
+    if (typeof json.event === 'string') return `${jsonText(json.event)} from ${path} (${bytes.byteLength} bytes)`;
   } catch {
     // Not JSON: still sent, byte for byte (useful to test json_invalid).
   }

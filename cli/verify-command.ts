@@ -3,6 +3,7 @@ import { normalizeEvent, verifySignature, verifyTimestampedSignature } from '../
 import { parseJson } from '../src/intake/parse-json.js';
 import { parseCommandLine, readInputFile, runCommand, secretsFrom, UsageError } from './cli-args.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
+import { jsonText } from './shared/json-text.js';
 
 const usage =
   'verify --secret <s> [--secret <s2>] --signature <header value> [--signature-scheme sha256|timestamped --signature-header <name>] [file]   (body from the file or stdin)';
@@ -41,9 +42,9 @@ function describeEvent(body: Uint8Array): string {
   const json = parseJson(body);
   if (!json.ok) return '; the body is not JSON';
   const normalized = normalizeEvent(json.value);
-  if (!normalized.ok) return `; not a known event shape: ${JSON.stringify(normalized.message)}`;
+  if (!normalized.ok) return `; not a known event shape: ${jsonText(normalized.message)}`;
   const event = normalized.event;
-  if (event.kind === 'unknown') return `; unknown event ${JSON.stringify(event.name)}`;
+  if (event.kind === 'unknown') return `; unknown event ${jsonText(event.name)}`;
   const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
-  return `; ${event.name} ${JSON.stringify(resource.id)} ${JSON.stringify(resource.status)} ${resource.amountInCents} cents (variant ${event.variant})`;
+  return `; ${event.name} ${jsonText(resource.id)} ${jsonText(resource.status)} ${resource.amountInCents} cents (variant ${event.variant})`;
 }

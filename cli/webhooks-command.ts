@@ -3,6 +3,7 @@ import { createClient } from '../src/client/create-client.js';
 import type { Webhook } from '../src/client/webhook-schemas.js';
 import { documentedEventNames, isPixEventName, pixEventNames, type PixEventName } from '../src/events/event-names.js';
 import { parseCommandLine, runCommand, UsageError } from './cli-args.js';
+import { jsonText } from './shared/json-text.js';
 
 const usage = `webhooks list [--json] | webhooks register --url <url> [--event <name>... | --events <a,b>] [--json] | webhooks delete <id>
   credentials from PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL; events: ${pixEventNames.join(', ')}`;
@@ -21,7 +22,7 @@ export function webhooksCommand(argv: string[]): Promise<number> {
     );
     const client = createClient(credentialsFromEnv());
     const print = (webhooks: Webhook[]) =>
-      process.stdout.write(values.json ? `${JSON.stringify(webhooks)}\n` : webhooks.map((w) => `${w.id}\t${w.url}\t${w.events.join(',')}\n`).join(''));
+      process.stdout.write(values.json ? `${jsonText(webhooks)}\n` : webhooks.map((w) => `${w.id}\t${w.url}\t${w.events.join(',')}\n`).join(''));
 
     try {
       if (action === 'list') {
@@ -39,7 +40,7 @@ export function webhooksCommand(argv: string[]): Promise<number> {
         const [id, ...extra] = positionals;
         if (id === undefined || extra.length > 0) throw new UsageError('delete needs exactly one webhook id');
         await client.webhooks.delete(id);
-        process.stdout.write(values.json ? `${JSON.stringify({ deleted: id })}\n` : `deleted ${id}\n`);
+        process.stdout.write(values.json ? `${jsonText({ deleted: id })}\n` : `deleted ${id}\n`);
       }
       return 0;
     } catch (error) {

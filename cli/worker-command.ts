@@ -7,6 +7,7 @@ import { eventLine } from './shared/event-line.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { redisWaitFrom, waitForRedis } from './shared/wait-for-redis.js';
 import { redactedUrl, redisUrlFrom } from './redis-backend.js';
+import { jsonText } from './shared/json-text.js';
 
 const usage =
   'worker --redis <url> [--redis-wait 30s] [--queue pixhook-events] [--prefix bull] [--concurrency 10] [--attempts 5] [--backoff-ms 1000] [--handlers <module>]\n' +
@@ -52,7 +53,7 @@ async function runWorker(argv: string[]): Promise<number> {
   // A worker never verifies a signature: it runs the handlers on the verified bytes the receiver queued.
   const processing = createProcessing({ logger: stderrLogger });
   processing.onAny((event, context) => {
-    process.stdout.write(`${JSON.stringify(eventLine(event, context))}\n`);
+    process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
   });
   if (values.handlers !== undefined) await registerHandlers(values.handlers, processing);
 
@@ -81,7 +82,7 @@ async function listCommand(argv: string[]): Promise<number> {
     for (let start = 0; ; start += 100) {
       const page = await queue.listDeadLetters({ start, end: start + 99 });
       for (const { payload, ...letter } of page) {
-        process.stdout.write(`${JSON.stringify(values.payload ? { ...letter, payload } : letter)}\n`);
+        process.stdout.write(`${jsonText(values.payload ? { ...letter, payload } : letter)}\n`);
       }
       listed += page.length;
       if (page.length < 100) break;
@@ -98,14 +99,14 @@ async function replayCommand(argv: string[]): Promise<number> {
   return withQueue(values, async (queue) => {
     if (values.all) {
       const replayed = await queue.replayDeadLetters();
-      process.stdout.write(`${JSON.stringify({ replayed })}\n`);
+      process.stdout.write(`${jsonText({ replayed })}\n`);
       return 0;
     }
     let missing = 0;
     for (const key of keys) {
       const replayed = await queue.replayDeadLetter(key);
       if (!replayed) missing++;
-      process.stdout.write(`${JSON.stringify({ key, replayed })}\n`);
+      process.stdout.write(`${jsonText({ key, replayed })}\n`);
     }
     return missing === 0 ? 0 : 1;
   });

@@ -3,6 +3,7 @@ import type { RedisQuarantine } from '../src/redis/index.js';
 import { parseCommandLine, UsageError } from './cli-args.js';
 import { registerHandlers } from './shared/load-handlers.js';
 import { redisUrlFrom } from './redis-backend.js';
+import { jsonText } from './shared/json-text.js';
 
 const connection = {
   redis: { type: 'string' },
@@ -30,7 +31,7 @@ async function list(argv: string[]): Promise<number> {
     let listed = 0;
     for (let start = 0; ; start += 100) {
       const page = await quarantine.list({ start, end: start + 99 });
-      for (const entry of page) process.stdout.write(`${JSON.stringify(entry)}\n`);
+      for (const entry of page) process.stdout.write(`${jsonText(entry)}\n`);
       listed += page.length;
       if (page.length < 100) break;
     }
@@ -45,11 +46,11 @@ async function show(argv: string[]): Promise<number> {
   return withQuarantine(values, async (quarantine) => {
     const entry = await quarantine.show(positionals[0]!);
     if (!entry) {
-      process.stderr.write(`pixhook: no quarantined delivery ${JSON.stringify(positionals[0])}\n`);
+      process.stderr.write(`pixhook: no quarantined delivery ${jsonText(positionals[0])}\n`);
       return 1;
     }
     const { bytes, ...rest } = entry;
-    process.stdout.write(`${JSON.stringify({ ...rest, body: new TextDecoder().decode(bytes) })}\n`);
+    process.stdout.write(`${jsonText({ ...rest, body: new TextDecoder().decode(bytes) })}\n`);
     return 0;
   });
 }
@@ -75,7 +76,7 @@ async function replay(argv: string[]): Promise<number> {
       const outcome = entry ? await replayOne(entry.bytes, processing) : { replayed: false as const, why: 'not in the quarantine' };
       if (outcome.replayed) await quarantine.remove(id);
       else failed++;
-      process.stdout.write(`${JSON.stringify({ id, ...outcome })}\n`);
+      process.stdout.write(`${jsonText({ id, ...outcome })}\n`);
     }
     return failed === 0 ? 0 : 1;
   } finally {

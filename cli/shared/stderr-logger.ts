@@ -1,4 +1,5 @@
 import type { Logger } from '../../src/index.js';
+import { jsonText } from './json-text.js';
 
 /**
  * The CLI's logger: delivery outcomes other than "handled" (those go to stdout) and every other log
@@ -20,7 +21,7 @@ function writeLogLine(fields: object, message = ''): void {
     process.stderr.write(`pixhook: ${Number(f['status']) < 300 ? 'acknowledged' : 'rejected'} ${parts.join(' ')}${hint}\n`);
     return;
   }
-  process.stderr.write(`${JSON.stringify(message).slice(1, -1)} ${safeJson(fields)}\n`);
+  process.stderr.write(`${jsonText(message).slice(1, -1)} ${safeJson(fields)}\n`);
 }
 
 /** Numbers and reason codes as they are; any other value JSON-encoded. */
@@ -31,9 +32,5 @@ function quoted(value: unknown): string {
 }
 
 function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'undefined';
-  } catch {
-    return '"(unprintable)"';
-  }
+  return jsonText(value);
 }

@@ -100,12 +100,13 @@ describe('listen output', () => {
   it('untrusted strings are printed JSON-encoded on stdout and stderr: no forged line, no escape sequence', async () => {
     running = startCli(['listen', '--port', '0', '--secret', secret]);
     const [, url] = await running.waitFor(/listening on (\S+)/);
-    const evilId = 'tx_evil\npixhook: rejected 401 signature_mismatch FORGED\u001b[31m';
+    // C0 (\n, ESC), C1 (U+009B: a one-character ESC [) and U+2028 must all come out escaped.
+    const evilId = 'tx_evil\npixhook: rejected 401 signature_mismatch FORGED\u001b[31m\u009b31m\u2028x';
     await deliverPaid(url!, evilId);
     await deliverPaid(url!, evilId); // a duplicate: printed on stderr with its id
     await deliverRaw(url!, { event: 'evil_event\nforged line\u001b[0m', data: {} });
     await running.waitFor(/acknowledged 200 unknown_event/);
-    for (const output of [running.stdout(), running.stderr()]) expect(output).not.toContain('\u001b');
+    for (const output of [running.stdout(), running.stderr()]) expect(output).not.toMatch(/[\u001b\u009b\u2028]/);
     expect(running.stderr()).not.toMatch(/^pixhook: rejected 401 signature_mismatch FORGED/m);
     expect(running.stderr()).not.toMatch(/^forged line/m);
     const printed = running.stdout().trim().split('\n').map((l) => JSON.parse(l) as { id: string });
