@@ -106,7 +106,7 @@ describe('listen output', () => {
     await deliverPaid(url!, evilId); // a duplicate: printed on stderr with its id
     await deliverRaw(url!, { event: 'evil_event\nforged line\u001b[0m', data: {} });
     await running.waitFor(/acknowledged 200 unknown_event/);
-    for (const output of [running.stdout(), running.stderr()]) expect(output).not.toMatch(/[\u001b\u009b\u2028]/);
+    for (const output of [running.stdout(), running.stderr()]) for (const raw of ['\u001b', '\u009b', '\u2028']) expect(output).not.toContain(raw);
     expect(running.stderr()).not.toMatch(/^pixhook: rejected 401 signature_mismatch FORGED/m);
     expect(running.stderr()).not.toMatch(/^forged line/m);
     const printed = running.stdout().trim().split('\n').map((l) => JSON.parse(l) as { id: string });
