@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Receiver } from '../../src/index.js';
-import { handleNodeRequest, logToConsole, type NodeRequest } from '../node/node-bridge.js';
+import { serveNodeRequest, logToConsole, type NodeRequest } from '../node/node-bridge.js';
 
 /** Express's `next`: an error goes to the app's error handler. */
 export type ExpressNext = (error?: unknown) => void;
@@ -20,6 +20,8 @@ const expressFix =
 export function createExpressMiddleware(receiver: Receiver): ExpressMiddleware {
   return (req, res, next) => {
     // Express 4 ignores rejected promises from middleware: a failure to write goes to next().
-    handleNodeRequest(receiver, req, res, { fix: expressFix, surface: logToConsole }).catch(next);
+    serveNodeRequest(receiver, req, res, { fix: expressFix, surface: logToConsole }, (error) => {
+      if (error !== undefined) next(error);
+    });
   };
 }

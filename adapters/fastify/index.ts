@@ -39,11 +39,18 @@ export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (
     url: options.path ?? '/webhooks/pix',
     bodyLimit,
     exposeHeadRoute: false,
-    handler: async (request, reply) => {
-      const result = await receiver.receive({ method: request.method, headers: request.headers, body: rawBodyOf(request.body) });
-      // A misconfiguration gets the contract's JSON answer, and Fastify's own logger hears of it.
-      if (result.error) request.log.error({ err: result.error }, result.error.message);
-      return send(reply, result);
+    // Not async: when the core answers synchronously the reply goes out in this same turn, and the
+    // handler returns nothing (Fastify then sends nothing more); otherwise Fastify awaits the promise.
+    handler: (request, reply) => {
+      const answer = (result: ReceiveResult) => {
+        // A misconfiguration gets the contract's JSON answer, and Fastify's own logger hears of it.
+        if (result.error) request.log.error({ err: result.error }, result.error.message);
+        return send(reply, result);
+      };
+      const handled = receiver.handle({ method: request.method, headers: request.headers, body: rawBodyOf(request.body) });
+      if (handled instanceof Promise) return handled.then(answer);
+      answer(handled);
+      return undefined;
     },
   });
 };

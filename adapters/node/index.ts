@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Receiver } from '../../src/index.js';
-import { handleNodeRequest, type NodeRequest } from './node-bridge.js';
+import { serveNodeRequest, type NodeRequest } from './node-bridge.js';
 
 export type { NodeRequest } from './node-bridge.js';
 export type NodeHandler = (req: NodeRequest, res: ServerResponse) => void;
@@ -11,7 +11,9 @@ export type NodeHandler = (req: NodeRequest, res: ServerResponse) => void;
  */
 export function createNodeHandler(receiver: Receiver): NodeHandler {
   return (req, res) => {
-    // receive() never rejects and writing is guarded; this catch is the last line against a crash.
-    handleNodeRequest(receiver, req, res).catch(() => res.destroy());
+    // The core never throws and writing is guarded; destroying is the last line against a crash.
+    serveNodeRequest(receiver, req, res, {}, (error) => {
+      if (error !== undefined) res.destroy();
+    });
   };
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PixhookError, type Receiver, type ReceiveResult } from '../../src/index.js';
+import { PixhookError, type Receiver, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
 
 /** A Node request as frameworks leave it: maybe with a parsed `body` or a stashed `rawBody`. */
 export type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
@@ -8,78 +8,77 @@ const nodeFix =
   'Something read the request stream before pixhook (a body parser or a logging middleware). Hand the untouched ' +
   'request to the pixhook handler, or keep the exact bytes in req.rawBody.';
 
+/** How a Node request's body arrived: its bytes, or the failure the core answers with its reason and message. */
+type BodyDone = (error: PixhookError | undefined, bytes?: Uint8Array) => void;
+
 /**
- * The body reader every Node-based adapter hands to `receive`: the raw bytes a framework kept, or the
+ * Reads the body every Node-based adapter hands to the core: the raw bytes a framework kept, or the
  * stream read with a limit. A stream a parser already consumed fails at once — never hangs. `fix` is
- * the adapter's own advice for a body parser that ran first.
+ * the adapter's own advice for a body parser that ran first. Callbacks, no promise: on the hot path
+ * the core then answers in the stream's own `'end'` turn.
  */
-export function nodeBodyReader(
-  req: NodeRequest,
-  fix: string = nodeFix,
-  options: { stringBodyIsRaw?: boolean } = {},
-): (limit: number) => Promise<Uint8Array> {
-  const stringBodyIsRaw = options.stringBodyIsRaw ?? true;
-  return async (limit) => {
-    const kept = keptBytes(req.rawBody) ?? (stringBodyIsRaw || typeof req.body !== 'string' ? keptBytes(req.body) : undefined);
-    if (kept) return kept;
-    // Express 4 sets `req.body = {}` without reading when the content type does not match, so only a
-    // consumed stream (or body-parser's `_body` mark) proves a parser ran.
-    if (wasConsumed(req) || (!stringBodyIsRaw && typeof req.body === 'string')) throw new PixhookError('body_already_parsed', `${alreadyParsed} ${fix}`);
-    return readStream(req, limit, fix);
-  };
+function readNodeBody(req: NodeRequest, limit: number, fix: string, stringBodyIsRaw: boolean, done: BodyDone): void {
+  const kept = keptBytes(req.rawBody) ?? (stringBodyIsRaw || typeof req.body !== 'string' ? keptBytes(req.body) : undefined);
+  if (kept) return done(undefined, kept);
+  // Express 4 sets `req.body = {}` without reading when the content type does not match, so only a
+  // consumed stream (or body-parser's `_body` mark) proves a parser ran.
+  if (wasConsumed(req) || (!stringBodyIsRaw && typeof req.body === 'string')) {
+    return done(new PixhookError('body_already_parsed', `${alreadyParsed} ${fix}`));
+  }
+  readStream(req, limit, fix, done);
 }
 
 /**
- * The stream's bytes, with `'data'`/`'end'` listeners and one promise: a declared length over the
- * limit fails before a byte is read, a single chunk of the declared length is used as is, and more
- * than the limit (or than declared) stops the read. Cheaper than a generic stream reader per request.
+ * The stream's bytes, with `'data'`/`'end'` listeners: a declared length over the limit fails before
+ * a byte is read, a single chunk of the declared length is used as is, and more than the limit (or
+ * than declared) stops the read. Cheaper than a generic stream reader per request.
  */
-function readStream(req: NodeRequest, limit: number, fix: string): Promise<Uint8Array> {
+function readStream(req: NodeRequest, limit: number, fix: string, done: BodyDone): void {
   const header = req.headers['content-length'];
   const declared = header === undefined ? undefined : Number(header);
   if (declared !== undefined && !(Number.isSafeInteger(declared) && declared >= 0)) {
-    return Promise.reject(new PixhookError('body_unreadable', 'The Content-Length header is not a length.'));
+    return done(new PixhookError('body_unreadable', 'The Content-Length header is not a length.'));
   }
   if (declared !== undefined && declared > limit) {
     req.resume();
-    return Promise.reject(new PixhookError('body_too_large', 'The body is larger than this receiver accepts.'));
+    return done(new PixhookError('body_too_large', 'The body is larger than this receiver accepts.'));
   }
-  if (!req.readable) return Promise.reject(new PixhookError('body_already_parsed', `${alreadyParsed} ${fix}`));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
-    };
-    const fail = (error: PixhookError) => {
-      cleanup();
-      req.resume();
-      reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      total += chunk.byteLength;
-      if (total > limit) return fail(new PixhookError('body_too_large', 'The body is larger than this receiver accepts.'));
-      if (declared !== undefined && total > declared) return fail(new PixhookError('body_unreadable', 'The body is longer than its Content-Length.'));
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      if (declared !== undefined && total !== declared) return reject(new PixhookError('body_unreadable', 'The body ended before its Content-Length.'));
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-    };
-    const onError = (error: unknown) => {
-      cleanup();
-      reject(new PixhookError('body_unreadable', 'The request body could not be read.', { cause: error }));
-    };
-    const onAborted = () => onError(new Error('request aborted'));
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onAborted);
-  });
+  if (!req.readable) return done(new PixhookError('body_already_parsed', `${alreadyParsed} ${fix}`));
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let total = 0;
+  const cleanup = () => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onError);
+    req.off('aborted', onAborted);
+  };
+  const fail = (error: PixhookError) => {
+    cleanup();
+    req.resume();
+    done(error);
+  };
+  const onData = (chunk: Buffer) => {
+    total += chunk.byteLength;
+    if (total > limit) return fail(new PixhookError('body_too_large', 'The body is larger than this receiver accepts.'));
+    if (declared !== undefined && total > declared) return fail(new PixhookError('body_unreadable', 'The body is longer than its Content-Length.'));
+    if (first === undefined) first = chunk;
+    else (chunks ??= [first]).push(chunk);
+  };
+  const onEnd = () => {
+    cleanup();
+    if (declared !== undefined && total !== declared) return done(new PixhookError('body_unreadable', 'The body ended before its Content-Length.'));
+    done(undefined, chunks ? Buffer.concat(chunks, total) : (first ?? new Uint8Array(0)));
+  };
+  const onError = (error: unknown) => {
+    cleanup();
+    done(new PixhookError('body_unreadable', 'The request body could not be read.', { cause: error }));
+  };
+  const onAborted = () => onError(new Error('request aborted'));
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onError);
+  req.on('aborted', onAborted);
 }
 
 const alreadyParsed = 'The request body was already consumed by a body parser before pixhook could read the raw bytes.';
@@ -95,46 +94,83 @@ function keptBytes(value: unknown): Uint8Array | undefined {
   return undefined;
 }
 
+// The core answers every reason with one headers object per receiver; its raw header list (with the
+// body's Content-Length, so no chunked framing) is built once per object, not per request.
+const headerLists = new WeakMap<Record<string, string>, { body: string; list: string[] }>();
+
+function headerListOf(result: ReceiveResult): string[] {
+  const cached = headerLists.get(result.headers);
+  if (cached !== undefined && cached.body === result.body) return cached.list;
+  const list: string[] = [];
+  for (const name of Object.keys(result.headers)) list.push(name, result.headers[name]!);
+  list.push('content-length', String(Buffer.byteLength(result.body)));
+  // A message of the answer's own (rare) makes a body of its own: keep the reason's usual one cached.
+  if (cached === undefined) headerLists.set(result.headers, { body: result.body, list });
+  return list;
+}
+
 /** Writes the core's answer to a Node response, unchanged. A response that cannot be written is destroyed. */
 export function writeNodeResult(res: ServerResponse, result: ReceiveResult): void {
   try {
-    res.writeHead(result.status, result.headers);
+    res.writeHead(result.status, headerListOf(result));
     res.end(result.body);
   } catch {
     res.destroy();
   }
 }
 
+export interface NodeRequestOptions {
+  /** The adapter's own advice when a body parser ran first. */
+  fix?: string;
+  /** The framework's own error logging, for a misconfiguration (the answer is written as always). */
+  surface?: (error: PixhookError) => void;
+  waitUntil?: (promise: Promise<unknown>) => void;
+  /** False where a framework leaves a decoded string in `req.body` (Next's Pages parser): not the signed bytes. */
+  stringBodyIsRaw?: boolean;
+}
+
 /**
- * The whole Node translation the node, Express and Pages adapters share: read, receive, write. A
+ * The whole Node translation the node, Express and Pages adapters share: read, handle, write. A
  * misconfiguration gets the contract's JSON answer like everything else, and its error also goes to
- * `surface` (the framework's own error logging).
+ * `surface`. `settled` hears once the answer is written, or of the error if something threw (a bug:
+ * the core never throws), so an adapter can hand it to its framework. No promise on the hot path.
  */
-export function handleNodeRequest(
+export function serveNodeRequest(
   receiver: Receiver,
   req: NodeRequest,
   res: ServerResponse,
-  options: {
-    fix?: string;
-    surface?: (error: PixhookError) => void;
-    waitUntil?: (promise: Promise<unknown>) => void;
-    /** False where a framework leaves a decoded string in `req.body` (Next's Pages parser): not the signed bytes. */
-    stringBodyIsRaw?: boolean;
-  } = {},
-): Promise<void> {
+  options: NodeRequestOptions,
+  settled: (error?: unknown) => void,
+): void {
   const write = (result: ReceiveResult) => {
     writeNodeResult(res, result);
     if (result.error) surfaceSafely(options.surface ?? logToConsole, result.error);
+    settled();
   };
-  const handled = receiver.handle({
-    method: req.method,
-    headers: req.headers,
-    body: nodeBodyReader(req, options.fix, { stringBodyIsRaw: options.stringBodyIsRaw ?? true }),
-    ...(options.waitUntil && { waitUntil: options.waitUntil }),
-  });
-  if (handled instanceof Promise) return handled.then(write);
-  write(handled);
-  return Promise.resolve();
+  const handle = (body: ReceiveRequest['body']) => {
+    try {
+      const handled = receiver.handle({ method: req.method, headers: req.headers, body, ...(options.waitUntil && { waitUntil: options.waitUntil }) });
+      if (handled instanceof Promise) handled.then(write).catch(settled);
+      else write(handled);
+    } catch (error) {
+      settled(error);
+    }
+  };
+  // Anything but POST is answered 405 by the core before it looks at a body: read nothing.
+  if (req.method !== 'POST') return handle(undefined);
+  try {
+    readNodeBody(req, receiver.maxBodyBytes, options.fix ?? nodeFix, options.stringBodyIsRaw ?? true, (error, bytes) =>
+      // A body that failed is handed over as a failing reader: the core answers it with its reason and the adapter's message.
+      handle(error ? () => Promise.reject(error) : bytes),
+    );
+  } catch (error) {
+    settled(error);
+  }
+}
+
+/** `serveNodeRequest` as a promise that settles once the answer is written (Next's Pages router awaits it). */
+export function handleNodeRequest(receiver: Receiver, req: NodeRequest, res: ServerResponse, options: NodeRequestOptions = {}): Promise<void> {
+  return new Promise((resolve, reject) => serveNodeRequest(receiver, req, res, options, (error) => (error === undefined ? resolve() : reject(error))));
 }
 
 function surfaceSafely(surface: (error: PixhookError) => void, error: PixhookError): void {

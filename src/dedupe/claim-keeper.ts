@@ -40,6 +40,15 @@ export function createClaimKeeper(store: DedupeStore, ttlMs: number): ClaimKeepe
   const everyMs = Math.max(20, Math.floor(ttlMs / 4));
   let timer: ReturnType<typeof setInterval> | undefined;
 
+  function start(claim: HeldClaim, renewedAt: number): void {
+    held.set(claim, { claim, renewedAt, pending: false });
+    if (timer === undefined) {
+      // Left running while idle for a tick: starting and stopping a timer per event costs more than a no-op tick.
+      timer = setInterval(tick, everyMs);
+      (timer as { unref?: () => void }).unref?.();
+    }
+  }
+
   function lose(renewal: Renewal): void {
     if (!held.delete(renewal.claim)) return;
     renewal.claim.lost = true;
@@ -87,37 +96,43 @@ export function createClaimKeeper(store: DedupeStore, ttlMs: number): ClaimKeepe
 
   return {
     hold(key, owner) {
-      const claim: HeldClaim = { key, owner, lost: false, onLost: undefined };
-      held.set(claim, { claim, renewedAt: Date.now(), pending: false });
-      if (timer === undefined) {
-        // Left running while idle for a tick: starting and stopping a timer per event costs more than a no-op tick.
-        timer = setInterval(tick, everyMs);
-        (timer as { unref?: () => void }).unref?.();
-      }
+      const claim = new LazyClaim(key, owner, Date.now(), start);
+      claim.later();
       return claim;
     },
     holdLazily(key, owner) {
-      const claimedAt = Date.now();
-      const claim: HeldClaim & { later(): void } = {
-        key,
-        owner,
-        lost: false,
-        onLost: undefined,
-        later: () => {
-          held.set(claim, { claim, renewedAt: claimedAt, pending: false });
-          if (timer === undefined) {
-            timer = setInterval(tick, everyMs);
-            (timer as { unref?: () => void }).unref?.();
-          }
-        },
-      };
-      return claim;
+      return new LazyClaim(key, owner, Date.now(), start);
     },
     drop(claim) {
-      held.delete(claim);
+      // A claim settled in its own turn was never renewed: no Map lookup for it.
+      if (!(claim instanceof LazyClaim) || claim.renewing) held.delete(claim);
     },
     get size() {
       return held.size;
     },
   };
+}
+
+/**
+ * A claim whose renewal starts only when `later()` is called. A class, not a literal with a closure:
+ * one is made per delivery.
+ */
+class LazyClaim implements HeldClaim {
+  lost = false;
+  onLost: (() => void) | undefined = undefined;
+  renewing = false;
+
+  constructor(
+    readonly key: string,
+    readonly owner: string,
+    /** When the claim was taken: renewals are due from then, however late they start. */
+    private readonly claimedAt: number,
+    private readonly start: (claim: HeldClaim, renewedAt: number) => void,
+  ) {}
+
+  later(): void {
+    if (this.renewing) return;
+    this.renewing = true;
+    this.start(this, this.claimedAt);
+  }
 }

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { ClaimResult, DedupeStore } from './dedupe-store.js';
 
 /** The memory store answers synchronously. */
@@ -7,51 +6,95 @@ export interface MemoryDedupeStore extends DedupeStore {
   complete(key: string, owner: string, ttlMs: number): boolean;
   release(key: string, owner: string): void;
   extend(key: string, owner: string, ttlMs: number): boolean;
+  /** Keys held now, expired ones included until their generation is dropped (at most 2 × `max`). */
   readonly size: number;
 }
 
 export interface MemoryDedupeStoreOptions {
-  /** Most keys kept; the least recently claimed go first. Default 100 000. */
+  /**
+   * The newest `max` keys written are always remembered (until their TTL). Default 100 000. Older
+   * keys are dropped a generation at a time, so up to 2 × `max` are held in memory.
+   */
   max?: number;
 }
 
-// A done key holds this marker; a claim holds its owner's token (a string).
-const done = 1;
+/** A claim in flight: its owner's token and when it lapses. A done key holds a bare number instead. */
+interface Claim {
+  owner: string;
+  until: number;
+}
+
+type Entry = Claim | number;
 
 /**
- * The default store: bounded LRU with per-key TTL, in this process only. Instances behind a load
+ * The default store: bounded, with per-key TTL, in this process only. Instances behind a load
  * balancer each have their own; use `pixhook/redis` or `pixhook/postgres` to share one.
+ *
+ * Two generations of `Map`: writes go to the young one; once it holds `max` keys the old one is
+ * dropped whole and the young one ages. No per-key list node and no eviction walk (lru-cache cost
+ * about 1 µs per claim + complete), and a done key is one Map entry holding a number.
  */
 export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): MemoryDedupeStore {
-  const cache = new LRUCache<string, string | typeof done>({
-    max: options.max ?? 100_000,
-    ttlAutopurge: false,
-    ttlResolution: 1,
-  });
+  const max = Math.max(1, Math.floor(options.max ?? 100_000));
+  // Monotonic (a wall-clock jump must not lapse a claim early: another run would take the event), in
+  // whole ms from the process start, so expiries are small integers, stored without a heap number.
+  const clock = globalThis.performance;
+  const msNow = () => Math.ceil(clock.now());
+  let young = new Map<string, Entry>();
+  let old = new Map<string, Entry>();
+
+  /** The key's live entry; an expired one reads as absent. */
+  function lookup(key: string, now: number): Entry | undefined {
+    let entry = young.get(key);
+    if (entry === undefined) entry = old.get(key);
+    if (entry === undefined) return undefined;
+    return (typeof entry === 'number' ? entry : entry.until) > now ? entry : undefined;
+  }
+
+  function put(key: string, entry: Entry): void {
+    if (young.size >= max && !young.has(key)) {
+      old = young;
+      young = new Map();
+    }
+    young.set(key, entry);
+  }
+
+  // Both generations: an older entry must not resurface once the newer one is gone.
+  function remove(key: string): void {
+    young.delete(key);
+    old.delete(key);
+  }
+
   return {
     local: true,
     get size() {
-      return cache.size;
+      return young.size + old.size;
     },
     claim(key, owner, ttlMs) {
-      const state = cache.get(key);
-      if (state === done) return 'done';
-      if (state !== undefined) return 'in_flight';
-      cache.set(key, owner, { ttl: ttlMs });
+      const now = msNow();
+      const entry = lookup(key, now);
+      if (typeof entry === 'number') return 'done';
+      if (entry !== undefined) return 'in_flight';
+      put(key, { owner, until: now + ttlMs });
       return 'claimed';
     },
     complete(key, owner, ttlMs) {
-      const state = cache.get(key);
-      if (state !== undefined && state !== done && state !== owner) return false;
-      cache.set(key, done, { ttl: ttlMs });
+      const now = msNow();
+      const entry = lookup(key, now);
+      if (entry !== undefined && typeof entry !== 'number' && entry.owner !== owner) return false;
+      put(key, now + ttlMs);
       return true;
     },
     release(key, owner) {
-      if (cache.get(key) === owner) cache.delete(key);
+      const entry = lookup(key, msNow());
+      if (entry !== undefined && typeof entry !== 'number' && entry.owner === owner) remove(key);
     },
     extend(key, owner, ttlMs) {
-      if (cache.get(key) !== owner) return false;
-      cache.set(key, owner, { ttl: ttlMs });
+      const now = msNow();
+      const entry = lookup(key, now);
+      if (entry === undefined || typeof entry === 'number' || entry.owner !== owner) return false;
+      entry.until = now + ttlMs;
+      put(key, entry); // Into the young generation: a renewed claim must outlive older keys.
       return true;
     },
   };

@@ -106,14 +106,16 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     }
 
     // 5. Processing: dedupe claim, dispatch, acknowledgement mode.
-    const accepting = processing.acceptNow(event, { body: json.text, ...(request.waitUntil && { waitUntil: request.waitUntil }) });
-    const answered = (accepted: AcceptResult) =>
-      answer(accepted.reason, {
-        event,
-        ...(accepted.key !== undefined && { key: accepted.key }),
-        ...(accepted.hint !== undefined && { hint: accepted.hint }),
-      });
-    return accepting instanceof Promise ? accepting.then(answered) : answered(accepting);
+    const accepting = processing.acceptNow(event, request.waitUntil ? { body: json.text, waitUntil: request.waitUntil } : { body: json.text });
+    return accepting instanceof Promise ? accepting.then((accepted) => answered(accepted, event)) : answered(accepting, event);
+  }
+
+  function answered(accepted: AcceptResult, event: PixEvent | UnknownEvent): ReceiveResult {
+    const result = answer(accepted.reason);
+    result.event = event;
+    if (accepted.key !== undefined) result.key = accepted.key;
+    if (accepted.hint !== undefined) result.hint = accepted.hint;
+    return result;
   }
 
   async function invalid(
@@ -153,23 +155,31 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   /** The pipeline, its answer counted and logged; synchronous when every step was. Never throws or rejects. */
   function handleNow(request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult> {
     const startedAt = performance.now();
-    const failed = (error: unknown) => answer('internal_error', { hint: describeError(error) });
-    const done = (result: ReceiveResult) => {
-      try {
-        return finish(result, startedAt);
-      } catch {
-        // finish() is guarded throughout; this is the last line of "receive() never rejects".
-        return result;
-      }
-    };
     let running: ReceiveResult | Promise<ReceiveResult>;
     try {
       running = pipeline(request);
     } catch (error) {
       // Only a bug lands here; the process must not crash on it.
-      return done(failed(error));
+      return done(failed(error), startedAt);
     }
-    return running instanceof Promise ? running.then(done, (error: unknown) => done(failed(error))) : done(running);
+    if (!(running instanceof Promise)) return done(running, startedAt);
+    return running.then(
+      (result) => done(result, startedAt),
+      (error: unknown) => done(failed(error), startedAt),
+    );
+  }
+
+  function failed(error: unknown): ReceiveResult {
+    return answer('internal_error', { hint: describeError(error) });
+  }
+
+  function done(result: ReceiveResult, startedAt: number): ReceiveResult {
+    try {
+      return finish(result, startedAt);
+    } catch {
+      // finish() is guarded throughout; this is the last line of "receive() never rejects".
+      return result;
+    }
   }
 
   async function receiveUntraced(request: ReceiveRequest): Promise<ReceiveResult> {

@@ -55,7 +55,8 @@ export function createAnswers(retryAfterSeconds: number): (reason: ReasonCode | 
     if (status < 300) fixed.set(reason, { status, headers, body: JSON.stringify({ ok: true, reason }) });
     else fixed.set(reason, { status, headers, message: reasonMessage[reason], body: JSON.stringify({ error: reason, message: reasonMessage[reason] }) });
   }
-  return (reason, extra = {}) => {
+  const none: AnswerExtra = {};
+  return (reason, extra = none) => {
     const answer = fixed.get(reason)!;
     const result: ReceiveResult = { status: answer.status, headers: answer.headers, body: answer.body };
     if (extra.event !== undefined) result.event = extra.event;

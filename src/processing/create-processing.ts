@@ -61,7 +61,20 @@ export interface Processing {
 
 let ownerSeq = 0;
 // One random prefix per process, then a counter: unique owners without a random UUID per event.
-const ownerPrefix = Math.random().toString(36).slice(2, 10);
+const ownerPrefix = `${Math.random().toString(36).slice(2, 10)}.`;
+const noOptions: AcceptOptions = {};
+
+function acceptFailed(error: unknown): AcceptResult {
+  return { reason: 'internal_error', hint: describeError(error) };
+}
+
+function storeUnavailable(key: string, error: unknown): AcceptResult {
+  return { reason: 'store_unavailable', key, hint: describeError(error) };
+}
+
+function inlineResult(key: string, reason: ProcessingReason | undefined): AcceptResult {
+  return reason === undefined ? { key } : { key, reason };
+}
 
 export function createProcessing(options: ProcessingOptions = {}): Processing {
   const config = resolveProcessingOptions(options);
@@ -87,16 +100,18 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     // 1. The key, then the claim, before any side effect.
     const key = config.dedupeKey(event);
     if (typeof key !== 'string' || key === '') throw new PixhookError('internal_error', 'dedupeKey must return a non-empty string');
-    const owner = `${ownerPrefix}.${++ownerSeq}`;
-    const unavailable = (error: unknown): AcceptResult => ({ reason: 'store_unavailable', key, hint: describeError(error) });
+    const owner = ownerPrefix + ++ownerSeq;
     let claiming;
     try {
       claiming = store.claim(key, owner, config.claimTtlMs);
     } catch (error) {
-      return unavailable(error);
+      return storeUnavailable(key, error);
     }
     if (typeof claiming === 'string') return claimed(event, options, key, owner, claiming);
-    return claiming.then((result) => claimed(event, options, key, owner, result), unavailable);
+    return claiming.then(
+      (result) => claimed(event, options, key, owner, result),
+      (error: unknown) => storeUnavailable(key, error),
+    );
   }
 
   function claimed(event: PixEvent, options: AcceptOptions, key: string, owner: string, claimed: ClaimResult): AcceptResult | Promise<AcceptResult> {
@@ -114,8 +129,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       return acknowledgeDurable(kernel, event, claim, body, link).then((result) => ({ key, ...result }));
     }
     const acknowledged = acknowledgeInline(kernel, event, claim as HeldClaim & { later(): void }, options.waitUntil, link);
-    const result = (reason: ProcessingReason | undefined): AcceptResult => (reason === undefined ? { key } : { key, reason });
-    return acknowledged instanceof Promise ? acknowledged.then(result) : result(acknowledged);
+    return acknowledged instanceof Promise ? acknowledged.then((reason) => inlineResult(key, reason)) : inlineResult(key, acknowledged);
   }
 
   /** Unknown names are acknowledged and handed to onUnknown, never to typed handlers; not deduplicated. */
@@ -143,14 +157,13 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     async accept(event, options = {}) {
       return processing.acceptNow(event, options);
     },
-    acceptNow(event, options = {}) {
-      const failed = (error: unknown): AcceptResult => ({ reason: 'internal_error', hint: describeError(error) });
+    acceptNow(event, options = noOptions) {
       try {
         const result = event.kind === 'unknown' ? acceptUnknown(event, options) : acceptKnown(event, options);
-        return result instanceof Promise ? result.catch(failed) : result;
+        return result instanceof Promise ? result.catch(acceptFailed) : result;
       } catch (error) {
         // Only a bug (ours, or a custom dedupeKey/store) lands here; the process must not crash on it.
-        return failed(error);
+        return acceptFailed(error);
       }
     },
     async runQueued(job, run) {

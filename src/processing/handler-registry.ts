@@ -67,8 +67,8 @@ export function createHandlerRegistry(): HandlerRegistry {
     onUnknown: (handler) => void unknown.push(handler),
     onError: (handler) => void errors.push(handler),
     dispatch(event, context) {
-      const named = (byName.get(event.name) ?? []) as EventHandler<PixEvent>[];
-      return runAll(named.length === 0 ? any : any.length === 0 ? named : [...named, ...any], event, context);
+      const named = byName.get(event.name) as EventHandler<PixEvent>[] | undefined;
+      return runAll(named === undefined ? any : any.length === 0 ? named : [...named, ...any], event, context);
     },
     dispatchUnknown: (event, context) => runAll(unknown, event, context),
     async reportError(failure) {

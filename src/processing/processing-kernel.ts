@@ -40,6 +40,15 @@ export function createProcessingKernel(parts: {
   const { config, store, keeper, handlers, metrics, pending } = parts;
   const log = config.logger;
 
+  function warnUnmarked(marked: boolean, claim: HeldClaim): void {
+    if (!marked) log.warn({ key: claim.key }, 'pixhook: another run took this key before the handled event was marked done');
+  }
+
+  function failedToMark(error: unknown, claim: HeldClaim): void {
+    // Handled already: answering an error would only make the sender run it again.
+    log.error({ key: claim.key, error: describeError(error) }, 'pixhook: could not mark an event done; its claim will expire');
+  }
+
   const kernel: ProcessingKernel = {
     config,
     store,
@@ -57,18 +66,15 @@ export function createProcessingKernel(parts: {
       keeper.drop(claim);
       if (outcome?.ok && outcome.duplicate) metrics.duplicate();
       else metrics.handled();
-      const settled = (marked: boolean) => {
-        if (!marked) log.warn({ key: claim.key }, 'pixhook: another run took this key before the handled event was marked done');
-      };
-      const failed = (error: unknown) =>
-        // Handled already: answering an error would only make the sender run it again.
-        log.error({ key: claim.key, error: describeError(error) }, 'pixhook: could not mark an event done; its claim will expire');
       try {
         const marking = store.complete(claim.key, claim.owner, config.dedupeTtlMs);
-        if (typeof marking === 'boolean') return settled(marking);
-        return marking.then(settled, failed);
+        if (typeof marking === 'boolean') return warnUnmarked(marking, claim);
+        return marking.then(
+          (marked) => warnUnmarked(marked, claim),
+          (error: unknown) => failedToMark(error, claim),
+        );
       } catch (error) {
-        return failed(error);
+        return failedToMark(error, claim);
       }
     },
     async fail(event, claim, outcome, attempt) {

@@ -29,8 +29,6 @@ export interface AttemptInput {
  */
 export function runAttempt(input: AttemptInput): AttemptOutcome | Promise<AttemptOutcome> {
   const context = new RunContext(input);
-  const succeeded = () => (context.applied ? duplicate : ok);
-  const abort = (reason: unknown) => context.abort(reason);
   const { claim, event } = input;
   let running: void | Promise<void>;
   try {
@@ -39,7 +37,15 @@ export function runAttempt(input: AttemptInput): AttemptOutcome | Promise<Attemp
   } catch (error) {
     return { ok: false, error };
   }
-  if (running === undefined) return claim?.lost ? lostOutcome(claim) : succeeded();
+  if (running === undefined) return claim?.lost ? lostOutcome(claim) : context.applied ? duplicate : ok;
+  return runningAttempt(input, context, running);
+}
+
+/** The asynchronous rest of `runAttempt`: the handlers' promise against the time limit and the claim. */
+function runningAttempt(input: AttemptInput, context: RunContext, running: Promise<void>): Promise<AttemptOutcome> {
+  const { claim, event } = input;
+  const succeeded = () => (context.applied ? duplicate : ok);
+  const abort = (reason: unknown) => context.abort(reason);
 
   return new Promise<AttemptOutcome>((resolve) => {
     const timer = setTimeout(() => {
@@ -56,7 +62,7 @@ export function runAttempt(input: AttemptInput): AttemptOutcome | Promise<Attemp
         resolve(outcome);
       };
     }
-    (running as Promise<void>).then(
+    running.then(
       () => {
         clearTimeout(timer);
         resolve(claim?.lost ? lostOutcome(claim) : succeeded());

@@ -27,6 +27,7 @@ export interface VerifySignatureInput {
 
 const encoder = new TextEncoder();
 const digestHexLength = 64;
+const matchedFirst: SignatureResult = Object.freeze({ ok: true, secretIndex: 0 });
 
 /**
  * Verifies `X-Signature: sha256=<hex HMAC-SHA256>` over the exact raw bytes, against one or more
@@ -44,8 +45,9 @@ export function verifySignatureNow(input: VerifySignatureInput): SignatureResult
 
   // One pass checks and decodes the hex digits.
   const given =
-    header.slice(0, signaturePrefix.length).toLowerCase() === signaturePrefix && header.length === signaturePrefix.length + digestHexLength
-      ? decodeHex(header.slice(signaturePrefix.length))
+    header.length === signaturePrefix.length + digestHexLength &&
+    (header.startsWith(signaturePrefix) || header.slice(0, signaturePrefix.length).toLowerCase() === signaturePrefix)
+      ? decodeHex(header, signaturePrefix.length)
       : undefined;
   if (given === undefined) {
     return fail(
@@ -61,12 +63,16 @@ export function verifySignatureNow(input: VerifySignatureInput): SignatureResult
     return fail('signature_mismatch', mismatchMessage, parsedBodyHint);
   }
   const bytes = typeof body === 'string' ? encoder.encode(body) : body;
-  const secrets = typeof input.secret === 'string' ? [input.secret] : input.secret;
   if (hmacVerifySync) {
-    for (let i = 0; i < secrets.length; i++) if (hmacVerifySync(secrets[i] as string, bytes, given)) return { ok: true, secretIndex: i };
-    return fail('signature_mismatch', mismatchMessage, secretHint(secrets));
+    // One secret (the common case) without an array around it.
+    if (typeof input.secret === 'string') {
+      if (hmacVerifySync(input.secret, bytes, given)) return matchedFirst;
+    } else {
+      for (let i = 0; i < input.secret.length; i++) if (hmacVerifySync(input.secret[i] as string, bytes, given)) return { ok: true, secretIndex: i };
+    }
+    return fail('signature_mismatch', mismatchMessage, secretHint(typeof input.secret === 'string' ? [input.secret] : input.secret));
   }
-  return verifyWithWebCrypto(bytes, given, secrets);
+  return verifyWithWebCrypto(bytes, given, typeof input.secret === 'string' ? [input.secret] : input.secret);
 }
 
 async function verifyWithWebCrypto(bytes: Uint8Array, given: Uint8Array, secrets: readonly string[]): Promise<SignatureResult> {
