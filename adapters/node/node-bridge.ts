@@ -47,38 +47,35 @@ function readStream(req: NodeRequest, limit: number, fix: string, done: BodyDone
   let first: Buffer | undefined;
   let chunks: Buffer[] | undefined;
   let total = 0;
-  const cleanup = () => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onError);
-    req.off('aborted', onAborted);
+  // Listeners stay attached (they go with the request): a flag makes later events no-ops, and the
+  // 'error' listener keeps a late socket error from becoming an unhandled one.
+  let finished = false;
+  const finish = (error: PixhookError | undefined, bytes?: Uint8Array) => {
+    finished = true;
+    done(error, bytes);
   };
   const fail = (error: PixhookError) => {
-    cleanup();
     req.resume();
-    done(error);
+    finish(error);
   };
-  const onData = (chunk: Buffer) => {
+  const onError = (error: unknown) => {
+    if (!finished) finish(new PixhookError('body_unreadable', 'The request body could not be read.', { cause: error ?? new Error('request aborted') }));
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (finished) return;
     total += chunk.byteLength;
     if (total > limit) return fail(new PixhookError('body_too_large', 'The body is larger than this receiver accepts.'));
     if (declared !== undefined && total > declared) return fail(new PixhookError('body_unreadable', 'The body is longer than its Content-Length.'));
     if (first === undefined) first = chunk;
     else (chunks ??= [first]).push(chunk);
-  };
-  const onEnd = () => {
-    cleanup();
-    if (declared !== undefined && total !== declared) return done(new PixhookError('body_unreadable', 'The body ended before its Content-Length.'));
-    done(undefined, chunks ? Buffer.concat(chunks, total) : (first ?? new Uint8Array(0)));
-  };
-  const onError = (error: unknown) => {
-    cleanup();
-    done(new PixhookError('body_unreadable', 'The request body could not be read.', { cause: error }));
-  };
-  const onAborted = () => onError(new Error('request aborted'));
-  req.on('data', onData);
-  req.on('end', onEnd);
+  });
+  req.on('end', () => {
+    if (finished) return;
+    if (declared !== undefined && total !== declared) return finish(new PixhookError('body_unreadable', 'The body ended before its Content-Length.'));
+    finish(undefined, chunks ? Buffer.concat(chunks, total) : (first ?? new Uint8Array(0)));
+  });
   req.on('error', onError);
-  req.on('aborted', onAborted);
+  req.on('aborted', onError);
 }
 
 const alreadyParsed = 'The request body was already consumed by a body parser before pixhook could read the raw bytes.';
@@ -142,30 +139,41 @@ export function serveNodeRequest(
   options: NodeRequestOptions,
   settled: (error?: unknown) => void,
 ): void {
-  const write = (result: ReceiveResult) => {
-    writeNodeResult(res, result);
-    if (result.error) surfaceSafely(options.surface ?? logToConsole, result.error);
-    settled();
-  };
-  const handle = (body: ReceiveRequest['body']) => {
-    try {
-      const handled = receiver.handle({ method: req.method, headers: req.headers, body, ...(options.waitUntil && { waitUntil: options.waitUntil }) });
-      if (handled instanceof Promise) handled.then(write).catch(settled);
-      else write(handled);
-    } catch (error) {
-      settled(error);
-    }
-  };
   // Anything but POST is answered 405 by the core before it looks at a body: read nothing.
-  if (req.method !== 'POST') return handle(undefined);
+  if (req.method !== 'POST') return handOver(receiver, req, res, options, settled, undefined);
   try {
     readNodeBody(req, receiver.maxBodyBytes, options.fix ?? nodeFix, options.stringBodyIsRaw ?? true, (error, bytes) =>
       // A body that failed is handed over as a failing reader: the core answers it with its reason and the adapter's message.
-      handle(error ? () => Promise.reject(error) : bytes),
+      handOver(receiver, req, res, options, settled, error ? () => Promise.reject(error) : bytes),
     );
   } catch (error) {
     settled(error);
   }
+}
+
+/** The core's answer to the body, written: in this same turn when the core answered synchronously. */
+function handOver(
+  receiver: Receiver,
+  req: NodeRequest,
+  res: ServerResponse,
+  options: NodeRequestOptions,
+  settled: (error?: unknown) => void,
+  body: ReceiveRequest['body'],
+): void {
+  try {
+    const request: ReceiveRequest = options.waitUntil ? { method: req.method, headers: req.headers, body, waitUntil: options.waitUntil } : { method: req.method, headers: req.headers, body };
+    const handled = receiver.handle(request);
+    if (handled instanceof Promise) handled.then((result) => written(res, options, settled, result)).catch(settled);
+    else written(res, options, settled, handled);
+  } catch (error) {
+    settled(error);
+  }
+}
+
+function written(res: ServerResponse, options: NodeRequestOptions, settled: (error?: unknown) => void, result: ReceiveResult): void {
+  writeNodeResult(res, result);
+  if (result.error) surfaceSafely(options.surface ?? logToConsole, result.error);
+  settled();
 }
 
 /** `serveNodeRequest` as a promise that settles once the answer is written (Next's Pages router awaits it). */
