@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { createReceiver, defaultDedupeKey } from '../../dist/src/index.js';
 import { createNodeHandler } from '../../dist/adapters/node/index.js';
 import { secret } from '../lib/payloads.js';
-import { createLeanNodeHandler } from './lean-node.js';
+import { createLeanNodeHandler, readDeclared } from './lean-node.js';
 
 let n = 0;
 const dedupeKey = (event) => `${defaultDedupeKey(event)}#${n++}`;
@@ -42,6 +42,12 @@ const routes = {
   },
   pixhook: createNodeHandler(receiver),
   direct_core: direct((result) => result.headers),
+  // The lean prototype's reader in front of today's core and answer: which half holds the gap.
+  lean_read_core: (req, res) =>
+    readDeclared(req, receiver.maxBodyBytes, (error, bytes) => {
+      const result = receiver.handle({ method: req.method, headers: req.headers, body: error ? new Uint8Array(0) : bytes });
+      res.writeHead(result.status, prebuilt(result)).end(result.body);
+    }),
   direct_core_prebuilt: direct(prebuilt),
   lean: lean({}),
   lean_rawbody: lean({ body: 'raw-body' }),

@@ -37,7 +37,7 @@ const fixed = {
 /**
  * options: { secret, handler, dedupeKey?, maxBodyBytes = 1 MiB, deadlineMs = 8000, claimTtlMs = 60000,
  *   dedupeTtlMs = 86400000, body: 'direct'|'raw-body', deadline: 'coarse'|'timer', answer: 'prebuilt'|'setHeader',
- *   store: 'lru'|'map', max = 100000 }
+ *   store: 'memory'|'map', max = 100000 }
  */
 export function createLeanNodeHandler(options) {
   const o = {
@@ -48,7 +48,7 @@ export function createLeanNodeHandler(options) {
     body: 'direct',
     deadline: 'coarse',
     answer: 'prebuilt',
-    store: 'lru',
+    store: 'memory',
     max: 100_000,
     dedupeKey: defaultDedupeKey,
     ...options,

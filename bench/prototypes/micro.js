@@ -19,7 +19,7 @@ const { bytes, signature } = bodies.b350;
 const parsed = JSON.parse(bodies.b350.text);
 const deadlines = coarseDeadlines();
 let n = 0;
-const lru = ownerless(memoryDedupeStore({ max: 100_000 }));
+const shipped = ownerless(memoryDedupeStore({ max: 100_000 }));
 const map = mapDedupeStore({ max: 100_000 });
 const receiver = createReceiver({ secret, dedupeKey: (event) => `${defaultDedupeKey(event)}#${n++}` }).onAny(() => {});
 const request = { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body: bytes };
@@ -31,11 +31,11 @@ const subjects = {
   'timer: setTimeout+clearTimeout': { fn: () => clearTimeout(setTimeout(handler, 8000)) },
   'timer: coarse wheel add+cancel': { fn: () => deadlines.add(8000, handler)() },
   // One claim + complete of a new key, the store full at its max (steady state).
-  'store: lru-cache claim+complete': {
+  'store: memoryDedupeStore (two Maps) claim+complete': {
     fn() {
       const k = `txn_${n++}`;
-      lru.claim(k, 60_000);
-      lru.complete(k, 86_400_000);
+      shipped.claim(k, 60_000);
+      shipped.complete(k, 86_400_000);
     },
   },
   'store: Map + signed expiry claim+complete': {
@@ -99,7 +99,7 @@ const subjects = {
 
 // Fill both stores to their max first, so every claim also evicts (the steady state).
 for (let i = 0; i < 100_000; i++) {
-  lru.claim(`fill_${i}`, 60_000);
+  shipped.claim(`fill_${i}`, 60_000);
   map.claim(`fill_${i}`, 60_000);
   syncStore.claim(`fill_${i}`, 60_000);
 }
@@ -113,7 +113,7 @@ console.log(
     ns,
     ratios: {
       timer_coarse_vs_settimeout: r('timer: coarse wheel add+cancel', 'timer: setTimeout+clearTimeout'),
-      store_map_vs_lru: r('store: Map + signed expiry claim+complete', 'store: lru-cache claim+complete'),
+      store_signed_map_vs_shipped: r('store: Map + signed expiry claim+complete', 'store: memoryDedupeStore (two Maps) claim+complete'),
       normalize_hand_vs_zod: r('normalize: hand-checked', 'normalize: zod normalizeEvent'),
       receive_vs_limit: r('core: receive()', 'core: limit'),
       sync_pipeline_vs_limit: r('core: sync pipeline, same internals', 'core: limit'),

@@ -44,7 +44,7 @@ export interface BackgroundOptions {
 export interface ProcessingOptions {
   /** `inline` (default): handle, then answer. `background`: answer, then handle in memory. `durable`: queue, then answer. */
   mode?: AckMode;
-  /** Dedupe store. Default: a bounded in-memory LRU (this process only). */
+  /** Dedupe store. Default: `memoryDedupeStore()`, bounded, in this process only. */
   store?: DedupeStore;
   /** Dedupe key of an event. Default `eventKey` (name, resource, status, amount and the event's own facts). */
   dedupeKey?: (event: PixEvent) => string;
