@@ -36,11 +36,29 @@ export async function serverTarget(server: Server, path: string): Promise<Contra
   };
 }
 
-/** Real HTTP with node:http, which (unlike fetch) still reads an answer sent before the body was read. */
+/**
+ * Real HTTP with node:http, which (unlike fetch) still reads an answer sent before the body was read.
+ * A body over 1 MiB is announced with `Expect: 100-continue` and sent only after the server's
+ * `100 Continue`, a turn later, unless its answer came with it: Bun answers 413 on the declared
+ * length and closes at once, and a client still writing then gets EPIPE and loses the answer it was
+ * sent. Bodies go out in slices, one per turn, and stop as soon as an answer starts. A connection
+ * error before any answer fails the send once the socket has closed (no timer decides).
+ */
 export function sendHttp(url: string, request: ContractRequest): Promise<ContractResponse> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = httpRequest(url, { method: request.method, agent: false, headers: { ...request.headers, connection: 'close' } }, (res) => {
+    let failure: Error | undefined;
+    const body = request.body === undefined ? undefined : Buffer.from(request.body);
+    const announce = body !== undefined && body.length > 1024 * 1024;
+    // A declared length as `end(body)` would set it (slices alone would go chunked); a case's own stays.
+    const declared = Object.keys(request.headers).some((name) => name.toLowerCase() === 'content-length');
+    const headers = {
+      ...request.headers,
+      connection: 'close',
+      ...(body && !declared && { 'content-length': String(body.length) }),
+      ...(announce && { expect: '100-continue' }),
+    };
+    const req = httpRequest(url, { method: request.method, agent: false, headers }, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -48,14 +66,31 @@ export function sendHttp(url: string, request: ContractRequest): Promise<Contrac
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
         resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+        if (!req.writableEnded) req.destroy();
       });
       res.on('error', reject);
     });
     req.on('error', (error) => {
-      // The server may close while a large body is still being written; its answer is what counts.
-      if (!answered) setTimeout(() => (answered ? undefined : reject(error)), 200);
+      failure ??= error;
     });
-    if (request.body) req.end(request.body);
-    else req.end();
+    req.on('close', () => {
+      if (!answered) reject(failure ?? new Error('the connection closed without an answer'));
+    });
+    if (!body) return void req.end();
+    let offset = 0;
+    // One slice at a time, the next only a turn after the kernel took this one: the poll phase in
+    // between reads whatever the server answered (it arrives before its close and before any reset),
+    // so no slice is written into a connection whose answer is already waiting.
+    const pump = (): void => {
+      if (answered || req.destroyed) return;
+      if (offset >= body.length) return void req.end();
+      const end = Math.min(offset + 64 * 1024, body.length);
+      const slice = body.subarray(offset, end);
+      offset = end;
+      req.write(slice, () => setImmediate(pump));
+    };
+    // The answer parsed from the same bytes as the 100 is seen before this next turn.
+    if (announce) req.once('continue', () => setImmediate(pump));
+    else pump();
   });
 }
