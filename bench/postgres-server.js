@@ -2,7 +2,7 @@
 // Durable settings by default (fsync on, synchronous_commit on): commits cost what they cost in production.
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from './lib/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,17 +11,6 @@ const run = promisify(execFile);
 const bin = process.env.PIXHOOK_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const asServerUser = (command, args) => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]);
 const pg = (command, args) => run(...asServerUser(join(bin, command), args), { timeout: 60_000 });
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startPostgresServer({ fsync = true } = {}) {
   const root = await mkdtemp(join(tmpdir(), 'pixhook-bench-pg-'));

@@ -1,20 +1,9 @@
 // A throwaway redis-server on a free loopback port (like test/helpers/redis-server.ts), no persistence.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startRedisServer() {
   const dir = await mkdtemp(join(tmpdir(), 'pixhook-bench-redis-'));

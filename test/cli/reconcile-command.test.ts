@@ -8,7 +8,8 @@ import { createClient } from '../../src/client/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { redisWatchStore } from '../../src/reconcile/index.js';
 import { startCli, type RunningCli } from '../helpers/cli-process.js';
-import { freePort, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { freePort } from '../helpers/free-port.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 // Runs the built CLI (`npm run build` first), against the emulator and a real redis-server.
 const handlers = fileURLToPath(new URL('../reconcile/fixtures/handlers.js', import.meta.url));

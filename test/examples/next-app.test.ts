@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { sendHttp } from '../contract/contract-target.js';
 import { variantAPaid } from '../contract/fixtures.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
-import { deliverScenario, exampleSecret, freePort, repoRoot, requireBuiltPackage, startExample } from './example-process.js';
+import { freePort } from '../helpers/free-port.js';
+import { deliverScenario, exampleSecret, repoRoot, requireBuiltPackage, startExample } from './example-process.js';
 
 const run = promisify(execFile);
 const app = `${repoRoot}examples/next-app`;

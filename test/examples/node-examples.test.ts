@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sendHttp } from '../contract/contract-target.js';
-import { deliverScenario, exampleSecret, freePort, requireBuiltPackage, startExample } from './example-process.js';
+import { freePort } from '../helpers/free-port.js';
+import { deliverScenario, exampleSecret, requireBuiltPackage, startExample } from './example-process.js';
 
 // Each example runs as its own `node examples/<name>/server.js` process, importing the built package.
 describe.each(['express', 'fastify', 'hono', 'node-http'])('examples/%s', (name) => {

@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './redis-server.js';
+import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 export const postgresBin = process.env.PIXHOOK_PG_BIN ?? '/usr/lib/postgresql/15/bin';

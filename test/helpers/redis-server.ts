@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export interface RedisServerOptions {
   /** Append-only file with fsync on every write, so a restart keeps every key. Default false. */
@@ -71,17 +71,4 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** A port the OS just handed out on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -7,7 +7,8 @@ import { startEmulator, type DeliveryRecord, type Emulator } from '../../src/emu
 import { createProcessing, createReceiver, memoryDedupeStore, type DedupeStore, type Processing } from '../../src/index.js';
 import { createReconciler, memoryWatchStore, redisWatchStore, type Reconciler, type RunResult, type WatchStore } from '../../src/reconcile/index.js';
 import { redisDedupeStore } from '../../src/redis/index.js';
-import { freePort, startRedisServer } from '../helpers/redis-server.js';
+import { freePort } from '../helpers/free-port.js';
+import { startRedisServer } from '../helpers/redis-server.js';
 
 // The point of the reconciler, end to end over real HTTP: the receiver is down through the gateway's
 // whole retry window, the gateway gives up on every payment, and still each one is handled exactly once.

@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RemoteApp } from '../contract/run-contract-suite.js';
@@ -24,17 +23,6 @@ export function packedApp(): { dir: string; dispose(): void } {
   for (const file of readdirSync(fixtures)) cpSync(join(fixtures, file), join(dir, file));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true, dependencies: { pixhook: '*' } }));
   return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts a runtime process and waits for its `{"listening":port}` line (or, with `port`, for the port to answer). */

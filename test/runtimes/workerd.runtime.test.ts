@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { signed, secret } from '../contract/contract-cases.js';
 import { sendHttp } from '../contract/contract-target.js';
 import { runRemoteContractSuite } from '../contract/run-contract-suite.js';
-import { bin, freePort, packedApp, serve, workerdConfig } from './runtime-harness.js';
+import { freePort } from '../helpers/free-port.js';
+import { bin, packedApp, serve, workerdConfig } from './runtime-harness.js';
 
 // pixhook/web from the packed package, bundled with esbuild for the worker conditions and served by
 // workerd (the Cloudflare Workers runtime), with the Worker's real ctx.waitUntil in background mode.
