@@ -30,6 +30,37 @@ function context(key: string, overrides: Partial<HandlerContext> = {}): HandlerC
   return { key, attempt: 1, mode: 'inline', source: 'webhook', signal: new AbortController().signal, markDuplicate: () => {}, ...overrides } as HandlerContext;
 }
 
+/**
+ * A handler that books, and on its first attempt then holds its transaction (and its key row) open
+ * until `release()`, or `release(error)` to make it fail. `firstInside` resolves once it holds.
+ */
+function holdingFirstAttempt(book: (event: Paid, ctx: TransactionalContext) => Promise<unknown>) {
+  let entered!: () => void;
+  const firstInside = new Promise<void>((r) => (entered = r));
+  let release!: (error?: Error) => void;
+  const gate = new Promise<void>((resolve, reject) => (release = (error) => (error ? reject(error) : resolve())));
+  const attempts: number[] = [];
+  const handler = async (event: Paid, ctx: TransactionalContext) => {
+    attempts.push(ctx.attempt);
+    await book(event, ctx);
+    if (ctx.attempt === 1) {
+      entered();
+      await gate;
+    }
+  };
+  return { handler, firstInside, release, attempts };
+}
+
+/** Resolves once some transaction on the server waits on a lock: the concurrent duplicate is blocked, not merely late. */
+async function untilATransactionWaitsOnALock(): Promise<void> {
+  for (let polls = 0; polls < 1_000; polls++) {
+    const { rows } = await db().pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`);
+    if ((rows[0] as { n: number }).n > 0) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('the second transaction never waited on the first one’s key row');
+}
+
 function paid(id: string): Paid {
   const read = normalizeEvent(transactionPaid({ id, amountInCents: 1234, seed: 7 }));
   if (!read.ok || read.event.kind === 'unknown') throw new Error('fixture did not normalize');
@@ -74,50 +105,30 @@ describe('transactional(handler): the handler’s writes and the key commit toge
 
   it('concurrent duplicates serialize on the key row: the second waits, then is skipped', async () => {
     const { inbox, rows, book } = await setup();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let entered!: () => void;
-    const firstInside = new Promise<void>((r) => (entered = r));
-    const calls: string[] = [];
-    const handler = inbox.transactional<Paid>(async (event, ctx) => {
-      calls.push(String(ctx.attempt));
-      await book(event, ctx);
-      if (ctx.attempt === 1) {
-        entered();
-        await gate; // holds the transaction (and the key row) open
-      }
-    });
+    const held = holdingFirstAttempt(book);
+    const handler = inbox.transactional<Paid>(held.handler);
     const first = outcome(handler, paid('tx_3'), context('k3', { attempt: 1 }));
-    await firstInside;
+    await held.firstInside;
     let secondSettled = false;
     const second = outcome(handler, paid('tx_3'), context('k3', { attempt: 2 })).finally(() => (secondSettled = true));
-    await new Promise((r) => setTimeout(r, 150));
+    await untilATransactionWaitsOnALock();
     expect(secondSettled).toBe(false); // blocked on the first transaction's uncommitted key row
-    release();
+    held.release();
     expect(await first).toBe('handled');
     expect(await second).toBe('skipped');
-    expect(calls).toEqual(['1']);
+    expect(held.attempts).toEqual([1]);
     expect(await rows()).toEqual(['k3']);
   });
 
   it('when the first of two concurrent duplicates rolls back, the waiting one runs', async () => {
     const { inbox, rows, book } = await setup();
-    let entered!: () => void;
-    const firstInside = new Promise<void>((r) => (entered = r));
-    let fail!: (e: Error) => void;
-    const gate = new Promise<void>((_, reject) => (fail = reject));
-    const handler = inbox.transactional<Paid>(async (event, ctx) => {
-      await book(event, ctx);
-      if (ctx.attempt === 1) {
-        entered();
-        await gate;
-      }
-    });
+    const held = holdingFirstAttempt(book);
+    const handler = inbox.transactional<Paid>(held.handler);
     const first = outcome(handler, paid('tx_4'), context('k4', { attempt: 1 }));
-    await firstInside;
+    await held.firstInside;
     const second = outcome(handler, paid('tx_4'), context('k4', { attempt: 2 }));
-    await new Promise((r) => setTimeout(r, 100));
-    fail(new Error('first fails'));
+    await untilATransactionWaitsOnALock();
+    held.release(new Error('first fails'));
     await expect(first).rejects.toThrow('first fails');
     expect(await second).toBe('handled');
     expect(await rows()).toEqual(['k4']);
@@ -125,25 +136,14 @@ describe('transactional(handler): the handler’s writes and the key commit toge
 
   it('under serializable, a concurrent duplicate hits 40001 and the bounded retry sees the key done', async () => {
     const { inbox, rows, book } = await setup({ isolation: 'serializable' });
-    let entered!: () => void;
-    const firstInside = new Promise<void>((r) => (entered = r));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const runs: number[] = [];
-    const handler = inbox.transactional<Paid>(async (event, ctx) => {
-      runs.push(ctx.attempt);
-      await book(event, ctx);
-      if (ctx.attempt === 1) {
-        entered();
-        await gate;
-      }
-    });
+    const held = holdingFirstAttempt(book);
+    const handler = inbox.transactional<Paid>(held.handler);
     const first = outcome(handler, paid('tx_5'), context('k5', { attempt: 1 }));
-    await firstInside;
+    await held.firstInside;
     // The second transaction takes its snapshot now, before the first commits.
     const second = outcome(handler, paid('tx_5'), context('k5', { attempt: 2 }));
-    await new Promise((r) => setTimeout(r, 100));
-    release();
+    await untilATransactionWaitsOnALock();
+    held.release();
     expect(await first).toBe('handled');
     expect(await second).toBe('skipped');
     expect(await rows()).toEqual(['k5']);
