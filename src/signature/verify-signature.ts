@@ -70,9 +70,14 @@ export function verifySignatureNow(input: VerifySignatureInput): SignatureResult
     } else {
       for (let i = 0; i < input.secret.length; i++) if (hmacVerifySync(input.secret[i] as string, bytes, given)) return { ok: true, secretIndex: i };
     }
-    return fail('signature_mismatch', mismatchMessage, secretHint(typeof input.secret === 'string' ? [input.secret] : input.secret));
+    return fail('signature_mismatch', mismatchMessage, secretHint(secretList(input.secret)));
   }
-  return verifyWithWebCrypto(bytes, given, typeof input.secret === 'string' ? [input.secret] : input.secret);
+  return verifyWithWebCrypto(bytes, given, secretList(input.secret));
+}
+
+/** The secrets as a list, made only off the one-secret fast path. */
+function secretList(secret: string | readonly string[]): readonly string[] {
+  return typeof secret === 'string' ? [secret] : secret;
 }
 
 async function verifyWithWebCrypto(bytes: Uint8Array, given: Uint8Array, secrets: readonly string[]): Promise<SignatureResult> {
