@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createRedisClient, parseRedisUrl, redactedRedisUrl } from '../../src/redis/redis-url.js';
+import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.js';
+
+describe('parseRedisUrl', () => {
+  test('a single server with a password-only auth and a database', () => {
+    expect(parseRedisUrl('redis://:p%40ss@127.0.0.1:6380/2')).toEqual({
+      cluster: false, nodes: [{ host: '127.0.0.1', port: 6380 }], tls: false, password: 'p@ss', db: 2,
+    });
+  });
+
+  test('a cluster by its seed nodes, TLS and the default port', () => {
+    expect(parseRedisUrl('rediss+cluster://user:pw@a:7000,b')).toEqual({
+      cluster: true, nodes: [{ host: 'a', port: 7000 }, { host: 'b', port: 6379 }], tls: true, username: 'user', password: 'pw',
+    });
+  });
+
+  test('refuses other schemes, several hosts without +cluster, and a cluster database — never echoing the password', () => {
+    expect(() => parseRedisUrl('http://x')).toThrow(/redis\+cluster:\/\//);
+    let message = '';
+    try {
+      parseRedisUrl('redis://u:secret@a:1,b:2');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/must use redis\+cluster/);
+    expect(message).not.toContain('secret');
+    expect(() => parseRedisUrl('redis+cluster://a:1/3')).toThrow(/only database 0/);
+    expect(() => parseRedisUrl('redis://a:99999')).toThrow(/host:port/);
+  });
+
+  test('redactedRedisUrl masks the password', () => {
+    expect(redactedRedisUrl('redis://u:secret@h:1')).toBe('redis://u:***@h:1');
+  });
+});
+
+describe('createRedisClient on a real 3-master cluster', () => {
+  let cluster: RedisCluster;
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+  });
+  afterAll(async () => {
+    await cluster?.dispose();
+  });
+
+  test('keys on every slot are reachable through the seed nodes', async () => {
+    const client = await createRedisClient(cluster.url);
+    try {
+      for (let i = 0; i < 30; i++) await client.set(`k${i}`, String(i));
+      expect(await client.get('k17')).toBe('17');
+      expect(client.constructor.name).toBe('Cluster');
+    } finally {
+      await client.quit();
+    }
+  });
+});
