@@ -1,5 +1,118 @@
 import { PixhookConfigError } from './pixhook-error.js';
 
+// Every option pixhook takes is checked here, with one message format:
+// "pixhook: `<option>` must be <what>, got <what was given>". Nothing else writes these checks.
+
+const hour = 60 * 60 * 1000;
+/** The longest wait or timeout pixhook takes: 24 h (a timer past 2^31 − 1 ms, ~24.8 days, fires at once). */
+export const maxDelayMs = 24 * hour;
+/** The longest time a stored key or record may live: 366 days. */
+export const maxTtlMs = 366 * 24 * hour;
+/** Runs of one event, first included. */
+export const maxAttempts = 100;
+
+export interface NumberBounds {
+  min: number;
+  max: number;
+  /** Whole numbers only (counts, milliseconds). Default true. */
+  integer?: boolean;
+  /** Said after the range, e.g. "(24 h)". */
+  note?: string;
+}
+
+/** The value when it is a number within `bounds`, else a `PixhookConfigError` naming `name`. */
+export function checkNumber(name: string, value: unknown, bounds: NumberBounds): number {
+  const integer = bounds.integer ?? true;
+  if (
+    typeof value === 'number' &&
+    (integer ? Number.isSafeInteger(value) : Number.isFinite(value)) &&
+    value >= bounds.min &&
+    value <= bounds.max
+  ) {
+    return value;
+  }
+  const range = `from ${bounds.min} to ${bounds.max}${bounds.note === undefined ? '' : ` ${bounds.note}`}`;
+  throw new PixhookConfigError(`pixhook: \`${name}\` must be ${integer ? 'an integer' : 'a number'} ${range}, got ${describeGiven(value)}`);
+}
+
+/** `checkNumber`, or `fallback` when the option was not given. */
+export function optionalNumber(name: string, value: unknown, fallback: number, bounds: NumberBounds): number {
+  return value === undefined ? fallback : checkNumber(name, value, bounds);
+}
+
+/** An integer from `min` to `max`; `fallback` when not given (undefined with no fallback is refused). */
+export function checkInteger(name: string, value: unknown, min: number, max: number, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  return checkNumber(name, value, { min, max });
+}
+
+/** Runs of one event or request, first included: an integer from 1 to 100. */
+export function checkAttempts(name: string, value: unknown, fallback?: number): number {
+  return checkInteger(name, value, 1, maxAttempts, fallback);
+}
+
+/** A wait (backoff, delay, interval) in milliseconds: an integer from 0 to 24 h. */
+export function checkDelayMs(name: string, value: unknown, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  return checkNumber(name, value, { min: 0, max: maxDelayMs, note: '(24 h)' });
+}
+
+/** A time limit in milliseconds: an integer from 1 to 24 h. */
+export function checkTimeoutMs(name: string, value: unknown, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  return checkNumber(name, value, { min: 1, max: maxDelayMs, note: '(24 h)' });
+}
+
+/** How long a stored key or record lives, in milliseconds: an integer from 1 to 366 days. */
+export function checkTtlMs(name: string, value: unknown, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  return checkNumber(name, value, { min: 1, max: maxTtlMs, note: '(366 days)' });
+}
+
+/** What was given, said without echoing anything long or secret: numbers as written, other things by type. */
+export function describeGiven(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === 'string') return /^[\w.+-]{1,24}$/.test(value) ? `the string "${value}"` : 'a string';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/**
+ * A webhook secret, refused when it cannot be one: not a string, empty, only whitespace or NUL
+ * characters (HMAC pads a key with zeros, so "\0" signs like ""), or the text of an unset variable
+ * ("undefined", "null"). The message names the option and never the value.
+ */
+export function checkSecret(name: string, value: unknown): string {
+  const problem = secretProblem(value);
+  if (problem === undefined) return value as string;
+  throw new PixhookConfigError(
+    `pixhook: \`${name}\` must be a non-empty string (the webhook secret the gateway signs with), got ${problem}. ` +
+      'Is the environment variable that holds it (e.g. PIXHOOK_SECRET) set?',
+  );
+}
+
+/** One secret or a non-empty list of them (several while rotating), each checked by `checkSecret`. */
+export function checkSecrets(name: string, value: unknown): readonly string[] {
+  if (typeof value === 'string') return [checkSecret(name, value)];
+  if (Array.isArray(value)) {
+    if (value.length === 0) throw new PixhookConfigError(`pixhook: \`${name}\` must be a non-empty string or a non-empty list of them, got an empty list.`);
+    return value.map((secret: unknown, i) => checkSecret(`${name}[${i}]`, secret));
+  }
+  return [checkSecret(name, value)];
+}
+
+const unsetTexts = new Set(['undefined', 'null']);
+
+function secretProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return value === undefined || value === null ? String(value) : `a ${Array.isArray(value) ? 'array' : typeof value}`;
+  if (value === '') return 'an empty string';
+  if (/^[\s\0]*$/.test(value)) return /\0/.test(value) ? 'only NUL or whitespace characters' : 'only whitespace';
+  const trimmed = value.trim().toLowerCase();
+  if (unsetTexts.has(trimmed)) return `the text "${trimmed}" (an unset variable written into a string)`;
+  return undefined;
+}
+
 /** A positive finite number (or zero when `zeroOk`), else a setup error naming the option. */
 export function positive(name: string, value: number | undefined, fallback: number, zeroOk = false): number {
   if (value === undefined) return fallback;
