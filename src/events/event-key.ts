@@ -4,7 +4,8 @@ import type { PixEvent } from './event-types.js';
  * The default dedupe key: the fact an event states, never how it travelled.
  *
  * `<name>:<resource id>:<status>:<amount in cents>`, then tagged parts for facts that repeat name, id and
- * status: a refund adds `ra=<refund cents>` and `rt=<refundedAt>`, a MED dispute adds `mi=<infraction id>`
+ * status: a refund adds `ra=<refund cents>` and its identity — `ri=<refund id>`, else `rt=<refundedAt>`, else
+ * `rr=<reason>` (the first the refund states) —, a MED dispute adds `mi=<infraction id>`
  * (or `mo=<openedAt>` without an id) and `ms=<dispute status>`. Every part is percent-escaped (`%` → `%25`,
  * `:` → `%3A`), so no two different facts build one key. The delivery id, scope and timestamp stay out:
  * the same event through `postbackUrl` and through a registered webhook, or retried, is one key.
@@ -20,7 +21,10 @@ export function eventKey(event: PixEvent): string {
     const { refund, infraction } = event.transaction;
     if (refund) {
       if (refund.amountInCents !== undefined) parts.push('ra=' + String(refund.amountInCents));
-      if (refund.refundedAt !== undefined) parts.push('rt=' + escapePart(refund.refundedAt));
+      // The refund's own id is its identity; without one, when it happened; without that, why.
+      if (refund.id !== undefined) parts.push('ri=' + escapePart(refund.id));
+      else if (refund.refundedAt !== undefined) parts.push('rt=' + escapePart(refund.refundedAt));
+      else if (refund.reason !== undefined) parts.push('rr=' + escapePart(refund.reason));
     }
     if (infraction) {
       if (infraction.id !== undefined) parts.push('mi=' + escapePart(infraction.id));

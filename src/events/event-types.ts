@@ -37,6 +37,8 @@ export interface PixPayer {
 
 /** One refund; a partial refund of a charge arrives as one `transaction_refunded` per refund. */
 export interface PixRefund {
+  /** The refund's own id (`id`, `refundId` or `rtrId`, the PIX return's id): what tells two refunds of one charge apart. */
+  id?: string;
   amountInCents?: number;
   reason?: string;
   refundedAt?: string;

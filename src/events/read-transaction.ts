@@ -25,8 +25,11 @@ export function readTransaction(r: LenientReader, essentials: Essentials, t: Jso
     if (flatPayer) out.payer = readPayer(r, flatPayer, `${base}.payerInfo`);
   }
 
-  const refund = r.object(t['refund'], base, 'refund');
-  if (refund) out.refund = readRefund(r, refund, `${base}.refund`);
+  // On the resource, or (as for disputes) on the payload's root when the resource has none.
+  const ownRefund = r.object(t['refund'], base, 'refund');
+  const rootRefund = ownRefund ? undefined : r.object(root['refund'], '', 'refund');
+  if (ownRefund) out.refund = readRefund(r, ownRefund, `${base}.refund`);
+  else if (rootRefund) out.refund = readRefund(r, rootRefund, 'refund');
 
   const infraction = readInfractionOf(r, t, base) ?? readInfractionOf(r, root, '');
   if (infraction) out.infraction = infraction;
@@ -65,8 +68,15 @@ function readPayer(r: LenientReader, p: JsonObject, base: string): PixPayer {
   return out;
 }
 
+// The names a refund's own id goes by in the gateway family and in PIX itself (a return's `rtrId`); the
+// first one present decides. A refund's `endToEndId` is left out: it may be the paid charge's, shared by every refund.
+const refundIdKeys = ['id', 'refundId', 'rtrId'] as const;
+
 function readRefund(r: LenientReader, refund: JsonObject, base: string): PixRefund {
   const out: PixRefund = {};
+  const idKey = refundIdKeys.find((key) => !isAbsent(refund[key]));
+  const id = idKey === undefined ? undefined : r.id(refund[idKey], base, idKey);
+  if (id !== undefined) out.id = id;
   const amount = r.centsOf(refund['amount'], refund['amountInCents'], base, 'amount', 'amountInCents');
   if (amount !== undefined) out.amountInCents = amount;
   const reason = r.text(refund['reason'], base, 'reason');

@@ -217,7 +217,7 @@ export function buildPayload(name: PixEventName, options: PayloadOptions = {}): 
     account_type: payer.accountType,
     account_number: payer.accountNumber,
   };
-  const refundB = { amount: refund.amountInCents, reason: refund.reason, refundedAt: refund.refundedAt };
+  const refundB = { id: refund.id, amount: refund.amountInCents, reason: refund.reason, refundedAt: refund.refundedAt };
   return {
     id: deliveryId,
     type: 'transaction',

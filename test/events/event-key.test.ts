@@ -65,7 +65,7 @@ describe('eventKey', () => {
     const keys = [first, second, sameTimeOtherAmount, sameAmountOtherTime].map(key);
     expect(new Set(keys).size).toBe(4);
     expect(keys[0]).toBe('transaction_refunded:tx_b_0001:refunded:2500:ra=500:rt=2026-11-22T13%3A00%3A00Z');
-    // The reason is free text, not identity: a retry restating it differently is still the same refund.
+    // With refundedAt, the reason is free text, not identity: a retry restating it differently is still the same refund.
     expect(key(refunded({ amount: 500, reason: 'other words', refundedAt: '2026-11-22T13:00:00Z' }))).toBe(keys[0]);
     // A's amountInCents and B's amount spell one refund.
     expect(key(refundedA({ amountInCents: 500, refundedAt: '2026-11-22T13:00:00Z' }, 'tx_x', 900))).toBe(
@@ -73,7 +73,58 @@ describe('eventKey', () => {
     );
   });
 
-  it('two MED disputes on one paid charge are two keys, by dispute id; a dispute changing status is a new fact', () => {
+  it('two partial refunds of one charge with the same amount and no refundedAt are two keys by refund.id, in A, B and short', () => {
+    const refundA = (refund: unknown) => refundedA(refund, 'tx_r', 2500);
+    const refundB = (refund: unknown) => refunded(refund, 'tx_r', 2500);
+    const refundShort = (refund: unknown) => ({ id: 'tx_r', type: 'transaction', event: 'transaction_refunded', transaction: { id: 'tx_r', amount: 2500, status: 'refunded', refund } });
+    for (const shape of [refundA, refundB, refundShort]) {
+      const first = key(shape({ id: 'rf_1', amount: 500, amountInCents: 500 }));
+      const second = key(shape({ id: 'rf_2', amount: 500, amountInCents: 500 }));
+      expect(second).not.toBe(first);
+      expect(first).toBe('transaction_refunded:tx_r:refunded:2500:ra=500:ri=rf_1');
+      // The same refundedAt does not merge them either: the id decides.
+      const at = '2026-11-22T13:00:00Z';
+      expect(key(shape({ id: 'rf_1', amount: 500, amountInCents: 500, refundedAt: at }))).not.toBe(key(shape({ id: 'rf_2', amount: 500, amountInCents: 500, refundedAt: at })));
+      // A retry of one refund, restamped or restating its reason, is one key.
+      expect(key(shape({ id: 'rf_1', amount: 500, amountInCents: 500, refundedAt: at, reason: 'x' }))).toBe(first);
+    }
+    // The three shapes of one refund are one key.
+    expect(new Set([refundA, refundB, refundShort].map((shape) => key(shape({ id: 'rf_1', amount: 500, amountInCents: 500 }))))).toEqual(
+      new Set(['transaction_refunded:tx_r:refunded:2500:ra=500:ri=rf_1']),
+    );
+  });
+
+  it('the family’s other refund id fields (refundId, rtrId; an integer id) and a refund at the payload’s root count too', () => {
+    const ids = ['rf_1', 'rf_2'];
+    for (const field of ['id', 'refundId', 'rtrId']) {
+      const [a, b] = ids.map((id) => key(refunded({ [field]: id, amount: 500 })));
+      expect(a).not.toBe(b);
+      expect(a).toBe('transaction_refunded:tx_b_0001:refunded:2500:ra=500:ri=rf_1');
+    }
+    expect(key(refunded({ id: 7, amount: 500 }))).toBe('transaction_refunded:tx_b_0001:refunded:2500:ra=500:ri=7');
+    // `id` first: a payload naming two ids is keyed by `id`.
+    expect(key(refunded({ id: 'rf_1', refundId: 'other', amount: 500 }))).toBe(key(refunded({ id: 'rf_1', amount: 500 })));
+    // The short form may carry the refund beside the transaction.
+    const rootRefund = (id: string) => ({ id: 'tx_r', type: 'transaction', event: 'transaction_refunded', transaction: { id: 'tx_r', amount: 2500, status: 'refunded' }, refund: { id, amount: 500 } });
+    expect(key(rootRefund('rf_1'))).toBe('transaction_refunded:tx_r:refunded:2500:ra=500:ri=rf_1');
+    expect(key(rootRefund('rf_2'))).not.toBe(key(rootRefund('rf_1')));
+    // A refund id is escaped like every part.
+    expect(key(refunded({ id: 'a:b', amount: 1 }))).toBe('transaction_refunded:tx_b_0001:refunded:2500:ra=1:ri=a%3Ab');
+    expect(key(refunded({ id: 'a:b', amount: 1 }))).not.toBe(key(refunded({ id: 'a%3Ab', amount: 1 })));
+  });
+
+  it('without a refund id or refundedAt, the reason tells two refunds apart; the same amount and reason stay one key (documented)', () => {
+    const a = key(refunded({ amount: 500, reason: 'item 1 returned' }));
+    const b = key(refunded({ amount: 500, reason: 'item 2 returned' }));
+    expect(a).not.toBe(b);
+    expect(a).toBe('transaction_refunded:tx_b_0001:refunded:2500:ra=500:rr=item 1 returned');
+    expect(key(refunded({ amount: 500, reason: 'a:b' }))).toBe('transaction_refunded:tx_b_0001:refunded:2500:ra=500:rr=a%3Ab');
+    // What stays ambiguous: nothing but the amount (or the same amount and reason) is one key.
+    expect(key(refunded({ amount: 500 }))).toBe(key(refunded({ amount: 500 })));
+    expect(key(refunded({ amount: 500 }))).toBe('transaction_refunded:tx_b_0001:refunded:2500:ra=500');
+  });
+
+  it('two MED disputes on one paid charge, by dispute id; a dispute changing status is a new fact', () => {
     const first = disputed({ id: 'med_1', status: 'open', reason: 'fraud' });
     const second = disputed({ id: 'med_2', status: 'open', reason: 'fraud' });
     const firstClosed = disputed({ id: 'med_1', status: 'closed', reason: 'fraud' });
@@ -124,7 +175,15 @@ describe('eventKey', () => {
       id: part,
       status: fc.string({ unit: fc.constantFrom('p', ':', '%', '=', 'a'), maxLength: 5 }),
       amount: fc.integer({ min: 0, max: 3 }),
-      refund: fc.option(fc.record({ amount: fc.option(fc.integer({ min: -1, max: 2 }), { nil: undefined }), refundedAt: fc.option(part, { nil: undefined }) }), { nil: undefined }),
+      refund: fc.option(
+        fc.record({
+          id: fc.option(part, { nil: undefined }),
+          amount: fc.option(fc.integer({ min: -1, max: 2 }), { nil: undefined }),
+          refundedAt: fc.option(part, { nil: undefined }),
+          reason: fc.option(part, { nil: undefined }),
+        }),
+        { nil: undefined },
+      ),
       infraction: fc.option(fc.record({ id: fc.option(part, { nil: undefined }), status: fc.option(part, { nil: undefined }), openedAt: fc.option(part, { nil: undefined }) }), { nil: undefined }),
     });
     type Fact = typeof fact extends fc.Arbitrary<infer T> ? T : never;
@@ -135,10 +194,12 @@ describe('eventKey', () => {
       scope: 'user',
       transaction: { id: f.id, status: f.status, amount: f.amount, refund: f.refund, infraction: f.infraction },
     });
-    // What the key promises to tell apart: an infraction's openedAt only counts when it has no id, and a
-    // refund or dispute that states nothing is no refund or dispute.
+    // What the key promises to tell apart: a refund's refundedAt only counts without an id, its reason only
+    // without either; an infraction's openedAt only counts when it has no id; a refund or dispute that
+    // states nothing is no refund or dispute.
     const identity = (f: Fact) => {
-      const refund = f.refund && [f.refund.amount, f.refund.refundedAt];
+      const r = f.refund;
+      const refund = r && [r.amount, r.id, r.id === undefined ? r.refundedAt : undefined, r.id === undefined && r.refundedAt === undefined ? r.reason : undefined];
       const m = f.infraction && [f.infraction.id, f.infraction.id === undefined ? f.infraction.openedAt : undefined, f.infraction.status];
       const stated = (parts: unknown[] | undefined) => (parts?.some((p) => p !== undefined) ? parts : undefined);
       return JSON.stringify([f.id, f.status, f.amount, stated(refund), stated(m)]);
