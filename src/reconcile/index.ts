@@ -8,6 +8,6 @@ export type { ReadTransaction } from './recovered-event.js';
 export { memoryWatchStore } from './memory-watch-store.js';
 export type { MemoryWatchStoreOptions } from './memory-watch-store.js';
 export { redisWatchStore } from './redis-watch-store.js';
-export type { RedisEvalClient, RedisWatchStoreOptions } from './redis-watch-store.js';
+export type { RedisEvalClient, RedisWatchStore, RedisWatchStoreOptions } from './redis-watch-store.js';
 export type { WatchEntry, WatchStats, WatchStore } from './watch-store.js';
 export { reconcilerMetricsToPrometheus } from './reconciler-prometheus.js';

@@ -1,30 +1,41 @@
+import { checkClusterPrefix, defineScript, scriptRunner, type RedisClientLike, type RedisScript } from '../redis/redis-client.js';
+import { persistenceGate, type RedisPersistenceOptions } from '../redis/redis-persistence.js';
 import type { WatchEntry, WatchStats, WatchStore } from './watch-store.js';
 
-/** The ioredis calls this store makes (a `Redis` instance fits). */
-export interface RedisEvalClient {
-  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-}
+/** The Redis clients this store drives: an ioredis `Redis` or `Cluster`, or a node-redis client. */
+export type RedisEvalClient = RedisClientLike;
 
-export interface RedisWatchStoreOptions {
+export interface RedisWatchStoreOptions extends RedisPersistenceOptions {
   client: RedisEvalClient;
-  /** Key prefix. Default `pixhook:reconcile:`. */
+  /**
+   * Key prefix. Default `pixhook:{reconcile}:`: one script touches several of the store's keys, so
+   * the `{hash tag}` keeps them all in one Cluster slot; on a Cluster a prefix without one is refused.
+   */
   prefix?: string;
   /** Epoch milliseconds. Default `Date.now`. */
   now?: () => number;
 }
 
+/** A watch store on Redis. */
+export interface RedisWatchStore extends WatchStore {
+  /** Resolves once the server's persistence was checked; rejects when `requirePersistence` refuses it. */
+  ready(): Promise<void>;
+}
+
 // Keys: due (ZSET, score = next read; a leased charge's score is its lease expiry, so nobody else sees
 // it due meanwhile), entries (HASH id → "createdAt:checks"), created (ZSET by creation, for the lag),
 // lease:<id> (the holder, with a TTL), reads (ZSET of recent reads, for the shared query budget).
+// The lease script names each leased charge's lease key itself (from ARGV[5]): the prefix's hash tag
+// puts it in the slot of the declared keys, which is what a Cluster requires.
 
-const watchScript = `
+const watchScript = defineScript(`
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. ':0')
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-return 1`;
+return 1`);
 
-const leaseScript = `
+const leaseScript = defineScript(`
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 local out = {}
 for _, id in ipairs(ids) do
@@ -35,9 +46,9 @@ for _, id in ipairs(ids) do
   table.insert(out, redis.call('HGET', KEYS[2], id) or '0:0')
   table.insert(out, score)
 end
-return out`;
+return out`);
 
-const rescheduleScript = `
+const rescheduleScript = defineScript(`
 if redis.call('GET', KEYS[4]) ~= ARGV[2] then return 0 end
 local entry = redis.call('HGET', KEYS[2], ARGV[1])
 if not entry then return 0 end
@@ -45,17 +56,17 @@ local createdAt = string.match(entry, '^([^:]+)')
 redis.call('HSET', KEYS[2], ARGV[1], createdAt .. ':' .. ARGV[4])
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
 redis.call('DEL', KEYS[4])
-return 1`;
+return 1`);
 
-const finishScript = `
+const finishScript = defineScript(`
 if redis.call('GET', KEYS[4]) ~= ARGV[2] then return 0 end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('DEL', KEYS[4])
-return 1`;
+return 1`);
 
-const reserveScript = `
+const reserveScript = defineScript(`
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[4]) - tonumber(ARGV[3]))
 local granted = math.max(0, math.min(tonumber(ARGV[1]), tonumber(ARGV[2]) - redis.call('ZCARD', KEYS[1])))
 for i = 1, granted do
@@ -64,52 +75,69 @@ for i = 1, granted do
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return granted`;
+return granted`);
 
-const statsScript = `
+const statsScript = defineScript(`
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return { redis.call('ZCARD', KEYS[1]), oldest[2] or '' }`;
+return { redis.call('ZCARD', KEYS[1]), oldest[2] or '' }`);
 
 /**
  * The watch list in Redis: several reconcilers share one schedule, and a charge's lease (atomic in
  * one script) keeps two of them from reading it at once. Plain ZSET, HASH and SET commands, so any
  * Redis ≥ 5 serves it.
  */
-export function redisWatchStore(options: RedisWatchStoreOptions): WatchStore {
-  const { client } = options;
-  const prefix = options.prefix ?? 'pixhook:reconcile:';
+export function redisWatchStore(options: RedisWatchStoreOptions): RedisWatchStore {
+  const redis = scriptRunner(options.client);
+  const prefix = options.prefix ?? 'pixhook:{reconcile}:';
+  checkClusterPrefix(options.client, prefix, 'watch store', 'shop:{reconcile}:');
+  const persistence = persistenceGate(options.client, options);
   const now = options.now ?? Date.now;
+  const run = (script: RedisScript, keys: string[], args: (string | number)[]) => redis.run(script, keys, args.map(String));
   const due = `${prefix}due`;
   const entries = `${prefix}entries`;
   const created = `${prefix}created`;
   const leaseKey = (id: string) => `${prefix}lease:${id}`;
 
   return {
+    ready: () => persistence.ready(),
     async watch(chargeId, createdAt = now()) {
-      await client.eval(watchScript, 3, due, entries, created, chargeId, Math.round(createdAt));
+      await persistence.before();
+      await run(watchScript, [due, entries, created], [chargeId, Math.round(createdAt)]);
     },
     async lease(at, limit, leaseMs, owner) {
-      const flat = (await client.eval(leaseScript, 2, due, entries, Math.floor(at), limit, Math.ceil(leaseMs), owner, `${prefix}lease:`)) as string[];
+      await persistence.before();
+      const flat = asArray(await run(leaseScript, [due, entries], [Math.floor(at), limit, Math.ceil(leaseMs), owner, `${prefix}lease:`]));
       const out: WatchEntry[] = [];
       for (let i = 0; i + 2 < flat.length; i += 3) {
-        const [createdAt, checks] = String(flat[i + 1]).split(':');
-        out.push({ chargeId: String(flat[i]), createdAt: Number(createdAt), checks: Number(checks), nextCheckAt: Number(flat[i + 2]) });
+        const [createdAt, checks] = text(flat[i + 1]).split(':');
+        out.push({ chargeId: text(flat[i]), createdAt: Number(createdAt), checks: Number(checks), nextCheckAt: Number(text(flat[i + 2])) });
       }
       return out;
     },
     async reschedule(chargeId, owner, nextCheckAt, checks) {
-      const done = await client.eval(rescheduleScript, 4, due, entries, created, leaseKey(chargeId), chargeId, owner, Math.round(nextCheckAt), checks);
-      return done === 1;
+      const done = await run(rescheduleScript, [due, entries, created, leaseKey(chargeId)], [chargeId, owner, Math.round(nextCheckAt), checks]);
+      return Number(done) === 1;
     },
     async finish(chargeId, owner) {
-      return (await client.eval(finishScript, 4, due, entries, created, leaseKey(chargeId), chargeId, owner)) === 1;
+      return Number(await run(finishScript, [due, entries, created, leaseKey(chargeId)], [chargeId, owner])) === 1;
     },
     async reserveReads(want, limit, windowMs, at) {
-      return Number(await client.eval(reserveScript, 2, `${prefix}reads`, `${prefix}reads:seq`, want, limit, Math.ceil(windowMs), Math.floor(at)));
+      return Number(await run(reserveScript, [`${prefix}reads`, `${prefix}reads:seq`], [want, limit, Math.ceil(windowMs), Math.floor(at)]));
     },
     async stats(): Promise<WatchStats> {
-      const [watched, oldest] = (await client.eval(statsScript, 1, created)) as [number, string];
-      return { watched: Number(watched), oldestCreatedAt: oldest === '' ? undefined : Number(oldest) };
+      const [watched, oldest] = asArray(await run(statsScript, [created], []));
+      const oldestText = text(oldest);
+      return { watched: Number(text(watched)), oldestCreatedAt: oldestText === '' ? undefined : Number(oldestText) };
     },
   };
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+// node-redis may hand back Buffers when configured for them; ioredis gives strings and numbers.
+function text(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : String(value);
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
 
 /** The ioredis shape pixhook uses (a `Redis` or a `Cluster`). */
 export interface IoredisLikeClient {
@@ -35,7 +36,60 @@ export interface ScriptRunner {
   ready(): boolean;
 }
 
+/** What every Redis store says when handed a client it cannot drive. */
+const whichClientsWork =
+  'pass an ioredis `Redis` or `Cluster` (`new Redis(url)`, `new Redis.Cluster(nodes)`) or a connected node-redis client (v4/v5)';
+
+/**
+ * Refuses, at construction, a client pixhook cannot run its scripts on: null, a plain object, or a
+ * REST client such as `@upstash/redis`, whose `eval(script, keys[], args[])` takes arrays, not a key count.
+ */
+export function checkRedisClient(client: unknown, option = 'client'): asserts client is RedisClientLike {
+  if (typeof client !== 'object' || client === null) {
+    throw new PixhookConfigError(`pixhook: \`${option}\` must be a Redis client; ${whichClientsWork}. Got ${client === null ? 'null' : typeof client}.`);
+  }
+  const shape = client as Record<string, unknown>;
+  if (typeof shape['eval'] !== 'function' || (typeof shape['evalsha'] !== 'function' && typeof shape['evalSha'] !== 'function')) {
+    throw new PixhookConfigError(`pixhook: \`${option}\` must be a Redis client with \`eval\` and \`evalsha\`; ${whichClientsWork}.`);
+  }
+  // ioredis's `Redis` and `Cluster` both carry a connection `status`; a REST client has none and no connection to report.
+  if (!isNodeRedis(client as RedisClientLike) && typeof shape['status'] !== 'string') {
+    throw new PixhookConfigError(
+      `pixhook: \`${option}\` looks like a REST client (such as @upstash/redis: \`eval\` without a connection \`status\`), which cannot run pixhook's scripts; ${whichClientsWork}, with the service's rediss:// URL.`,
+    );
+  }
+}
+
+/** True for an ioredis `Cluster` (`isCluster`) or a node-redis cluster (its `masters` and `slots` lists). */
+export function isClusterClient(client: RedisClientLike): boolean {
+  const shape = client as unknown as Record<string, unknown>;
+  return shape['isCluster'] === true || (Array.isArray(shape['masters']) && Array.isArray(shape['slots']));
+}
+
+/**
+ * True when every key `prefix + suffix` hashes to one Cluster slot: the prefix holds a non-empty
+ * `{hash tag}` (Redis hashes only what is between the first `{` and the next `}`).
+ */
+export function hasHashTag(prefix: string): boolean {
+  const open = prefix.indexOf('{');
+  if (open === -1) return false;
+  const close = prefix.indexOf('}', open + 1);
+  return close > open + 1;
+}
+
+/**
+ * A store whose one script touches several keys needs them in one slot. On a Cluster, refuses a
+ * prefix without a hash tag (the default prefixes carry one), with the fix in the message.
+ */
+export function checkClusterPrefix(client: RedisClientLike, prefix: string, store: string, example: string): void {
+  if (!isClusterClient(client) || hasHashTag(prefix)) return;
+  throw new PixhookConfigError(
+    `pixhook: \`prefix\` of the ${store} must carry a {hash tag} on a Redis Cluster, got ${JSON.stringify(prefix)}: its scripts touch several keys, which must share one slot. Use a prefix with a {hash tag}, such as ${JSON.stringify(example)}.`,
+  );
+}
+
 export function scriptRunner(client: RedisClientLike): ScriptRunner {
+  checkRedisClient(client);
   if (isNodeRedis(client)) {
     return {
       run: (script, keys, args) =>

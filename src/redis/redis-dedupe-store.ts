@@ -2,15 +2,22 @@ import { type ClaimResult, type DedupeStore, type QuarantineStore } from '../ind
 import { withTimeout } from '../shared/with-timeout.js';
 import { claimScript, completeScript, extendScript, releaseScript } from './dedupe-scripts.js';
 import { scriptRunner, type RedisClientLike } from './redis-client.js';
+import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
 import { redisQuarantine } from './redis-quarantine.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
 
 export { RedisUnavailableError };
 
-export interface RedisDedupeStoreOptions {
-  /** An ioredis `Redis`/`Cluster` or a node-redis client, already configured; pixhook never closes it. */
+export interface RedisDedupeStoreOptions extends RedisPersistenceOptions {
+  /**
+   * An ioredis `Redis` or `Cluster` (`new Redis.Cluster(nodes)`) or a node-redis client, already
+   * configured; pixhook never closes it. A REST client (`@upstash/redis`) is refused.
+   */
   client: RedisClientLike;
-  /** Prepended to every dedupe key. Default `pixhook:dedupe:`. */
+  /**
+   * Prepended to every dedupe key. Default `pixhook:dedupe:`. Each script touches one key, so on a
+   * Cluster the keys may spread over every slot: no hash tag needed.
+   */
   prefix?: string;
   /**
    * A claim that has not answered after this is given up (and undone when it lands later), so a
@@ -34,6 +41,8 @@ export interface RedisDedupeStore extends DedupeStore {
   complete(key: string, owner: string, ttlMs: number): Promise<boolean>;
   release(key: string, owner: string): Promise<void>;
   extend(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Resolves once the server's persistence was checked; rejects when `requirePersistence` refuses it. */
+  ready(): Promise<void>;
 }
 
 /**
@@ -46,13 +55,26 @@ export function redisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeS
   const prefix = options.prefix ?? 'pixhook:dedupe:';
   const claimTimeoutMs = options.claimTimeoutMs ?? 1_500;
   const completeRetryForMs = options.completeRetryForMs ?? 10 * 60 * 1000;
-  const quarantine = options.quarantine === false ? undefined : (options.quarantine ?? redisQuarantine({ client: options.client }));
+  const persistence = persistenceGate(options.client, options);
+  const quarantine =
+    options.quarantine === false
+      ? undefined
+      : (options.quarantine ??
+        redisQuarantine({
+          client: options.client,
+          ...(options.logger && { logger: options.logger }),
+          ...(options.requirePersistence !== undefined && { requirePersistence: options.requirePersistence }),
+        }));
 
   return {
     ...(quarantine && { quarantine }),
+    ready: () => persistence.ready(),
     async claim(key, owner, ttlMs) {
       // Fail closed at once instead of letting the client queue a claim that lands after we answered 503.
       if (!redis.ready()) throw new RedisUnavailableError('redis is not connected');
+      // Checked once per connection: nothing to wait for here after the first call.
+      const checking = persistence.before();
+      if (checking) await withTimeout(checking, claimTimeoutMs, 'redis persistence check');
       const redisKey = prefix + key;
       let result: unknown;
       try {

@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import { PixhookConfigError, type InvalidDelivery, type QuarantineStore } from '../index.js';
 import { listScript, putScript, removeScript, showScript } from './quarantine-scripts.js';
-import { scriptRunner, type RedisClientLike } from './redis-client.js';
+import { checkClusterPrefix, scriptRunner, type RedisClientLike } from './redis-client.js';
+import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
 
-export interface RedisQuarantineOptions {
+export interface RedisQuarantineOptions extends RedisPersistenceOptions {
   /** An ioredis `Redis`/`Cluster` or a node-redis client, already configured; pixhook never closes it. */
   client: RedisClientLike;
-  /** Prepended to the store's four keys. Default `pixhook:{quarantine}:` (the braces keep them in one Cluster slot). */
+  /**
+   * Prepended to the store's four keys. Default `pixhook:{quarantine}:`: one script touches all four,
+   * so the `{hash tag}` keeps them in one Cluster slot; on a Cluster a prefix without one is refused.
+   */
   prefix?: string;
   /** How long a body is kept after its last delivery. Default 7 days. */
   ttlMs?: number;
@@ -51,6 +55,8 @@ export interface RedisQuarantine extends QuarantineStore {
   show(id: string): Promise<QuarantinedDelivery | undefined>;
   /** True when the body was kept and is now gone (e.g. after a successful replay). */
   remove(id: string): Promise<boolean>;
+  /** Resolves once the server's persistence was checked; rejects when `requirePersistence` refuses it. */
+  ready(): Promise<void>;
 }
 
 interface StoredMeta {
@@ -72,14 +78,18 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export function redisQuarantine(options: RedisQuarantineOptions): RedisQuarantine {
   const redis = scriptRunner(options.client);
   const prefix = options.prefix ?? 'pixhook:{quarantine}:';
+  checkClusterPrefix(options.client, prefix, 'quarantine', 'shop:{quarantine}:');
+  const persistence = persistenceGate(options.client, options);
   const ttlMs = positiveInteger('ttlMs', options.ttlMs, 7 * 24 * 60 * 60 * 1000);
   const maxEntries = positiveInteger('maxEntries', options.maxEntries, 10_000);
   const keys = [`${prefix}index`, `${prefix}meta`, `${prefix}bodies`, `${prefix}deliveries`];
   const ttl = String(ttlMs);
 
   return {
+    ready: () => persistence.ready(),
     async put(delivery) {
       if (!redis.ready()) throw new RedisUnavailableError('redis is not connected');
+      await persistence.before();
       const bytes = Buffer.from(delivery.bytes.buffer, delivery.bytes.byteOffset, delivery.bytes.byteLength);
       const id = createHash('sha256').update(bytes).digest('hex');
       const meta: StoredMeta = {

@@ -7,6 +7,8 @@ import { freePort } from './free-port.js';
 export interface RedisServerOptions {
   /** Append-only file with fsync on every write, so a restart keeps every key. Default false. */
   persistent?: boolean;
+  /** More redis-server arguments, after the defaults (e.g. `['--save', '3600 1']`, `['--rename-command', 'CONFIG', '']`). */
+  extraArgs?: readonly string[];
 }
 
 /** A real redis-server on a free loopback port, owned by one test file. */
@@ -25,7 +27,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const dir = await mkdtemp(join(tmpdir(), 'pixhook-redis-'));
   const port = await freePort();
   const persistence = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--logfile', ''];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--logfile', '', ...(options.extraArgs ?? [])];
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {

@@ -1,6 +1,8 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PixhookConfigError } from '../../src/index.js';
 import { memoryWatchStore, redisWatchStore, type WatchStore } from '../../src/reconcile/index.js';
+import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { postgresWatchStore } from '../../src/postgres/index.js';
 import { usePostgres } from '../postgres/use-postgres.js';
@@ -9,14 +11,26 @@ const pg = usePostgres();
 const pgStores: Promise<unknown>[] = [];
 
 let server: RedisServer;
-const clients: Redis[] = [];
+let cluster: RedisCluster;
+const clients: (Redis | Cluster)[] = [];
 beforeAll(async () => {
-  server = await startRedisServer();
-});
+  [server, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
+}, 60_000);
 afterAll(async () => {
   for (const client of clients) client.disconnect();
-  await server.dispose();
+  await Promise.all([server.dispose(), cluster.dispose()]);
 });
+
+const connect = (kind: 'redis' | 'redis-cluster'): Redis | Cluster => {
+  const client = kind === 'redis' ? new Redis(server.url) : new Cluster([...cluster.nodes]);
+  clients.push(client);
+  return client;
+};
+// Two connections, as two processes would have; the prefix's {hash tag} keeps every key in one Cluster slot.
+const redisPair = (kind: 'redis' | 'redis-cluster', prefix = `test:{${++prefixSeq}}:`) => {
+  const [one, two] = [connect(kind), connect(kind)];
+  return { a: redisWatchStore({ client: one, prefix, now: () => t0 }), b: redisWatchStore({ client: two, prefix, now: () => t0 }) };
+};
 
 let prefixSeq = 0;
 const stores: Record<string, () => { a: WatchStore; b: WatchStore }> = {
@@ -24,13 +38,8 @@ const stores: Record<string, () => { a: WatchStore; b: WatchStore }> = {
     const store = memoryWatchStore({ now: () => t0 });
     return { a: store, b: store };
   },
-  // Two connections, as two processes would have.
-  redis: () => {
-    const prefix = `test:${++prefixSeq}:`;
-    const [one, two] = [new Redis(server.url), new Redis(server.url)];
-    clients.push(one, two);
-    return { a: redisWatchStore({ client: one, prefix, now: () => t0 }), b: redisWatchStore({ client: two, prefix, now: () => t0 }) };
-  },
+  redis: () => redisPair('redis'),
+  'redis-cluster': () => redisPair('redis-cluster'),
   // Two stores on one pool (each query its own connection), one schedule in the database.
   postgres: () => {
     const prefix = `w${process.pid}_${++prefixSeq}`;
@@ -77,14 +86,40 @@ describe.each(Object.keys(stores))('%s watch store', (kind) => {
   });
 });
 
-describe('redis watch store: lease expiry', () => {
+describe.each(['redis', 'redis-cluster'] as const)('%s watch store', (kind) => {
   it('a lease that lapses (a crashed reconciler) makes the charge due again for another', async () => {
-    const { a, b } = stores['redis']!();
+    const { a, b } = redisPair(kind);
     await a.watch('txn_crash', t0);
     expect(await a.lease(t0, 1, 50, 'crashed')).toHaveLength(1);
     expect(await b.lease(t0 + 49, 1, 5_000, 'other')).toHaveLength(0);
     // The schedule's own clock, not a timer: the charge is due again once the lease time has passed.
     expect((await b.lease(t0 + 50, 1, 5_000, 'other')).map((e) => e.chargeId)).toEqual(['txn_crash']);
     expect(await a.finish('txn_crash', 'crashed')).toBe(false);
+  });
+});
+
+describe.each(['redis', 'redis-cluster'] as const)('%s watch store with its default prefix', (kind) => {
+  it('watches, leases, reschedules and finishes (one {hash tag}: no CROSSSLOT on a Cluster)', async () => {
+    const client = connect(kind);
+    const store = redisWatchStore({ client, now: () => t0 });
+    await store.watch('txn_default', t0);
+    const [entry] = await store.lease(t0, 10, 5_000, 'me');
+    expect(entry?.chargeId).toBe('txn_default');
+    expect(await store.reschedule('txn_default', 'me', t0 + 1, 1)).toBe(true);
+    expect((await store.lease(t0 + 1, 10, 5_000, 'me')).map((e) => e.checks)).toEqual([1]);
+    expect(await store.reserveReads(2, 5, 60_000, t0)).toBe(2);
+    expect(await store.finish('txn_default', 'me')).toBe(true);
+    expect(await store.stats()).toEqual({ watched: 0, oldestCreatedAt: undefined });
+    expect(await client.exists('pixhook:{reconcile}:reads')).toBe(1);
+  });
+
+  it(kind === 'redis-cluster' ? 'refuses a custom prefix without a {hash tag}, with the fix in the message' : 'takes a custom prefix without a hash tag', () => {
+    const client = connect(kind);
+    if (kind === 'redis-cluster') {
+      expect(() => redisWatchStore({ client, prefix: 'shop:reconcile:' })).toThrow(PixhookConfigError);
+      expect(() => redisWatchStore({ client, prefix: 'shop:reconcile:' })).toThrow(/watch store must carry a \{hash tag\} on a Redis Cluster.*such as "shop:\{reconcile\}:"/);
+    } else {
+      expect(() => redisWatchStore({ client, prefix: 'shop:reconcile:' })).not.toThrow();
+    }
   });
 });
