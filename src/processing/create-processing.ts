@@ -57,6 +57,8 @@ export interface Processing {
    */
   drain(options?: { timeoutMs?: number }): Promise<boolean>;
   metrics(): ProcessingMetrics;
+  /** Handlers registered for known events (`on`, `onAny`); a durable worker with none is refused. */
+  handlerCount(): number;
 }
 
 let ownerSeq = 0;
@@ -202,6 +204,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       return true;
     },
     metrics: () => metrics.snapshot(),
+    handlerCount: () => handlers.handlerCount(),
   };
   return processing;
 }

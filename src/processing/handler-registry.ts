@@ -45,6 +45,8 @@ export interface HandlerRegistry {
   dispatchUnknown(event: UnknownEvent, context: HandlerContext): void | Promise<void>;
   /** Tells every `onError` handler; their own failures (thrown or rejected) are swallowed. Never rejects. */
   reportError(failure: HandlerFailure): Promise<void>;
+  /** Handlers that can run a known event (`on`, `onAny`). */
+  handlerCount(): number;
 }
 
 type AnyHandler = EventHandler<never>;
@@ -71,6 +73,7 @@ export function createHandlerRegistry(): HandlerRegistry {
       return runAll(named === undefined ? any : any.length === 0 ? named : [...named, ...any], event, context);
     },
     dispatchUnknown: (event, context) => runAll(unknown, event, context),
+    handlerCount: () => any.length + [...byName.values()].reduce((sum, list) => sum + list.length, 0),
     async reportError(failure) {
       for (const handler of errors) {
         try {

@@ -34,16 +34,19 @@ export async function replayDeadLetter(queue: EventJobQueue, key: string): Promi
   return true;
 }
 
-export async function replayDeadLetters(queue: EventJobQueue): Promise<number> {
+/** Each Redis step goes through `bounded`, so a Redis that stops answering rejects the replay instead of hanging it. */
+export type BoundedCall = <T>(call: () => Promise<T>, what: string) => Promise<T>;
+
+export async function replayDeadLetters(queue: EventJobQueue, bounded: BoundedCall = (call) => call()): Promise<number> {
   // Ids first, then retries: retrying while paging would shift the pages.
   const keys: string[] = [];
   for (let start = 0; ; start += 500) {
-    const page = await queue.getFailed(start, start + 499);
+    const page = await bounded(() => queue.getFailed(start, start + 499), 'listing dead letters');
     for (const job of page) if (job) keys.push((job as Job<QueuedEvent>).data.key);
     if (page.length < 500) break;
   }
   let replayed = 0;
-  for (const key of keys) if (await replayDeadLetter(queue, key)) replayed++;
+  for (const key of keys) if (await bounded(() => replayDeadLetter(queue, key), 'replaying a dead letter')) replayed++;
   return replayed;
 }
 

@@ -1,14 +1,18 @@
 import type { Queue } from 'bullmq';
-import { describeError, type EventQueue, type Logger, type QueuedEvent } from '../index.js';
+import { describeError, PixhookConfigError, type EventQueue, type Logger, type QueuedEvent } from '../index.js';
 import { guardLogger } from '../shared/logger.js';
+import { checkTtlMs } from '../shared/option-checks.js';
+import { withTimeout } from '../shared/with-timeout.js';
 import { listDeadLetters, replayDeadLetter, replayDeadLetters, type DeadLetter, type DeadLetterRange } from './dead-letters.js';
 import { jobIdForKey } from './job-id.js';
-import { openConnection, type RedisConnection } from './redis-connection.js';
+import { answeredWithin, checkConnectTimeoutMs, openConnection, redisUnavailable, type OpenedConnection, type RedisConnection } from './redis-connection.js';
 
 /** The BullMQ queue of pixhook's jobs. */
 export type EventJobQueue = Queue<QueuedEvent, void, string, QueuedEvent, void, string>;
 
 export const defaultQueueName = 'pixhook-events';
+/** BullMQ keys are `<prefix>:<queue>:…`; the braces are a Redis Cluster hash tag, so one queue's keys share a slot. */
+export const defaultQueuePrefix = '{pixhook}';
 /** BullMQ's own ceiling on runs per job; the worker's `attempts` decides when a job is dead-lettered. */
 export const jobAttemptsCeiling = 1_000;
 /** The backoff type jobs carry; `startWorker` supplies the strategy. */
@@ -18,13 +22,21 @@ export interface DurableQueueOptions {
   connection: RedisConnection;
   /** Default `pixhook-events`. Workers must use the same name and prefix. */
   queueName?: string;
-  /** BullMQ key prefix. Default `bull`. */
+  /**
+   * BullMQ key prefix. Default `{pixhook}`: its hash tag keeps every key of the queue in one Redis Cluster
+   * slot. On a Cluster, a prefix (or queue name) without a `{tag}` is refused.
+   */
   prefix?: string;
   /**
    * How long a completed job is kept; while it is, its id (the dedupe key) refuses a second job for
    * the same event. Default 24 h, like the receiver's `dedupeTtlMs`.
    */
   keepCompletedMs?: number;
+  /**
+   * How long creating the queue waits for Redis to answer, and how long each dead-letter or count
+   * call may take, before rejecting with `redis_unavailable`. From 100 ms to 5 minutes; default 10 000.
+   */
+  connectTimeoutMs?: number;
   logger?: Logger;
 }
 
@@ -52,26 +64,29 @@ export interface DurableQueue extends EventQueue {
 export async function createDurableQueue(options: DurableQueueOptions): Promise<DurableQueue> {
   const { Queue: BullQueue } = await import('bullmq');
   const logger = guardLogger(options.logger);
-  const queueName = options.queueName ?? defaultQueueName;
+  const { queueName, prefix } = checkQueueNaming(options.queueName, options.prefix);
+  const keepCompletedMs = checkTtlMs('keepCompletedMs', options.keepCompletedMs, 24 * 60 * 60 * 1000);
+  const timeoutMs = checkConnectTimeoutMs('connectTimeoutMs', options.connectTimeoutMs);
   const opened = await openConnection(options.connection, 'producer');
-  const queue = new BullQueue<QueuedEvent, void, string, QueuedEvent, void, string>(queueName, {
-    connection: opened.connection,
-    ...(options.prefix !== undefined && { prefix: options.prefix }),
-    defaultJobOptions: {
-      attempts: jobAttemptsCeiling,
-      backoff: { type: backoffType },
-      removeOnComplete: { age: Math.ceil((options.keepCompletedMs ?? 24 * 60 * 60 * 1000) / 1000) },
-      removeOnFail: false,
-    },
+  const queue = await openBounded(opened, { queueName, prefix }, timeoutMs, () => {
+    const created = new BullQueue<QueuedEvent, void, string, QueuedEvent, void, string>(queueName, {
+      connection: opened.connection,
+      prefix,
+      defaultJobOptions: {
+        attempts: jobAttemptsCeiling,
+        backoff: { type: backoffType },
+        removeOnComplete: { age: Math.ceil(keepCompletedMs / 1000) },
+        removeOnFail: false,
+      },
+    });
+    created.on('error', quietRepeats((error) => logger.warn({ queue: queueName, ...error }, 'pixhook: queue error')));
+    return created;
   });
-  queue.on('error', (error: Error) => logger.warn({ queue: queueName, error: describeError(error) }, 'pixhook: queue error'));
-  try {
-    await queue.waitUntilReady();
-  } catch (error) {
-    await queue.close().catch(() => {});
-    await opened.close();
-    throw error;
-  }
+  // Dead letters and counts are an operator's calls: a Redis that stopped answering rejects them, never hangs them.
+  const bounded = <T>(call: () => Promise<T>, what: string): Promise<T> =>
+    withTimeout(call(), timeoutMs, what).catch((error: unknown) => {
+      throw error instanceof Error && error.name === 'PixhookTimeoutError' ? redisUnavailable(opened.label, timeoutMs, error) : error;
+    });
 
   return {
     queueName,
@@ -79,11 +94,11 @@ export async function createDurableQueue(options: DurableQueueOptions): Promise<
     async enqueue(event) {
       await queue.add(event.name, event, { jobId: jobIdForKey(event.key) });
     },
-    listDeadLetters: (range) => listDeadLetters(queue, range),
-    replayDeadLetter: (key) => replayDeadLetter(queue, key),
-    replayDeadLetters: () => replayDeadLetters(queue),
+    listDeadLetters: (range) => bounded(() => listDeadLetters(queue, range), 'listing dead letters'),
+    replayDeadLetter: (key) => bounded(() => replayDeadLetter(queue, key), 'replaying a dead letter'),
+    replayDeadLetters: () => replayDeadLetters(queue, bounded),
     async counts() {
-      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
+      const counts = await bounded(() => queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'), 'counting jobs');
       return {
         waiting: counts['waiting'] ?? 0,
         active: counts['active'] ?? 0,
@@ -93,8 +108,120 @@ export async function createDurableQueue(options: DurableQueueOptions): Promise<
       };
     },
     async close() {
-      await queue.close();
-      await opened.close();
+      await closeBounded(queue, opened, timeoutMs);
     },
   };
+}
+
+const repeatEveryMs = 60_000;
+
+/**
+ * Logs an error the first time, then the same error at most once a minute with how many were held back:
+ * BullMQ retries a failing call in a loop, and that must not become thousands of lines a second.
+ */
+export function quietRepeats(log: (fields: { error: string; repeated?: number }) => void): (error: unknown) => void {
+  const seen = new Map<string, { at: number; held: number }>();
+  return (error) => {
+    const text = describeError(error);
+    const now = Date.now();
+    const entry = seen.get(text);
+    if (entry && now - entry.at < repeatEveryMs) {
+      entry.held++;
+      return;
+    }
+    if (seen.size >= 100) seen.clear();
+    seen.set(text, { at: now, held: 0 });
+    log({ error: text, ...(entry && entry.held > 0 && { repeated: entry.held }) });
+  };
+}
+
+/**
+ * The queue name and the prefix, checked: BullMQ refuses `:` in a name with a bare Error, and on a Redis
+ * Cluster the keys `<prefix>:<queue>:…` need a hash tag (checked once the connection says it is a Cluster).
+ */
+export function checkQueueNaming(queueName: unknown, prefix: unknown): { queueName: string; prefix: string } {
+  const name = queueName ?? defaultQueueName;
+  if (typeof name !== 'string' || name === '' || name.includes(':')) {
+    throw new PixhookConfigError(`pixhook: \`queueName\` must be a non-empty string without ":", got ${typeof name === 'string' ? JSON.stringify(name.slice(0, 80)) : typeof name}.`);
+  }
+  const chosen = prefix ?? defaultQueuePrefix;
+  if (typeof chosen !== 'string' || chosen === '') {
+    throw new PixhookConfigError(`pixhook: \`prefix\` must be a non-empty string, got ${typeof chosen === 'string' ? 'an empty string' : typeof chosen}.`);
+  }
+  return { queueName: name, prefix: chosen };
+}
+
+/** Whether `<prefix>:<queue>:` carries a Redis Cluster hash tag: the first `{`, then a `}` with something between. */
+export function hasHashTag(prefix: string, queueName: string): boolean {
+  const head = `${prefix}:${queueName}:`;
+  const open = head.indexOf('{');
+  const close = open === -1 ? -1 : head.indexOf('}', open + 1);
+  return close > open + 1;
+}
+
+/**
+ * Creates a BullMQ queue or worker and waits until it is ready, for at most `timeoutMs`; on failure
+ * everything opened is closed at once, so nothing keeps the process alive, and the error is `redis_unavailable`.
+ */
+export async function openBounded<T extends BullClass>(
+  opened: OpenedConnection,
+  naming: { queueName: string; prefix: string },
+  timeoutMs: number,
+  create: () => T,
+): Promise<T> {
+  const { queueName, prefix } = naming;
+  if (opened.cluster && !hasHashTag(prefix, queueName)) {
+    await opened.close();
+    throw new PixhookConfigError(
+      `pixhook: on a Redis Cluster, \`prefix\` must carry a hash tag so every key of the queue lands in one slot: ` +
+        `use e.g. \`prefix: '{${prefix.replace(/[{}]/g, '')}}'\` (or leave the default '${defaultQueuePrefix}'), got ${JSON.stringify(prefix.slice(0, 80))}.`,
+    );
+  }
+  let info: string;
+  try {
+    info = await answeredWithin(opened, timeoutMs);
+  } catch (error) {
+    await opened.close();
+    throw redisUnavailable(opened.label, timeoutMs, error);
+  }
+  // A single-node client on a Cluster node gets MOVED for most keys: refuse it now, with the URL that works.
+  if (!opened.cluster && /^cluster_enabled:1\b/m.test(info)) {
+    await opened.close();
+    throw new PixhookConfigError(
+      `pixhook: \`connection\` points at one node of a Redis Cluster (${opened.label}), which answers MOVED for most keys: ` +
+        'pass a redis+cluster://host:port,host:port URL (seed nodes) or an ioredis Redis.Cluster.',
+    );
+  }
+  let created: T;
+  try {
+    created = create();
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  try {
+    await withTimeout(created.waitUntilReady(), timeoutMs, 'connecting to Redis');
+    return created;
+  } catch (error) {
+    // Not awaited: BullMQ's close waits for a connection that may never answer; dropping ours ends it.
+    created.close().catch(() => {});
+    await opened.close();
+    throw redisUnavailable(opened.label, timeoutMs, error);
+  }
+}
+
+interface BullClass {
+  waitUntilReady(): Promise<unknown>;
+  disconnect(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Closes gracefully when Redis answers; after `timeoutMs`, drops the connections instead of waiting on a silent Redis. */
+export async function closeBounded(target: { close(): Promise<void>; disconnect(): Promise<void> }, opened: OpenedConnection, timeoutMs: number): Promise<void> {
+  try {
+    await withTimeout(target.close(), timeoutMs, 'closing');
+  } catch {
+    target.disconnect().catch(() => {});
+  }
+  await opened.close();
 }

@@ -1,29 +1,34 @@
 import type { Job, Worker } from 'bullmq';
 import { describeError, PixhookConfigError, PixhookError, type Logger, type Processing, type QueuedEvent } from '../index.js';
 import { guardLogger } from '../shared/logger.js';
-import { backoffType, defaultQueueName, jobAttemptsCeiling } from './durable-queue.js';
-import { openConnection, type RedisConnection } from './redis-connection.js';
+import { checkAttempts, checkDelayMs, checkInteger, checkNumber, checkTimeoutMs } from '../shared/option-checks.js';
+import { backoffType, checkQueueNaming, openBounded, quietRepeats } from './durable-queue.js';
+import { checkConnectTimeoutMs, openConnection, type RedisConnection } from './redis-connection.js';
 
 /** Exponential: `delayMs · factor^(retry − 1)`, capped at `maxDelayMs`. */
 export interface WorkerBackoff {
-  /** Wait before the first retry. Default 1 000 ms. */
+  /** Wait before the first retry. Default 1 000 ms; from 0 to 24 h. */
   delayMs?: number;
-  /** Default 2. */
+  /** Default 2; from 1 to 10. */
   factor?: number;
-  /** Default 5 minutes. */
+  /** Default 5 minutes; from 0 to 24 h. */
   maxDelayMs?: number;
 }
 
 export interface StartWorkerOptions {
-  /** The processing whose handlers run the jobs: `createProcessing()` with the same handlers as the web process (no secret needed). */
-  processing: Pick<Processing, 'runQueued'>;
+  /**
+   * The processing whose handlers run the jobs: `createProcessing()` with the same handlers as the web
+   * process (no secret needed). Register them first: a processing with none is refused, since every job
+   * would complete with nothing run.
+   */
+  processing: Pick<Processing, 'runQueued'> & Partial<Pick<Processing, 'handlerCount'>>;
   connection: RedisConnection;
   /** Must match the queue's. Default `pixhook-events`. */
   queueName?: string;
   prefix?: string;
-  /** Jobs run at once by this worker. Default 10. */
+  /** Jobs run at once by this worker. Default 10; from 1 to 1 000. */
   concurrency?: number;
-  /** Runs per job, first included, before it is dead-lettered. Default 5. */
+  /** Runs per job, first included, before it is dead-lettered. Default 5; from 1 to 100. */
   attempts?: number;
   backoff?: WorkerBackoff;
   /**
@@ -33,8 +38,10 @@ export interface StartWorkerOptions {
   lockDurationMs?: number;
   /** How often this worker looks for such stalled jobs. Default 30 000 ms. */
   stalledIntervalMs?: number;
-  /** Stalls tolerated per job before it is dead-lettered. Default 2. */
+  /** Stalls tolerated per job before it is dead-lettered. Default 2; from 0 to 100. */
   maxStalledCount?: number;
+  /** How long starting waits for Redis before rejecting with `redis_unavailable`. From 100 ms to 5 minutes; default 10 000. */
+  connectTimeoutMs?: number;
   logger?: Logger;
 }
 
@@ -49,14 +56,25 @@ export interface DurableWorker {
 export async function startWorker(options: StartWorkerOptions): Promise<DurableWorker> {
   const { Worker: BullWorker, UnrecoverableError } = await import('bullmq');
   const logger = guardLogger(options.logger);
-  const queueName = options.queueName ?? defaultQueueName;
-  const attempts = options.attempts ?? 5;
-  if (!Number.isInteger(attempts) || attempts < 1 || attempts > jobAttemptsCeiling) {
-    throw new PixhookConfigError(`pixhook: worker \`attempts\` must be an integer from 1 to ${jobAttemptsCeiling}.`);
+  const { queueName, prefix } = checkQueueNaming(options.queueName, options.prefix);
+  const attempts = checkAttempts('attempts', options.attempts, 5);
+  const delayMs = checkDelayMs('backoff.delayMs', options.backoff?.delayMs, 1_000);
+  const factor = options.backoff?.factor === undefined ? 2 : checkNumber('backoff.factor', options.backoff.factor, { min: 1, max: 10, integer: false });
+  const maxDelayMs = checkDelayMs('backoff.maxDelayMs', options.backoff?.maxDelayMs, 5 * 60 * 1000);
+  const concurrency = checkInteger('concurrency', options.concurrency, 1, 1_000, 10);
+  const maxStalledCount = checkInteger('maxStalledCount', options.maxStalledCount, 0, 100, 2);
+  const lockDurationMs = options.lockDurationMs === undefined ? undefined : checkTimeoutMs('lockDurationMs', options.lockDurationMs);
+  const stalledIntervalMs = options.stalledIntervalMs === undefined ? undefined : checkTimeoutMs('stalledIntervalMs', options.stalledIntervalMs);
+  const timeoutMs = checkConnectTimeoutMs('connectTimeoutMs', options.connectTimeoutMs);
+  if (typeof options.processing?.runQueued !== 'function') {
+    throw new PixhookConfigError('pixhook: `processing` must be a processing (createProcessing() or receiver.processing) with handlers.');
   }
-  const delayMs = options.backoff?.delayMs ?? 1_000;
-  const factor = options.backoff?.factor ?? 2;
-  const maxDelayMs = options.backoff?.maxDelayMs ?? 5 * 60 * 1000;
+  if (options.processing.handlerCount?.() === 0) {
+    throw new PixhookConfigError(
+      'pixhook: `processing` has no handlers, so every job would complete with nothing run and the event would be lost: ' +
+        'register them (processing.on(...)) before startWorker.',
+    );
+  }
   const opened = await openConnection(options.connection, 'worker');
 
   async function runJob(job: Job<QueuedEvent>): Promise<void> {
@@ -74,35 +92,35 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
     }
   }
 
-  const worker = new BullWorker<QueuedEvent>(queueName, runJob, {
-    connection: opened.connection,
-    ...(options.prefix !== undefined && { prefix: options.prefix }),
-    concurrency: options.concurrency ?? 10,
-    ...(options.lockDurationMs !== undefined && { lockDuration: options.lockDurationMs }),
-    ...(options.stalledIntervalMs !== undefined && { stalledInterval: options.stalledIntervalMs }),
-    maxStalledCount: options.maxStalledCount ?? 2,
-    settings: {
-      backoffStrategy: (attemptsMade: number, type?: string) =>
-        type === backoffType ? Math.min(maxDelayMs, Math.round(delayMs * factor ** Math.max(0, attemptsMade - 1))) : delayMs,
-    },
+  const worker = await openBounded(opened, { queueName, prefix }, timeoutMs, () => {
+    const created = new BullWorker<QueuedEvent>(queueName, runJob, {
+      connection: opened.connection,
+      prefix,
+      concurrency,
+      ...(lockDurationMs !== undefined && { lockDuration: lockDurationMs }),
+      ...(stalledIntervalMs !== undefined && { stalledInterval: stalledIntervalMs }),
+      maxStalledCount,
+      // Started below, once Redis has answered: a worker that cannot reach it must not run in the background.
+      autorun: false,
+      settings: {
+        backoffStrategy: (attemptsMade: number, type?: string) =>
+          type === backoffType ? Math.min(maxDelayMs, Math.round(delayMs * factor ** Math.max(0, attemptsMade - 1))) : delayMs,
+      },
+    });
+    created.on('error', quietRepeats((error) => logger.warn({ queue: queueName, ...error }, 'pixhook: worker error')));
+    created.on('failed', (job: Job<QueuedEvent> | undefined, error: Error) => {
+      // Retries and handler dead letters are logged above and by the core; this catches jobs that stalled too often.
+      if (job && error.message.includes('stalled')) {
+        logger.error({ key: job.data.key, event: job.data.name, error: error.message }, 'pixhook: dead-lettered after stalling');
+      }
+    });
+    return created;
   });
-  worker.on('error', (error: Error) => logger.warn({ queue: queueName, error: describeError(error) }, 'pixhook: worker error'));
-  worker.on('failed', (job: Job<QueuedEvent> | undefined, error: Error) => {
-    // Retries and handler dead letters are logged above and by the core; this catches jobs that stalled too often.
-    if (job && error.message.includes('stalled')) {
-      logger.error({ key: job.data.key, event: job.data.name, error: error.message }, 'pixhook: dead-lettered after stalling');
-    }
-  });
-  try {
-    await worker.waitUntilReady();
-  } catch (error) {
-    await worker.close(true).catch(() => {});
-    await opened.close();
-    throw error;
-  }
+  worker.run().catch((error: unknown) => logger.error({ queue: queueName, error: describeError(error) }, 'pixhook: worker stopped'));
   return {
     worker,
     async close() {
+      // Running handlers may take their time; only a Redis that stopped answering is cut off.
       await worker.close();
       await opened.close();
     },
