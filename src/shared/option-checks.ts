@@ -72,10 +72,14 @@ export function checkTtlMs(name: string, value: unknown, fallback?: number): num
 /** What was given, said without echoing anything long or secret: numbers as written, other things by type. */
 export function describeGiven(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  if (value === undefined || value === null) return String(value);
   if (typeof value === 'string') return /^[\w.+-]{1,24}$/.test(value) ? `the string "${value}"` : 'a string';
+  return describeType(value);
+}
+
+function describeType(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
   if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
+  return /^[aeiou]/.test(typeof value) ? `an ${typeof value}` : `a ${typeof value}`;
 }
 
 /**
@@ -105,19 +109,10 @@ export function checkSecrets(name: string, value: unknown): readonly string[] {
 const unsetTexts = new Set(['undefined', 'null']);
 
 function secretProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string') return value === undefined || value === null ? String(value) : `a ${Array.isArray(value) ? 'array' : typeof value}`;
+  if (typeof value !== 'string') return describeType(value);
   if (value === '') return 'an empty string';
   if (/^[\s\0]*$/.test(value)) return /\0/.test(value) ? 'only NUL or whitespace characters' : 'only whitespace';
   const trimmed = value.trim().toLowerCase();
-  if (unsetTexts.has(trimmed)) return `the text "${trimmed}" (an unset variable written into a string)`;
+  if (unsetTexts.has(trimmed)) return 'the text of an unset variable ("undefined" or "null")';
   return undefined;
-}
-
-/** A positive finite number (or zero when `zeroOk`), else a setup error naming the option. */
-export function positive(name: string, value: number | undefined, fallback: number, zeroOk = false): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!zeroOk && value === 0)) {
-    throw new PixhookConfigError(`pixhook: \`${name}\` must be a positive number, got ${String(value)}.`);
-  }
-  return value;
 }

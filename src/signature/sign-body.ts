@@ -1,3 +1,4 @@
+import { checkSigningSecret } from './check-secret.js';
 import { bytesToHex } from './hex.js';
 import { hmacSign } from './hmac-sha256.js';
 
@@ -6,13 +7,15 @@ const encoder = new TextEncoder();
 /** How a sender signs: the interface's `sha256` scheme, or a sibling brand's `timestamped` one in its own header. */
 export type SigningScheme = { scheme: 'sha256'; header?: string } | { scheme: 'timestamped'; header: string };
 
-/** `sha256=` + lowercase hex HMAC-SHA256 of the exact bytes: the interface's `X-Signature` value. */
+/** `sha256=` + lowercase hex HMAC-SHA256 of the exact bytes: the interface's `X-Signature` value. Rejects a secret that cannot be one. */
 export async function signSha256(body: Uint8Array | string, secret: string): Promise<string> {
+  checkSigningSecret(secret);
   return `sha256=${bytesToHex(await hmacSign(secret, typeof body === 'string' ? encoder.encode(body) : body))}`;
 }
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`: the sibling brand's header value. */
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`: the sibling brand's header value. Rejects a secret that cannot be one. */
 export async function signTimestamped(input: { body: Uint8Array | string; secret: string; timestamp?: number }): Promise<string> {
+  checkSigningSecret(input.secret);
   const t = input.timestamp ?? Math.floor(Date.now() / 1000);
   const bytes = typeof input.body === 'string' ? encoder.encode(input.body) : input.body;
   const prefix = encoder.encode(`${t}.`);

@@ -1,3 +1,4 @@
+import { checkSecretOption } from './check-secret.js';
 import { decodeHex } from './hex.js';
 import { hmacVerify, hmacVerifySync } from './hmac-sha256.js';
 
@@ -31,15 +32,26 @@ const matchedFirst: SignatureResult = Object.freeze({ ok: true, secretIndex: 0 }
 
 /**
  * Verifies `X-Signature: sha256=<hex HMAC-SHA256>` over the exact raw bytes, against one or more
- * secrets, comparing decoded bytes in constant time. Never says which byte differed.
+ * secrets, comparing decoded bytes in constant time. Never says which byte differed. Rejects with a
+ * `PixhookConfigError` when a secret cannot be one (empty, NUL-only, not a string, "undefined").
  */
 export function verifySignature(input: VerifySignatureInput): Promise<SignatureResult> {
-  const result = verifySignatureNow(input);
-  return result instanceof Promise ? result : Promise.resolve(result);
+  try {
+    const result = verifySignatureNow(input);
+    return result instanceof Promise ? result : Promise.resolve(result);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
 }
 
-/** `verifySignature`, synchronous where node:crypto exists (a promise only on Web Crypto). */
+/** `verifySignature`, synchronous where node:crypto exists (a promise only on Web Crypto). Throws on a secret that cannot be one. */
 export function verifySignatureNow(input: VerifySignatureInput): SignatureResult | Promise<SignatureResult> {
+  checkSecretOption(input.secret);
+  return verifyCheckedSecret(input);
+}
+
+/** `verifySignatureNow` for secrets already checked (the receiver checks its own once, at construction). */
+export function verifyCheckedSecret(input: VerifySignatureInput): SignatureResult | Promise<SignatureResult> {
   const header = input.signature?.trim();
   if (!header) return fail('signature_missing', 'The X-Signature header is missing.');
 

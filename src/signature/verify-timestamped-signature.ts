@@ -1,3 +1,4 @@
+import { checkSecretOption } from './check-secret.js';
 import { decodeHex } from './hex.js';
 import { hmacVerify } from './hmac-sha256.js';
 import {
@@ -21,9 +22,16 @@ const encoder = new TextEncoder();
 /**
  * The scheme a sibling brand uses: `<Brand>-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
  * "t.body">` (several `v1` while the sender rotates). The timestamp bounds replays of a captured
- * delivery; the bytes are still the exact raw body.
+ * delivery; the bytes are still the exact raw body. Rejects with a `PixhookConfigError` when a
+ * secret cannot be one (empty, NUL-only, not a string, "undefined").
  */
 export async function verifyTimestampedSignature(input: VerifyTimestampedSignatureInput): Promise<SignatureResult> {
+  checkSecretOption(input.secret);
+  return verifyCheckedTimestamped(input);
+}
+
+/** `verifyTimestampedSignature` for secrets already checked (the receiver checks its own once, at construction). */
+export async function verifyCheckedTimestamped(input: VerifyTimestampedSignatureInput): Promise<SignatureResult> {
   const header = input.signature?.trim();
   if (!header) return fail('signature_missing', 'The signature header is missing.');
 

@@ -1,4 +1,5 @@
-import { PixhookConfigError, PixhookError, signatureHeader, type SigningScheme } from '../index.js';
+import { PixhookError, signatureHeader, type SigningScheme } from '../index.js';
+import { checkAttempts, checkDelayMs, checkSecret, checkTimeoutMs, maxDelayMs, optionalNumber } from '../shared/option-checks.js';
 import { toBodyBytes } from './sign.js';
 
 /** Waits `ms`; settles early (either way) when `signal` aborts. Inject a fake one so tests never wait. */
@@ -74,10 +75,10 @@ class AttemptTimeout extends PixhookError {
  * `X-Signature`, success only on 2xx, otherwise retried with exponential backoff up to `attempts`.
  */
 export async function deliver(options: DeliverOptions): Promise<DeliveryResult> {
-  const attempts = positiveInteger('attempts', options.attempts ?? 5);
-  const backoffMs = nonNegative('backoffMs', options.backoffMs ?? 1000);
-  const factor = nonNegative('factor', options.factor ?? 2);
-  const timeoutMs = nonNegative('timeoutMs', options.timeoutMs ?? 10_000);
+  const attempts = checkAttempts('attempts', options.attempts, 5);
+  const backoffMs = checkDelayMs('backoffMs', options.backoffMs, 1000);
+  const factor = optionalNumber('factor', options.factor, 2, { min: 0, max: 10, integer: false });
+  const timeoutMs = checkTimeoutMs('timeoutMs', options.timeoutMs, 10_000);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const sleep = options.sleep ?? defaultSleep;
   const now = options.now ?? preciseNow;
@@ -86,9 +87,8 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
   const bytes = toBodyBytes(options.body);
   const scheme = options.signing ?? { scheme: 'sha256' };
   const secret = options.secret;
-  if (options.signature === undefined && secret === undefined) {
-    throw new PixhookConfigError('pixhook/testing: deliver needs a `secret` (or an explicit `signature`).');
-  }
+  // A secret is needed unless a signature (or none) is given; one given must be a real one either way.
+  if (options.signature === undefined || secret !== undefined) checkSecret('secret', secret);
   const headers: Record<string, string> = {
     'user-agent': 'pixhook-simulator',
     ...options.headers,
@@ -98,9 +98,9 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
   // A timestamped signature is made again for every attempt, as a real sender does.
   const signNow = async () => {
     if (options.signature === null) return;
-    const signed = await signatureHeader(scheme, bytes, secret ?? '');
-    signature = options.signature ?? signed.value;
-    headers[signed.name] = signature;
+    // A given signature is sent as it is: nothing is signed, with no secret or an empty one.
+    signature = options.signature ?? (await signatureHeader(scheme, bytes, secret as string)).value;
+    headers[(scheme.header ?? 'x-signature').toLowerCase()] = signature;
   };
   await signNow();
 
@@ -111,7 +111,8 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
     const outcome = await attemptOnce(fetchImpl, sleep, String(options.url), headers, bytes, timeoutMs);
     const record: DeliveryAttempt = { attempt: n, ...outcome, durationMs: round(now() - startedAt), at: new Date(startedAt).toISOString() };
     const ok = record.status !== undefined && record.status >= 200 && record.status < 300;
-    const wait = ok || n === attempts ? undefined : backoffMs * factor ** (n - 1) * (options.jitter ? 0.5 + random() / 2 : 1);
+    // Each wait stays within 24 h: a timer past 2^31 - 1 ms would fire at once.
+    const wait = ok || n === attempts ? undefined : Math.min(maxDelayMs, backoffMs * factor ** (n - 1)) * (options.jitter ? 0.5 + random() / 2 : 1);
     if (wait !== undefined) record.retryInMs = round(wait);
     log.push(record);
     options.onAttempt?.(record);
@@ -205,12 +206,3 @@ function round(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
 
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new PixhookConfigError(`pixhook/testing: \`${name}\` must be a positive integer, got ${value}.`);
-  return value;
-}
-
-function nonNegative(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new PixhookConfigError(`pixhook/testing: \`${name}\` must be a non-negative number, got ${value}.`);
-  return value;
-}
