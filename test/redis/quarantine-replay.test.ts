@@ -1,34 +1,32 @@
-import { Redis } from 'ioredis';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createReceiver, type InvalidDelivery } from '../../src/index.js';
 import { redisDedupeStore, redisQuarantine } from '../../src/redis/index.js';
 import { runCli } from '../helpers/cli-process.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { redisTargetNames, useRedisTargets, type RedisTarget } from '../helpers/redis-targets.js';
 import { sign, testSecret } from './deliveries.js';
 
-let server: RedisServer;
-let client: Redis;
+const target = useRedisTargets();
 let dir: string;
 
 beforeAll(async () => {
-  server = await startRedisServer();
-  client = new Redis(server.url);
   dir = await mkdtemp(join(tmpdir(), 'pixhook-quarantine-'));
-  // A handlers module that appends one line per handled event to a file.
-  await writeFile(
-    join(dir, 'handlers.js'),
-    `import { appendFileSync } from 'node:fs';\nexport default (p) => p.onAny((event, context) => appendFileSync(${JSON.stringify(join(dir, 'handled.log'))}, JSON.stringify({ key: context.key, source: context.source }) + '\\n'));\n`,
-  );
+  // A handlers module per target that appends one line per handled event to a file.
+  for (const name of redisTargetNames) {
+    await writeFile(
+      join(dir, `handlers-${name}.js`),
+      `import { appendFileSync } from 'node:fs';\nexport default (p) => p.onAny((event, context) => appendFileSync(${JSON.stringify(join(dir, `handled-${name}.log`))}, JSON.stringify({ key: context.key, source: context.source }) + '\\n'));\n`,
+    );
+  }
 });
 
 afterAll(async () => {
-  client.disconnect();
-  await server.dispose();
   await rm(dir, { recursive: true, force: true });
 });
+
+let client: RedisTarget['client'];
 
 function receiverOn() {
   const invalid: InvalidDelivery[] = [];
@@ -40,12 +38,16 @@ function receiverOn() {
 const post = (receiver: ReturnType<typeof receiverOn>['receiver'], body: string) =>
   receiver.receive({ method: 'POST', headers: { 'x-signature': sign(body), 'x-trace': 'kept' }, body });
 
-async function handledLines(): Promise<{ key: string; source: string }[]> {
-  const text = await readFile(join(dir, 'handled.log'), 'utf8').catch(() => '');
+async function handledLines(name: string): Promise<{ key: string; source: string }[]> {
+  const text = await readFile(join(dir, `handled-${name}.log`), 'utf8').catch(() => '');
   return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { key: string; source: string });
 }
 
-describe('nothing verified is thrown away', () => {
+describe.each(redisTargetNames)('nothing verified is thrown away, on %s', (name) => {
+  beforeEach(() => {
+    client = target(name).client;
+  });
+
   it('a verified body missing an essential: 400, onInvalid gets the exact bytes and headers, the Redis store quarantines it once', async () => {
     const { receiver, invalid } = receiverOn();
     const body = JSON.stringify({ event: 'transaction_paid', data: { id: 'tx_q1', status: 'paid', amountInCents: '12.50' } });
@@ -81,14 +83,14 @@ describe('nothing verified is thrown away', () => {
     receiver.onAny(() => {});
     expect((await post(receiver, alreadyHandled)).status).toBe(200);
 
-    const redis = ['--redis', server.url];
+    const redis = ['--redis', target(name).url];
     const listed = await runCli(['worker', 'quarantine', 'list', ...redis]);
     expect(listed.code).toBe(0);
     expect(listed.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(expect.arrayContaining([readableId, retriedId]));
     const shown = await runCli(['worker', 'quarantine', 'show', readableId, ...redis]);
     expect(JSON.parse(shown.stdout)).toMatchObject({ id: readableId, body: readable });
 
-    const handlers = ['--handlers', join(dir, 'handlers.js')];
+    const handlers = ['--handlers', join(dir, `handlers-${name}.js`)];
     const invalidId = (await quarantine.list()).find((e) => e.reason === 'payload_invalid' && e.message.includes('amount'))!.id;
     const replayed = await runCli(['worker', 'quarantine', 'replay', readableId, retriedId, invalidId, ...redis, ...handlers]);
     const lines = replayed.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -98,12 +100,12 @@ describe('nothing verified is thrown away', () => {
       { id: invalidId, replayed: false, why: expect.stringMatching(/^payload_invalid/) },
     ]);
     expect(replayed.code).toBe(1);
-    expect(await handledLines()).toEqual([{ key: expect.stringMatching(/^transfer_completed:tr_q/), source: 'replay' }]);
+    expect(await handledLines(name)).toEqual([{ key: expect.stringMatching(/^transfer_completed:tr_q/), source: 'replay' }]);
     expect(await quarantine.show(readableId)).toBeUndefined();
     expect(await quarantine.show(invalidId)).toBeDefined();
     // Replaying again runs nothing twice.
     const again = await runCli(['worker', 'quarantine', 'replay', readableId, ...redis, ...handlers]);
     expect(again.code).toBe(1);
-    expect(await handledLines()).toHaveLength(1);
+    expect(await handledLines(name)).toHaveLength(1);
   }, 30_000);
 });
