@@ -1,0 +1,136 @@
+import type { PixEvent } from '../events/event-types.js';
+import { isForwardTransition } from '../events/status-order.js';
+import { sameDocument } from './document-digits.js';
+import type { Expectation } from './payment-book.js';
+import type { PolicyReason, ResolvedPolicy, Violation } from './payment-policy.js';
+
+/** One payment the book applied to a charge: how a second one is told apart. */
+export interface PaymentFact {
+  endToEndId?: string;
+  amountInCents: number;
+}
+
+/** What the policy reads of a resource: only what was applied (held events do not count until released). */
+export interface PolicyView {
+  /** The latest applied status; undefined until an event was applied. */
+  status?: string;
+  expected?: Expectation;
+  payments: readonly PaymentFact[];
+}
+
+export interface PolicyInput {
+  /** The resource as the book holds it; undefined when the book never saw it. */
+  resource: PolicyView | undefined;
+  event: PixEvent;
+  /** Epoch milliseconds of receipt: the payment time when the event carries no readable timestamp. */
+  receivedAt: number;
+  /** True once the book holds any expectation (stored, so every instance agrees). */
+  expectationsInUse: boolean;
+  /** False when the gateway contradicted the event (`confirm`). */
+  confirmed?: boolean;
+  policy: ResolvedPolicy;
+}
+
+/**
+ * The violations `event` commits against the book, in a stable order. Pure: the same book and event
+ * always give the same answer, so every backend (memory, a Redis script's caller, a Postgres
+ * transaction) decides alike.
+ */
+export function evaluatePolicy(input: PolicyInput): Violation[] {
+  const { resource, event, policy } = input;
+  const violations: Violation[] = [];
+  const add = (reason: PolicyReason, message: string) => violations.push({ reason, action: policy[reason], message });
+  const current = event.kind === 'transaction' ? event.transaction : event.transfer;
+  const from = resource?.status;
+
+  // A dispute is a new fact about a paid charge, not a status change: it can arrive after a refund.
+  if (from !== undefined && event.name !== 'transaction_infraction' && movesBackwards(event.kind, from, current.status)) {
+    add('stale_status', `${event.name} states ${quoted(current.status)} after ${quoted(from)}: it would move the ${event.kind} backwards.`);
+  }
+
+  if (event.kind === 'transaction' && statesPayment(event)) {
+    const transaction = event.transaction;
+    const payment: PaymentFact = paymentOf(event);
+    const payments = resource?.payments ?? [];
+    if (payments.length > 0 && !payments.some((earlier) => samePayment(earlier, payment))) {
+      add('duplicate_payment', 'A second, different payment on a charge already paid (another endToEndId, or another amount without one).');
+    }
+    if (newlyPaid(from)) {
+      const expected = resource?.expected;
+      if (expected === undefined) {
+        if (input.expectationsInUse) add('unknown_charge', 'A payment for a charge this book never expected.');
+      } else {
+        if (transaction.amountInCents !== expected.amountInCents) {
+          add('amount_mismatch', `Paid ${String(transaction.amountInCents)} cents; ${String(expected.amountInCents)} cents were expected.`);
+        }
+        if (expected.payerDocument !== undefined && sameDocument(expected.payerDocument, transaction.payer?.document) === false) {
+          add('payer_mismatch', "The payer's document is not the one expected.");
+        }
+        if (expected.expiresAt !== undefined && from !== 'expired') {
+          const paidAt = paymentTime(event, input.receivedAt);
+          if (paidAt > Date.parse(expected.expiresAt)) {
+            add('paid_after_expiry', `Paid at ${new Date(paidAt).toISOString()}, after the charge expired at ${expected.expiresAt}.`);
+          }
+        }
+      }
+      if (from === 'expired') add('paid_after_expiry', 'Paid after the gateway reported the charge expired.');
+    }
+  }
+
+  if (input.confirmed === false) add('not_confirmed', "The gateway's record does not confirm this event's status and amount.");
+  return violations;
+}
+
+/** A transaction event that says the charge is paid, other than a dispute (which restates `paid`). */
+export function statesPayment(event: PixEvent): boolean {
+  return event.kind === 'transaction' && event.transaction.status === 'paid' && event.name !== 'transaction_infraction';
+}
+
+export function paymentOf(event: PixEvent & { kind: 'transaction' }): PaymentFact {
+  const { endToEndId, amountInCents } = event.transaction;
+  return endToEndId === undefined ? { amountInCents } : { endToEndId, amountInCents };
+}
+
+/** One payment when both carry an endToEndId and it is equal; without one on either side, when the amount is equal. */
+export function samePayment(a: PaymentFact, b: PaymentFact): boolean {
+  if (a.endToEndId !== undefined && b.endToEndId !== undefined) return a.endToEndId === b.endToEndId;
+  return a.amountInCents === b.amountInCents;
+}
+
+/**
+ * True when `to` is progress from `from`. A payment after `expired` is progress too: the money arrived, and
+ * `paid_after_expiry` (not `stale_status`) is the rule that judges it.
+ */
+export function movesForward(kind: 'transaction' | 'transfer', from: string, to: string): boolean {
+  if (kind === 'transaction' && from === 'expired' && to === 'paid') return true;
+  return kind === 'transaction'
+    ? isForwardTransition({ kind: 'transaction', from, to }) === true
+    : isForwardTransition({ kind: 'transfer', from, to }) === true;
+}
+
+// The first statuses: a transfer `created` and `queued` are two words for one step, not a conflict.
+const firstStatuses: ReadonlySet<string> = new Set(['pending', 'created', 'queued']);
+
+/** A different status that the status order puts behind (or beside, for two final states) the current one. */
+function movesBackwards(kind: 'transaction' | 'transfer', from: string, to: string): boolean {
+  if (to === from || movesForward(kind, from, to) || (firstStatuses.has(from) && firstStatuses.has(to))) return false;
+  const forward = kind === 'transaction' ? isForwardTransition({ kind: 'transaction', from, to }) : isForwardTransition({ kind: 'transfer', from, to });
+  return forward === false;
+}
+
+/** True when `paid` would be news to a charge at `from`: never applied, before `paid` or expired (an unknown status counts). */
+function newlyPaid(from: string | undefined): boolean {
+  if (from === undefined || from === 'expired') return true;
+  return from !== 'paid' && isForwardTransition({ kind: 'transaction', from, to: 'paid' }) !== false;
+}
+
+/** A status from the payload, safe in a message: quoted, escaped, and cut short. */
+function quoted(value: string): string {
+  return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
+}
+
+/** The event's own timestamp when readable (a late retry keeps it), else the moment of receipt. */
+function paymentTime(event: PixEvent, receivedAt: number): number {
+  const stated = event.timestamp === undefined ? Number.NaN : Date.parse(event.timestamp);
+  return Number.isFinite(stated) ? stated : receivedAt;
+}

@@ -1,0 +1,214 @@
+import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
+import { checkInteger } from '../shared/option-checks.js';
+import { channelOf } from './book-channel.js';
+import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from './book-state.js';
+import { checkExpectation } from './check-expectation.js';
+import type { DisputeWithAge, HeldEvent, PaymentBook } from './payment-book.js';
+import { defaultPolicy } from './payment-policy.js';
+
+export interface MemoryPaymentBookOptions {
+  /**
+   * Resources (charges and transfers) remembered. Default 100 000. Beyond it the least recently written
+   * resource is evicted: its timeline and state are gone, and a later event for it is judged as if first
+   * seen. Open held events and resources with an open dispute are kept whatever the bound.
+   */
+  max?: number;
+  /** Timeline entries kept per resource; the oldest drop first. Default 100. */
+  maxTimeline?: number;
+  /** The clock, epoch milliseconds. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** The memory book answers through promises like every backend, and tells how much it holds. */
+export interface MemoryPaymentBook extends PaymentBook {
+  /** Resources held now, those kept for an open dispute included. */
+  readonly size: number;
+}
+
+/**
+ * The payment book in this process only (instances behind a load balancer each have their own; use the
+ * Redis or Postgres book to share one). Every change to one resource runs after the previous one has
+ * finished (a promise chain per resource), so two deliveries for one charge never interleave.
+ */
+export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): MemoryPaymentBook {
+  const max = checkInteger('max', options.max, 1, 100_000_000, 100_000);
+  const maxTimeline = checkInteger('maxTimeline', options.maxTimeline, 1, 100_000, 100);
+  const now = options.now ?? Date.now;
+  if (typeof now !== 'function') throw new PixhookConfigError('pixhook: `now` must be a function returning epoch milliseconds.');
+
+  // Insertion order is write order: the first key is the least recently written.
+  const resources = new Map<string, ResourceState>();
+  // Evicted resources with an open dispute: a dispute's deadline must not be forgotten.
+  const pinned = new Map<string, ResourceState>();
+  const withDisputes = new Set<string>();
+  const held = new Map<string, HeldEvent>();
+  // `<resource key>\n<dedupe key>` → the open held id: a retry of a held event finds its hold.
+  const openHeldByKey = new Map<string, string>();
+  // Released and dismissed ids, oldest first, so their answers (`already_released`, `dismissed`) stay bounded.
+  const closedHeld = new Set<string>();
+  let expectationsInUse = false;
+  const chains = new Map<string, Promise<void>>();
+
+  /** Runs `task` after every earlier task for `key` has settled; a failure does not block the next. */
+  function serialize<T>(key: string, task: () => T): Promise<T> {
+    const previous = chains.get(key) ?? Promise.resolve();
+    const result = previous.then(task);
+    const tail = result.then(noop, noop);
+    chains.set(key, tail);
+    void tail.then(() => {
+      if (chains.get(key) === tail) chains.delete(key);
+    });
+    return result;
+  }
+
+  function read(key: string): ResourceState | undefined {
+    return resources.get(key) ?? pinned.get(key);
+  }
+
+  function write(key: string, state: ResourceState): void {
+    pinned.delete(key);
+    resources.delete(key);
+    resources.set(key, state);
+    if (state.disputes.length > 0) withDisputes.add(key);
+    else withDisputes.delete(key);
+    while (resources.size > max) {
+      const [oldestKey, oldest] = resources.entries().next().value as [string, ResourceState];
+      resources.delete(oldestKey);
+      if (oldest.disputes.some((dispute) => dispute.open)) pinned.set(oldestKey, oldest);
+      else withDisputes.delete(oldestKey);
+    }
+  }
+
+  function close(entry: HeldEvent): void {
+    held.set(entry.heldId, entry);
+    openHeldByKey.delete(heldKey(entry));
+    closedHeld.add(entry.heldId);
+    while (closedHeld.size > max) {
+      const oldest = closedHeld.values().next().value as string;
+      closedHeld.delete(oldest);
+      held.delete(oldest);
+    }
+  }
+
+  const heldKey = (entry: HeldEvent) => resourceKey(entry.kind, entry.resourceId) + '\n' + entry.dedupeKey;
+
+  return {
+    get size() {
+      return resources.size + pinned.size;
+    },
+
+    async get(id) {
+      const state = read(resourceKey('transaction', id)) ?? read(resourceKey('transfer', id));
+      return state === undefined ? undefined : toBookResource(state);
+    },
+
+    async expect(charge) {
+      const expected = checkExpectation(charge);
+      const key = resourceKey('transaction', charge.id);
+      await serialize(key, () => {
+        const state = read(key) ?? { id: charge.id, kind: 'transaction' as const, timeline: [], payments: [], disputes: [] };
+        write(key, { ...state, expected });
+        expectationsInUse = true;
+      });
+    },
+
+    async held() {
+      const open: HeldEvent[] = [];
+      for (const entry of held.values()) if (entry.state === 'held' || entry.state === 'releasing') open.push(structuredClone(entry));
+      return open;
+    },
+
+    async dismiss(heldId, note) {
+      if (typeof note !== 'string' || note.length > 2000) {
+        throw new PixhookError('validation_failed', 'pixhook: `note` must be a string of at most 2000 characters.');
+      }
+      const found = held.get(heldId);
+      if (found === undefined) return { ok: false, reason: 'not_found' };
+      const key = resourceKey(found.kind, found.resourceId);
+      return serialize(key, () => {
+        const entry = held.get(heldId);
+        if (entry === undefined) return { ok: false, reason: 'not_found' } as const;
+        if (entry.state === 'dismissed') return { ok: false, reason: 'dismissed' } as const;
+        if (entry.state !== 'held') return { ok: false, reason: 'already_released' } as const;
+        const step = dismissStep(read(key), entry, note, now(), maxTimeline);
+        if (step.resource !== undefined) write(key, step.resource);
+        close(step.held);
+        return { ok: true } as const;
+      });
+    },
+
+    async disputes(filter = {}) {
+      const at = now();
+      const listed: DisputeWithAge[] = [];
+      for (const key of withDisputes) {
+        for (const dispute of read(key)?.disputes ?? []) {
+          if (filter.open !== undefined && dispute.open !== filter.open) continue;
+          listed.push({ ...dispute, ageMs: Math.max(0, at - Date.parse(dispute.openedAt)) });
+        }
+      }
+      return listed.sort((a, b) => b.ageMs - a.ageMs);
+    },
+
+    async record(event, context) {
+      if (typeof context?.dedupeKey !== 'string' || context.dedupeKey === '') {
+        throw new PixhookError('validation_failed', 'pixhook: `dedupeKey` must be a non-empty string.');
+      }
+      const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
+      const key = resourceKey(event.kind, resource.id);
+      return serialize(key, () => {
+        const openHeldId = openHeldByKey.get(key + '\n' + context.dedupeKey);
+        const step = recordStep({
+          resource: read(key),
+          event,
+          dedupeKey: context.dedupeKey,
+          channel: context.channel ?? channelOf(event),
+          deliveryId: context.deliveryId ?? event.deliveryId,
+          at: context.at ?? now(),
+          policy: context.policy ?? defaultPolicy,
+          confirmed: context.confirmed,
+          expectationsInUse,
+          openHeld: openHeldId === undefined ? undefined : held.get(openHeldId),
+          newHeldId: () => 'held_' + crypto.randomUUID(),
+          maxTimeline,
+        });
+        write(key, step.resource);
+        if (step.held !== undefined) {
+          held.set(step.held.heldId, step.held);
+          openHeldByKey.set(heldKey(step.held), step.held.heldId);
+        }
+        return step.result;
+      });
+    },
+
+    async claimRelease(heldId) {
+      const found = held.get(heldId);
+      if (found === undefined) return { ok: false, reason: 'not_found' };
+      return serialize(resourceKey(found.kind, found.resourceId), () => {
+        const entry = held.get(heldId);
+        if (entry === undefined) return { ok: false, reason: 'not_found' } as const;
+        if (entry.state === 'dismissed') return { ok: false, reason: 'dismissed' } as const;
+        if (entry.state !== 'held') return { ok: false, reason: 'already_released' } as const;
+        const claimed: HeldEvent = { ...entry, state: 'releasing' };
+        held.set(heldId, claimed);
+        return { ok: true, held: structuredClone(claimed) } as const;
+      });
+    },
+
+    async finishRelease(heldId, ok) {
+      const found = held.get(heldId);
+      if (found === undefined) return false;
+      const key = resourceKey(found.kind, found.resourceId);
+      return serialize(key, () => {
+        const entry = held.get(heldId);
+        if (entry === undefined || entry.state !== 'releasing') return false;
+        const step = releaseStep(read(key), entry, ok === true, now(), maxTimeline);
+        if (step.resource !== undefined) write(key, step.resource);
+        if (step.held.state === 'released') close(step.held);
+        else held.set(heldId, step.held);
+        return true;
+      });
+    },
+  };
+}
+
+function noop(): void {}

@@ -1,0 +1,165 @@
+// The payment book (issue 22): per charge and transfer, the latest applied status and amount, what was
+// expected, a timeline of every event, open MED disputes and held events. Built here, framework-free:
+// this contract, the pure policy (payment-policy.ts, evaluate-policy.ts), the pure per-resource update
+// (book-state.ts) and `memoryPaymentBook` (serialized per resource by a promise chain, bounded).
+// Still to wire: `createReceiver({ book, policy })` / `createProcessing({ book })` call `record` before
+// any named handler (held → 200 `held`, flags → `event.violations`, `onViolation`), `receiver.release`
+// over claimRelease/finishRelease, `confirm: client` (passes `confirmed` to record, 503 when unreadable),
+// `disputeAlertMs`; `redisPaymentBook` (claim and book update in one script), `postgresPaymentBook`
+// (inside the inbox transaction), `createClient({ book })` expectations, emulator cases (pay twice, late,
+// infraction, `delay` fault), CLI `pixhook book show|held|release|dismiss`, the README "Payment safety".
+import type { PixEvent } from '../events/event-types.js';
+import type { PixEventName, TransactionStatus, TransferStatus } from '../events/event-names.js';
+import type { ResolvedPolicy, Violation, ViolationReason } from './payment-policy.js';
+
+/** How an event reached pixhook: the charge's `postbackUrl`, a registered (`user`) webhook, the reconciler, or a replay. */
+export type BookChannel = 'postback' | 'user' | 'reconcile' | 'replay';
+
+/** What `book.expect` takes: the charge as the merchant created it. */
+export interface ExpectedCharge {
+  id: string;
+  /** Integer cents the payer must pay. */
+  amountInCents: number;
+  /** The payer's CPF or CNPJ, with or without punctuation; compared by its digits. */
+  payerDocument?: string;
+  /** After this moment a payment is `paid_after_expiry`. */
+  expiresAt?: Date | string | number;
+}
+
+/** An expectation as the book keeps it: the document as digits only, the expiry as ISO 8601. */
+export interface Expectation {
+  amountInCents: number;
+  payerDocument?: string;
+  expiresAt?: string;
+}
+
+/** What pixhook did with one event (or with a held event later). */
+export type TimelineOutcome = 'apply' | 'held' | 'duplicate_hold' | 'released' | 'release_failed' | 'dismissed';
+
+/** One event in a resource's timeline. */
+export interface TimelineEntry {
+  name: PixEventName;
+  status: TransactionStatus | TransferStatus;
+  amountInCents: number;
+  channel: BookChannel;
+  deliveryId?: string;
+  /** When pixhook recorded it, ISO 8601. */
+  at: string;
+  outcome: TimelineOutcome;
+  /** The violations found (flagged ones on `apply`, the held ones on `held`); empty when none. */
+  reasons: ViolationReason[];
+  heldId?: string;
+}
+
+/** A MED dispute opened by `transaction_infraction`. The charge keeps its status. */
+export interface Dispute {
+  resourceId: string;
+  /** The infraction's id, when the gateway gave one. */
+  id?: string;
+  status?: string;
+  reason?: string;
+  amountInCents?: number;
+  /** ISO 8601: the infraction's `openedAt`, else when pixhook first saw it. */
+  openedAt: string;
+  /** False once a later event gives it a closing status (`closed`, `resolved`, `rejected`, `accepted`, `canceled`). */
+  open: boolean;
+}
+
+/** A dispute as `book.disputes()` lists it, with its age at the time of the call. */
+export interface DisputeWithAge extends Dispute {
+  ageMs: number;
+}
+
+/** One charge or transfer as the book knows it. */
+export interface BookResource {
+  id: string;
+  kind: 'transaction' | 'transfer';
+  /**
+   * The latest status pixhook applied (handlers ran, or a held event was released); it only moves
+   * forward. Before anything was applied (only an expectation, or only held events): `pending` for a
+   * charge, `queued` for a transfer.
+   */
+  status: TransactionStatus | TransferStatus;
+  /** The amount of the latest applied event; before that, the expected amount, else the first event's. */
+  amountInCents: number;
+  expected?: Expectation;
+  /** Oldest first, bounded per resource (the oldest entries drop first). */
+  timeline: TimelineEntry[];
+  disputes: Dispute[];
+}
+
+export type HeldState = 'held' | 'releasing' | 'released' | 'dismissed';
+
+/** An event kept by a `hold`: its handlers have not run. Never dropped while `held` or `releasing`. */
+export interface HeldEvent {
+  heldId: string;
+  resourceId: string;
+  kind: 'transaction' | 'transfer';
+  dedupeKey: string;
+  /** The event as it arrived, so a release runs its handlers on exactly what was held. */
+  event: PixEvent;
+  violations: Violation[];
+  channel: BookChannel;
+  deliveryId?: string;
+  heldAt: string;
+  state: HeldState;
+  /** The note given to `dismiss`. */
+  note?: string;
+  /** When it was released or dismissed, ISO 8601. */
+  closedAt?: string;
+}
+
+export type DismissResult = { ok: true } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' };
+
+/** `claimRelease`: the held event, now `releasing` and claimed by this caller alone; or why not. */
+export type ReleaseClaim =
+  | { ok: true; held: HeldEvent }
+  | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' };
+
+/** How the pipeline describes one delivery to `record`. */
+export interface RecordContext {
+  /** The event's dedupe key: a retry (or the copy on the other channel) of a held event carries the same one. */
+  dedupeKey: string;
+  /** Default: from the event (`reconcile`, `replay`, else the delivery's `scope`: `user`, otherwise `postback`). */
+  channel?: BookChannel;
+  /** Default: the event's `deliveryId`. */
+  deliveryId?: string;
+  /** Epoch milliseconds of receipt. Default: the book's clock. */
+  at?: number;
+  /** The resolved policy (`checkPolicy`). Default: the documented defaults. */
+  policy?: ResolvedPolicy;
+  /** The gateway's answer under `confirm`: false when it contradicted the event (a `not_confirmed`). */
+  confirmed?: boolean;
+}
+
+/** What `record` decided: `apply` runs the handlers (with any flagged violations); `held` and `duplicate_hold` do not. */
+export type RecordResult =
+  | { outcome: 'apply'; violations: Violation[] }
+  | { outcome: 'held' | 'duplicate_hold'; violations: Violation[]; heldId: string };
+
+/** Every method returns a promise, on every backend. */
+export interface PaymentBook {
+  /** The charge or transfer with this id (a charge first when both exist), or undefined. */
+  get(id: string): Promise<BookResource | undefined>;
+  /** Records what a charge must look like when paid; from then on the book is "using expectations". */
+  expect(charge: ExpectedCharge): Promise<void>;
+  /** Open held events (`held` or `releasing`), oldest first. */
+  held(): Promise<HeldEvent[]>;
+  /** Closes a held event without running its handlers. */
+  dismiss(heldId: string, note: string): Promise<DismissResult>;
+  /** Disputes, with their age; `{ open: true }` for open ones only, `{ open: false }` for closed ones. */
+  disputes(filter?: { open?: boolean }): Promise<DisputeWithAge[]>;
+  /**
+   * The pipeline's step before any named handler: atomically for the event's resource, checks the
+   * policy against the book, appends the timeline entry, moves status and amount forward on `apply`,
+   * opens or updates a dispute on `transaction_infraction`, and keeps the event when a violation holds it.
+   */
+  record(event: PixEvent, context: RecordContext): Promise<RecordResult>;
+  /** Marks a held event `releasing` for this caller alone: a release runs exactly once. */
+  claimRelease(heldId: string): Promise<ReleaseClaim>;
+  /**
+   * Ends a claimed release: `ok` marks it `released` and applies it to the book (forward only); not `ok`
+   * (a handler failed) puts it back to `held`. False when the event was not `releasing`.
+   */
+  finishRelease(heldId: string, ok: boolean): Promise<boolean>;
+}

@@ -1,0 +1,70 @@
+import { describeGiven } from '../shared/option-checks.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
+
+/** The violations a `record` can find, one per event; each is set to `hold` or `flag` by the policy. */
+export const policyReasons = [
+  'stale_status',
+  'amount_mismatch',
+  'payer_mismatch',
+  'paid_after_expiry',
+  'duplicate_payment',
+  'unknown_charge',
+  'not_confirmed',
+] as const;
+
+/** Every violation reason: the policy's, plus `dispute_deadline`, an alert about an open dispute, not about an event. */
+export const violationReasons = [...policyReasons, 'dispute_deadline'] as const;
+
+export type PolicyReason = (typeof policyReasons)[number];
+export type ViolationReason = (typeof violationReasons)[number];
+
+/** `hold`: handlers do not run, the event waits in the book for a person. `flag`: handlers run and hear the violation. */
+export type PolicyAction = 'hold' | 'flag';
+
+/** What `createReceiver({ book, policy })` takes: any reason, set to `hold` or `flag`; the rest keep their default. */
+export type PaymentPolicy = Partial<Record<PolicyReason, PolicyAction>>;
+
+/** A policy with every reason decided, as `checkPolicy` returns it. */
+export type ResolvedPolicy = Readonly<Record<PolicyReason, PolicyAction>>;
+
+/** One broken rule, as `record` returns it and `onViolation` will hear it. Messages never carry a document number. */
+export interface Violation {
+  reason: ViolationReason;
+  action: PolicyAction;
+  message: string;
+}
+
+/** The documented defaults: money-moving mismatches are held, the merely suspicious are flagged. */
+export const defaultPolicy: ResolvedPolicy = Object.freeze({
+  stale_status: 'hold',
+  amount_mismatch: 'hold',
+  payer_mismatch: 'hold',
+  paid_after_expiry: 'flag',
+  duplicate_payment: 'hold',
+  unknown_charge: 'flag',
+  not_confirmed: 'hold',
+});
+
+const reasonSet: ReadonlySet<string> = new Set(policyReasons);
+
+/** The full policy for `policy` (undefined: the defaults); a setup error for any unknown key or value. */
+export function checkPolicy(policy: PaymentPolicy | undefined): ResolvedPolicy {
+  if (policy === undefined) return defaultPolicy;
+  if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) {
+    throw new PixhookConfigError(`pixhook: \`policy\` must be an object of reason codes set to "hold" or "flag", got ${describeGiven(policy)}.`);
+  }
+  const resolved: Record<PolicyReason, PolicyAction> = { ...defaultPolicy };
+  for (const [key, value] of Object.entries(policy as Record<string, unknown>)) {
+    if (!reasonSet.has(key)) {
+      const hint = key === 'dispute_deadline' ? ' `dispute_deadline` is an alert, set by `disputeAlertMs`, not a policy.' : '';
+      throw new PixhookConfigError(
+        `pixhook: \`policy\` keys must be reason codes (${policyReasons.join(', ')}), got ${describeGiven(key)}.${hint}`,
+      );
+    }
+    if (value !== 'hold' && value !== 'flag') {
+      throw new PixhookConfigError(`pixhook: \`policy.${key}\` must be "hold" or "flag", got ${describeGiven(value)}.`);
+    }
+    resolved[key as PolicyReason] = value;
+  }
+  return Object.freeze(resolved);
+}
