@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidCnpj, isValidCpf } from '../shared/brazilian-documents.js';
+import type { ChargeWatchStatus } from './watch-charge.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.hostname });
 
@@ -120,4 +121,6 @@ export interface Charge {
   status: string;
   feesInCents: number | undefined;
   pix: { emv: string; qrCode: string };
+  /** Only with `createClient({ watch })`: whether the charge was handed to the watcher (see `ChargeWatchStatus`). */
+  watch?: ChargeWatchStatus;
 }

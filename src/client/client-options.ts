@@ -1,6 +1,8 @@
 import type { FetchLike, Sleep } from './http-transport.js';
 
 /** Something that follows charges to a final status: a `pixhook/reconcile` reconciler or its watch store. */
+import type { Logger } from '../shared/logger.js';
+import type { WatchFailure } from './watch-charge.js';
 export interface ChargeWatcher {
   watch(chargeId: string, createdAt?: number): unknown;
 }
@@ -37,9 +39,20 @@ export interface ClientOptions {
   sleep?: Sleep;
   /**
    * Every charge created is handed to it (`watch(id, createdAt)`), so a reconciler follows it even if
-   * its webhook never arrives. A watcher that fails never fails the charge.
+   * its webhook never arrives. A watcher that fails never fails the charge: the result's `watch` says
+   * so, the client retries it in the background (`watchRetryDelaysMs`), and a watch that never succeeds
+   * reaches `onError` and the logger. It fails when it throws, rejects, resolves `{ ok: false }` (as a
+   * reconciler's `watch` does) or does not settle within `watchTimeoutMs`.
    */
   watch?: ChargeWatcher;
   /** Default `crypto.randomUUID`. */
   generateIdempotencyKey?: () => string;
+  /** Waits before each retry of a failed watch. Default 1 s, 5 s, 30 s, 2 min (5 attempts, ~2.6 min); at most 20 waits of 0–24 h; `[]`: no retry. */
+  watchRetryDelaysMs?: readonly number[];
+  /** One watch attempt that has not settled by then has failed. Default 5 000 ms (1 ms–24 h). */
+  watchTimeoutMs?: number;
+  /** Told when a created charge could not be handed to `watch` after every retry (it will not be reconciled). */
+  onError?: (failure: WatchFailure) => void | Promise<void>;
+  /** pino-compatible; failed watch attempts are logged (warn), a watch given up on too (error). */
+  logger?: Logger;
 }

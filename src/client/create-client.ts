@@ -10,6 +10,7 @@ import type { RateLimitInfo } from './rate-limit.js';
 import { transactionFrom, transactionResponseSchema, type TransactionRecord } from './transaction-schemas.js';
 import { sendTransferInputSchema, transferResponseSchema, type SendTransferInput, type TransferResult } from './transfer-schemas.js';
 import { waitForStatus, type WaitForStatusOptions } from './wait-for-status.js';
+import { createChargeWatching } from './watch-charge.js';
 import {
   registerWebhookInputSchema,
   webhookIdSchema,
@@ -42,15 +43,8 @@ export interface PixClient {
   webhooks: WebhooksApi;
   /** The last `X-RateLimit-*` figures seen, if any. */
   rateLimit(): RateLimitInfo | undefined;
-}
-
-// The charge exists whatever the watcher does: its failure must not turn a created charge into an error.
-async function watchCharge(watcher: NonNullable<ClientOptions['watch']>, id: string, createdAt: number): Promise<void> {
-  try {
-    await watcher.watch(id, createdAt);
-  } catch {
-    // A reconciler's watch() logs its own failures; a bare store's are dropped here on purpose.
-  }
+  /** The variant the client follows (`createClient({ variant })`); a reconciler on this client takes it as its own. */
+  readonly variant: 'a' | 'b';
 }
 
 function validate<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.output<S> {
@@ -73,6 +67,7 @@ export function createClient(options: ClientOptions): PixClient {
   const newKey = options.generateIdempotencyKey ?? (() => globalThis.crypto.randomUUID());
   const transferBody = options.transferBody ?? 'both';
   const chargeInput = createChargeInputSchema({
+  const watching = options.watch === undefined ? undefined : createChargeWatching(options, options.watch, sleep);
     minAmountInCents: options.minChargeAmountInCents ?? (variant === 'a' ? 100 : 1),
     requirePhone: variant === 'a',
   });
@@ -109,8 +104,10 @@ export function createClient(options: ClientOptions): PixClient {
         chargeResponseSchema,
       );
       const { data } = response;
-      if (options.watch) await watchCharge(options.watch, data.id, createdAt);
-      return { id: data.id, status: data.status, feesInCents: data.fees, pix: { emv: data.pix.emv, qrCode: data.pix.qrCode } };
+      const charge: Charge = { id: data.id, status: data.status, feesInCents: data.fees, pix: { emv: data.pix.emv, qrCode: data.pix.qrCode } };
+      // The charge exists whatever the watcher does: a failed watch is shown and retried, never thrown.
+      if (watching) charge.watch = await watching.watch(data.id, createdAt);
+      return charge;
     },
 
     async sendTransfer(input, call) {
@@ -192,4 +189,5 @@ export function createClient(options: ClientOptions): PixClient {
 
     rateLimit: () => transport.rateLimit(),
   };
+    variant,
 }

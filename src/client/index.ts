@@ -1,6 +1,8 @@
 export { createClient } from './create-client.js';
 export type { CallOptions, PixClient, WebhooksApi } from './create-client.js';
 export type { ChargeWatcher, ClientOptions } from './client-options.js';
+export { defaultWatchRetryDelaysMs, defaultWatchTimeoutMs } from './watch-charge.js';
+export type { ChargeWatchStatus, WatchFailure } from './watch-charge.js';
 export type { FetchLike, Sleep } from './http-transport.js';
 export {
   PixApiError,

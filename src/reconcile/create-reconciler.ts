@@ -1,3 +1,5 @@
+import { guardLogger } from '../shared/logger.js';
+import { PixhookError } from '../shared/pixhook-error.js';
 import { nextCheckAt } from './check-schedule.js';
 import { recoveredEvent } from './recovered-event.js';
 import { resolveReconcilerOptions, type PendingCharge, type ReconcilerOptions } from './reconciler-options.js';
@@ -17,6 +19,9 @@ export interface RunResult {
   failed: number;
 }
 
+/** What `watch` did: the charge is followed, or the watch store failed. */
+export type WatchOutcome = { ok: true } | { ok: false; error: unknown };
+
 export interface ReconcilerMetrics {
   /** Charges followed now. */
   watched: number;
@@ -31,8 +36,11 @@ export interface ReconcilerMetrics {
 }
 
 export interface Reconciler {
-  /** Follows a charge until a final status or `maxAgeMs`. Never rejects (a store failure is logged). */
-  watch(chargeId: string, createdAt?: number | Date | string): Promise<void>;
+  /**
+   * Follows a charge until a final status or `maxAgeMs`. Never rejects: a store failure is logged and
+   * returned as `{ ok: false, error }` (`createClient({ watch })` retries it).
+   */
+  watch(chargeId: string, createdAt?: number | Date | string): Promise<WatchOutcome>;
   /** One pass over the charges due now. */
   runOnce(): Promise<RunResult>;
   /** Runs now, then every `everyMs` (never two runs at once). */
@@ -83,6 +91,19 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
   };
 
+  // Guarded (and escaped): a broken logger must not stop the reconciler.
+  const errorLogger = guardLogger(config.logger);
+
+  async function reportUnreadable(chargeId: string, status: string | undefined, message: string): Promise<void> {
+    const error = new PixhookError('response_invalid', `pixhook reconcile: charge ${chargeId}: ${message}`);
+    errorLogger.error({ chargeId, ...(status !== undefined && { status }), error: error.message }, 'pixhook reconcile: a charge record it cannot read; it is read again later');
+    try {
+      await config.onError?.({ reason: 'record_unreadable', chargeId, ...(status !== undefined && { status }), error });
+    } catch (thrown) {
+      warn({ chargeId, error: describe(thrown) }, 'pixhook reconcile: onError threw');
+    }
+  }
+
   /** Reads the gateway still allows beyond the merchant's own share, from the client's last figures. */
   function gatewayHeadroom(now: number): number {
     const info = config.client.rateLimit?.();
@@ -117,13 +138,20 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       }
       result.checked++;
       result.failed++;
-      warn({ chargeId: entry.chargeId, error: describe(error) }, 'pixhook reconcile: reading the charge failed; it is read again later');
+      // A record the client cannot parse (an amount that is not integer cents) will not heal by itself.
+      if ((error as { code?: unknown } | null)?.code === 'response_invalid') await reportUnreadable(entry.chargeId, undefined, describe(error));
+      else warn({ chargeId: entry.chargeId, error: describe(error) }, 'pixhook reconcile: reading the charge failed; it is read again later');
       await store.reschedule(entry.chargeId, owner, nextCheckAt(config.now(), checks, config.backoffMs), checks);
       return 'done';
     }
     result.checked++;
-    const built = recoveredEvent(transaction, config.eventFor);
+    const built = recoveredEvent(transaction, config.eventFor, config.variant);
     if ('skip' in built) {
+      // A final status the record cannot make an event from needs a person: count it, say it, read it again later.
+      if (built.skip === 'unreadable') {
+        result.failed++;
+        await reportUnreadable(entry.chargeId, transaction.status, built.message);
+      }
       await store.reschedule(entry.chargeId, owner, nextCheckAt(config.now(), checks, config.backoffMs), checks);
       return 'done';
     }
@@ -214,8 +242,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     async watch(chargeId, createdAt) {
       try {
         await store.watch(chargeId, epochMs(createdAt, config.now()));
+        return { ok: true };
       } catch (error) {
         warn({ chargeId, error: describe(error) }, 'pixhook reconcile: could not watch the charge');
+        return { ok: false, error };
       }
     },
     runOnce,

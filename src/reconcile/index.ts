@@ -1,10 +1,10 @@
 // pixhook/reconcile: follow charges to a final status through the API, so no paid charge is missed.
 export { createReconciler } from './create-reconciler.js';
-export type { Reconciler, ReconcilerMetrics, RunResult } from './create-reconciler.js';
-export type { PendingCharge, ReconcilerClient, ReconcilerOptions, ReconcilerProcessing } from './reconciler-options.js';
+export type { Reconciler, ReconcilerMetrics, RunResult, WatchOutcome } from './create-reconciler.js';
+export type { PendingCharge, ReconcileFailure, ReconcilerClient, ReconcilerOptions, ReconcilerProcessing } from './reconciler-options.js';
 export { defaultBackoffMs, maxReadsPerCharge, nextCheckAt } from './check-schedule.js';
 export { defaultStatusEvents, recoveredEvent } from './recovered-event.js';
-export type { ReadTransaction } from './recovered-event.js';
+export type { NoEvent, ReadTransaction, ReconcileVariant } from './recovered-event.js';
 export { memoryWatchStore } from './memory-watch-store.js';
 export type { MemoryWatchStoreOptions } from './memory-watch-store.js';
 export { redisWatchStore } from './redis-watch-store.js';

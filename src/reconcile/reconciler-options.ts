@@ -1,6 +1,6 @@
-import { PixhookConfigError, type Logger, type PixEvent, type PixEventName } from '../index.js';
+import { PixhookConfigError, type Logger, type PixEvent, type PixEventName, type PixhookError } from '../index.js';
 import { defaultBackoffMs } from './check-schedule.js';
-import { defaultStatusEvents, type ReadTransaction } from './recovered-event.js';
+import { defaultStatusEvents, type ReadTransaction, type ReconcileVariant } from './recovered-event.js';
 import type { WatchStore } from './watch-store.js';
 import { memoryWatchStore } from './memory-watch-store.js';
 
@@ -9,6 +9,22 @@ export interface ReconcilerClient {
   getTransaction(id: string, options?: { signal?: AbortSignal }): Promise<ReadTransaction>;
   /** The last `X-RateLimit-*` figures the client saw: the reconciler leaves the merchant's share alone. */
   rateLimit?(): { operation: string; limit: number | undefined; remaining: number | undefined; resetAt: number | undefined } | undefined;
+  /** The gateway's variant (`createClient({ variant })`): the reconciler's default `variant`. */
+  readonly variant?: string;
+}
+
+/** A charge the reconciler could not turn into its event: counted in `failed`, logged, and read again later. */
+export interface ReconcileFailure {
+  /**
+   * `record_unreadable`: the gateway's record could not be read (the client refused it), or its status is
+   * final but it lacks what an event needs (an integer amount).
+   */
+  reason: 'record_unreadable';
+  chargeId: string;
+  /** The record's status, when it could be read. */
+  status?: string;
+  /** A `PixhookError` with code `response_invalid`; its message names the field and its type, never its value. */
+  error: PixhookError;
 }
 
 /** What the reconciler needs of a `Processing` (`createProcessing()` fits): the same handlers and dedupe as the webhook. */
@@ -47,8 +63,17 @@ export interface ReconcilerOptions {
   querySharePerMinute?: number;
   /** How long a run holds a charge. Default 60 000. */
   leaseMs?: number;
-  /** The event a final status becomes; undefined: not final. Default: paid, refunded, canceled, expired. */
+  /** The event a final status becomes; undefined: not final. Default: `defaultStatusEvents` (paid, refunded, canceled, expired). */
   eventFor?: (status: string) => PixEventName | undefined;
+  /**
+   * The shape of the gateway's webhooks, so a recovered event is the one that variant's webhook carries
+   * (same `variant`, payload shape and dedupe key): `a`, `b`, or `short` (no refund details, so no refund
+   * part in the key). Default: the client's `variant` (`createClient({ variant })`), else `a`. Set `short`
+   * yourself when the gateway sends the short form: the client cannot tell it from `b`.
+   */
+  variant?: ReconcileVariant;
+  /** Called for each charge counted in `failed` that needs a person: a final status the record cannot make an event from. */
+  onError?: (failure: ReconcileFailure) => void | Promise<void>;
   /** Called for each event handed to processing and handled (not for duplicates). */
   onRecovered?: (event: PixEvent, result: { key?: string }) => void;
   logger?: Logger;
@@ -56,8 +81,19 @@ export interface ReconcilerOptions {
   now?: () => number;
 }
 
-export type ResolvedReconcilerOptions = Required<Omit<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger'>> &
-  Pick<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger'>;
+export type ResolvedReconcilerOptions = Required<Omit<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError'>> &
+  Pick<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError'>;
+
+const variants: readonly string[] = ['a', 'b', 'short'];
+
+function variantOf(options: ReconcilerOptions): ReconcileVariant {
+  if (options.variant !== undefined) {
+    if (!variants.includes(options.variant)) throw new PixhookConfigError(`pixhook: \`variant\` must be "a", "b" or "short", got ${typeof options.variant === 'string' ? 'another string' : `a ${typeof options.variant}`}`);
+    return options.variant;
+  }
+  const fromClient = options.client.variant;
+  return typeof fromClient === 'string' && variants.includes(fromClient) ? (fromClient as ReconcileVariant) : 'a';
+}
 
 function check(name: string, value: number, min: number, max = Infinity): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
@@ -86,10 +122,12 @@ export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedRe
     queryLimitPerMinute: check('queryLimitPerMinute', options.queryLimitPerMinute ?? 100, 1),
     querySharePerMinute: check('querySharePerMinute', options.querySharePerMinute ?? 0.5, 0.01, 1),
     leaseMs: check('leaseMs', options.leaseMs ?? 60_000, 1),
-    eventFor: options.eventFor ?? ((status) => defaultStatusEvents[status]),
+    eventFor: options.eventFor ?? ((status) => (Object.hasOwn(defaultStatusEvents, status) ? defaultStatusEvents[status] : undefined)),
+    variant: variantOf(options),
     now,
     ...(options.listPending && { listPending: options.listPending }),
     ...(options.onRecovered && { onRecovered: options.onRecovered }),
     ...(options.logger && { logger: options.logger }),
+    ...(options.onError && { onError: options.onError }),
   };
 }

@@ -5,7 +5,15 @@ import { createNodeHandler } from '../../adapters/node/index.js';
 import { createClient } from '../../src/client/index.js';
 import { startEmulator, type DeliveryRecord, type Emulator } from '../../src/emulator/index.js';
 import { createProcessing, createReceiver, memoryDedupeStore, type DedupeStore, type Processing } from '../../src/index.js';
-import { createReconciler, memoryWatchStore, redisWatchStore, type Reconciler, type RunResult, type WatchStore } from '../../src/reconcile/index.js';
+import {
+  createReconciler,
+  memoryWatchStore,
+  redisWatchStore,
+  type ReconcileFailure,
+  type Reconciler,
+  type RunResult,
+  type WatchStore,
+} from '../../src/reconcile/index.js';
 import { redisDedupeStore } from '../../src/redis/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedisServer } from '../helpers/redis-server.js';
@@ -171,5 +179,81 @@ describe('reconcile end to end: the receiver is down for the whole retry window'
     expect(checkedBy.every((n) => n > 0)).toBe(true);
     expect(apiReads).toBe(charges + 1);
     console.info(`reconcile e2e (redis): reads per instance ${checkedBy.join(' + ')}, API reads ${apiReads}`);
+  });
+});
+
+describe('reconcile end to end: Variant A expiry and an unreadable amount', () => {
+  it('a Variant A expiry (transaction_updated, status canceled) is handled once when both the webhook and the reconciler report it', async () => {
+    const emulator = await startEmulator({ webhookSecret: secret, backoffMs: 20, deliveryTimeoutMs: 2_000 });
+    cleanups.push(() => emulator.close());
+    expect(emulator.variant).toBe('a');
+    const port = await freePort();
+    const webhookUrl = `http://127.0.0.1:${port}/webhooks/pix`;
+    const dedupe = memoryDedupeStore();
+    const handled: { name: string; id: string; status: string; source: string }[] = [];
+    const recording = () =>
+      createProcessing({ store: dedupe }).onAny((event, context) => {
+        if (event.kind === 'transaction') handled.push({ name: event.name, id: event.transaction.id, status: event.transaction.status, source: context.source });
+      });
+    const reconciler = createReconciler({ client: createClient({ ...emulator.credentials, baseUrl: emulator.url }), processing: recording(), minAgeMs: 0, backoffMs: [60_000] });
+    const pix = createClient({ ...emulator.credentials, baseUrl: emulator.url, watch: reconciler });
+    await pix.webhooks.register({ url: webhookUrl, events: ['transaction_updated'] });
+
+    // The first expiry's webhook finds nobody (the gateway gives up); the second's is handled.
+    const first = await pix.createCharge({ amountInCents: 700, customer });
+    await control(emulator, 'POST', `/_emulator/transactions/${first.id}/expire`);
+    await emulator.idle();
+    await listen(createServer(createNodeHandler(createReceiver({ secret, processing: recording() }))), port);
+    const second = await pix.createCharge({ amountInCents: 800, customer });
+    await control(emulator, 'POST', `/_emulator/transactions/${second.id}/expire`);
+    await emulator.idle();
+    expect(handled).toEqual([{ name: 'transaction_updated', id: second.id, status: 'canceled', source: 'webhook' }]);
+
+    // The reconciler reads both: it recovers the first, and finds the second already handled.
+    expect(await reconciler.runOnce()).toMatchObject({ checked: 2, recovered: 1, finished: 2, failed: 0 });
+    // The gateway's resend of the first expiry is then a duplicate.
+    const gaveUp = emulator.deliveries().filter((d) => d.resourceId === first.id && d.state === 'gave_up');
+    expect(gaveUp).toHaveLength(1);
+    await control(emulator, 'POST', `/_emulator/deliveries/${gaveUp[0]!.id}/redeliver`);
+    await emulator.idle();
+    const resent = emulator.deliveries().find((d) => d.redeliveryOf === gaveUp[0]!.id);
+    expect(JSON.parse(resent?.attempts[0]?.responseBody ?? '{}')).toMatchObject({ reason: 'duplicate' });
+
+    expect(handled).toEqual([
+      { name: 'transaction_updated', id: second.id, status: 'canceled', source: 'webhook' },
+      { name: 'transaction_updated', id: first.id, status: 'canceled', source: 'reconcile' },
+    ]);
+  });
+
+  it('a paid charge whose amount reads as a fraction is counted failed, reaches onError and the logger, and is never handled', async () => {
+    const emulator = await startEmulator({ webhookSecret: secret, backoffMs: 20, deliveryTimeoutMs: 2_000 });
+    cleanups.push(() => emulator.close());
+    // The gateway's read answer, rewritten on the wire to carry 10.50 as a decimal, as some gateways' dashboards do.
+    const decimalAmounts = async (input: string, init: RequestInit) => {
+      const response = await fetch(input, init);
+      if (!input.includes('/api/v1/transactions/')) return response;
+      const body = (await response.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify({ ...body, amountInCents: 10.5 }), { status: response.status, headers: response.headers });
+    };
+    const handled: string[] = [];
+    const failures: ReconcileFailure[] = [];
+    const errors: object[] = [];
+    const logger = { info() {}, warn() {}, error: (fields: object) => void errors.push(fields) };
+    const reconciler = createReconciler({
+      client: createClient({ ...emulator.credentials, baseUrl: emulator.url, fetch: decimalAmounts }),
+      processing: createProcessing({ store: memoryDedupeStore() }).onAny((event) => void handled.push(event.name)),
+      minAgeMs: 0,
+      logger,
+      onError: (failure) => void failures.push(failure),
+    });
+    const pix = createClient({ ...emulator.credentials, baseUrl: emulator.url, watch: reconciler });
+    const charge = await pix.createCharge({ amountInCents: 1050, customer });
+    expect(charge.watch).toEqual({ ok: true, attempts: 1 });
+    await control(emulator, 'POST', `/_emulator/transactions/${charge.id}/pay`);
+    expect(await reconciler.runOnce()).toMatchObject({ checked: 1, recovered: 0, finished: 0, failed: 1 });
+    expect(failures).toMatchObject([{ reason: 'record_unreadable', chargeId: charge.id, error: { code: 'response_invalid' } }]);
+    expect(errors).toHaveLength(1);
+    expect(handled).toEqual([]);
+    expect(await reconciler.metrics()).toMatchObject({ watched: 1 });
   });
 });

@@ -1,12 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type PixClient } from '../../src/client/index.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
-import { PixhookConfigError, type PixEvent } from '../../src/index.js';
+import { eventKey, normalizeEvent, PixhookConfigError, type Logger, type PixEvent } from '../../src/index.js';
+import { buildPayload } from '../../src/testing/index.js';
 import {
   createReconciler,
   maxReadsPerCharge,
   memoryWatchStore,
   reconcilerMetricsToPrometheus,
+  type ReconcileFailure,
+  type ReconcilerClient,
   type ReconcilerOptions,
   type ReconcilerProcessing,
 } from '../../src/reconcile/index.js';
@@ -216,6 +219,148 @@ describe('createReconciler: one schedule for several instances', () => {
     const { client } = await setup();
     const pix = client({ watch: () => Promise.reject(new Error('store down')) });
     await expect(pix.createCharge({ amountInCents: 100, customer })).resolves.toMatchObject({ status: 'pending' });
+  });
+});
+
+function webhookKey(payload: unknown): string {
+  const normalized = normalizeEvent(payload);
+  if (!normalized.ok || normalized.event.kind === 'unknown') throw new Error('not an event');
+  return eventKey(normalized.event);
+}
+
+function recordingLogger() {
+  const lines: { level: string; fields: Record<string, unknown>; message?: string }[] = [];
+  const at = (level: string) => (fields: object, message?: string) => void lines.push({ level, fields: fields as Record<string, unknown>, message });
+  const logger: Logger = { info: at('info'), warn: at('warn'), error: at('error') };
+  return { lines, logger };
+}
+
+/** A client that answers every read with one record (what a custom ReconcilerClient, or a gateway, may give). */
+function fixedClient(record: { status: string; amountInCents: unknown; raw?: Record<string, unknown> }, variant?: string): ReconcilerClient {
+  return {
+    ...(variant !== undefined && { variant }),
+    getTransaction: async (id) => ({ id, status: record.status, amountInCents: record.amountInCents as number, raw: { id, ...record.raw } }),
+  };
+}
+
+describe('createReconciler: the event and key the variant\'s webhook carries', () => {
+  it('Variant A: an expiry (status canceled) is recovered as transaction_updated, the webhook\'s name, variant and key', async () => {
+    const { emulator, clock, client } = await setup();
+    const { accepted, processing } = recorder();
+    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, backoffMs: [minute] });
+    const charge = await client(reconciler).createCharge({ amountInCents: 300, customer });
+    emulator.expire(charge.id);
+    expect(await reconciler.runOnce()).toMatchObject({ checked: 1, recovered: 1, finished: 1, failed: 0 });
+    const event = accepted[0] as PixEvent;
+    expect(event).toMatchObject({ name: 'transaction_updated', variant: 'a', source: 'reconcile', transaction: { id: charge.id, status: 'canceled', amountInCents: 300 } });
+    // What the emulator's Variant A webhook for that expiry carries (the emulator builds it with buildPayload).
+    const webhook = buildPayload('transaction_updated', { variant: 'a', id: charge.id, status: 'canceled', amountInCents: 300 });
+    expect(eventKey(event)).toBe(webhookKey(webhook));
+    expect(eventKey(event)).toBe(`transaction_updated:${charge.id}:canceled:300`);
+  });
+
+  it('takes the variant from the client, or from the option; the short form\'s event carries no refund, as its webhook', async () => {
+    const refund = { id: 'rf_9', amountInCents: 100, reason: 'partial', refundedAt: '2026-11-23T10:00:00Z' };
+    const record = { status: 'refunded', amountInCents: 300, raw: { refund } };
+    const events: Record<string, PixEvent> = {};
+    for (const [name, options] of [
+      ['default', { client: fixedClient(record) }],
+      ['client b', { client: fixedClient(record, 'b') }],
+      ['option short', { client: fixedClient(record, 'b'), variant: 'short' as const }],
+    ] as const) {
+      const { accepted, processing } = recorder();
+      const reconciler = createReconciler({ ...options, processing, minAgeMs: 0 });
+      await reconciler.watch('tx_r');
+      expect(await reconciler.runOnce()).toMatchObject({ recovered: 1, failed: 0 });
+      events[name] = accepted[0] as PixEvent;
+    }
+    expect(events['default']?.variant).toBe('a');
+    expect(events['client b']?.variant).toBe('b');
+    expect(events['option short']?.variant).toBe('short');
+    const a = buildPayload('transaction_refunded', { variant: 'a', id: 'tx_r', amountInCents: 300, refund });
+    const b = buildPayload('transaction_refunded', { variant: 'b', id: 'tx_r', amountInCents: 300, refund });
+    const short = buildPayload('transaction_refunded', { variant: 'short', id: 'tx_r', amountInCents: 300 });
+    expect(eventKey(events['default'] as PixEvent)).toBe(webhookKey(a));
+    expect(eventKey(events['client b'] as PixEvent)).toBe(webhookKey(b));
+    expect(webhookKey(b)).toBe('transaction_refunded:tx_r:refunded:300:ra=100:ri=rf_9');
+    expect(eventKey(events['option short'] as PixEvent)).toBe(webhookKey(short));
+    expect(webhookKey(short)).toBe('transaction_refunded:tx_r:refunded:300');
+  });
+
+  it('a status named like an Object property is not final, and no crash', async () => {
+    const { accepted, processing } = recorder();
+    const reconciler = createReconciler({ client: fixedClient({ status: 'constructor', amountInCents: 1 }), processing, minAgeMs: 0 });
+    await reconciler.watch('tx_o');
+    expect(await reconciler.runOnce()).toMatchObject({ checked: 1, recovered: 0, failed: 0 });
+    expect(accepted).toHaveLength(0);
+  });
+
+  it('refuses an unknown variant', () => {
+    const { processing } = recorder();
+    expect(() => createReconciler({ client: fixedClient({ status: 'paid', amountInCents: 1 }), processing, variant: 'c' as never })).toThrow(/`variant` must be "a", "b" or "short"/);
+  });
+});
+
+describe('createReconciler: a paid record it cannot read', () => {
+  it('an amount that is not integer cents counts as failed, reaches onError and the logger, and is read again later', async () => {
+    const failures: ReconcileFailure[] = [];
+    const { lines, logger } = recordingLogger();
+    const { accepted, processing } = recorder();
+    let now = Date.parse('2026-11-23T10:00:00Z');
+    const reconciler = createReconciler({
+      client: fixedClient({ status: 'paid', amountInCents: 10.5 }),
+      processing,
+      minAgeMs: 0,
+      backoffMs: [minute],
+      now: () => now,
+      logger,
+      onError: (failure) => void failures.push(failure),
+    });
+    await reconciler.watch('tx_frac');
+    expect(await reconciler.runOnce()).toMatchObject({ checked: 1, recovered: 0, finished: 0, failed: 1 });
+    expect(accepted).toHaveLength(0);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ reason: 'record_unreadable', chargeId: 'tx_frac', status: 'paid', error: { code: 'response_invalid' } });
+    expect(failures[0]?.error.message).toMatch(/transaction_paid event: data\.amountInCents: expected non-negative integer cents, found number \(fraction\)/);
+    const errors = lines.filter((l) => l.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.fields).toMatchObject({ chargeId: 'tx_frac', status: 'paid' });
+    // Still followed: read again on the back-off schedule, and reported again.
+    expect(await reconciler.metrics()).toMatchObject({ watched: 1 });
+    now += minute;
+    expect(await reconciler.runOnce()).toMatchObject({ checked: 1, failed: 1 });
+    expect(failures).toHaveLength(2);
+  });
+
+  it('an amount the client refuses (a fraction in the gateway\'s answer) counts as failed and reaches onError too', async () => {
+    const { emulator, clock } = await setup();
+    // The gateway's answer to a read, rewritten on the wire: the real client parses it.
+    const fractional: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input).includes('/api/v1/transactions/')) return response;
+      const body = (await response.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify({ ...body, amountInCents: 10.5 }), { status: response.status, headers: response.headers });
+    };
+    const reader = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, retryBaseDelayMs: 1, fetch: fractional });
+    const failures: ReconcileFailure[] = [];
+    const { lines, logger } = recordingLogger();
+    const { processing } = recorder();
+    const reconciler = createReconciler({ client: reader, processing, now: clock.now, minAgeMs: 0, logger, onError: (f) => void failures.push(f) });
+    const charge = await createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now }).createCharge({ amountInCents: 1050, customer });
+    emulator.pay(charge.id);
+    await reconciler.watch(charge.id, clock.now());
+    expect(await reconciler.runOnce()).toMatchObject({ checked: 1, recovered: 0, failed: 1 });
+    expect(failures).toMatchObject([{ reason: 'record_unreadable', chargeId: charge.id, error: { code: 'response_invalid' } }]);
+    expect(lines.filter((l) => l.level === 'error')).toHaveLength(1);
+  });
+
+  it('an onError that throws or rejects does not stop the run', async () => {
+    const { processing } = recorder();
+    for (const onError of [() => { throw new Error('boom'); }, () => Promise.reject(new Error('boom'))]) {
+      const reconciler = createReconciler({ client: fixedClient({ status: 'paid', amountInCents: undefined }), processing, minAgeMs: 0, onError });
+      await reconciler.watch('tx_none');
+      expect(await reconciler.runOnce()).toMatchObject({ checked: 1, failed: 1 });
+    }
   });
 });
 
