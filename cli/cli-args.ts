@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { describeError, PixhookConfigError, PixhookError } from '../src/index.js';
+import { describeError, PixhookConfigError, PixhookError, type PixhookErrorCode } from '../src/index.js';
+import { checkNumber, maxAttempts, maxDelayMs, maxTtlMs, type NumberBounds } from '../src/shared/option-checks.js';
 import { jsonText } from './shared/json-text.js';
 
 /** A bad command line: the command prints the message and exits 2. */
@@ -7,6 +8,15 @@ export class UsageError extends PixhookError {
   override name = 'UsageError';
   constructor(message: string) {
     super('usage', message);
+    this.message = message;
+  }
+}
+
+/** A failure of the machine, the network or a missing package: the command prints the message as it is and exits 1. */
+export class CommandFailure extends PixhookError {
+  override name = 'CommandFailure';
+  constructor(code: PixhookErrorCode, message: string) {
+    super(code, message);
     this.message = message;
   }
 }
@@ -44,6 +54,29 @@ export function portFrom(value: string | undefined, fallback: number): number {
   return port;
 }
 
+/** The bounds of the CLI's numeric flags (the library's own, from its option checks). */
+export const flagBounds = {
+  attempts: { min: 1, max: maxAttempts },
+  delayMs: { min: 0, max: maxDelayMs, note: '(24 h)' },
+  timeoutMs: { min: 1, max: maxDelayMs, note: '(24 h)' },
+  ageMs: { min: 1, max: maxTtlMs, note: '(366 days)' },
+  concurrency: { min: 1, max: 1_000 },
+} as const satisfies Record<string, NumberBounds>;
+
+/** A whole-number flag: decimal digits only (`1e3`, `0x10`, `1.5` and `''` are refused) within `bounds`, else exit 2. */
+export function integerFlag(flag: string, value: string, bounds: NumberBounds): number {
+  return checkNumber(flag, /^\d{1,16}$/.test(value) ? Number(value) : value, bounds);
+}
+
+const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** A duration flag — `500ms`, `30s`, `2m`, `48h` or plain milliseconds — in whole milliseconds within `bounds`, else exit 2. */
+export function durationFlag(flag: string, value: string, bounds: NumberBounds): number {
+  const match = /^(\d{1,16}(?:\.\d{1,6})?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!match) throw new UsageError(`${flag} must be a duration like 30s, 2m, 48h or 5000ms, got ${jsonText(value)}`);
+  return checkNumber(flag, Math.round(Number(match[1]) * durationUnits[match[2] ?? 'ms']!), { ...bounds, note: `ms${bounds.note === undefined ? '' : ` ${bounds.note}`}` });
+}
+
 /** A file named on the command line that cannot be read is a usage error (exit 2), for every command. */
 export async function readInputFile(flag: string, path: string): Promise<Uint8Array> {
   const { readFile } = await import('node:fs/promises');
@@ -66,8 +99,17 @@ export async function runCommand(usage: string, body: () => Promise<number>): Pr
   try {
     return await body();
   } catch (error) {
+    if (error instanceof CommandFailure) {
+      process.stderr.write(`${prefixed(error.message)}\n`);
+      return 1;
+    }
+    const missing = missingPackage(error);
+    if (missing !== undefined) {
+      process.stderr.write(`pixhook: ${missing}\n`);
+      return 1;
+    }
     if (error instanceof UsageError || error instanceof PixhookConfigError) {
-      process.stderr.write(`pixhook: ${error.message.replace(/^pixhook: /, '')}\nusage: pixhook ${usage}\n`);
+      process.stderr.write(`${prefixed(error.message)}\nusage: pixhook ${usage}\n`);
       return 2;
     }
     const code = (error as { code?: unknown } | null)?.code;
@@ -78,6 +120,43 @@ export async function runCommand(usage: string, body: () => Promise<number>): Pr
     process.stderr.write(`pixhook: unexpected error: ${describeError(error)}\n`);
     if (process.env['PIXHOOK_DEBUG'] === '1' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return 1;
+  }
+}
+
+/** `pixhook: <message>`, unless the message already names pixhook (`pixhook: …`, `pixhook worker: …`). */
+function prefixed(message: string): string {
+  return /^pixhook[ :]/.test(message) ? message : `pixhook: ${message}`;
+}
+
+// What each optional package is for: a missing one is one line naming what to install, not a stack.
+const optionalPackages: Record<string, string> = {
+  ioredis: '--redis',
+  bullmq: 'the durable queue (listen --mode durable, worker)',
+  pg: 'the Postgres store',
+  express: 'the Express adapter',
+};
+
+function missingPackage(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : '';
+  const name = code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find package '([^']+)'/.exec(message)?.[1] : undefined;
+  return name !== undefined && Object.hasOwn(optionalPackages, name) ? missingPackageLine(name) : undefined;
+}
+
+function missingPackageLine(name: string): string {
+  return `${optionalPackages[name] ?? name} needs the optional package ${name}: npm install ${name}`;
+}
+
+/**
+ * Finds an optional package (without loading it) before anything is opened, so its absence is one
+ * line (exit 1) and nothing is left running.
+ */
+export function requirePackage(name: 'ioredis' | 'bullmq'): void {
+  try {
+    import.meta.resolve(name);
+  } catch (error) {
+    if (missingPackage(error) !== undefined) throw new CommandFailure('config_invalid', missingPackageLine(name));
+    throw error;
   }
 }
 

@@ -3,11 +3,14 @@ import type { EmulatorSignature } from '../src/emulator/delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt } from '../src/emulator/emulator-records.js';
 import { emulatorRefusedPixKey } from '../src/emulator/gateway-state.js';
 import type { PayloadVariant } from '../src/events/event-types.js';
-import { parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './cli-args.js';
+import { flagBounds, integerFlag, parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './cli-args.js';
+import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
+import { redactedUrl, redactedUrlsIn } from './shared/redacted-url.js';
 
 const usage =
-  'emulator [--port <n>] [--host 127.0.0.1] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--signature-scheme sha256|timestamped --signature-header <name>] [--backoff-ms <n>] [--delivery-timeout-ms <n>] [--transfer-step-ms <n>] [--quiet]';
+  'emulator [--port <n>] [--host 127.0.0.1] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--signature-scheme sha256|timestamped --signature-header <name>] [--backoff-ms <n>] [--delivery-timeout-ms <n>] [--transfer-step-ms <n>] [--quiet]\n' +
+  '  --port 0–65535, --backoff-ms and --transfer-step-ms 0–86400000 (24 h), --delivery-timeout-ms 1–86400000 (whole milliseconds)';
 
 /**
  * Serves the gateway emulator until SIGINT/SIGTERM. Prints, on stdout, the base URL and the
@@ -46,13 +49,13 @@ export function emulatorCommand(argv: string[]): Promise<number> {
       ...(values['api-key'] !== undefined && { apiKey: values['api-key'] }),
       ...(values['api-secret'] !== undefined && { apiSecret: values['api-secret'] }),
       ...(values['webhook-secret'] !== undefined && { webhookSecret: values['webhook-secret'] }),
-      ...(values['backoff-ms'] !== undefined && { backoffMs: millisecondsFrom('--backoff-ms', values['backoff-ms']) }),
+      ...(values['backoff-ms'] !== undefined && { backoffMs: integerFlag('--backoff-ms', values['backoff-ms'], flagBounds.delayMs) }),
       ...(values['delivery-timeout-ms'] !== undefined && {
-        deliveryTimeoutMs: millisecondsFrom('--delivery-timeout-ms', values['delivery-timeout-ms']),
+        deliveryTimeoutMs: integerFlag('--delivery-timeout-ms', values['delivery-timeout-ms'], flagBounds.timeoutMs),
       }),
-      ...(values['transfer-step-ms'] !== undefined && { transferStepMs: millisecondsFrom('--transfer-step-ms', values['transfer-step-ms']) }),
+      ...(values['transfer-step-ms'] !== undefined && { transferStepMs: integerFlag('--transfer-step-ms', values['transfer-step-ms'], flagBounds.delayMs) }),
       // The path comes from the request: JSON-escaped, so a crafted URL cannot forge a log line.
-      onRequest: (entry) => log(`pixhook emulator: ${entry.method} ${jsonText(entry.path)} → ${entry.status === 0 ? 'dropped' : entry.status}`),
+      onRequest: (entry) => log(`pixhook emulator: ${plain(entry.method)} ${jsonText(entry.path)} → ${entry.status === 0 ? 'dropped' : entry.status}`),
       onDeliveryAttempt: (delivery, attempt) => log(attemptLine(delivery, attempt)),
       onDelivery: (delivery) => log(deliveryLine(delivery)),
     });
@@ -75,18 +78,18 @@ export function emulatorCommand(argv: string[]): Promise<number> {
   });
 }
 
-// URLs, ids and errors come from requests and receivers: every such string is JSON-escaped.
+// URLs, ids and errors come from requests and receivers: every such string is escaped, every URL's credentials masked.
 function attemptLine(delivery: DeliveryRecord, attempt: EmulatorDeliveryAttempt): string {
-  const answer = attempt.status !== undefined ? `answered ${attempt.status}` : `no answer ${jsonText(attempt.error ?? 'unknown')}`;
-  const fault = attempt.fault ? ` (fault ${attempt.fault.id} ${attempt.fault.action})` : '';
+  const answer = attempt.status !== undefined ? `answered ${attempt.status}` : `no answer ${jsonText(redactedUrlsIn(attempt.error ?? 'unknown'))}`;
+  const fault = attempt.fault ? ` (fault ${plain(attempt.fault.id)} ${plain(attempt.fault.action)})` : '';
   const next = attempt.retryInMs !== undefined ? `; retry in ${attempt.retryInMs} ms` : '';
-  return `pixhook emulator: ${delivery.id} attempt ${attempt.attempt}/5 ${delivery.event} ${jsonText(delivery.resourceId)} → ${jsonText(delivery.url)} ${answer}${fault}${next}`;
+  return `pixhook emulator: ${plain(delivery.id)} attempt ${attempt.attempt}/5 ${plain(delivery.event)} ${jsonText(delivery.resourceId)} → ${jsonText(redactedUrl(delivery.url))} ${answer}${fault}${next}`;
 }
 
 function deliveryLine(delivery: DeliveryRecord): string {
   const last = delivery.attempts.at(-1);
   const outcome = delivery.delivered ? `delivered (${last?.status ?? '?'})` : `gave up after ${delivery.attempts.length} attempts`;
-  return `pixhook emulator: ${delivery.id} ${delivery.event} ${jsonText(delivery.resourceId)} → ${jsonText(delivery.url)} [${delivery.scope}] ${outcome}`;
+  return `pixhook emulator: ${plain(delivery.id)} ${plain(delivery.event)} ${jsonText(delivery.resourceId)} → ${jsonText(redactedUrl(delivery.url))} [${plain(delivery.scope)}] ${outcome}`;
 }
 
 function signatureFrom(scheme: string, header: string | undefined): EmulatorSignature {
@@ -101,10 +104,4 @@ function signatureFrom(scheme: string, header: string | undefined): EmulatorSign
 
 function signatureLabel(signature: EmulatorSignature): string {
   return signature.scheme === 'sha256' ? 'X-Signature sha256=<hex>' : `${signature.header} t=<unix>,v1=<hex>`;
-}
-
-function millisecondsFrom(flag: string, value: string): number {
-  const ms = Number(value);
-  if (!Number.isFinite(ms) || ms < 0) throw new UsageError(`${flag} must be a non-negative number, got "${value}"`);
-  return ms;
 }

@@ -1,17 +1,18 @@
 import { createReceiver } from '../src/index.js';
-import { parseCommandLine, portFrom, runCommand, secretsFrom, untilSignal, UsageError } from './cli-args.js';
+import { parseCommandLine, portFrom, requirePackage, runCommand, secretsFrom, untilSignal, UsageError } from './cli-args.js';
 import { createForwarder } from './listen-forward.js';
-import { openRedisBackend, redisUrlFrom } from './redis-backend.js';
+import { openRedisBackend, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
 import { serveReceiver } from './serve-receiver.js';
 import { eventLine } from './shared/event-line.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
 import { stderrLogger } from './shared/stderr-logger.js';
-import { redisWaitFrom, waitForRedis } from './shared/wait-for-redis.js';
+import { waitForRedis } from './shared/wait-for-redis.js';
 import { jsonText } from './shared/json-text.js';
 
 const usage =
   'listen --port <n> --path <p> --secret <s> [--secret <s2>] [--host 127.0.0.1] [--mode inline|background|durable] ' +
-  '[--redis <url>] [--redis-wait 30s] [--forward-to <url>] [--signature-scheme sha256|timestamped] [--signature-header <name>]';
+  '[--redis <url>] [--redis-wait 30s] [--forward-to <url>] [--signature-scheme sha256|timestamped] [--signature-header <name>]\n' +
+  `  --port 0–65535; --redis-wait 0–24h (exit 1 when Redis does not answer by then); --redis ${redisUrlForms}`;
 
 /**
  * A local receiver: one JSON line on stdout per event handed to handlers; every other outcome
@@ -26,8 +27,7 @@ export function listenCommand(argv: string[]): Promise<number> {
       secret: { type: 'string', multiple: true },
       mode: { type: 'string', default: 'inline' },
       'forward-to': { type: 'string' },
-      redis: { type: 'string' },
-      'redis-wait': { type: 'string', default: '30s' },
+      ...redisFlags,
       ...signatureFlags,
     });
     const mode = values.mode;
@@ -40,17 +40,19 @@ export function listenCommand(argv: string[]): Promise<number> {
     const forwardTo = forwardUrlFrom(values['forward-to']);
     const redisWait = redisWaitFrom(values['redis-wait']);
 
+    if (mode === 'durable') requirePackage('bullmq');
     if (redisUrl !== undefined) await waitForRedis(redisUrl, redisWait);
-    const redis = redisUrl === undefined ? undefined : await openRedisBackend(redisUrl, mode === 'durable', stderrLogger);
-    const receiver = createReceiver({ secret, mode, signature, logger: stderrLogger, ...(redis && { store: redis.store, queue: redis.queue }) });
-    receiver.onAny((event, context) => {
-      process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
-    });
-    await redis?.start(receiver);
-
+    const redis = redisUrl === undefined ? undefined : await openRedisBackend(redisUrl, mode === 'durable', stderrLogger, redisWait);
     const forwarder = forwardTo === undefined ? undefined : createForwarder(forwardTo, (line) => process.stderr.write(line));
+    let receiver;
     let served;
+    // A failure from here on closes the Redis connections first: nothing opened may keep the process alive.
     try {
+      receiver = createReceiver({ secret, mode, signature, logger: stderrLogger, ...(redis && { store: redis.store, queue: redis.queue }) });
+      receiver.onAny((event, context) => {
+        process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
+      });
+      await redis?.start(receiver);
       served = await serveReceiver({ receiver: forwarder?.wrap(receiver) ?? receiver, host: values.host, port, path });
     } catch (error) {
       await redis?.close();

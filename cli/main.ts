@@ -12,11 +12,12 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./webhooks-command.js')).webhooksCommand,
   },
   listen: {
-    summary: 'listen --port <n> --path <p> --secret <s>… [--mode inline|background|durable] [--redis <url>] [--forward-to <url>] [--signature-scheme …]',
+    summary: 'listen --port <n> --path <p> --secret <s>… [--mode inline|background|durable] [--redis <url>] [--forward-to <url>] [--signature-scheme …]\n' +
+      '      (every --redis: redis://host:port, rediss://…, or a Cluster: redis+cluster://host:port,host:port; PIXHOOK_REDIS_URL)',
     load: async () => (await import('./listen-command.js')).listenCommand,
   },
   worker: {
-    summary: 'worker --redis <url> [--handlers <module>] [--concurrency n] [--attempts n]   (also: worker dead-letters | replay | quarantine)',
+    summary: 'worker --redis <url> --handlers <module> [--concurrency n] [--attempts n]   (also: worker dead-letters | replay | quarantine)',
     load: async () => (await import('./worker-command.js')).workerCommand,
   },
   reconcile: {
@@ -47,7 +48,19 @@ export async function main(argv: string[]): Promise<number> {
     out.write(`pixhook — receive, test and operate PIX gateway webhooks\n\nUsage:\n${usage.join('\n')}\n`);
     return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
   }
-  return (await command.load())(rest);
+  const code = await (await command.load())(rest);
+  endEvenIfHeld(code);
+  return code;
+}
+
+/**
+ * Once a command is done, nothing it opened may keep the process alive: every command closes what
+ * it opened, and should a library leave a connection or a timer behind (a Redis client retrying
+ * forever), the process still ends 1 s later with the command's exit code. The timer is unref'd, so
+ * it never delays a process with nothing left to run.
+ */
+function endEvenIfHeld(code: number): void {
+  setTimeout(() => process.exit(code), 1_000).unref();
 }
 
 /**

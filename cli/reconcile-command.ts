@@ -1,15 +1,26 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { PixApiError, PixNetworkError, PixResponseError } from '../src/client/client-errors.js';
 import { createClient } from '../src/client/create-client.js';
-import { createProcessing, memoryDedupeStore, type DedupeStore, type Logger, type PixEvent, type Processing } from '../src/index.js';
+import { checkNumber } from '../src/shared/option-checks.js';
+import { createProcessing, memoryDedupeStore, type DedupeStore, type Logger, type PixEvent } from '../src/index.js';
 import { createReconciler, memoryWatchStore, redisWatchStore, type RunResult, type WatchStore } from '../src/reconcile/index.js';
-import { parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
-import { redactedUrl, redisUrlFrom } from './redis-backend.js';
+import { durationFlag, flagBounds, integerFlag, parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
+import { closeClient, connectRedis, redactedUrl, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
+import { registerHandlers } from './shared/load-handlers.js';
 import { jsonText } from './shared/json-text.js';
 
 const usage =
-  'reconcile --handlers <module> [--once | --every 60s] [--redis <url>] [--charge <id>]... [--min-age 2m] [--max-age 48h] [--batch 50] [--concurrency 4] [--query-limit 100] [--query-share 0.5] [--variant a|b]   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)';
+  'reconcile --handlers <module> [--once | --every 60s] [--redis <url>] [--redis-wait 30s] [--charge <id>]... [--min-age 2m] [--max-age 48h] [--batch 50] [--concurrency 4] [--query-limit 100] [--query-share 0.5] [--variant a|b]   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)\n' +
+  '  --every 1ms–24h, --min-age 0–24h, --max-age 1ms–366d, --batch 1–1000, --concurrency 1–100, --query-limit 1–100000, --query-share 0.01–1, --redis-wait 0–24h\n' +
+  `  --redis ${redisUrlForms}`;
+
+const bounds = {
+  every: flagBounds.timeoutMs,
+  minAge: flagBounds.delayMs,
+  maxAge: flagBounds.ageMs,
+  batch: { min: 1, max: 1_000 },
+  concurrency: { min: 1, max: 100 },
+  queryLimit: { min: 1, max: 100_000 },
+} as const;
 
 // Every field of a log line is JSON: charge ids, reasons and messages come from the gateway.
 const stderrLogger: Logger = {
@@ -30,7 +41,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
       handlers: { type: 'string' },
       once: { type: 'boolean', default: false },
       every: { type: 'string' },
-      redis: { type: 'string' },
+      ...redisFlags,
       prefix: { type: 'string' },
       charge: { type: 'string', multiple: true },
       'min-age': { type: 'string' },
@@ -44,8 +55,14 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     if (values.handlers === undefined) throw new UsageError('--handlers <module> is required (the module that registers your handlers)');
     if (values.once && values.every !== undefined) throw new UsageError('--once and --every exclude each other');
     if (values.variant !== 'a' && values.variant !== 'b') throw new UsageError(`--variant must be a or b, got ${jsonText(values.variant)}`);
-    const everyMs = values.every === undefined ? 60_000 : durationMs('--every', values.every);
-    const minAgeMs = values['min-age'] === undefined ? 120_000 : durationMs('--min-age', values['min-age']);
+    const everyMs = values.every === undefined ? 60_000 : durationFlag('--every', values.every, bounds.every);
+    const minAgeMs = values['min-age'] === undefined ? 120_000 : durationFlag('--min-age', values['min-age'], bounds.minAge);
+    const maxAgeMs = values['max-age'] === undefined ? undefined : durationFlag('--max-age', values['max-age'], bounds.maxAge);
+    const batch = values.batch === undefined ? undefined : integerFlag('--batch', values.batch, bounds.batch);
+    const concurrency = values.concurrency === undefined ? undefined : integerFlag('--concurrency', values.concurrency, bounds.concurrency);
+    const queryLimit = values['query-limit'] === undefined ? undefined : integerFlag('--query-limit', values['query-limit'], bounds.queryLimit);
+    const queryShare = values['query-share'] === undefined ? undefined : share(values['query-share']);
+    const redisWait = redisWaitFrom(values['redis-wait']);
     const credentials = credentialsFromEnv();
     const redisUrl = redisUrlFrom(values.redis, false);
     if (!redisUrl && (values.charge ?? []).length === 0) {
@@ -56,15 +73,17 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     let watchStore: WatchStore = memoryWatchStore();
     let closeRedis = async () => {};
     if (redisUrl) {
-      const { Redis } = await import('ioredis');
       const { redisDedupeStore } = await import('../src/redis/index.js');
-      const client = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+      const client = await connectRedis(redisUrl, redisWait);
       client.on('error', (error: Error) => stderrLogger.warn({ redis: redactedUrl(redisUrl), error: error.message }, 'pixhook reconcile: redis connection error'));
-      store = redisDedupeStore({ client });
-      watchStore = redisWatchStore({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) });
-      closeRedis = async () => {
-        await client.quit().catch(() => client.disconnect());
-      };
+      closeRedis = () => closeClient(client);
+      try {
+        store = redisDedupeStore({ client });
+        watchStore = redisWatchStore({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) });
+      } catch (error) {
+        await closeRedis();
+        throw error;
+      }
     } else {
       process.stderr.write('pixhook reconcile: no --redis: dedupe is in this process only, so a webhook your receiver already handled is handled again\n');
     }
@@ -78,11 +97,11 @@ export function reconcileCommand(argv: string[]): Promise<number> {
         watchStore,
         minAgeMs,
         everyMs,
-        ...(values['max-age'] !== undefined && { maxAgeMs: durationMs('--max-age', values['max-age']) }),
-        ...(values.batch !== undefined && { batch: positive('--batch', values.batch) }),
-        ...(values.concurrency !== undefined && { concurrency: positive('--concurrency', values.concurrency) }),
-        ...(values['query-limit'] !== undefined && { queryLimitPerMinute: positive('--query-limit', values['query-limit']) }),
-        ...(values['query-share'] !== undefined && { querySharePerMinute: share(values['query-share']) }),
+        ...(maxAgeMs !== undefined && { maxAgeMs }),
+        ...(batch !== undefined && { batch }),
+        ...(concurrency !== undefined && { concurrency }),
+        ...(queryLimit !== undefined && { queryLimitPerMinute: queryLimit }),
+        ...(queryShare !== undefined && { querySharePerMinute: queryShare }),
         logger: stderrLogger,
         onRecovered: (event, result) => process.stdout.write(`${jsonText(recoveredLine(event, result.key))}\n`),
       });
@@ -134,15 +153,6 @@ function recoveredLine(event: PixEvent, key: string | undefined): Record<string,
   return { type: 'recovered', event: event.name, chargeId: resource.id, status: resource.status, amountInCents: resource.amountInCents, ...(key && { key }), source: 'reconcile' };
 }
 
-async function registerHandlers(path: string, processing: Processing): Promise<void> {
-  const module = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown; register?: unknown };
-  const register = typeof module.default === 'function' ? module.default : module.register;
-  if (typeof register !== 'function') {
-    throw new UsageError(`--handlers ${path} must export a function (default or \`register\`) that takes the processing (it has .on)`);
-  }
-  await (register as (processing: Processing) => unknown)(processing);
-}
-
 function credentialsFromEnv(): { apiKey: string; apiSecret: string; baseUrl: string } {
   const env = { apiKey: process.env['PIXHOOK_API_KEY'], apiSecret: process.env['PIXHOOK_API_SECRET'], baseUrl: process.env['PIXHOOK_BASE_URL'] };
   const names = { apiKey: 'PIXHOOK_API_KEY', apiSecret: 'PIXHOOK_API_SECRET', baseUrl: 'PIXHOOK_BASE_URL' } as const;
@@ -152,25 +162,8 @@ function credentialsFromEnv(): { apiKey: string; apiSecret: string; baseUrl: str
   return env as { apiKey: string; apiSecret: string; baseUrl: string };
 }
 
-const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** `500ms`, `60s`, `2m`, `48h`, or plain milliseconds. */
-export function durationMs(flag: string, value: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!match) throw new UsageError(`${flag} must be a duration like 60s, 2m or 48h, got ${jsonText(value)}`);
-  return Number(match[1]) * (units[match[2] ?? 'ms'] as number);
-}
-
-function positive(flag: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got ${jsonText(value)}`);
-  return n;
-}
-
 function share(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new UsageError(`--query-share must be more than 0 and at most 1, got ${jsonText(value)}`);
-  return n;
+  return checkNumber('--query-share', /^\d{1,3}(?:\.\d{1,6})?$/.test(value) ? Number(value) : value, { min: 0.01, max: 1, integer: false });
 }
 
 // Between runs, a signal ends the wait at once.

@@ -1,9 +1,24 @@
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
 import type { DedupeStore } from '../src/dedupe/dedupe-store.js';
 import type { Logger } from '../src/index.js';
 import type { EventQueue } from '../src/index.js';
 import type { Receiver } from '../src/index.js';
-import { createDurableQueue, redisDedupeStore, startWorker, type DurableWorker } from '../src/redis/index.js';
-import { UsageError } from './cli-args.js';
+import { createDurableQueue, redisDedupeStore, startWorker, type DurableQueue, type DurableWorker } from '../src/redis/index.js';
+import { createRedisClient, parseRedisUrl, redactedRedisUrl } from '../src/redis/redis-url.js';
+import { CommandFailure, requirePackage, UsageError } from './cli-args.js';
+import { redisWaitFrom, waitForRedis } from './shared/wait-for-redis.js';
+
+/** `--redis <url>` and `--redis-wait <duration>`, for every command that talks to Redis. */
+export const redisFlags = {
+  redis: { type: 'string' },
+  'redis-wait': { type: 'string', default: '30s' },
+} as const;
+
+/** The URL forms, said in every usage text. */
+export const redisUrlForms = 'redis://[:password@]host:6379[/db], rediss:// (TLS), or a Cluster by its seed nodes: redis+cluster://host:port,host:port (rediss+cluster:// for TLS)';
+
+/** How long closing may take before the connections are dropped: a Redis that went silent must not hold the process. */
+const closeWithinMs = 2_000;
 
 /** What `listen --redis` adds: the shared store, and for durable mode the queue and an in-process worker. */
 export interface RedisBackend {
@@ -14,24 +29,83 @@ export interface RedisBackend {
   close(): Promise<void>;
 }
 
-export async function openRedisBackend(url: string, durable: boolean, logger: Logger): Promise<RedisBackend> {
-  const { Redis } = await import('ioredis');
-  const client = new Redis(url);
+/** Opens the store's client (and the queue in durable mode); a failure part-way closes what was opened. */
+export async function openRedisBackend(url: string, durable: boolean, logger: Logger, waitMs: number): Promise<RedisBackend> {
+  if (durable) requirePackage('bullmq');
+  const client = await createRedisClient(url, { disconnectTimeout: 100 });
   client.on('error', (error: Error) => logger.warn({ error: error.message }, 'pixhook: redis connection error'));
-  const queue = durable ? await createDurableQueue({ connection: url, logger }) : undefined;
+  let queue: DurableQueue | undefined;
   let worker: DurableWorker | undefined;
+  const close = async () => {
+    await closeWithin(() => worker?.close());
+    await closeWithin(() => queue?.close());
+    await closeClient(client);
+  };
+  try {
+    if (durable) queue = await withinRedisWait(createDurableQueue({ connection: url, logger }), url, waitMs, 'the durable queue');
+  } catch (error) {
+    await close();
+    throw error;
+  }
   return {
     store: redisDedupeStore({ client }),
     ...(queue && { queue }),
     async start(receiver) {
-      if (durable) worker = await startWorker({ processing: receiver.processing, connection: url, logger });
+      if (durable) worker = await withinRedisWait(startWorker({ processing: receiver.processing, connection: url, logger }), url, waitMs, 'the worker');
     },
-    async close() {
-      await worker?.close();
-      await queue?.close();
-      await client.quit().catch(() => client.disconnect());
-    },
+    close,
   };
+}
+
+/**
+ * The client of a command that talks to Redis: waits for it first (bounded by `--redis-wait`), then
+ * opens a `Redis` or, for `redis+cluster://`, a `Cluster`. Every call is bounded by `commandTimeout`.
+ */
+export async function connectRedis(url: string, waitMs: number, options: RedisOptions = {}): Promise<Redis | Cluster> {
+  await waitForRedis(url, waitMs);
+  const client = await createRedisClient(url, { maxRetriesPerRequest: 2, commandTimeout: 10_000, disconnectTimeout: 100, ...options });
+  client.on('error', () => {});
+  return client;
+}
+
+/** QUIT, or the connection dropped when Redis does not answer it. */
+export async function closeClient(client: Redis | Cluster): Promise<void> {
+  await closeWithin(() => client.quit());
+  client.disconnect();
+}
+
+/** Runs a close within `closeWithinMs`; its failure or its hang never blocks the command's exit. */
+export async function closeWithin(close: () => Promise<unknown> | undefined): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.resolve()
+      .then(close)
+      .catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, closeWithinMs);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/**
+ * A library call that talks to Redis, bounded by `--redis-wait` (at least 5 s): after `waitForRedis`
+ * it should be quick, and a hang becomes one line and exit 1 instead of a process that never ends.
+ */
+export async function withinRedisWait<T>(promise: Promise<T>, url: string, waitMs: number, what: string): Promise<T> {
+  const boundMs = Math.max(5_000, waitMs);
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CommandFailure('redis_unavailable', `Redis at ${redactedRedisUrl(url)} did not answer within ${boundMs / 1_000} s (${what} could not start)`)),
+      boundMs,
+    );
+  });
+  try {
+    return await Promise.race([promise, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `--redis`, else `PIXHOOK_REDIS_URL`; `required` makes a missing one a usage error. */
@@ -43,11 +117,12 @@ export function redisUrlFrom(value: string | undefined, required: boolean): stri
     if (required) throw new UsageError('a Redis URL is required: --redis <url> or PIXHOOK_REDIS_URL');
     return undefined;
   }
-  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, got "${redactedUrl(url)}"`);
+  try {
+    parseRedisUrl(url);
+  } catch (error) {
+    throw new UsageError(`--redis: ${(error as Error).message.replace(/^pixhook: /, '')}`);
+  }
   return url;
 }
 
-/** The URL without its password, for messages. */
-export function redactedUrl(url: string): string {
-  return url.replace(/\/\/([^@/]*):[^@/]*@/, '//$1:***@');
-}
+export { redactedRedisUrl as redactedUrl, redisWaitFrom };

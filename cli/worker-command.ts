@@ -2,21 +2,23 @@ import type { DurableQueue } from '../src/redis/index.js';
 import { createProcessing } from '../src/index.js';
 import { registerHandlers } from './shared/load-handlers.js';
 import { quarantineCommand } from './worker-quarantine.js';
-import { parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
+import { flagBounds, integerFlag, parseCommandLine, requirePackage, runCommand, untilSignal, UsageError } from './cli-args.js';
 import { eventLine } from './shared/event-line.js';
 import { stderrLogger } from './shared/stderr-logger.js';
-import { redisWaitFrom, waitForRedis } from './shared/wait-for-redis.js';
-import { redactedUrl, redisUrlFrom } from './redis-backend.js';
+import { waitForRedis } from './shared/wait-for-redis.js';
+import { closeWithin, redactedUrl, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom, withinRedisWait } from './redis-backend.js';
 import { jsonText } from './shared/json-text.js';
 
 const usage =
-  'worker --redis <url> [--redis-wait 30s] [--queue pixhook-events] [--prefix bull] [--concurrency 10] [--attempts 5] [--backoff-ms 1000] [--handlers <module>]\n' +
-  '       pixhook worker dead-letters --redis <url> [--queue pixhook-events] [--payload]\n' +
-  '       pixhook worker replay --redis <url> [--queue pixhook-events] (--key <dedupe key>… | --all)\n' +
-  '       pixhook worker quarantine list | show <id> | replay (<id>… | --all) --redis <url> [--handlers <module>]';
+  'worker --redis <url> --handlers <module> [--redis-wait 30s] [--queue pixhook-events] [--prefix bull] [--concurrency 10] [--attempts 5] [--backoff-ms 1000]\n' +
+  '       pixhook worker dead-letters --redis <url> [--redis-wait 30s] [--queue pixhook-events] [--payload]\n' +
+  '       pixhook worker replay --redis <url> [--redis-wait 30s] [--queue pixhook-events] (--key <dedupe key>… | --all)\n' +
+  '       pixhook worker quarantine list | show <id> | replay (<id>… | --all) --redis <url> [--redis-wait 30s] [--handlers <module>]\n' +
+  '  --concurrency 1–1000, --attempts 1–100, --backoff-ms 0–86400000 (24 h), --redis-wait 0–24h (exit 1 when Redis does not answer by then)\n' +
+  `  --redis ${redisUrlForms}`;
 
 const connectionOptions = {
-  redis: { type: 'string' },
+  ...redisFlags,
   queue: { type: 'string', default: 'pixhook-events' },
   prefix: { type: 'string' },
 } as const;
@@ -43,33 +45,43 @@ async function runWorker(argv: string[]): Promise<number> {
     attempts: { type: 'string', default: '5' },
     'backoff-ms': { type: 'string', default: '1000' },
     handlers: { type: 'string' },
-    'redis-wait': { type: 'string', default: '30s' },
   });
   const redis = redisUrlFrom(values.redis, true);
-  const concurrency = count('--concurrency', values.concurrency);
-  const attempts = count('--attempts', values.attempts);
-  const delayMs = count('--backoff-ms', values['backoff-ms'], true);
+  queueNameFrom(values.queue);
+  const concurrency = integerFlag('--concurrency', values.concurrency, flagBounds.concurrency);
+  const attempts = integerFlag('--attempts', values.attempts, flagBounds.attempts);
+  const delayMs = integerFlag('--backoff-ms', values['backoff-ms'], flagBounds.delayMs);
   const redisWait = redisWaitFrom(values['redis-wait']);
+  // With no handler every job would complete and the event be lost: the gateway's retries then answer duplicate.
+  if (values.handlers === undefined) {
+    throw new UsageError('pixhook worker: --handlers <module> is required: a worker with no handler would complete jobs without running anything');
+  }
   // A worker never verifies a signature: it runs the handlers on the verified bytes the receiver queued.
   const processing = createProcessing({ logger: stderrLogger });
   processing.onAny((event, context) => {
     process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
   });
-  if (values.handlers !== undefined) await registerHandlers(values.handlers, processing);
+  await registerHandlers(values.handlers, processing);
 
+  requirePackage('bullmq');
   await waitForRedis(redis, redisWait);
   const { startWorker } = await import('../src/redis/index.js');
-  const worker = await startWorker({
-    processing,
-    connection: redis,
-    queueName: values.queue,
-    ...(values.prefix !== undefined && { prefix: values.prefix }),
-    concurrency,
-    attempts,
-    backoff: { delayMs },
-    logger: stderrLogger,
-  });
-  process.stderr.write(`pixhook: worker on queue ${values.queue} (${redactedUrl(redis)}), concurrency ${values.concurrency}\n`);
+  const worker = await withinRedisWait(
+    startWorker({
+      processing,
+      connection: redis,
+      queueName: values.queue,
+      ...(values.prefix !== undefined && { prefix: values.prefix }),
+      concurrency,
+      attempts,
+      backoff: { delayMs },
+      logger: stderrLogger,
+    }),
+    redis,
+    redisWait,
+    'the worker',
+  );
+  process.stderr.write(`pixhook: worker on queue ${jsonText(values.queue)} (${redactedUrl(redis)}), concurrency ${concurrency}\n`);
   await untilSignal();
   await worker.close();
   return 0;
@@ -112,25 +124,30 @@ async function replayCommand(argv: string[]): Promise<number> {
   });
 }
 
-type QueueFlags = { redis?: string | undefined; queue: string; prefix?: string | undefined };
+type QueueFlags = { redis?: string | undefined; 'redis-wait': string; queue: string; prefix?: string | undefined };
 
 async function withQueue(values: QueueFlags, body: (queue: DurableQueue) => Promise<number>): Promise<number> {
+  const url = redisUrlFrom(values.redis, true);
+  queueNameFrom(values.queue);
+  const redisWait = redisWaitFrom(values['redis-wait']);
+  requirePackage('bullmq');
+  await waitForRedis(url, redisWait);
   const { createDurableQueue } = await import('../src/redis/index.js');
-  const queue = await createDurableQueue({
-    connection: redisUrlFrom(values.redis, true),
-    queueName: values.queue,
-    ...(values.prefix !== undefined && { prefix: values.prefix }),
-    logger: stderrLogger,
-  });
+  const queue = await withinRedisWait(
+    createDurableQueue({ connection: url, queueName: values.queue, ...(values.prefix !== undefined && { prefix: values.prefix }), logger: stderrLogger }),
+    url,
+    redisWait,
+    'the queue',
+  );
   try {
     return await body(queue);
   } finally {
-    await queue.close();
+    await closeWithin(() => queue.close());
   }
 }
 
-function count(flag: string, value: string, zeroOk = false): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < (zeroOk ? 0 : 1)) throw new UsageError(`${flag} must be a ${zeroOk ? 'non-negative' : 'positive'} integer, got "${value}"`);
-  return n;
+/** BullMQ builds keys with `:`, and refuses such a name only after its connection is open: refused here first. */
+function queueNameFrom(name: string): string {
+  if (name === '' || name.includes(':')) throw new UsageError(`--queue must be a non-empty name without ':', got ${jsonText(name)}`);
+  return name;
 }

@@ -2,11 +2,11 @@ import { createProcessing, normalizeEvent, type AcceptResult } from '../src/inde
 import type { RedisQuarantine } from '../src/redis/index.js';
 import { parseCommandLine, UsageError } from './cli-args.js';
 import { registerHandlers } from './shared/load-handlers.js';
-import { redisUrlFrom } from './redis-backend.js';
+import { closeClient, connectRedis, redisFlags, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
 import { jsonText } from './shared/json-text.js';
 
 const connection = {
-  redis: { type: 'string' },
+  ...redisFlags,
   prefix: { type: 'string' },
   'dedupe-prefix': { type: 'string' },
 } as const;
@@ -60,10 +60,9 @@ async function replay(argv: string[]): Promise<number> {
   if (values.all === positionals.length > 0) throw new UsageError('give either the ids to replay or --all');
   if (values.handlers === undefined) throw new UsageError('worker quarantine replay needs --handlers <module>');
   const url = redisUrlFrom(values.redis, true);
-  const { Redis } = await import('ioredis');
+  const redisWait = redisWaitFrom(values['redis-wait']);
   const { redisDedupeStore, redisQuarantine } = await import('../src/redis/index.js');
-  const client = new Redis(url, { maxRetriesPerRequest: 2 });
-  client.on('error', () => {});
+  const client = await connectRedis(url, redisWait);
   try {
     const quarantine = redisQuarantine({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) });
     const store = redisDedupeStore({ client, quarantine: false, ...(values['dedupe-prefix'] !== undefined && { prefix: values['dedupe-prefix'] }) });
@@ -80,7 +79,7 @@ async function replay(argv: string[]): Promise<number> {
     }
     return failed === 0 ? 0 : 1;
   } finally {
-    client.disconnect();
+    await closeClient(client);
   }
 }
 
@@ -102,15 +101,17 @@ async function replayOne(bytes: Uint8Array, processing: ReturnType<typeof create
   return { replayed: false, why: result.reason, ...(result.key !== undefined && { key: result.key }) };
 }
 
-async function withQuarantine(values: { redis?: string | undefined; prefix?: string | undefined }, body: (q: RedisQuarantine) => Promise<number>): Promise<number> {
+async function withQuarantine(
+  values: { redis?: string | undefined; 'redis-wait': string; prefix?: string | undefined },
+  body: (q: RedisQuarantine) => Promise<number>,
+): Promise<number> {
   const url = redisUrlFrom(values.redis, true);
-  const { Redis } = await import('ioredis');
+  const redisWait = redisWaitFrom(values['redis-wait']);
   const { redisQuarantine } = await import('../src/redis/index.js');
-  const client = new Redis(url, { maxRetriesPerRequest: 2 });
-  client.on('error', () => {});
+  const client = await connectRedis(url, redisWait);
   try {
     return await body(redisQuarantine({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) }));
   } finally {
-    client.disconnect();
+    await closeClient(client);
   }
 }

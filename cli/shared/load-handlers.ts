@@ -1,21 +1,31 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Processing } from '../../src/index.js';
+import { describeError, type Processing } from '../../src/index.js';
 import { UsageError } from '../cli-args.js';
+import { jsonText } from './json-text.js';
 
-/** Loads `--handlers <module>` and calls its default export (or `register`) with the processing. */
+/**
+ * Loads `--handlers <module>` and calls its default export (or `register`) with the processing. A
+ * module that is missing, cannot be loaded (a syntax error, an import of its own that fails) or has
+ * no such function is a usage error (exit 2, one line), for every command.
+ */
 export async function registerHandlers(path: string, processing: Processing): Promise<void> {
+  const url = pathToFileURL(resolve(path)).href;
   let module: { default?: unknown; register?: unknown };
   try {
-    module = (await import(pathToFileURL(resolve(path)).href)) as typeof module;
+    module = (await import(url)) as typeof module;
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'ENOENT') throw new UsageError(`--handlers ${JSON.stringify(path)}: no such module`);
-    throw error;
+    const message = error instanceof Error ? error.message : '';
+    // Only the module itself missing is "no such module"; a package it imports that is missing is a load failure.
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'ENOENT') && message.includes(resolve(path))) {
+      throw new UsageError(`--handlers ${jsonText(path)}: no such module`);
+    }
+    throw new UsageError(`--handlers ${jsonText(path)} cannot be loaded: ${jsonText(describeError(error).split('\n')[0]).slice(1, -1)}`);
   }
   const register = typeof module.default === 'function' ? module.default : module.register;
   if (typeof register !== 'function') {
-    throw new UsageError(`--handlers ${JSON.stringify(path)} must export a function (default or \`register\`) that takes the processing (on, onAny, onError …)`);
+    throw new UsageError(`--handlers ${jsonText(path)} must export a function (default or \`register\`) that takes the processing (on, onAny, onError …)`);
   }
   await (register as (processing: Processing) => unknown)(processing);
 }
