@@ -1,8 +1,10 @@
+import { checkDelayMs, checkInteger, checkTimeoutMs, describeGiven, maxAttempts } from '../shared/option-checks.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
 import type { FetchLike, Sleep } from './http-transport.js';
-
-/** Something that follows charges to a final status: a `pixhook/reconcile` reconciler or its watch store. */
 import type { Logger } from '../shared/logger.js';
 import type { WatchFailure } from './watch-charge.js';
+
+/** Something that follows charges to a final status: a `pixhook/reconcile` reconciler or its watch store. */
 export interface ChargeWatcher {
   watch(chargeId: string, createdAt?: number): unknown;
 }
@@ -45,8 +47,6 @@ export interface ClientOptions {
    * reconciler's `watch` does) or does not settle within `watchTimeoutMs`.
    */
   watch?: ChargeWatcher;
-  /** Default `crypto.randomUUID`. */
-  generateIdempotencyKey?: () => string;
   /** Waits before each retry of a failed watch. Default 1 s, 5 s, 30 s, 2 min (5 attempts, ~2.6 min); at most 20 waits of 0–24 h; `[]`: no retry. */
   watchRetryDelaysMs?: readonly number[];
   /** One watch attempt that has not settled by then has failed. Default 5 000 ms (1 ms–24 h). */
@@ -55,4 +55,22 @@ export interface ClientOptions {
   onError?: (failure: WatchFailure) => void | Promise<void>;
   /** pino-compatible; failed watch attempts are logged (warn), a watch given up on too (error). */
   logger?: Logger;
+  /** Default `crypto.randomUUID`. */
+  generateIdempotencyKey?: () => string;
+}
+
+/** Refuses numeric and choice options that cannot work (one message format: see `option-checks`). */
+export function checkClientOptions(options: ClientOptions): void {
+  if (options.variant !== undefined && options.variant !== 'a' && options.variant !== 'b') {
+    throw new PixhookConfigError(`pixhook: \`variant\` must be "a" or "b", got ${describeGiven(options.variant)}`);
+  }
+  if (options.transferBody !== undefined && !['both', 'a', 'b'].includes(options.transferBody)) {
+    throw new PixhookConfigError(`pixhook: \`transferBody\` must be "both", "a" or "b", got ${describeGiven(options.transferBody)}`);
+  }
+  if (options.minChargeAmountInCents !== undefined) checkInteger('minChargeAmountInCents', options.minChargeAmountInCents, 1, Number.MAX_SAFE_INTEGER);
+  if (options.maxRetries !== undefined) checkInteger('maxRetries', options.maxRetries, 0, maxAttempts);
+  if (options.retryBaseDelayMs !== undefined) checkDelayMs('retryBaseDelayMs', options.retryBaseDelayMs);
+  if (options.maxRetryDelayMs !== undefined) checkDelayMs('maxRetryDelayMs', options.maxRetryDelayMs);
+  if (options.renewBeforeMs !== undefined) checkDelayMs('renewBeforeMs', options.renewBeforeMs);
+  if (options.requestTimeoutMs !== undefined) checkTimeoutMs('requestTimeoutMs', options.requestTimeoutMs);
 }

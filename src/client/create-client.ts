@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { abortableSleep } from './abortable-sleep.js';
 import { createChargeInputSchema, chargeResponseSchema, type Charge, type CreateChargeInput } from './charge-schemas.js';
 import { PixValidationError, validationErrorFrom } from './client-errors.js';
-import type { ClientOptions } from './client-options.js';
+import { checkClientOptions, type ClientOptions } from './client-options.js';
 import { companyResponseSchema, type CompanyInfo } from './company-schemas.js';
 import { createTransport } from './http-transport.js';
 import { checkPixKey } from './pix-key.js';
@@ -61,13 +61,14 @@ export function createClient(options: ClientOptions): PixClient {
       throw new PixValidationError('createClient', [{ path: field, message: 'required' }]);
     }
   }
+  checkClientOptions(options);
   const variant = options.variant ?? 'a';
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
   const newKey = options.generateIdempotencyKey ?? (() => globalThis.crypto.randomUUID());
   const transferBody = options.transferBody ?? 'both';
-  const chargeInput = createChargeInputSchema({
   const watching = options.watch === undefined ? undefined : createChargeWatching(options, options.watch, sleep);
+  const chargeInput = createChargeInputSchema({
     minAmountInCents: options.minChargeAmountInCents ?? (variant === 'a' ? 100 : 1),
     requirePhone: variant === 'a',
   });
@@ -188,6 +189,6 @@ export function createClient(options: ClientOptions): PixClient {
     },
 
     rateLimit: () => transport.rateLimit(),
-  };
     variant,
+  };
 }
