@@ -1,3 +1,5 @@
+import { checkDelayMs, checkInteger, checkTimeoutMs, describeGiven, maxAttempts } from '../shared/option-checks.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
 import type { FetchLike, Sleep } from './http-transport.js';
 import type { Logger } from '../shared/logger.js';
 import type { WatchFailure } from './watch-charge.js';
@@ -55,4 +57,20 @@ export interface ClientOptions {
   logger?: Logger;
   /** Default `crypto.randomUUID`. */
   generateIdempotencyKey?: () => string;
+}
+
+/** Refuses numeric and choice options that cannot work (one message format: see `option-checks`). */
+export function checkClientOptions(options: ClientOptions): void {
+  if (options.variant !== undefined && options.variant !== 'a' && options.variant !== 'b') {
+    throw new PixhookConfigError(`pixhook: \`variant\` must be "a" or "b", got ${describeGiven(options.variant)}`);
+  }
+  if (options.transferBody !== undefined && !['both', 'a', 'b'].includes(options.transferBody)) {
+    throw new PixhookConfigError(`pixhook: \`transferBody\` must be "both", "a" or "b", got ${describeGiven(options.transferBody)}`);
+  }
+  if (options.minChargeAmountInCents !== undefined) checkInteger('minChargeAmountInCents', options.minChargeAmountInCents, 1, Number.MAX_SAFE_INTEGER);
+  if (options.maxRetries !== undefined) checkInteger('maxRetries', options.maxRetries, 0, maxAttempts);
+  if (options.retryBaseDelayMs !== undefined) checkDelayMs('retryBaseDelayMs', options.retryBaseDelayMs);
+  if (options.maxRetryDelayMs !== undefined) checkDelayMs('maxRetryDelayMs', options.maxRetryDelayMs);
+  if (options.renewBeforeMs !== undefined) checkDelayMs('renewBeforeMs', options.renewBeforeMs);
+  if (options.requestTimeoutMs !== undefined) checkTimeoutMs('requestTimeoutMs', options.requestTimeoutMs);
 }

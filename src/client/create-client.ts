@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { abortableSleep } from './abortable-sleep.js';
 import { createChargeInputSchema, chargeResponseSchema, type Charge, type CreateChargeInput } from './charge-schemas.js';
 import { PixValidationError, validationErrorFrom } from './client-errors.js';
-import type { ClientOptions } from './client-options.js';
+import { checkClientOptions, type ClientOptions } from './client-options.js';
 import { companyResponseSchema, type CompanyInfo } from './company-schemas.js';
 import { createTransport } from './http-transport.js';
 import { checkPixKey } from './pix-key.js';
@@ -61,6 +61,7 @@ export function createClient(options: ClientOptions): PixClient {
       throw new PixValidationError('createClient', [{ path: field, message: 'required' }]);
     }
   }
+  checkClientOptions(options);
   const variant = options.variant ?? 'a';
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;

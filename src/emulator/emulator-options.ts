@@ -1,4 +1,5 @@
 import { PixhookConfigError, type PayloadVariant } from '../index.js';
+import { checkDelayMs, checkInteger, checkSecret, checkTimeoutMs, checkTtlMs, describeGiven } from '../shared/option-checks.js';
 import type { DeliveryFault } from './delivery-faults.js';
 import { checkSignatureOption, type EmulatorSignature } from './delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt, RequestLogEntry } from './emulator-records.js';
@@ -103,20 +104,20 @@ export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulat
   if (!['a', 'b', 'short'].includes(variant)) throw new PixhookConfigError(`emulator: variant must be a, b or short, got "${String(variant)}"`);
   const base = variant === 'a' ? variantALimits : variantBLimits;
   return {
-    port: options.port ?? 0,
+    port: checkInteger('port', options.port, 0, 65_535, 0),
     host: options.host ?? '127.0.0.1',
     apiKey: options.apiKey ?? randomToken('pk_emu_'),
     apiSecret: options.apiSecret ?? randomToken('sk_emu_'),
-    webhookSecret: options.webhookSecret ?? randomToken('whsec_emu_'),
+    webhookSecret: options.webhookSecret === undefined ? randomToken('whsec_emu_') : checkSecret('webhookSecret', options.webhookSecret),
     signature: checkSignatureOption(options.signature),
     variant,
-    backoffMs: nonNegative('backoffMs', options.backoffMs ?? 1000),
+    backoffMs: checkDelayMs('backoffMs', options.backoffMs, 1000),
     deliveryFaults: options.deliveryFaults ?? [],
-    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
-    transferStepMs: options.transferStepMs ?? 200,
-    rateLimits: { ...base, ...options.rateLimits },
+    deliveryTimeoutMs: checkTimeoutMs('deliveryTimeoutMs', options.deliveryTimeoutMs, 10_000),
+    transferStepMs: checkDelayMs('transferStepMs', options.transferStepMs, 200),
+    rateLimits: checkRateLimits({ ...base, ...options.rateLimits }),
     now: options.now ?? Date.now,
-    tokenTtlMs: options.tokenTtlMs ?? 1_800_000,
+    tokenTtlMs: checkTtlMs('tokenTtlMs', options.tokenTtlMs, 1_800_000),
     minChargeAmountInCents: variant === 'a' ? 100 : 1,
     onDelivery: options.onDelivery ?? (() => {}),
     onDeliveryAttempt: options.onDeliveryAttempt ?? (() => {}),
@@ -124,7 +125,12 @@ export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulat
   };
 }
 
-function nonNegative(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new PixhookConfigError(`emulator: ${name} must be a non-negative number, got ${String(value)}`);
-  return value;
+/** Requests per minute: a whole number from 0, or `Infinity` for no limit. */
+function checkRateLimits(limits: Record<RateLimitedRoute, number>): Record<RateLimitedRoute, number> {
+  for (const [route, limit] of Object.entries(limits)) {
+    if (limit !== Infinity && !(Number.isSafeInteger(limit) && limit >= 0)) {
+      throw new PixhookConfigError(`pixhook: \`rateLimits.${route}\` must be an integer from 0, or Infinity, got ${describeGiven(limit)}`);
+    }
+  }
+  return limits;
 }

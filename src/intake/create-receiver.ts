@@ -18,7 +18,7 @@ import { parseJson } from './parse-json.js';
 import { readBody, takeBody, type BodyRead, type BodySource } from './read-body.js';
 import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
-import { resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
+import { refuseIgnoredWithProcessing, resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
 
 export interface ReceiveRequest {
   /** Anything but POST answers 405. Omit when the framework already routed POST only. */
@@ -62,13 +62,14 @@ const keepInvalidTimeoutMs = 2_000;
 
 export function createReceiver(options: ReceiverOptions): Receiver {
   const config = resolveIntakeOptions(options);
+  if (options.processing) refuseIgnoredWithProcessing(options);
   const processing = options.processing ?? createProcessing(options);
   const telemetry = options.telemetry;
   const log: Logger = withTraceFields(guardLogger(options.logger), telemetry);
   const answers = createAnswerMetrics();
   const invalidHandlers: InvalidHandler[] = options.onInvalid ? [options.onInvalid] : [];
-  const quarantine: QuarantineStore | undefined =
-    options.quarantine === false ? undefined : (options.quarantine ?? (options.processing ? undefined : options.store?.quarantine));
+  // The store's own quarantine is the processing's, whether the receiver made it or was given it.
+  const quarantine: QuarantineStore | undefined = options.quarantine === false ? undefined : (options.quarantine ?? processing.quarantine);
   const answer = createAnswers(config.retryAfterSeconds);
 
   // ── The pipeline, top to bottom ────────────────────────────────────────────────────────────────
@@ -189,7 +190,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const receiver: Receiver = {
     mode: processing.mode,
     maxBodyBytes: config.maxBodyBytes,
-    hasWaitUntil: !options.processing && options.waitUntil !== undefined,
+    hasWaitUntil: processing.hasWaitUntil === true,
     signatureHeader: config.signatureHeader,
     processing,
     ...registrationOf(() => receiver, processing),

@@ -1,12 +1,12 @@
 import type { InvalidDelivery, QuarantineStore } from '../dedupe/quarantine-store.js';
 import type { Processing } from '../processing/create-processing.js';
-import type { ProcessingOptions } from '../processing/processing-options.js';
+import { processingOptionNames, type ProcessingOptions } from '../processing/processing-options.js';
 import type { Logger } from '../shared/logger.js';
 import type { Telemetry } from '../shared/telemetry.js';
-import { positive } from '../shared/option-checks.js';
+import { checkSecrets, optionalNumber } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
-import { verifySignatureNow, type SignatureResult, type VerifySignatureInput } from '../signature/verify-signature.js';
-import { verifyTimestampedSignature } from '../signature/verify-timestamped-signature.js';
+import { verifyCheckedSecret, type SignatureResult, type VerifySignatureInput } from '../signature/verify-signature.js';
+import { verifyCheckedTimestamped } from '../signature/verify-timestamped-signature.js';
 
 /**
  * How deliveries are signed. Default: the interface's `X-Signature: sha256=<hex>`. A sibling brand
@@ -40,6 +40,8 @@ interface IntakeOptions {
 /** A receiver with its own processing (the options of `createProcessing`), or one sharing an existing `processing`. */
 export type ReceiverOptions = IntakeOptions & (ProcessingOptions & { processing?: undefined } | { processing: Processing });
 
+const maxBodyBytesLimit = 1024 * 1024 * 1024;
+
 export interface ResolvedIntakeOptions {
   secrets: readonly string[];
   maxBodyBytes: number;
@@ -50,29 +52,41 @@ export interface ResolvedIntakeOptions {
 }
 
 export function resolveIntakeOptions(options: IntakeOptions): ResolvedIntakeOptions {
-  const secrets = typeof options.secret === 'string' ? [options.secret] : [...(options.secret ?? [])];
-  if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.trim() === '')) {
-    throw new PixhookConfigError('pixhook: `secret` must be a non-empty string (or a list of them).');
-  }
+  // Checked once here: the verifier then skips the check on every delivery.
+  const secrets = [...checkSecrets('secret', options.secret)];
   return {
     secrets,
-    maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 1024 * 1024),
-    retryAfterSeconds: positive('retryAfterSeconds', options.retryAfterSeconds, 5),
+    maxBodyBytes: optionalNumber('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, { min: 1, max: maxBodyBytesLimit, note: '(1 GiB)' }),
+    // Retry-After carries whole seconds.
+    retryAfterSeconds: optionalNumber('retryAfterSeconds', options.retryAfterSeconds, 5, { min: 1, max: 86_400, note: '(24 h)' }),
     ...resolveSignature(options.signature),
   };
 }
 
+/** With a shared `processing`, the processing options belong to it: given to the receiver too, they would be ignored. */
+export function refuseIgnoredWithProcessing(options: object): void {
+  const given = processingOptionNames.filter((name) => (options as Record<string, unknown>)[name] !== undefined);
+  if (given.length === 0) return;
+  const names = given.map((name) => `\`${name}\``).join(', ');
+  throw new PixhookConfigError(
+    `pixhook: ${names} ${given.length === 1 ? 'is' : 'are'} ignored when \`processing\` is given (it runs events as createProcessing was told); pass ${given.length === 1 ? 'it' : 'them'} to createProcessing instead.`,
+  );
+}
+
 function resolveSignature(signature: SignatureOptions | undefined): Pick<ResolvedIntakeOptions, 'signatureHeader' | 'signatureScheme' | 'verify'> {
   if (signature === undefined || signature.scheme === 'sha256') {
-    return { signatureHeader: (signature?.header ?? 'x-signature').toLowerCase(), signatureScheme: 'sha256', verify: verifySignatureNow };
+    if ((signature as { toleranceSeconds?: unknown } | undefined)?.toleranceSeconds !== undefined) {
+      throw new PixhookConfigError('pixhook: `signature.toleranceSeconds` applies to the timestamped scheme only; the sha256 scheme carries no timestamp.');
+    }
+    return { signatureHeader: (signature?.header ?? 'x-signature').toLowerCase(), signatureScheme: 'sha256', verify: verifyCheckedSecret };
   }
   if (signature.scheme !== 'timestamped' || typeof signature.header !== 'string' || signature.header === '') {
     throw new PixhookConfigError('pixhook: `signature` must be { scheme: "sha256" } or { scheme: "timestamped", header }.');
   }
-  const toleranceSeconds = positive('signature.toleranceSeconds', signature.toleranceSeconds, 300);
+  const toleranceSeconds = optionalNumber('signature.toleranceSeconds', signature.toleranceSeconds, 300, { min: 1, max: 86_400, note: '(24 h)' });
   return {
     signatureHeader: signature.header.toLowerCase(),
     signatureScheme: 'timestamped',
-    verify: (input) => verifyTimestampedSignature({ ...input, toleranceSeconds }),
+    verify: (input) => verifyCheckedTimestamped({ ...input, toleranceSeconds }),
   };
 }

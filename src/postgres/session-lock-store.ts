@@ -28,8 +28,10 @@ interface LockSession {
 interface HeldClaim {
   owner: string;
   generation: number;
-  /** Until the claim is confirmed, a second claim of the key in this process is told `in_flight`. */
+  /** Set once the claim is confirmed (`claimed` was answered). */
   confirmed: boolean;
+  /** `complete` is marking the key: the lock stays held (and the claim listed) until the mark has committed. */
+  finishing: boolean;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -44,6 +46,11 @@ export const deliveryScope = 'delivery';
  * vanishes without closing (a host lost, not a process) keeps its locks until the server's TCP
  * keepalive gives up: set `keepAlive: true` on the pool. A claim this process stops renewing (its run
  * was abandoned) is unlocked locally after its TTL.
+ *
+ * Session locks are re-entrant: this process's own connection would be granted a lock it already holds.
+ * So a key is listed in `held` from its first claim statement until its unlock is queued, and a second
+ * claim of a listed key never asks for the lock: it reads the done row instead (`done`, else `in_flight`),
+ * so concurrent retries of a finished key are all duplicates and never take the lock twice.
  */
 export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = deliveryScope): PostgresDedupeStore {
   const held = new Map<string, HeldClaim>();
@@ -52,6 +59,7 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
   // A second statement after the lock: its snapshot is taken after we hold it, so a run that just
   // committed and unlocked is seen as done (the first statement's snapshot may predate that commit).
   const recheckSql = `SELECT d.done, CASE WHEN d.done THEN pg_advisory_unlock(hashtextextended($1, 0)) END AS unlocked FROM (SELECT EXISTS (${doneSql}) AS done) d`;
+  const isDoneSql = `SELECT EXISTS (SELECT 1 FROM ${names.table} WHERE scope = $1 AND key = $2 AND expires_at > now()) AS done`;
   const unlockSql = 'SELECT pg_advisory_unlock(hashtextextended($1, 0)) AS unlocked';
   const markSql = `INSERT INTO ${names.table} (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
     ON CONFLICT (scope, key) DO UPDATE SET done_at = now(), expires_at = EXCLUDED.expires_at`;
@@ -143,6 +151,7 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
 
   function expireLater(key: string, claim: HeldClaim, ttlMs: number): void {
     clearTimeout(claim.timer);
+    if (claim.finishing) return;
     // A claim nobody renews (its run was abandoned, e.g. after a store timeout) is given back after its TTL.
     claim.timer = setTimeout(() => {
       if (held.get(key) !== claim) return;
@@ -169,8 +178,13 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
       return held.size;
     },
     async claim(key, owner, ttlMs): Promise<ClaimResult> {
-      if (held.has(key)) return 'in_flight';
-      const claim: HeldClaim = { owner, generation: 0, confirmed: false, timer: undefined };
+      // Another claim of this key is in progress here (or its run is): it holds, or is taking, the lock.
+      // Asking for the lock again would be granted (re-entrant), so read whether the key is done instead.
+      if (held.has(key)) {
+        const s = await current();
+        return (await run(s, isDoneSql, [scope, key]))['done'] === true ? 'done' : 'in_flight';
+      }
+      const claim: HeldClaim = { owner, generation: 0, confirmed: false, finishing: false, timer: undefined };
       held.set(key, claim);
       try {
         const s = await current();
@@ -192,24 +206,31 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
       if (claim && claim.owner !== owner) return false;
       const s = session;
       if (claim) {
-        held.delete(key);
         clearTimeout(claim.timer);
         if (s?.alive && s.generation === claim.generation) {
+          // Listed until the mark has committed: a claim of the key meanwhile must not re-take our own lock.
+          claim.finishing = true;
           try {
             await db.query(markSql, [scope, key, ttlMs]);
           } finally {
-            // After the commit, never before: a claimer that gets the lock next must see the row.
-            await run(s, unlockSql, [lockKey(key)]).catch(() => {});
+            // After the commit, never before: a claimer that gets the lock next must see the row. The
+            // unlock is queued in the same tick as the delete, ahead of any later claim statement.
+            if (held.get(key) === claim) {
+              held.delete(key);
+              await run(s, unlockSql, [lockKey(key)]).catch(() => {});
+            }
           }
           return true;
         }
+        held.delete(key);
       }
       const { rows } = await db.query(markUnheldSql, [lockKey(key), scope, key, ttlMs]);
       return rows.length > 0;
     },
     async release(key, owner) {
       const claim = held.get(key);
-      if (!claim || claim.owner !== owner) return;
+      // While `complete` commits the mark, the lock must stay until that commit: `complete` unlocks it.
+      if (!claim || claim.owner !== owner || claim.finishing) return;
       held.delete(key);
       clearTimeout(claim.timer);
       const s = session;

@@ -3,10 +3,12 @@ import { guardStore } from '../dedupe/guard-store.js';
 import type { PixEventName } from '../events/event-names.js';
 import type { HeldClaim } from '../dedupe/claim-keeper.js';
 import type { ClaimResult } from '../dedupe/dedupe-store.js';
+import type { QuarantineStore } from '../dedupe/quarantine-store.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
 import { createProcessingMetrics, type ProcessingMetrics } from '../metrics/receiver-metrics.js';
 import { describeError } from '../shared/describe-error.js';
+import { maxDelayMs } from '../shared/option-checks.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import type { ProcessingReason } from '../shared/reasons.js';
 import { createBackgroundRunner } from './background-mode.js';
@@ -41,6 +43,10 @@ export interface AcceptOptions {
  */
 export interface Processing {
   readonly mode: AckMode;
+  /** The store's quarantine (Redis and Postgres stores have one): a receiver sharing this processing keeps invalid bodies there. */
+  readonly quarantine?: QuarantineStore;
+  /** True when work after the answer is kept alive by a `waitUntil` option. */
+  readonly hasWaitUntil?: boolean;
   on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Processing;
   onAny(handler: EventHandler<PixEvent>): Processing;
   onUnknown(handler: EventHandler<UnknownEvent>): Processing;
@@ -155,6 +161,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
 
   const processing: Processing = {
     mode: config.mode,
+    ...(config.store.quarantine && { quarantine: config.store.quarantine }),
+    hasWaitUntil: config.waitUntil !== undefined,
     ...registrationOf(() => processing, handlers),
     async accept(event, options = {}) {
       return processing.acceptNow(event, options);
@@ -199,7 +207,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
         const left = giveUpAt - Date.now();
         if (left <= 0) return false;
         const settled = Promise.all([...pending, background?.onIdle()]);
-        if ((await raceDeadline(settled, left)) === 'deadline') return false;
+        // One wait stays within a timer's range; the loop waits again until `giveUpAt`.
+        if ((await raceDeadline(settled, Math.min(left, maxDelayMs))) === 'deadline' && left <= maxDelayMs) return false;
       }
       return true;
     },

@@ -4,7 +4,7 @@ import { eventKey } from '../events/event-key.js';
 import type { EventSource, PixEvent } from '../events/event-types.js';
 import { guardLogger, withTraceFields, type Logger } from '../shared/logger.js';
 import type { Telemetry } from '../shared/telemetry.js';
-import { positive } from '../shared/option-checks.js';
+import { checkAttempts, checkDelayMs, checkTimeoutMs, checkTtlMs, maxDelayMs, optionalNumber } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 
 export type AckMode = 'inline' | 'background' | 'durable';
@@ -98,31 +98,68 @@ const defaultHandlerTimeoutMs: Record<AckMode, number> = { inline: 30_000, backg
 export function resolveProcessingOptions(options: ProcessingOptions): ResolvedProcessingOptions {
   const mode = options.mode ?? 'inline';
   if (!['inline', 'background', 'durable'].includes(mode)) {
-    throw new PixhookConfigError(`pixhook: unknown mode "${String(mode)}"; use inline, background or durable.`);
+    throw new PixhookConfigError(`pixhook: \`mode\` must be inline, background or durable, got "${String(mode)}".`);
   }
   if (mode === 'durable' && !options.queue) {
     throw new PixhookConfigError('pixhook: durable mode needs a `queue` (see pixhook/redis: createDurableQueue).');
+  }
+  refuseIgnoredOptions(options, mode);
+  const background = {
+    concurrency: optionalNumber('background.concurrency', options.background?.concurrency, 10, { min: 1, max: 10_000 }),
+    maxQueued: optionalNumber('background.maxQueued', options.background?.maxQueued, 10_000, { min: 1, max: 10_000_000 }),
+    attempts: checkAttempts('background.attempts', options.background?.attempts, 3),
+    backoffMs: checkDelayMs('background.backoffMs', options.background?.backoffMs, 500),
+    backoffFactor: optionalNumber('background.backoffFactor', options.background?.backoffFactor, 2, { min: 1, max: 10, integer: false }),
+  };
+  // The wait before the last run is the longest; past a timer's range it would fire at once.
+  const longestWaitMs = background.backoffMs * background.backoffFactor ** Math.max(0, background.attempts - 2);
+  if (longestWaitMs > maxDelayMs) {
+    throw new PixhookConfigError(
+      `pixhook: \`background.backoffMs\` × \`background.backoffFactor\`^(attempts − 2) must stay within 24 h (86400000 ms), got ${Math.round(longestWaitMs)} ms before attempt ${background.attempts}; lower attempts, backoffMs or backoffFactor.`,
+    );
   }
   return {
     mode,
     store: options.store ?? memoryDedupeStore(),
     dedupeKey: options.dedupeKey ?? eventKey,
-    dedupeTtlMs: positive('dedupeTtlMs', options.dedupeTtlMs, 24 * 60 * 60 * 1000),
-    claimTtlMs: positive('claimTtlMs', options.claimTtlMs, 5_000),
-    deadlineMs: positive('deadlineMs', options.deadlineMs, 8_000),
-    handlerTimeoutMs: positive('handlerTimeoutMs', options.handlerTimeoutMs, defaultHandlerTimeoutMs[mode]),
-    queuedHandlerTimeoutMs: positive('handlerTimeoutMs', options.handlerTimeoutMs, defaultHandlerTimeoutMs.durable),
-    storeTimeoutMs: positive('storeTimeoutMs', options.storeTimeoutMs, 2_000),
-    background: {
-      concurrency: positive('background.concurrency', options.background?.concurrency, 10),
-      maxQueued: positive('background.maxQueued', options.background?.maxQueued, 10_000),
-      attempts: positive('background.attempts', options.background?.attempts, 3),
-      backoffMs: positive('background.backoffMs', options.background?.backoffMs, 500, true),
-      backoffFactor: positive('background.backoffFactor', options.background?.backoffFactor, 2),
-    },
+    dedupeTtlMs: checkTtlMs('dedupeTtlMs', options.dedupeTtlMs, 24 * 60 * 60 * 1000),
+    claimTtlMs: checkTimeoutMs('claimTtlMs', options.claimTtlMs, 5_000),
+    deadlineMs: checkTimeoutMs('deadlineMs', options.deadlineMs, 8_000),
+    handlerTimeoutMs: checkTimeoutMs('handlerTimeoutMs', options.handlerTimeoutMs, defaultHandlerTimeoutMs[mode]),
+    queuedHandlerTimeoutMs: checkTimeoutMs('handlerTimeoutMs', options.handlerTimeoutMs, defaultHandlerTimeoutMs.durable),
+    storeTimeoutMs: checkTimeoutMs('storeTimeoutMs', options.storeTimeoutMs, 2_000),
+    background,
     queue: options.queue,
     waitUntil: options.waitUntil,
     logger: withTraceFields(guardLogger(options.logger), options.telemetry),
     telemetry: options.telemetry,
   };
 }
+
+/** Options only one mode reads: given with another mode they would be ignored in silence, so they are refused. */
+function refuseIgnoredOptions(options: ProcessingOptions, mode: AckMode): void {
+  if (options.background !== undefined && mode !== 'background') {
+    throw new PixhookConfigError(`pixhook: \`background\` applies to mode "background" only, got mode "${mode}"; remove it or set mode: "background".`);
+  }
+  if (options.queue !== undefined && mode !== 'durable') {
+    throw new PixhookConfigError(`pixhook: \`queue\` applies to mode "durable" only, got mode "${mode}"; remove it or set mode: "durable".`);
+  }
+  if (options.deadlineMs !== undefined && mode !== 'inline') {
+    throw new PixhookConfigError(`pixhook: \`deadlineMs\` applies to mode "inline" only (it bounds the answer), got mode "${mode}"; use handlerTimeoutMs to bound runs.`);
+  }
+}
+
+/** Every processing option: with a shared `processing`, the receiver would ignore each of them. */
+export const processingOptionNames = [
+  'mode',
+  'store',
+  'dedupeKey',
+  'dedupeTtlMs',
+  'claimTtlMs',
+  'deadlineMs',
+  'handlerTimeoutMs',
+  'storeTimeoutMs',
+  'background',
+  'queue',
+  'waitUntil',
+] as const satisfies readonly (keyof ProcessingOptions)[];

@@ -3,6 +3,7 @@ import { defaultBackoffMs } from './check-schedule.js';
 import { defaultStatusEvents, type ReadTransaction, type ReconcileVariant } from './recovered-event.js';
 import type { WatchStore } from './watch-store.js';
 import { memoryWatchStore } from './memory-watch-store.js';
+import { checkInteger, checkNumber, checkTimeoutMs, checkTtlMs, maxDelayMs, maxTtlMs, optionalNumber } from '../shared/option-checks.js';
 
 /** What the reconciler needs of `pixhook/client` (a `PixClient` fits). */
 export interface ReconcilerClient {
@@ -95,33 +96,31 @@ function variantOf(options: ReconcilerOptions): ReconcileVariant {
   return typeof fromClient === 'string' && variants.includes(fromClient) ? (fromClient as ReconcileVariant) : 'a';
 }
 
-function check(name: string, value: number, min: number, max = Infinity): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw new PixhookConfigError(`pixhook/reconcile: ${name} must be a number from ${min}${max === Infinity ? '' : ` to ${max}`}, got ${String(value)}`);
-  }
-  return value;
-}
-
 export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedReconcilerOptions {
   if (typeof options.client?.getTransaction !== 'function') throw new PixhookConfigError('pixhook/reconcile: `client` must have getTransaction (a pixhook/client PixClient)');
   if (typeof options.processing?.accept !== 'function') throw new PixhookConfigError('pixhook/reconcile: `processing` must have accept (createProcessing())');
   const backoffMs = options.backoffMs ?? defaultBackoffMs;
-  if (backoffMs.length === 0) throw new PixhookConfigError('pixhook/reconcile: backoffMs needs at least one wait');
-  backoffMs.forEach((ms, i) => check(`backoffMs[${i}]`, ms, 1));
+  if (!Array.isArray(backoffMs) || backoffMs.length === 0) throw new PixhookConfigError('pixhook: `backoffMs` must be a list of at least one wait');
+  backoffMs.forEach((ms, i) => checkNumber(`backoffMs[${i}]`, ms, { min: 1, max: maxDelayMs, note: '(24 h)' }));
   const now = options.now ?? Date.now;
+  const maxAgeMs = checkTtlMs('maxAgeMs', options.maxAgeMs, 48 * 3_600_000);
+  const minAgeMs = checkInteger('minAgeMs', options.minAgeMs, 0, maxTtlMs, 120_000);
+  if (minAgeMs >= maxAgeMs) {
+    throw new PixhookConfigError(`pixhook: \`minAgeMs\` must be less than \`maxAgeMs\` (${maxAgeMs}), got ${minAgeMs}: no charge would ever be read.`);
+  }
   return {
     client: options.client,
     processing: options.processing,
     watchStore: options.watchStore ?? memoryWatchStore({ now }),
-    minAgeMs: check('minAgeMs', options.minAgeMs ?? 120_000, 0),
-    maxAgeMs: check('maxAgeMs', options.maxAgeMs ?? 48 * 3_600_000, 1),
-    everyMs: check('everyMs', options.everyMs ?? 60_000, 1),
-    batch: check('batch', options.batch ?? 50, 1),
-    concurrency: check('concurrency', options.concurrency ?? 4, 1),
+    minAgeMs,
+    maxAgeMs,
+    everyMs: checkTimeoutMs('everyMs', options.everyMs, 60_000),
+    batch: checkInteger('batch', options.batch, 1, 10_000, 50),
+    concurrency: checkInteger('concurrency', options.concurrency, 1, 100, 4),
     backoffMs,
-    queryLimitPerMinute: check('queryLimitPerMinute', options.queryLimitPerMinute ?? 100, 1),
-    querySharePerMinute: check('querySharePerMinute', options.querySharePerMinute ?? 0.5, 0.01, 1),
-    leaseMs: check('leaseMs', options.leaseMs ?? 60_000, 1),
+    queryLimitPerMinute: checkInteger('queryLimitPerMinute', options.queryLimitPerMinute, 1, 100_000, 100),
+    querySharePerMinute: optionalNumber('querySharePerMinute', options.querySharePerMinute, 0.5, { min: 0.01, max: 1, integer: false }),
+    leaseMs: checkTimeoutMs('leaseMs', options.leaseMs, 60_000),
     eventFor: options.eventFor ?? ((status) => (Object.hasOwn(defaultStatusEvents, status) ? defaultStatusEvents[status] : undefined)),
     variant: variantOf(options),
     now,

@@ -117,6 +117,9 @@ describe.each(adapters)('%s against the real server', (_name, make) => {
     expect(await winner.store.extend('k', owner, 40)).toBe(false);
     expect(await loser.store.complete('k', 'c', 60_000)).toBe(true);
     expect(await winner.store.claim('k', 'd', 60_000)).toBe('done');
+    // Concurrent retries of the finished key, on both instances at once: all done, none in_flight (issue 20).
+    const retries = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).store.claim('k', `r${i}`, 60_000)));
+    expect(retries).toEqual(Array.from({ length: 40 }, () => 'done'));
     await a.close();
     await b.close();
   });

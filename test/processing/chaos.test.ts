@@ -39,11 +39,13 @@ async function chaos(mode: AckMode) {
   const successes = new Map<string, number>();
   const reported = new Set<string>();
   const jobs: QueuedEvent[] = [];
-  const options = { secret, logger, claimTtlMs: 400, deadlineMs: 300, handlerTimeoutMs: 1_500, background: { attempts: 2, backoffMs: 5, concurrency: 20 } };
+  const options = { secret, logger, claimTtlMs: 400, handlerTimeoutMs: 1_500 };
   const receiver: Receiver =
     mode === 'durable'
       ? createReceiver({ ...options, mode, queue: { enqueue: async (job) => void jobs.push(job) } })
-      : createReceiver({ ...options, mode });
+      : mode === 'background'
+        ? createReceiver({ ...options, mode, background: { attempts: 2, backoffMs: 5, concurrency: 20 } })
+        : createReceiver({ ...options, mode, deadlineMs: 300 });
   const behaviours = new Map<Behaviour, number>();
   receiver
     .on('transaction_paid', async (event) => {
