@@ -1,0 +1,85 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import { memoryPaymentBook, type MemoryPaymentBook } from '../../src/book/memory-payment-book.js';
+import type {
+  BookResource,
+  DismissResult,
+  DisputeWithAge,
+  HeldEvent,
+  PaymentBook,
+  RecordResult,
+  ReleaseClaim,
+} from '../../src/book/payment-book.js';
+import { checkPolicy, type PaymentPolicy, type ResolvedPolicy, type ViolationReason } from '../../src/book/payment-policy.js';
+import type { PixEvent } from '../../src/index.js';
+
+const book: PaymentBook = memoryPaymentBook({ max: 10 });
+declare const event: PixEvent;
+
+describe('the payment book contract', () => {
+  it('answers every method with a promise', () => {
+    expectTypeOf(book.get('c')).toEqualTypeOf<Promise<BookResource | undefined>>();
+    expectTypeOf(book.expect({ id: 'c', amountInCents: 1 })).toEqualTypeOf<Promise<void>>();
+    expectTypeOf(book.held()).toEqualTypeOf<Promise<HeldEvent[]>>();
+    expectTypeOf(book.dismiss('h', 'note')).toEqualTypeOf<Promise<DismissResult>>();
+    expectTypeOf(book.disputes({ open: true })).toEqualTypeOf<Promise<DisputeWithAge[]>>();
+    expectTypeOf(book.record(event, { dedupeKey: 'k' })).toEqualTypeOf<Promise<RecordResult>>();
+    expectTypeOf(book.claimRelease('h')).toEqualTypeOf<Promise<ReleaseClaim>>();
+    expectTypeOf(book.finishRelease('h', true)).toEqualTypeOf<Promise<boolean>>();
+    expectTypeOf(memoryPaymentBook()).toMatchTypeOf<PaymentBook>();
+    expectTypeOf<MemoryPaymentBook['size']>().toEqualTypeOf<number>();
+  });
+
+  it('gives a resource its kind, status, amount, timeline and disputes', async () => {
+    const resource = await book.get('c');
+    // @ts-expect-error the resource may be unknown
+    void resource.status;
+    if (resource !== undefined) {
+      expectTypeOf(resource.kind).toEqualTypeOf<'transaction' | 'transfer'>();
+      expectTypeOf(resource.amountInCents).toEqualTypeOf<number>();
+      expectTypeOf(resource.timeline[0]!.channel).toEqualTypeOf<'postback' | 'user' | 'reconcile' | 'replay'>();
+      expectTypeOf(resource.expected?.payerDocument).toEqualTypeOf<string | undefined>();
+    }
+  });
+
+  it('narrows a record result: only a hold has a held id', async () => {
+    const result = await book.record(event, { dedupeKey: 'k', channel: 'user', confirmed: false });
+    // @ts-expect-error an applied event has no held id
+    void (result.outcome === 'apply' && result.heldId);
+    if (result.outcome !== 'apply') expectTypeOf(result.heldId).toBeString();
+    expectTypeOf(result.violations[0]!.reason).toEqualTypeOf<ViolationReason>();
+    // @ts-expect-error the channel is one of four
+    void book.record(event, { dedupeKey: 'k', channel: 'email' });
+    // @ts-expect-error the dedupe key is required
+    void book.record(event, {});
+  });
+
+  it('says why a dismiss or a release was refused', async () => {
+    const dismissed = await book.dismiss('h', 'n');
+    if (!dismissed.ok) expectTypeOf(dismissed.reason).toEqualTypeOf<'not_found' | 'already_released' | 'dismissed'>();
+    const claim = await book.claimRelease('h');
+    if (claim.ok) expectTypeOf(claim.held.event).toEqualTypeOf<PixEvent>();
+    // @ts-expect-error a refused claim carries no held event
+    void (!claim.ok && claim.held);
+    // @ts-expect-error a note is required
+    void book.dismiss('h');
+  });
+
+  it('checks expectations at compile time', () => {
+    void book.expect({ id: 'c', amountInCents: 1, payerDocument: '123.456.789-09', expiresAt: new Date() });
+    // @ts-expect-error the amount is in cents, a number
+    void book.expect({ id: 'c', amountInCents: '10.00' });
+    // @ts-expect-error the id is required
+    void book.expect({ amountInCents: 1 });
+  });
+
+  it('keys a policy by reason code, set to hold or flag', () => {
+    const policy: PaymentPolicy = { amount_mismatch: 'flag', unknown_charge: 'hold' };
+    expectTypeOf(checkPolicy(policy)).toEqualTypeOf<ResolvedPolicy>();
+    // @ts-expect-error not a reason code
+    void checkPolicy({ amount_mismatc: 'hold' });
+    // @ts-expect-error only hold or flag
+    void checkPolicy({ stale_status: 'ignore' });
+    // @ts-expect-error dispute_deadline is an alert, not a policy key
+    void checkPolicy({ dispute_deadline: 'hold' });
+  });
+});
