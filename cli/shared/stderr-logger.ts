@@ -1,4 +1,5 @@
 import type { Logger } from '../../src/index.js';
+import { selfEscapingLoggers } from '../../src/shared/logger.js';
 import { jsonText } from './json-text.js';
 
 /**
@@ -11,6 +12,7 @@ export const stderrLogger: Logger = {
   warn: (fields, message) => writeLogLine(fields, message),
   error: (fields, message) => writeLogLine(fields, message),
 };
+selfEscapingLoggers.add(stderrLogger);
 
 function writeLogLine(fields: object, message = ''): void {
   const f = fields as Record<string, unknown>;

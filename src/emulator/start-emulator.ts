@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { PixhookConfigError, type PayloadVariant } from '../index.js';
+import { describeError, PixhookConfigError, type PayloadVariant } from '../index.js';
 import { resolveEmulatorOptions, type EmulatorOptions, type RateLimitedRoute } from './emulator-options.js';
 import type { ChargeRecord, DeliveryRecord, RequestLogEntry, TransferRecord, WebhookRecord } from './emulator-records.js';
 import { createTokenSigner } from './emulator-jwt.js';
@@ -395,7 +395,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       sendJson(response, result.status, result.body, { ...headers, ...result.headers });
     } catch (error) {
       const known = error instanceof RequestError ? error : new RequestError(500, 'SERVER_ERROR', 'Unexpected emulator error.');
-      if (!(error instanceof RequestError)) console.error('pixhook emulator: unexpected error', error);
+      if (!(error instanceof RequestError)) console.error(`pixhook emulator: unexpected error: ${describeError(error)}`);
       record(known.status);
       sendJson(response, known.status, errorBody(config.variant, known, config.now()), { ...headers, ...known.headers });
     }

@@ -1,6 +1,6 @@
 import type { ReceiveResult } from './receive-answer.js';
 
-/** The fields of a delivery's log line. Structured: a JSON logger escapes every untrusted string. */
+/** The fields of a delivery's log line; `guardLogger` escapes the control characters of every untrusted string in them. */
 export function logFields(result: ReceiveResult, ms: number): Record<string, unknown> {
   const event = result.event;
   const resource = event?.kind === 'transaction' ? event.transaction : event?.kind === 'transfer' ? event.transfer : undefined;

@@ -1,5 +1,7 @@
+import { describeError as describe } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
 import { PixhookError } from '../shared/pixhook-error.js';
+import { escapeLogFields } from '../shared/logger.js';
 import { nextCheckAt } from './check-schedule.js';
 import { recoveredEvent } from './recovered-event.js';
 import { resolveReconcilerOptions, type PendingCharge, type ReconcilerOptions } from './reconciler-options.js';
@@ -64,8 +66,6 @@ function rateLimitedFor(error: unknown): number | undefined {
   return typeof e.retryAfter === 'number' && e.retryAfter > 0 ? e.retryAfter * 1000 : windowMs;
 }
 
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /**
  * Follows charges to a final status through `GET /api/v1/transactions/{id}`, and hands each final
  * status to processing as the event the webhook would have carried (`source: 'reconcile'`), so a
@@ -85,7 +85,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   const warn = (fields: object, message: string) => {
     try {
-      config.logger?.warn(fields, message);
+      config.logger?.warn(escapeLogFields(fields), message);
     } catch {
       // A broken logger must not stop the reconciler.
     }
