@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import getRawBody from 'raw-body';
 import { PixhookError, type PayloadVariant } from '../index.js';
 
 /** A request the emulated gateway refuses: its HTTP status, the gateway's error code (`apiCode`) and message. */
@@ -19,16 +20,22 @@ export class RequestError extends PixhookError {
 
 const maxBodyBytes = 1024 * 1024;
 
+/**
+ * The request body, read with `raw-body`: at most 1 MiB (a larger `content-length` is refused before
+ * reading), else 413 with `connection: close`, so the rest of an oversized upload is never read.
+ */
 export async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > maxBodyBytes) throw new RequestError(413, 'PAYLOAD_TOO_LARGE', 'The body is larger than 1 MiB.');
-    chunks.push(buffer);
+  try {
+    return await getRawBody(request, { limit: maxBodyBytes, length: request.headers['content-length'] ?? null });
+  } catch (error) {
+    const type = (error as { type?: unknown } | null)?.type;
+    if (type === 'entity.too.large') {
+      throw new RequestError(413, 'PAYLOAD_TOO_LARGE', 'The body is larger than 1 MiB.', undefined, { connection: 'close' });
+    }
+    if (type === 'request.size.invalid') throw new RequestError(400, 'INVALID_REQUEST', 'The body is shorter or longer than its content-length.');
+    if (type === 'request.aborted') throw new RequestError(400, 'INVALID_REQUEST', 'The request was aborted while its body was read.');
+    throw error;
   }
-  return Buffer.concat(chunks);
 }
 
 export function parseJsonBody(bytes: Buffer): unknown {

@@ -1,9 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { variantBPaid } from '../contract/fixtures.js';
-import { runCli } from '../helpers/cli-process.js';
+import { receiverDefaultMaxBodyBytes } from '../../cli/shared/read-bounded-input.js';
+import { createReceiver } from '../../src/index.js';
+import { pixhookBin, runCli } from '../helpers/cli-process.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 
 const secret = 'whsec_cli_verify';
@@ -59,5 +62,63 @@ describe('pixhook verify', () => {
   it('prints the command list for --help and exits 2 for an unknown command', async () => {
     expect((await runCli(['--help'])).stdout).toMatch(/pixhook listen/);
     expect((await runCli(['nope'])).code).toBe(2);
+  });
+});
+
+/** `pixhook <args>` with stdin from `stdin` (a path), killed after 15 s at the latest. */
+function runWithStdin(args: string[], stdin: string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const input = openSync(stdin, 'r');
+    const child = spawn(process.execPath, [pixhookBin, ...args], { stdio: [input, 'pipe', 'pipe'], timeout: 15_000, killSignal: 'SIGKILL' });
+    closeSync(input);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// Issue 20: `pixhook verify … /dev/zero` reached 5.5 GB of memory in 12 s. It now reads at most the
+// receiver's maxBodyBytes (raw-body), then fails with one line and exit 1, the receiver's reason.
+// The 15 s kill above only keeps a failing run from eating the machine: the assertions are on the exit and the line.
+describe('pixhook verify reads at most maxBodyBytes', () => {
+  const tooLarge = (what: string, limit = 1048576) =>
+    `invalid: body_too_large: ${what} is larger than ${limit} bytes, the receiver's maxBodyBytes (--max-body-bytes raises it)\n`;
+
+  it('its default is the receiver\'s maxBodyBytes', () => {
+    expect(receiverDefaultMaxBodyBytes).toBe(createReceiver({ secret }).maxBodyBytes);
+  });
+
+  it('a body file /dev/zero: exit 1 with one line', async () => {
+    const result = await runWithStdin(['verify', '--secret', secret, '--signature', signature, '/dev/zero'], '/dev/null');
+    expect([result.code, result.stderr, result.stdout]).toEqual([1, tooLarge('body file "/dev/zero"'), '']);
+  });
+
+  it('stdin from /dev/zero: exit 1 with one line', async () => {
+    const result = await runWithStdin(['verify', '--secret', secret, '--signature', signature], '/dev/zero');
+    expect([result.code, result.stderr, result.stdout]).toEqual([1, tooLarge('stdin'), '']);
+  });
+
+  it('a file one byte over the limit is refused; at the limit, or under a raised --max-body-bytes, it is verified', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pixhook-'));
+    const atLimit = Buffer.alloc(1048576, 0x20);
+    const over = Buffer.alloc(1048577, 0x20);
+    writeFileSync(join(dir, 'at.bin'), atLimit);
+    writeFileSync(join(dir, 'over.bin'), over);
+    const refused = await runCli(['verify', '--secret', secret, '--signature', signBytes(over, secret), join(dir, 'over.bin')]);
+    expect([refused.code, refused.stderr]).toEqual([1, tooLarge(`body file "${join(dir, 'over.bin')}"`)]);
+    const at = await runCli(['verify', '--secret', secret, '--signature', signBytes(atLimit, secret), join(dir, 'at.bin')]);
+    expect([at.code, at.stdout]).toEqual([0, 'valid: the signature matches 1048576 bytes; the body is not JSON\n']);
+    const raised = await runCli(['verify', '--secret', secret, '--signature', signBytes(over, secret), '--max-body-bytes', '2000000'], { input: over });
+    expect(raised.code).toBe(0);
+    const lowered = await runCli(['verify', '--secret', secret, '--signature', signature, '--max-body-bytes', '10'], { input: body });
+    expect([lowered.code, lowered.stderr]).toEqual([1, tooLarge('stdin', 10)]);
+  });
+
+  it.each(['0', '-1', '1.5', '1073741825', 'lots'])('--max-body-bytes %s is a usage error', async (value) => {
+    const result = await runCli(['verify', '--secret', secret, '--signature', signature, `--max-body-bytes=${value}`], { input: body });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^pixhook: --max-body-bytes must be an integer from 1 to 1073741824 \(1 GiB\)/);
   });
 });
