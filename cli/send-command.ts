@@ -1,12 +1,17 @@
 import { isPixEventName, pixEventNames } from '../src/index.js';
 import { buildPayload, deliver, type DeliveryAttempt, type PayloadOptions } from '../src/testing/index.js';
-import { parseCommandLine, readInputFile, runCommand, secretsFrom, UsageError } from './cli-args.js';
+import { flagBounds, integerFlag, parseCommandLine, runCommand, secretsFrom, UsageError } from './cli-args.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
 import { jsonText } from './shared/json-text.js';
+import { BodyTooLargeError, readBoundedFile } from './shared/read-bounded-input.js';
+import { redactedUrl, redactedUrlsIn } from './shared/redacted-url.js';
 
 const usage =
   'send <event> --url <url> --secret <s> [--variant a|b|short] [--id <id>] [--amount <cents>] [--status <s>] ' +
   '[--body <file>] [--attempts <n>] [--backoff-ms <n>] [--timeout-ms <n>] [--seed <n>] [--signature-scheme sha256|timestamped --signature-header <name>]';
+
+// A --body file is read up to this size: well above any receiver's default (1 MiB), to test its 413.
+const maxSendBytes = 64 * 1024 * 1024;
 
 /**
  * Delivers one event to a URL exactly as the gateway would: signed, retried with exponential backoff.
@@ -32,29 +37,35 @@ export function sendCommand(argv: string[]): Promise<number> {
       },
       true,
     );
-    if (positionals.length > 1) throw new UsageError(`one event name expected, got: ${positionals.join(' ')}`);
-    const url = urlFrom(values.url);
+    if (positionals.length > 1) throw new UsageError(`one event name expected, got: ${jsonText(positionals)}`);
+    const target = targetFrom(values.url);
     const secrets = secretsFrom(values.secret);
     if (secrets.length > 1) throw new UsageError('send signs with one secret: give --secret once');
     const secret = secrets[0]!;
     const signing = signingFrom(values);
-    const attempts = integerFrom('--attempts', values.attempts, 1);
-    const backoffMs = integerFrom('--backoff-ms', values['backoff-ms'], 0);
-    const timeoutMs = integerFrom('--timeout-ms', values['timeout-ms'], 1);
+    const attempts = integerFlag('--attempts', values.attempts, flagBounds.attempts);
+    const backoffMs = integerFlag('--backoff-ms', values['backoff-ms'], flagBounds.delayMs);
+    const timeoutMs = integerFlag('--timeout-ms', values['timeout-ms'], flagBounds.timeoutMs);
 
     let body: Uint8Array | object;
     let label: string;
     if (values.body !== undefined) {
       const conflicting = (['variant', 'id', 'amount', 'status', 'seed'] as const).filter((k) => values[k] !== undefined);
       if (conflicting.length > 0) throw new UsageError(`--body sends the file as it is; drop --${conflicting.join(', --')}`);
-      body = await readInputFile('--body', values.body);
+      try {
+        body = await readBoundedFile('--body', values.body, maxSendBytes);
+      } catch (error) {
+        if (!(error instanceof BodyTooLargeError)) throw error;
+        process.stderr.write(`pixhook: ${error.message}\n`);
+        return 1;
+      }
       label = describeBody(body as Uint8Array, values.body);
     } else {
       const name = positionals[0];
       if (name === undefined) throw new UsageError('which event? e.g. pixhook send transaction_paid (or --body <file>)');
-      if (!isPixEventName(name)) throw new UsageError(`unknown event "${name}"; one of: ${pixEventNames.join(', ')}`);
+      if (!isPixEventName(name)) throw new UsageError(`unknown event ${jsonText(name)}; one of: ${pixEventNames.join(', ')}`);
       const variant = values.variant ?? 'a';
-      if (variant !== 'a' && variant !== 'b' && variant !== 'short') throw new UsageError(`--variant must be a, b or short, got "${variant}"`);
+      if (variant !== 'a' && variant !== 'b' && variant !== 'short') throw new UsageError(`--variant must be a, b or short, got ${jsonText(variant)}`);
       const options: PayloadOptions = { variant };
       if (values.id !== undefined) options.id = values.id;
       if (values.amount !== undefined) options.amountInCents = integerFrom('--amount', values.amount, 0);
@@ -62,12 +73,14 @@ export function sendCommand(argv: string[]): Promise<number> {
       if (values.seed !== undefined) options.seed = integerFrom('--seed', values.seed, 0);
       body = buildPayload(name, options);
       const resource = (body as Record<string, { id: string; status: string }>)[variant === 'a' ? 'data' : name.startsWith('transfer_') ? 'transfer' : 'transaction'];
-      label = `${name} (variant ${variant}, ${resource?.id}, ${resource?.status})`;
+      // --id and --status are printed JSON-escaped: a newline or an escape in them cannot forge a line.
+      label = `${name} (variant ${variant}, ${jsonText(resource?.id)}, ${jsonText(resource?.status)})`;
     }
 
-    process.stdout.write(`sending ${label} to ${url}\n`);
+    process.stdout.write(`sending ${label} to ${jsonText(target.shown)}\n`);
     const result = await deliver({
-      url,
+      url: target.url,
+      headers: target.headers,
       body,
       secret,
       signing,
@@ -82,7 +95,7 @@ export function sendCommand(argv: string[]): Promise<number> {
       process.stdout.write(`delivered: ${result.finalStatus} after ${tried} of ${attempts} attempt${attempts === 1 ? '' : 's'} (${ms(total)})\n`);
       return 0;
     }
-    const last = result.finalStatus === undefined ? result.attempts[tried - 1]?.error : `status ${result.finalStatus}`;
+    const last = result.finalStatus === undefined ? jsonText(redactedUrlsIn(result.attempts[tried - 1]?.error ?? 'unknown')) : `status ${result.finalStatus}`;
     process.stdout.write(`not delivered: all ${tried} attempt${tried === 1 ? '' : 's'} failed (last: ${last}; ${ms(total)})\n`);
     return 1;
   });
@@ -90,7 +103,7 @@ export function sendCommand(argv: string[]): Promise<number> {
 
 /** `attempt 2/5  500 handler_failed  12.3 ms  2026-…Z  retry in 2000 ms` */
 export function attemptLine(attempt: DeliveryAttempt, of: number): string {
-  const answer = attempt.status === undefined ? `error ${jsonText(attempt.error)}` : `${attempt.status}${reasonOf(attempt.responseBody)}`;
+  const answer = attempt.status === undefined ? `error ${jsonText(redactedUrlsIn(attempt.error ?? 'unknown'))}` : `${attempt.status}${reasonOf(attempt.responseBody)}`;
   const retry = attempt.retryInMs === undefined ? '' : `  retry in ${attempt.retryInMs} ms`;
   return `attempt ${attempt.attempt}/${of}  ${answer}  ${ms(attempt.durationMs)}  ${attempt.at}${retry}`;
 }
@@ -112,30 +125,52 @@ function ms(value: number): string {
   return `${value.toFixed(1)} ms`;
 }
 
+/**
+ * The URL to fetch, and its credentials as HTTP Basic auth, as curl does (fetch refuses a URL that
+ * holds them, and would print the password in its error).
+ */
+function targetFrom(value: string | undefined): { url: string; shown: string; headers: Record<string, string> } {
+  const url = new URL(urlFrom(value));
+  const shown = redactedUrl(url.href);
+  if (url.username === '' && url.password === '') return { url: url.href, shown, headers: {} };
+  const credentials = `${decoded(url.username)}:${decoded(url.password)}`;
+  url.username = '';
+  url.password = '';
+  return { url: url.href, shown, headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` } };
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 function urlFrom(value: string | undefined): string {
   if (value === undefined) throw new UsageError('--url <url> is required (the receiver to deliver to)');
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--url is not a URL: "${value}"`);
+    throw new UsageError(`--url is not a URL: ${jsonText(redactedUrl(value))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must be http or https, got "${url.protocol}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must be http or https, got ${jsonText(url.protocol)}`);
   return url.href;
 }
 
 function integerFrom(flag: string, value: string, min: number): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be an integer ≥ ${min}, got "${value}"`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${jsonText(value)}`);
   return n;
 }
 
 function describeBody(bytes: Uint8Array, path: string): string {
   try {
     const json = JSON.parse(new TextDecoder().decode(bytes)) as { event?: unknown };
-    if (typeof json.event === 'string') return `${jsonText(json.event)} from ${path} (${bytes.byteLength} bytes)`;
+    if (typeof json.event === 'string') return `${jsonText(json.event)} from ${jsonText(path)} (${bytes.byteLength} bytes)`;
   } catch {
     // Not JSON: still sent, byte for byte (useful to test json_invalid).
   }
-  return `${path} (${bytes.byteLength} bytes)`;
+  return `${jsonText(path)} (${bytes.byteLength} bytes)`;
 }

@@ -3,7 +3,9 @@ import { createClient } from '../src/client/create-client.js';
 import type { Webhook } from '../src/client/webhook-schemas.js';
 import { documentedEventNames, isPixEventName, pixEventNames, type PixEventName } from '../src/events/event-names.js';
 import { parseCommandLine, runCommand, UsageError } from './cli-args.js';
+import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
+import { redactedUrl } from './shared/redacted-url.js';
 
 const usage = `webhooks list [--json] | webhooks register --url <url> [--event <name>... | --events <a,b>] [--json] | webhooks delete <id>
   credentials from PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL; events: ${pixEventNames.join(', ')}`;
@@ -22,7 +24,7 @@ export function webhooksCommand(argv: string[]): Promise<number> {
     );
     const client = createClient(credentialsFromEnv());
     const print = (webhooks: Webhook[]) =>
-      process.stdout.write(values.json ? `${jsonText(webhooks)}\n` : webhooks.map((w) => `${w.id}\t${w.url}\t${w.events.join(',')}\n`).join(''));
+      process.stdout.write(values.json ? `${jsonText(webhooks.map((w) => ({ ...w, url: redactedUrl(w.url) })))}\n` : webhooks.map((w) => `${plain(w.id)}\t${plain(redactedUrl(w.url))}\t${plain(w.events.join(','))}\n`).join(''));
 
     try {
       if (action === 'list') {
@@ -46,7 +48,7 @@ export function webhooksCommand(argv: string[]): Promise<number> {
     } catch (error) {
       if (error instanceof PixValidationError) throw new UsageError(error.message);
       if (error instanceof PixApiError || error instanceof PixNetworkError || error instanceof PixResponseError) {
-        process.stderr.write(`pixhook: ${error.message}\n`);
+        process.stderr.write(`pixhook: ${plain(error.message)}\n`);
         return 1;
       }
       throw error;

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { writeFile, mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReceiver } from '../../src/index.js';
 import type { PixEvent } from '../../src/events/event-types.js';
-import { runCli } from '../helpers/cli-process.js';
+import { pixhookBin, runCli } from '../helpers/cli-process.js';
 
 // Runs the built CLI as a real process: `npm test` builds first; locally run `npm run build`.
 const secret = 'whsec_cli_send';
@@ -20,6 +21,20 @@ interface Run {
 // The parent's PIXHOOK_SECRET is dropped so each test says where its secret comes from.
 function pixhook(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return runCli(args, { env: { PIXHOOK_SECRET: undefined, ...env } });
+}
+
+/** `pixhook <args>` killed after 15 s at the latest (with no PIXHOOK_SECRET from the parent). */
+function runBounded(args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    const env = { ...process.env };
+    delete env['PIXHOOK_SECRET'];
+    const child = spawn(process.execPath, [pixhookBin, ...args], { env, timeout: 15_000, killSignal: 'SIGKILL', stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 interface Target {
@@ -123,6 +138,43 @@ describe('pixhook send (a real process against a real receiver)', () => {
     const run = await pixhook(['send', 'transaction_paid', '--url', target.url, '--secret', secret, '--attempts', '2', '--backoff-ms', '0']);
     expect(run.code).toBe(1);
     expect(attemptLines(run.stdout).every((line) => line.includes('error "fetch failed: ECONNREFUSED"'))).toBe(true);
+  });
+
+  it('never prints the URL\'s password (nor a token in its query); its credentials go as HTTP Basic auth', async () => {
+    const target = await startReceiver(0);
+    let authorization: string | undefined;
+    server!.prependListener('request', (req) => (authorization ??= req.headers.authorization));
+    const url = target.url.replace('http://', 'http://merchant:hunter2@') + '?token=tok_s3cr3t';
+    const run = await pixhook(['send', 'transaction_paid', '--url', url, '--secret', secret, '--attempts', '1']);
+    expect(run.code).toBe(0);
+    expect(run.stdout + run.stderr).not.toMatch(/hunter2|tok_s3cr3t/);
+    expect(run.stdout).toContain(`to "${target.url.replace('http://', 'http://merchant:***@')}?token=***"`);
+    expect(authorization).toBe(`Basic ${Buffer.from('merchant:hunter2').toString('base64')}`);
+  });
+
+  it('a refused URL with a password: the network error is printed with the password masked', async () => {
+    const run = await pixhook(['send', 'transaction_paid', '--url', 'http://merchant:hunter2@127.0.0.1:9/x', '--secret', secret, '--attempts', '1']);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).not.toContain('hunter2');
+  });
+
+  it('--id and --status holding an escape, a newline, a C1 CSI and U+2028 are printed escaped, on one line', async () => {
+    const target = await startReceiver(0);
+    const id = 'a\u001b[31m\nforged\u009b31m\u2028x';
+    const run = await pixhook(['send', 'transaction_paid', '--url', target.url, '--secret', secret, '--id', id, '--status', 'paid\u202e\n']);
+    expect(run.code).toBe(0);
+    for (const raw of ['\u001b', '\u009b', '\u2028', '\u202e']) expect(run.stdout + run.stderr).not.toContain(raw);
+    expect(run.stdout.split('\n')[0]).toBe(`sending transaction_paid (variant a, "a\\u001b[31m\\nforged\\u009b31m\\u2028x", "paid\\u202e\\n") to "${target.url}"`);
+    expect(run.stdout).not.toMatch(/^forged/m);
+    const unknown = await pixhook(['send', 'evil\u001b[2J\nforged', '--url', target.url, '--secret', secret]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown event "evil\\u001b[2J\\nforged"');
+  });
+
+  it('--body /dev/zero stops at 64 MiB with one line and exit 1, instead of filling memory', async () => {
+    // The kill after 15 s only keeps a failing run from eating the machine; the assertion is on the exit and the line.
+    const run = await runBounded(['send', '--body', '/dev/zero', '--url', 'http://127.0.0.1:9/', '--secret', secret]);
+    expect([run.code, run.stderr]).toEqual([1, 'pixhook: body_too_large: --body "/dev/zero" is larger than 67108864 bytes\n']);
   });
 
   it.each([
