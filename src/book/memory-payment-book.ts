@@ -163,7 +163,7 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
           dedupeKey: context.dedupeKey,
           channel: context.channel ?? channelOf(event),
           deliveryId: context.deliveryId ?? event.deliveryId,
-          at: context.at ?? now(),
+          at: typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now(),
           policy: context.policy ?? defaultPolicy,
           confirmed: context.confirmed,
           expectationsInUse,

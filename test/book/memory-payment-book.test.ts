@@ -98,6 +98,12 @@ describe('memoryPaymentBook: the book of a resource', () => {
     expect(await book.get('c')).toMatchObject({ status: 'pending', amountInCents: 1000, timeline: [{ outcome: 'held' }] });
   });
 
+  it('dates an entry by the book clock when the given time is not a number', async () => {
+    const book = memoryPaymentBook({ now: () => t0 });
+    await book.record(chargeEvent('transaction_paid', { id: 'c' }), { dedupeKey: 'k', at: Number.NaN });
+    expect((await book.get('c'))?.timeline[0]?.at).toBe('2026-05-01T12:00:00.000Z');
+  });
+
   it('refuses a record without a dedupe key', async () => {
     const book = memoryPaymentBook();
     await expect(book.record(chargeEvent('transaction_paid', { id: 'c' }), { dedupeKey: '' })).rejects.toThrow(/`dedupeKey` must be a non-empty string/);
