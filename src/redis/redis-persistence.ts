@@ -58,6 +58,9 @@ const transientRetryMs = 1_000;
  * and goes on; refuses either with `requirePersistence`.
  */
 export function persistenceGate(client: RedisClientLike, options: RedisPersistenceOptions = {}): PersistenceGate {
+  if (options.requirePersistence !== undefined && typeof options.requirePersistence !== 'boolean') {
+    throw new PixhookConfigError(`pixhook: \`requirePersistence\` must be true or false, got ${typeof options.requirePersistence}.`);
+  }
   const required = options.requirePersistence === true;
   const report = reporter(options.logger);
   const state = stateOf(client);

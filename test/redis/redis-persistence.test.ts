@@ -1,8 +1,9 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createReceiver, PixhookConfigError } from '../../src/index.js';
 import { redisWatchStore } from '../../src/reconcile/index.js';
 import { redisDedupeStore, redisQuarantine } from '../../src/redis/index.js';
+import { startRedisCluster } from '../helpers/redis-cluster.js';
 import { startRedisServer, type RedisServer, type RedisServerOptions } from '../helpers/redis-server.js';
 import { headersOf, paidDelivery, testSecret } from './deliveries.js';
 
@@ -114,5 +115,34 @@ describe('Redis persistence, checked once per connection', () => {
     client.disconnect(true);
     await reconnected;
     await expect(store.claim('after', 'o', 60_000)).rejects.toThrow(/requirePersistence/);
+  });
+
+  it('on a Cluster, reads every master: the warning names each volatile one, and requirePersistence refuses while any is', async () => {
+    const cluster = await startRedisCluster();
+    const client = new Cluster([...cluster.nodes]);
+    try {
+      const { lines, logger } = capturingLogger();
+      // Two of the three masters turn snapshots on; only the third is named.
+      for (const port of cluster.ports.slice(0, 2)) {
+        const node = new Redis(port, '127.0.0.1');
+        await node.config('SET', 'save', '3600 1');
+        node.disconnect();
+      }
+      const store = redisDedupeStore({ client, logger });
+      await store.ready();
+      expect(await store.claim('k', 'o', 60_000)).toBe('claimed');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.message).toContain(`Redis at 127.0.0.1:${cluster.ports[2]} keeps its keys only in memory`);
+      expect(lines[0]!.message).not.toContain(String(cluster.ports[0]));
+      await expect(redisWatchStore({ client, requirePersistence: true }).ready()).rejects.toThrow(/requirePersistence/);
+    } finally {
+      client.disconnect();
+      await cluster.dispose();
+    }
+  }, 60_000);
+
+  it('refuses a requirePersistence that is not a boolean', async () => {
+    const client = await serverWith({ persistent: true });
+    expect(() => redisDedupeStore({ client, requirePersistence: 'yes' as unknown as boolean })).toThrow(/`requirePersistence` must be true or false/);
   });
 });
