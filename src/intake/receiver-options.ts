@@ -37,8 +37,9 @@ interface IntakeOptions {
   telemetry?: Telemetry;
 }
 
-/** A receiver with its own processing (the options of `createProcessing`), or one sharing an existing `processing`. */
-export type ReceiverOptions = IntakeOptions & (ProcessingOptions & { processing?: undefined } | { processing: Processing });
+/** A receiver with its own processing (the options of `createProcessing`), or one sharing an existing `processing` (its options then go there). */
+export type ReceiverOptions = IntakeOptions &
+  ((ProcessingOptions & { processing?: undefined }) | ({ processing: Processing } & { [K in (typeof processingOptionNames)[number]]?: undefined }));
 
 const maxBodyBytesLimit = 1024 * 1024 * 1024;
 

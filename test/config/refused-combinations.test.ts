@@ -48,6 +48,12 @@ describe('createReceiver with a shared processing refuses the processing options
     );
   });
 
+  it('is a type error too', () => {
+    const processing = createProcessing();
+    // @ts-expect-error processing options belong to createProcessing when a processing is shared
+    expect(() => createReceiver({ secret, mode: 'durable', queue, processing })).toThrow(PixhookConfigError);
+  });
+
   it.each<[string, Record<string, unknown>]>([
     ['mode', { mode: 'background' }],
     ['store', { store: memoryDedupeStore() }],
