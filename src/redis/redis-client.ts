@@ -5,8 +5,8 @@ import { PixhookConfigError } from '../shared/pixhook-error.js';
 export interface IoredisLikeClient {
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  /** `'ready'` when commands can be sent now. */
-  readonly status?: string;
+  /** `'ready'` when commands can be sent now. Required: it is how an ioredis client is told from a REST client. */
+  readonly status: string;
 }
 
 /** The node-redis (v4/v5) shape pixhook uses. */
