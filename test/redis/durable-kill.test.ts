@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { paidDelivery, post, until } from './deliveries.js';
-import { countBy, startFixture, startReceiver, useRedisWithFixtures } from './fixture-process.js';
+import { countBy, startFixture, startReceiver, useRedisTargetWithFixtures } from './fixture-process.js';
+import { redisTargetKinds } from './redis-targets.js';
 
-const redisServer = useRedisWithFixtures();
+describe.each(redisTargetKinds)('durable mode on $name, worker killed in the middle of a handler', (kind) => {
+  const redis = useRedisTargetWithFixtures(kind);
 
-describe('durable mode, worker killed in the middle of a handler', () => {
   it('runs every acknowledged event after a worker restarts, once', async () => {
-    const env = { REDIS_URL: redisServer().url, QUEUE_NAME: 'kill' };
+    const env = { REDIS_URL: redis().url, QUEUE_NAME: 'kill' };
     const receiver = await startReceiver({ ...env, MODE: 'durable' });
     // This worker's handlers never finish: it is killed while it holds 5 jobs.
     const doomed = startFixture('worker.js', { ...env, CONCURRENCY: '5', HOLD_MS: '600000' });

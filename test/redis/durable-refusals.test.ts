@@ -5,6 +5,7 @@ import { createDurableQueue, startWorker } from '../../src/redis/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { until } from './deliveries.js';
+import { startFixture } from './fixture-process.js';
 
 /** A TCP server that accepts connections and never answers: a hung Redis, a firewall that swallows packets. */
 async function silentServer(): Promise<{ url: string; sockets: Set<Socket>; accepted(): number; close(): Promise<void> }> {
@@ -120,6 +121,19 @@ describe('never hangs on a Redis that does not answer', () => {
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(silent.accepted()).toBe(after);
       }
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('a process that got those rejections exits by itself: nothing pixhook opened keeps it alive', async () => {
+    const silent = await silentServer();
+    try {
+      const child = startFixture('silent-redis.js', { REDIS_URL: silent.url });
+      const exitCode = await new Promise<number | null>((resolve) => child.child.once('exit', (code) => resolve(code)));
+      expect(child.stderr()).toBe('');
+      expect(exitCode).toBe(0);
+      expect(child.lines.map((l) => l['rejected'])).toEqual(['redis_unavailable', 'redis_unavailable']);
     } finally {
       await silent.close();
     }

@@ -1,12 +1,10 @@
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { mapLimit, paidDelivery, sendUntilAccepted, until, type Delivery } from './deliveries.js';
-import { countBy, type FixtureProcess, startFixture, startReceiver, useRedisWithFixtures } from './fixture-process.js';
+import { countBy, type FixtureProcess, startFixture, startReceiver, useRedisTargetWithFixtures } from './fixture-process.js';
+import { redisTargetKinds } from './redis-targets.js';
 
 const uniqueEvents = 7_000;
 const deliveries = 10_000; // 3 000 duplicates: 30 %
-
-const redisServer = useRedisWithFixtures();
 
 /** A fixed shuffle, so runs are comparable; duplicates land close to their originals and on the other receiver. */
 function schedule(): Delivery[] {
@@ -21,10 +19,12 @@ function schedule(): Delivery[] {
   return list;
 }
 
-describe('fault run: 10 000 deliveries, 30 % duplicates, two receivers, 5 % handler failures, a worker killed', () => {
+describe.each(redisTargetKinds)('fault run on $name: 10 000 deliveries, 30 % duplicates, two receivers, 5 % handler failures, a worker killed', (kind) => {
+  const redisTarget = useRedisTargetWithFixtures(kind);
+
   it('loses nothing and runs nothing again after its success was recorded', async () => {
     const startedAt = performance.now();
-    const env = { REDIS_URL: redisServer().url, QUEUE_NAME: 'fault' };
+    const env = { REDIS_URL: redisTarget().url, QUEUE_NAME: 'fault' };
     const receivers = await Promise.all([1, 2].map(() => startReceiver({ ...env, MODE: 'durable' })));
     const workerEnv = { ...env, CONCURRENCY: '20', FAIL_RATE: '0.05', HOLD_MS: '20', ATTEMPTS: '10' };
     // The first worker stops finishing handlers after 1 500 successes, so the kill lands mid-handler for certain.
@@ -51,8 +51,8 @@ describe('fault run: 10 000 deliveries, 30 % duplicates, two receivers, 5 % hand
 
     const all = () => workers.flatMap((w) => w.lines);
     // Done when BullMQ has finished every job (a job the killed worker completed may lack its "acked" line).
-    const redis = new Redis(redisServer().url);
-    const finishedJobs = async () => (await redis.zcard('bull:fault:completed')) + (await redis.zcard('bull:fault:failed'));
+    const redis = redisTarget().client();
+    const finishedJobs = async () => (await redis.zcard('{pixhook}:fault:completed')) + (await redis.zcard('{pixhook}:fault:failed'));
     await until(async () => (running(), (await finishedJobs()) >= uniqueEvents), 100);
     const finishedAt = performance.now();
 
@@ -69,13 +69,13 @@ describe('fault run: 10 000 deliveries, 30 % duplicates, two receivers, 5 % hand
     const cutOff = killed.lines.filter((l) => typeof l['started'] === 'string' && !settled.has(`${String(l['started'])}#${String(l['attempt'])}`)).map((l) => l['started'] as string);
     const lost = Array.from({ length: uniqueEvents }, (_, i) => paidDelivery(`tx_fault_${i}`, 100 + i).key).filter((key) => !handled.has(key));
 
-    const counts = await redis.zcard('bull:fault:completed');
-    const deadLetters = await redis.zcard('bull:fault:failed');
+    const counts = await redis.zcard('{pixhook}:fault:completed');
+    const deadLetters = await redis.zcard('{pixhook}:fault:failed');
     redis.disconnect();
 
     console.log(
       [
-        `fault run: ${deliveries} deliveries (${deliveries - uniqueEvents} duplicates) over 2 receivers, ${resent} resends after 503`,
+        `fault run on ${kind.name}: ${deliveries} deliveries (${deliveries - uniqueEvents} duplicates) over 2 receivers, ${resent} resends after 503`,
         `  unique events ${uniqueEvents} · jobs completed ${counts} · dead letters ${deadLetters}`,
         `  handler runs failed (injected 5 %) ${failedRuns} · succeeded ${[...handled.values()].reduce((a, b) => a + b, 0)}`,
         `  worker killed after ${handledByKilled.size} successes with ${cutOff.length} handlers mid-run; keys that succeeded twice ${twice.length} (after a recorded success: ${twiceAfterRecordedSuccess.length})`,

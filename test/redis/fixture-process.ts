@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { useRedisTarget, type RedisTarget, type RedisTargetKind } from './redis-targets.js';
 
 export type Line = Record<string, unknown>;
 
@@ -120,4 +121,10 @@ export function useRedisWithFixtures(): () => RedisServer {
     if (!server) throw new Error('redis-server is not started yet (use it inside a test)');
     return server;
   };
+}
+
+/** `useRedisWithFixtures` on a single server or a Redis Cluster (inside a `describe.each(redisTargetKinds)`). */
+export function useRedisTargetWithFixtures(kind: RedisTargetKind): () => RedisTarget {
+  afterAll(() => stopAllFixtures());
+  return useRedisTarget(kind);
 }
