@@ -5,7 +5,7 @@ import { createProcessing, memoryDedupeStore, type DedupeStore, type Logger, typ
 import { createReconciler, memoryWatchStore, redisWatchStore, type RunResult, type WatchStore } from '../src/reconcile/index.js';
 import { durationFlag, flagBounds, integerFlag, parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
 import { closeClient, connectRedis, redactedUrl, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
-import { registerHandlers } from './shared/load-handlers.js';
+import { loadHandlers } from './shared/load-handlers.js';
 import { jsonText } from './shared/json-text.js';
 
 const usage =
@@ -65,6 +65,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     const redisWait = redisWaitFrom(values['redis-wait']);
     const credentials = credentialsFromEnv();
     const redisUrl = redisUrlFrom(values.redis, false);
+    const register = await loadHandlers(values.handlers);
     if (!redisUrl && (values.charge ?? []).length === 0) {
       throw new UsageError('nothing to follow: give --redis <url> (the watch list your app fills) or --charge <id>');
     }
@@ -90,7 +91,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
 
     try {
       const processing = createProcessing({ store, logger: stderrLogger });
-      await registerHandlers(values.handlers, processing);
+      await register(processing);
       const reconciler = createReconciler({
         client: createClient({ ...credentials, variant: values.variant }),
         processing,

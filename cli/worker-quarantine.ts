@@ -1,7 +1,7 @@
 import { createProcessing, normalizeEvent, type AcceptResult } from '../src/index.js';
 import type { RedisQuarantine } from '../src/redis/index.js';
 import { parseCommandLine, UsageError } from './cli-args.js';
-import { registerHandlers } from './shared/load-handlers.js';
+import { loadHandlers } from './shared/load-handlers.js';
 import { closeClient, connectRedis, redisFlags, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
 import { jsonText } from './shared/json-text.js';
 
@@ -61,13 +61,14 @@ async function replay(argv: string[]): Promise<number> {
   if (values.handlers === undefined) throw new UsageError('worker quarantine replay needs --handlers <module>');
   const url = redisUrlFrom(values.redis, true);
   const redisWait = redisWaitFrom(values['redis-wait']);
+  const register = await loadHandlers(values.handlers);
   const { redisDedupeStore, redisQuarantine } = await import('../src/redis/index.js');
   const client = await connectRedis(url, redisWait);
   try {
     const quarantine = redisQuarantine({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) });
     const store = redisDedupeStore({ client, quarantine: false, ...(values['dedupe-prefix'] !== undefined && { prefix: values['dedupe-prefix'] }) });
     const processing = createProcessing({ store });
-    await registerHandlers(values.handlers, processing);
+    await register(processing);
     const ids = values.all ? (await quarantine.list({ start: 0, end: 9_999 })).map((e) => e.id) : positionals;
     let failed = 0;
     for (const id of ids) {

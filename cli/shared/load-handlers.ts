@@ -10,6 +10,11 @@ import { jsonText } from './json-text.js';
  * no such function is a usage error (exit 2, one line), for every command.
  */
 export async function registerHandlers(path: string, processing: Processing): Promise<void> {
+  await (await loadHandlers(path))(processing);
+}
+
+/** Loads the module only (before anything is opened); the function it returns registers the handlers. */
+export async function loadHandlers(path: string): Promise<(processing: Processing) => Promise<void>> {
   const url = pathToFileURL(resolve(path)).href;
   let module: { default?: unknown; register?: unknown };
   try {
@@ -27,5 +32,7 @@ export async function registerHandlers(path: string, processing: Processing): Pr
   if (typeof register !== 'function') {
     throw new UsageError(`--handlers ${jsonText(path)} must export a function (default or \`register\`) that takes the processing (on, onAny, onError …)`);
   }
-  await (register as (processing: Processing) => unknown)(processing);
+  return async (processing) => {
+    await (register as (processing: Processing) => unknown)(processing);
+  };
 }

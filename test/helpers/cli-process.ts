@@ -47,27 +47,35 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCl
   };
 }
 
-/** Runs a Node script to completion with optional stdin; `env` values of undefined are removed. */
-export function runProcess(
-  script: string,
-  args: string[] = [],
-  options: { input?: Uint8Array | string; env?: Record<string, string | undefined>; cwd?: string } = {},
-) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+export interface RunOptions {
+  input?: Uint8Array | string;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** SIGKILL the process if it is still running after this long (its `code` is then null and `killed` true). */
+  killAfterMs?: number;
+}
+
+/** Runs a Node script to completion with optional stdin; `env` values of undefined are removed. `ms`: from spawn to exit. */
+export function runProcess(script: string, args: string[] = [], options: RunOptions = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string; ms: number; killed: boolean }>((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
     for (const [name, value] of Object.entries(options.env ?? {})) if (value === undefined) delete env[name];
+    const startedAt = performance.now();
     const child = spawn(process.execPath, [script, ...args], { env, ...(options.cwd && { cwd: options.cwd }) });
     let stdout = '';
     let stderr = '';
+    let killed = false;
+    const timer = options.killAfterMs === undefined ? undefined : setTimeout(() => ((killed = true), child.kill('SIGKILL')), options.killAfterMs);
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('exit', () => clearTimeout(timer));
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Math.round(performance.now() - startedAt), killed }));
     child.stdin.end(options.input ?? '');
   });
 }
 
 /** Runs `pixhook <args>` to completion with optional stdin. */
-export function runCli(args: string[], options: { input?: Uint8Array | string; env?: Record<string, string | undefined> } = {}) {
+export function runCli(args: string[], options: Omit<RunOptions, 'cwd'> = {}) {
   return runProcess(pixhookBin, args, options);
 }

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver, type Receiver } from '../../src/index.js';
 import { createDurableQueue, redisDedupeStore, type DurableQueue } from '../../src/redis/index.js';
+import { runCli } from '../helpers/cli-process.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { headersOf, paidDelivery, testSecret, until } from './deliveries.js';
 import { startFixture, stopAllFixtures, type Line } from './fixture-process.js';
@@ -80,6 +81,31 @@ describe('pixhook worker', () => {
     await healed.waitFor((l) => l['id'] === 'tx_poison_1');
     await healed.stop();
     expect(await queue.listDeadLetters()).toEqual([]);
+  }, 60_000);
+
+  it('refuses to run without --handlers (exit 2, one line) and leaves the queued event waiting', async () => {
+    // Before, such a worker completed every job without running anything: the paid event was lost.
+    const delivery = paidDelivery('tx_no_handler', 3100);
+    expect((await receiver.receive({ method: 'POST', headers: headersOf(delivery), body: delivery.body })).status).toBe(200);
+    const before = await queue.counts();
+    expect(before.waiting).toBeGreaterThan(0);
+    const run = await runCli(['worker', '--redis', server.url, '--queue', 'cli'], { killAfterMs: 20_000 });
+    expect(run.killed).toBe(false);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n')[0]).toBe(
+      'pixhook worker: --handlers <module> is required: a worker with no handler would complete jobs without running anything',
+    );
+    expect(run.stdout).toBe('');
+    expect(await queue.counts()).toEqual(before);
+  });
+
+  it("--queue 'a:b' is a usage error and the process ends (nothing left open)", async () => {
+    for (const sub of [['--handlers', handlers], ['dead-letters'], ['replay', '--all']]) {
+      const run = await runCli(['worker', ...sub, '--redis', server.url, '--queue', 'a:b'], { killAfterMs: 20_000 });
+      expect(run.killed).toBe(false);
+      expect(run.code).toBe(2);
+      expect(run.stderr.split('\n')[0]).toBe(`pixhook: --queue must be a non-empty name without ':', got "a:b"`);
+    }
   }, 60_000);
 
   it('exits 2 with the usage when the Redis URL or the replay target is missing', async () => {
