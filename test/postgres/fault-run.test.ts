@@ -100,9 +100,9 @@ async function faultRun(name: string, options: { inbox: boolean; deliveries: num
   const results = await send;
   await faults;
   const redis = new Redis(redisServer().url);
-  const finished = async () => (await redis.zcard(`bull:${name}:completed`)) + (await redis.zcard(`bull:${name}:failed`));
+  const finished = async () => (await redis.zcard(`{pixhook}:${name}:completed`)) + (await redis.zcard(`{pixhook}:${name}:failed`));
   await until(async () => (await finished()) >= unique, 100);
-  const deadLetters = await redis.zcard(`bull:${name}:failed`);
+  const deadLetters = await redis.zcard(`{pixhook}:${name}:failed`);
   redis.disconnect();
 
   const { rows } = await pool.query(`SELECT event_key, count(*)::int AS n FROM ${ledger} GROUP BY event_key`);
