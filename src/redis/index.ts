@@ -2,7 +2,7 @@ export { redisDedupeStore, RedisUnavailableError } from './redis-dedupe-store.js
 export type { RedisDedupeStore, RedisDedupeStoreOptions } from './redis-dedupe-store.js';
 export type { IoredisLikeClient, NodeRedisLikeClient, RedisClientLike } from './redis-client.js';
 export type { RedisPersistenceOptions } from './redis-persistence.js';
-export { createDurableQueue, defaultQueueName } from './durable-queue.js';
+export { createDurableQueue, defaultQueueName, defaultQueuePrefix } from './durable-queue.js';
 export type { DurableQueue, DurableQueueCounts, DurableQueueOptions } from './durable-queue.js';
 export { startWorker } from './durable-worker.js';
 export type { DurableWorker, StartWorkerOptions, WorkerBackoff } from './durable-worker.js';
