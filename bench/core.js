@@ -6,7 +6,7 @@ import Stripe from 'stripe';
 import { Webhooks } from '@octokit/webhooks';
 import { createReceiver, defaultDedupeKey, normalizeEvent, verifySignature } from 'pixhook';
 import { bodies, secret } from './lib/payloads.js';
-import { interleave, pairedRatio } from './lib/interleave.js';
+import { interleave, pairedRatio, pairedSpread } from './lib/interleave.js';
 import { median, quick, round } from './lib/stats.js';
 
 const stripe = new Stripe('sk_test_x');
@@ -98,6 +98,8 @@ for (const [key, body] of Object.entries(bodies)) {
       octokit: round(pairedRatio(samples, 'pixhook', 'octokit'), 3),
       svix: round(pairedRatio(samples, 'pixhook', 'svix'), 3),
     },
+    // The target's ratio with its min–max over the rounds.
+    limit_spread: pairedSpread(samples, 'pixhook', 'limit'),
   };
 }
 console.log(JSON.stringify(out));

@@ -1,18 +1,19 @@
-// The load generator, in its own process: a warm-up, then a fixed-connection, fixed-duration run.
+// The load generator, run in the adapters bench's own process (never in a server's): a warm-up, then a
+// fixed-connection, fixed-duration run. One process for every run saves starting autocannon ~90 times.
+// Requests/s is completed requests ÷ the run's measured duration (autocannon's per-second average
+// would rest on one sample in a 1.5 s run).
 import autocannon from 'autocannon';
 
-const { url, connections, durationSec, warmupSec, body, headers } = JSON.parse(process.argv[2]);
-const base = { url, method: 'POST', connections, pipelining: 1, body, headers };
-
-if (warmupSec > 0) await autocannon({ ...base, duration: warmupSec });
-const r = await autocannon({ ...base, duration: durationSec });
-console.log(
-  JSON.stringify({
-    rps: r.requests.average,
+export async function load({ url, connections, durationSec, warmupSec, body, headers }) {
+  const base = { url, method: 'POST', connections, pipelining: 1, body, headers };
+  if (warmupSec > 0) await autocannon({ ...base, duration: warmupSec });
+  const r = await autocannon({ ...base, duration: durationSec });
+  return {
+    rps: r.requests.total / r.duration,
     requests: r.requests.total,
     p50: r.latency.p50,
     p99: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
-  }),
-);
+  };
+}

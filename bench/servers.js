@@ -1,8 +1,7 @@
 // One process per framework, serving on loopback ports: its bare route (read the raw body, answer 200),
 // the hand-written verifying route (the same plus the limit's work: HMAC + timingSafeEqual + JSON.parse),
 // and the pixhook adapter; on node:http also @octokit/webhooks' createNodeMiddleware (same bytes, same
-// `sha256=` HMAC) and the lean prototype (bench/prototypes/lean-node.js). The load generator (another
-// process) alternates between them. Prints {"bare":port,"limit":port,"pixhook":port,…}.
+// `sha256=` HMAC). The load generator (another process) alternates between them. Prints {"bare":port,"limit":port,"pixhook":port,…}.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { defaultDedupeKey, createReceiver } from 'pixhook';
@@ -67,7 +66,6 @@ const frameworks = {
   async node() {
     const { createNodeHandler } = await import('pixhook/node');
     const { Webhooks, createNodeMiddleware } = await import('@octokit/webhooks');
-    const { createLeanNodeHandler } = await import('./prototypes/lean-node.js');
     // octokit: verifies x-hub-signature-256 over the same bytes, parses, emits to a registered handler.
     const webhooks = new Webhooks({ secret });
     // Equivalent trivial work to pixhook's no-op onAny: the handler runs, counts, returns.
@@ -76,7 +74,6 @@ const frameworks = {
       seen.count++;
     });
     const octokit = createNodeMiddleware(webhooks, { path });
-    const lean = createLeanNodeHandler({ secret, handler: () => {}, dedupeKey: (event) => `${defaultDedupeKey(event)}#${n++}` });
     const route = (work) =>
       createServer((req, res) => {
         const chunks = [];
@@ -91,7 +88,6 @@ const frameworks = {
       limit: await listen(route(limitWork)),
       pixhook: await listen(createServer(createNodeHandler(receiver))),
       octokit: await listen(createServer((req, res) => void octokit(req, res))),
-      prototype: await listen(createServer(lean)),
     };
   },
   // The fetch handler on Node: Hono on @hono/node-server for both, the route reading the raw bytes.

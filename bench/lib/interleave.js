@@ -1,6 +1,6 @@
 // Runs several subjects in alternating rounds inside one process, so machine noise (other processes
 // on the two cores, GC, frequency changes) hits every subject alike; ratios are taken per round.
-import { median } from './stats.js';
+import { median, spread } from './stats.js';
 
 const now = () => process.hrtime.bigint();
 
@@ -14,9 +14,10 @@ async function timeLoop(fn, iterations, isAsync) {
 /**
  * subjects: { name: { fn, async } }. Each round runs every subject for `iterations` calls (sized so
  * one subject's turn lasts about `sliceMs`), in an order rotated every round. Returns per-subject
- * arrays of ns/op, index-aligned by round.
+ * arrays of ns/op, index-aligned by round. `calibrate` calls size the slice (fewer for slow subjects);
+ * a slice makes at least `minIterations` calls.
  */
-export async function interleave(subjects, { rounds, sliceMs, warmupMs }) {
+export async function interleave(subjects, { rounds, sliceMs, warmupMs, calibrate = 2000, minIterations = 200 }) {
   const names = Object.keys(subjects);
   const iterations = {};
   for (const name of names) {
@@ -24,8 +25,8 @@ export async function interleave(subjects, { rounds, sliceMs, warmupMs }) {
     // Warm up (JIT, caches), then size the slice from a calibration run.
     const until = performance.now() + warmupMs;
     while (performance.now() < until) await timeLoop(fn, 100, isAsync);
-    const ns = await timeLoop(fn, 2000, isAsync);
-    iterations[name] = Math.max(200, Math.round((sliceMs * 1e6) / ns));
+    const ns = await timeLoop(fn, calibrate, isAsync);
+    iterations[name] = Math.max(minIterations, Math.round((sliceMs * 1e6) / ns));
   }
   const samples = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < rounds; r++) {
@@ -41,4 +42,9 @@ export async function interleave(subjects, { rounds, sliceMs, warmupMs }) {
 /** Median over rounds of subject/baseline, each round's pair measured moments apart. */
 export function pairedRatio(samples, subject, baseline) {
   return median(samples[subject].map((ns, i) => ns / samples[baseline][i]));
+}
+
+/** The per-round ratios subject/baseline as `{ median, min, max }`. */
+export function pairedSpread(samples, subject, baseline) {
+  return spread(samples[subject].map((ns, i) => ns / samples[baseline][i]));
 }

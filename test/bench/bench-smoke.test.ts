@@ -22,6 +22,24 @@ const headlineKeys = [
   'fastify_vs_handwritten',
   'express_vs_handwritten',
   'web_vs_handwritten',
+  'octokit_vs_handwritten',
+  'durable_vs_bullmq',
+  'durable_eps',
+  'bullmq_eps',
+  'postgres_tx_vs_bare',
+  'postgres_tx_vs_bare_x10',
+  'pg_inbox_vs_bare',
+] as const;
+
+// HTTP and paired ratios carry their min–max over the rounds.
+const spreadKeys = [
+  'core_vs_limit',
+  'node_vs_handwritten',
+  'node_vs_octokit',
+  'fastify_vs_handwritten',
+  'web_vs_handwritten',
+  'durable_vs_bullmq',
+  'postgres_tx_vs_bare',
 ] as const;
 
 // Needs the built package (npm run build), like `npm run bench`.
@@ -35,12 +53,21 @@ describe('npm run bench (quick mode)', () => {
     const { code, stdout, stderr } = await runQuickBench();
     expect(code, stderr).toBe(0);
     expect(stdout).toContain('### 1. Core receive');
+    expect(stdout).toContain('### 7. Durable mode');
     const last = stdout.trim().split('\n').pop() ?? '';
     const figures = JSON.parse(last) as Record<string, unknown>;
     for (const key of headlineKeys) {
       expect(typeof figures[key], key).toBe('number');
       expect(Number.isFinite(figures[key]), key).toBe(true);
     }
+    const spread = figures.spread as Record<string, unknown>;
+    for (const key of spreadKeys) {
+      const [min, max] = spread[key] as number[];
+      expect(min, key).toBeLessThanOrEqual(figures[key] as number);
+      expect(max, key).toBeGreaterThanOrEqual(figures[key] as number);
+    }
+    expect(Object.keys(figures).some((key) => key.includes('prototype'))).toBe(false);
+    expect(stdout).not.toContain('prototypes/');
     expect(figures.quick).toBe(true);
   });
 });
