@@ -48,7 +48,7 @@ describe('scripts/require-test-servers.js', () => {
     const partial = await run(bin, pgBin, { PIXHOOK_NO_INSTALL: '1' });
     expect([partial.code, partial.stderr]).toEqual([1, 'pixhook tests: missing redis-server and redis-cli (Debian: apt-get install redis-server); install it, then run npm test again\n']);
     fakeCommand(bin, 'redis-cli');
-    expect(await run(bin, pgBin, { PIXHOOK_NO_INSTALL: '1' })).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await run(bin, pgBin, { PIXHOOK_NO_INSTALL: '1' })).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
   it('with apt-get on PATH: as root it installs what is missing, like .ci/run, then goes on; otherwise it names it', async () => {
