@@ -3,7 +3,7 @@ import type { EmulatorSignature } from '../src/emulator/delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt } from '../src/emulator/emulator-records.js';
 import { emulatorRefusedPixKey } from '../src/emulator/gateway-state.js';
 import type { PayloadVariant } from '../src/events/event-types.js';
-import { flagBounds, integerFlag, parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './cli-args.js';
+import { flagBounds, integerFlag, parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
 import { redactedUrl, redactedUrlsIn } from './shared/redacted-url.js';

@@ -1,8 +1,8 @@
 import { createReceiver } from '../src/index.js';
-import { parseCommandLine, portFrom, requirePackage, runCommand, secretsFrom, untilSignal, UsageError } from './cli-args.js';
-import { createForwarder } from './listen-forward.js';
-import { openRedisBackend, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
-import { serveReceiver } from './serve-receiver.js';
+import { parseCommandLine, portFrom, requirePackage, runCommand, secretsFrom, untilSignal, UsageError } from './shared/cli-args.js';
+import { createForwarder } from './shared/listen-forward.js';
+import { openRedisBackend, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom } from './shared/redis-backend.js';
+import { serveReceiver } from './shared/serve-receiver.js';
 import { eventLine } from './shared/event-line.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
 import { stderrLogger } from './shared/stderr-logger.js';

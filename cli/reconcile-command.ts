@@ -2,9 +2,9 @@ import { PixApiError, PixNetworkError, PixResponseError } from '../src/client/cl
 import { createClient } from '../src/client/create-client.js';
 import { checkNumber } from '../src/shared/option-checks.js';
 import { createProcessing, memoryDedupeStore, type DedupeStore, type Logger, type PixEvent } from '../src/index.js';
-import { createReconciler, memoryWatchStore, redisWatchStore, type RunResult, type WatchStore } from '../src/reconcile/index.js';
-import { durationFlag, flagBounds, integerFlag, parseCommandLine, runCommand, untilSignal, UsageError } from './cli-args.js';
-import { closeClient, connectRedis, redactedUrl, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
+import { createReconciler, memoryWatchStore, type RunResult, type WatchStore } from '../src/reconcile/index.js';
+import { durationFlag, flagBounds, integerFlag, parseCommandLine, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
+import { closeClient, connectRedis, redactedUrl, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom } from './shared/redis-backend.js';
 import { loadHandlers } from './shared/load-handlers.js';
 import { jsonText } from './shared/json-text.js';
 
@@ -74,7 +74,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     let watchStore: WatchStore = memoryWatchStore();
     let closeRedis = async () => {};
     if (redisUrl) {
-      const { redisDedupeStore } = await import('../src/redis/index.js');
+      const { redisDedupeStore, redisWatchStore } = await import('../src/redis/index.js');
       const client = await connectRedis(redisUrl, redisWait);
       client.on('error', (error: Error) => stderrLogger.warn({ redis: redactedUrl(redisUrl), error: error.message }, 'pixhook reconcile: redis connection error'));
       closeRedis = () => closeClient(client);

@@ -1,6 +1,6 @@
 import { isPixEventName, pixEventNames } from '../src/index.js';
 import { buildPayload, deliver, type DeliveryAttempt, type PayloadOptions } from '../src/testing/index.js';
-import { flagBounds, integerFlag, parseCommandLine, runCommand, secretsFrom, UsageError } from './cli-args.js';
+import { flagBounds, integerFlag, parseCommandLine, runCommand, secretsFrom, UsageError } from './shared/cli-args.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
 import { jsonText } from './shared/json-text.js';
 import { BodyTooLargeError, readBoundedFile } from './shared/read-bounded-input.js';

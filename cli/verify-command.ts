@@ -1,7 +1,7 @@
 import { normalizeEvent, verifySignature, verifyTimestampedSignature } from '../src/index.js';
 import { parseJson } from '../src/intake/parse-json.js';
 import { escapeControls } from '../src/shared/escape-controls.js';
-import { parseCommandLine, runCommand, secretsFrom, UsageError } from './cli-args.js';
+import { parseCommandLine, runCommand, secretsFrom, UsageError } from './shared/cli-args.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
 import { jsonText } from './shared/json-text.js';
 import { BodyTooLargeError, maxBodyBytesFrom, readBoundedFile, readBoundedStdin } from './shared/read-bounded-input.js';

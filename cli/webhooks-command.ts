@@ -2,7 +2,7 @@ import { PixApiError, PixNetworkError, PixResponseError, PixValidationError } fr
 import { createClient } from '../src/client/create-client.js';
 import type { Webhook } from '../src/client/webhook-schemas.js';
 import { documentedEventNames, isPixEventName, pixEventNames, type PixEventName } from '../src/events/event-names.js';
-import { parseCommandLine, runCommand, UsageError } from './cli-args.js';
+import { parseCommandLine, runCommand, UsageError } from './shared/cli-args.js';
 import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
 import { redactedUrl } from './shared/redacted-url.js';

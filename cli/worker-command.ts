@@ -1,12 +1,12 @@
 import type { DurableQueue } from '../src/redis/index.js';
 import { createProcessing } from '../src/index.js';
 import { registerHandlers } from './shared/load-handlers.js';
-import { quarantineCommand } from './worker-quarantine.js';
-import { flagBounds, integerFlag, parseCommandLine, requirePackage, runCommand, untilSignal, UsageError } from './cli-args.js';
+import { quarantineCommand } from './shared/worker-quarantine.js';
+import { flagBounds, integerFlag, parseCommandLine, requirePackage, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import { eventLine } from './shared/event-line.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { waitForRedis } from './shared/wait-for-redis.js';
-import { closeWithin, redactedUrl, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom, withinRedisWait } from './redis-backend.js';
+import { closeWithin, redactedUrl, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom, withinRedisWait } from './shared/redis-backend.js';
 import { jsonText } from './shared/json-text.js';
 
 const usage =

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import getRawBody from 'raw-body';
 import { PixhookError } from '../../src/index.js';
-import { UsageError } from '../cli-args.js';
+import { UsageError } from './cli-args.js';
 import { jsonText } from './json-text.js';
 
 /** `createReceiver`'s default `maxBodyBytes` (1 MiB); a test checks the two agree. */

@@ -1,5 +1,5 @@
 import type { SignatureOptions, SigningScheme } from '../../src/index.js';
-import { UsageError } from '../cli-args.js';
+import { UsageError } from './cli-args.js';
 
 /** `--signature-scheme sha256|timestamped` and `--signature-header <name>`, shared by listen, send and verify. */
 export const signatureFlags = {

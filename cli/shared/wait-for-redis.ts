@@ -1,5 +1,5 @@
 import { createRedisClient, redactedRedisUrl } from '../../src/redis/redis-url.js';
-import { CommandFailure, durationFlag, flagBounds, requirePackage } from '../cli-args.js';
+import { CommandFailure, durationFlag, flagBounds, requirePackage } from './cli-args.js';
 
 /** The least time one attempt gets, however little of `--redis-wait` is left: the documented margin. */
 export const attemptFloorMs = 1_000;

@@ -7,7 +7,5 @@ export { defaultStatusEvents, recoveredEvent } from './recovered-event.js';
 export type { NoEvent, ReadTransaction, ReconcileVariant } from './recovered-event.js';
 export { memoryWatchStore } from './memory-watch-store.js';
 export type { MemoryWatchStoreOptions } from './memory-watch-store.js';
-export { redisWatchStore } from './redis-watch-store.js';
-export type { RedisEvalClient, RedisWatchStore, RedisWatchStoreOptions } from './redis-watch-store.js';
 export type { WatchEntry, WatchStats, WatchStore } from './watch-store.js';
 export { reconcilerMetricsToPrometheus } from './reconciler-prometheus.js';

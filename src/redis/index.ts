@@ -11,3 +11,5 @@ export { jobIdForKey, keyForJobId } from './job-id.js';
 export type { RedisConnection } from './redis-connection.js';
 export { redisQuarantine } from './redis-quarantine.js';
 export type { QuarantinedDelivery, QuarantineRange, QuarantineSummary, RedisQuarantine, RedisQuarantineOptions } from './redis-quarantine.js';
+export { redisWatchStore } from './redis-watch-store.js';
+export type { RedisEvalClient, RedisWatchStore, RedisWatchStoreOptions } from './redis-watch-store.js';

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { redisWatchStore } from '../../src/reconcile/index.js';
+import { redisWatchStore } from '../../src/redis/index.js';
 import { startCli, type RunningCli } from '../helpers/cli-process.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';

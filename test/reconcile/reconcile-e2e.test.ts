@@ -8,13 +8,12 @@ import { createProcessing, createReceiver, memoryDedupeStore, type DedupeStore, 
 import {
   createReconciler,
   memoryWatchStore,
-  redisWatchStore,
   type ReconcileFailure,
   type Reconciler,
   type RunResult,
   type WatchStore,
 } from '../../src/reconcile/index.js';
-import { redisDedupeStore } from '../../src/redis/index.js';
+import { redisDedupeStore, redisWatchStore } from '../../src/redis/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedisServer } from '../helpers/redis-server.js';
 

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createReceiver, PixhookConfigError } from '../../src/index.js';
-import { redisWatchStore } from '../../src/reconcile/index.js';
+import { redisWatchStore } from '../../src/redis/index.js';
 import { redisDedupeStore, redisQuarantine, type NodeRedisLikeClient, type RedisClientLike } from '../../src/redis/index.js';
 import { startRedisServer } from '../helpers/redis-server.js';
 import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';

@@ -1,7 +1,7 @@
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createReceiver, PixhookConfigError } from '../../src/index.js';
-import { redisWatchStore } from '../../src/reconcile/index.js';
+import { redisWatchStore } from '../../src/redis/index.js';
 import { redisDedupeStore, redisQuarantine } from '../../src/redis/index.js';
 import { startRedisCluster } from '../helpers/redis-cluster.js';
 import { startRedisServer, type RedisServer, type RedisServerOptions } from '../helpers/redis-server.js';

@@ -1,6 +1,6 @@
-import { readHeader, reasonGroup, type ReasonCode, type Receiver, type ReceiveRequest, type ReceiveResult } from '../src/index.js';
-import { deliver } from '../src/testing/index.js';
-import { jsonText } from './shared/json-text.js';
+import { readHeader, reasonGroup, type ReasonCode, type Receiver, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
+import { deliver } from '../../src/testing/index.js';
+import { jsonText } from './json-text.js';
 
 /** Only bytes whose signature held are forwarded: answers from the payload or processing steps (derived from the reasons table). */
 function verified(reason: ReasonCode | undefined): boolean {

@@ -1,9 +1,9 @@
-import { createProcessing, normalizeEvent, type AcceptResult } from '../src/index.js';
-import type { RedisQuarantine } from '../src/redis/index.js';
+import { createProcessing, normalizeEvent, type AcceptResult } from '../../src/index.js';
+import type { RedisQuarantine } from '../../src/redis/index.js';
 import { parseCommandLine, UsageError } from './cli-args.js';
-import { loadHandlers } from './shared/load-handlers.js';
+import { loadHandlers } from './load-handlers.js';
 import { closeClient, connectRedis, redisFlags, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
-import { jsonText } from './shared/json-text.js';
+import { jsonText } from './json-text.js';
 
 const connection = {
   ...redisFlags,
@@ -62,7 +62,7 @@ async function replay(argv: string[]): Promise<number> {
   const url = redisUrlFrom(values.redis, true);
   const redisWait = redisWaitFrom(values['redis-wait']);
   const register = await loadHandlers(values.handlers);
-  const { redisDedupeStore, redisQuarantine } = await import('../src/redis/index.js');
+  const { redisDedupeStore, redisQuarantine } = await import('../../src/redis/index.js');
   const client = await connectRedis(url, redisWait);
   try {
     const quarantine = redisQuarantine({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) });
@@ -108,7 +108,7 @@ async function withQuarantine(
 ): Promise<number> {
   const url = redisUrlFrom(values.redis, true);
   const redisWait = redisWaitFrom(values['redis-wait']);
-  const { redisQuarantine } = await import('../src/redis/index.js');
+  const { redisQuarantine } = await import('../../src/redis/index.js');
   const client = await connectRedis(url, redisWait);
   try {
     return await body(redisQuarantine({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) }));

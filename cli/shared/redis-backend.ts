@@ -1,12 +1,12 @@
 import type { Cluster, Redis, RedisOptions } from 'ioredis';
-import type { DedupeStore } from '../src/dedupe/dedupe-store.js';
-import type { Logger } from '../src/index.js';
-import type { EventQueue } from '../src/index.js';
-import type { Receiver } from '../src/index.js';
-import { createDurableQueue, redisDedupeStore, startWorker, type DurableQueue, type DurableWorker } from '../src/redis/index.js';
-import { createRedisClient, parseRedisUrl, redactedRedisUrl } from '../src/redis/redis-url.js';
+import type { DedupeStore } from '../../src/dedupe/dedupe-store.js';
+import type { Logger } from '../../src/index.js';
+import type { EventQueue } from '../../src/index.js';
+import type { Receiver } from '../../src/index.js';
+import { createDurableQueue, redisDedupeStore, startWorker, type DurableQueue, type DurableWorker } from '../../src/redis/index.js';
+import { createRedisClient, parseRedisUrl, redactedRedisUrl } from '../../src/redis/redis-url.js';
 import { CommandFailure, requirePackage, UsageError } from './cli-args.js';
-import { redisWaitFrom, waitForRedis } from './shared/wait-for-redis.js';
+import { redisWaitFrom, waitForRedis } from './wait-for-redis.js';
 
 /** `--redis <url>` and `--redis-wait <duration>`, for every command that talks to Redis. */
 export const redisFlags = {

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createExpressMiddleware } from '../adapters/express/index.js';
-import { createNodeHandler } from '../adapters/node/index.js';
-import type { Receiver } from '../src/index.js';
+import { createExpressMiddleware } from '../../adapters/express/index.js';
+import { createNodeHandler } from '../../adapters/node/index.js';
+import type { Receiver } from '../../src/index.js';
 
 export interface ServeOptions {
   receiver: Receiver;

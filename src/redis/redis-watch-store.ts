@@ -1,6 +1,6 @@
-import { checkClusterPrefix, defineScript, scriptRunner, type RedisClientLike, type RedisScript } from '../redis/redis-client.js';
-import { persistenceGate, type RedisPersistenceOptions } from '../redis/redis-persistence.js';
-import type { WatchEntry, WatchStats, WatchStore } from './watch-store.js';
+import { checkClusterPrefix, defineScript, scriptRunner, type RedisClientLike, type RedisScript } from './redis-client.js';
+import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
+import type { WatchEntry, WatchStats, WatchStore } from '../reconcile/watch-store.js';
 
 /** The Redis clients this store drives: an ioredis `Redis` or `Cluster`, or a node-redis client. */
 export type RedisEvalClient = RedisClientLike;

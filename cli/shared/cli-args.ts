@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { describeError, PixhookConfigError, PixhookError, type PixhookErrorCode } from '../src/index.js';
-import { checkNumber, maxAttempts, maxDelayMs, maxTtlMs, type NumberBounds } from '../src/shared/option-checks.js';
-import { jsonText } from './shared/json-text.js';
+import { describeError, PixhookConfigError, PixhookError, type PixhookErrorCode } from '../../src/index.js';
+import { checkNumber, maxAttempts, maxDelayMs, maxTtlMs, type NumberBounds } from '../../src/shared/option-checks.js';
+import { jsonText } from './json-text.js';
 
 /** A bad command line: the command prints the message and exits 2. */
 export class UsageError extends PixhookError {

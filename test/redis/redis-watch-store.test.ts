@@ -1,7 +1,8 @@
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PixhookConfigError } from '../../src/index.js';
-import { memoryWatchStore, redisWatchStore, type WatchStore } from '../../src/reconcile/index.js';
+import { memoryWatchStore, type WatchStore } from '../../src/reconcile/index.js';
+import { redisWatchStore } from '../../src/redis/index.js';
 import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { postgresWatchStore } from '../../src/postgres/index.js';
