@@ -56,7 +56,7 @@ export function sendCommand(argv: string[]): Promise<number> {
         body = await readBoundedFile('--body', values.body, maxSendBytes);
       } catch (error) {
         if (!(error instanceof BodyTooLargeError)) throw error;
-        process.stderr.write(`pixhook: ${error.message}\n`);
+        process.stderr.write(`pixhook: ${error.code}: ${error.message}\n`);
         return 1;
       }
       label = describeBody(body as Uint8Array, values.body);

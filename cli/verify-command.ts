@@ -31,7 +31,7 @@ export function verifyCommand(argv: string[]): Promise<number> {
       body = file === undefined ? await readBoundedStdin(limit) : await readBoundedFile('body file', file, limit);
     } catch (error) {
       if (!(error instanceof BodyTooLargeError)) throw error;
-      process.stderr.write(`invalid: ${error.message}, the receiver's maxBodyBytes (--max-body-bytes raises it)\n`);
+      process.stderr.write(`invalid: ${error.code}: ${error.message}, the receiver's maxBodyBytes (--max-body-bytes raises it)\n`);
       return 1;
     }
     const input = { body, signature: values.signature, secret };

@@ -2,7 +2,6 @@
 export { createReceiver } from './intake/create-receiver.js';
 export type { Receiver, ReceiveRequest } from './intake/create-receiver.js';
 export type { BodySource } from './intake/read-body.js';
-export { messageOf } from './intake/read-body.js';
 export type { ReceiveResult } from './intake/receive-answer.js';
 export type { InvalidHandler, ReceiverOptions, SignatureOptions } from './intake/receiver-options.js';
 export { createProcessing } from './processing/create-processing.js';

@@ -8,7 +8,6 @@ export class UsageError extends PixhookError {
   override name = 'UsageError';
   constructor(message: string) {
     super('usage', message);
-    this.message = message;
   }
 }
 
@@ -17,7 +16,6 @@ export class CommandFailure extends PixhookError {
   override name = 'CommandFailure';
   constructor(code: PixhookErrorCode, message: string) {
     super(code, message);
-    this.message = message;
   }
 }
 

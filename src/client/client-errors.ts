@@ -25,8 +25,6 @@ export class PixApiError extends PixhookError {
     super('api_error', init.operation ? `${init.operation} → ${init.status} ${init.code}: ${init.message}` : `${init.status} ${init.code}: ${init.message}`, {
       status: init.status,
     });
-    // The gateway's words read best alone: no code prefix.
-    this.message = init.operation ? `${init.operation} → ${init.status} ${init.code}: ${init.message}` : `${init.status} ${init.code}: ${init.message}`;
     this.apiCode = init.code;
     this.details = init.details ?? {};
     this.operation = init.operation;
@@ -75,7 +73,6 @@ export class PixNetworkError extends PixhookError {
   override name = 'PixNetworkError';
   constructor(message: string, options?: { cause?: unknown }) {
     super('network_error', message, options);
-    this.message = message;
   }
 }
 
@@ -84,7 +81,6 @@ export class PixResponseError extends PixhookError {
   override name = 'PixResponseError';
   constructor(message: string, options?: { cause?: unknown }) {
     super('response_invalid', message, options);
-    this.message = message;
   }
 }
 
@@ -95,7 +91,6 @@ export class PixWaitTimeoutError extends PixhookError {
 
   constructor(message: string, lastStatus: string | undefined) {
     super('wait_timeout', message);
-    this.message = message;
     this.lastStatus = lastStatus;
   }
 }
@@ -115,7 +110,6 @@ export class PixValidationError extends PixhookError {
   constructor(operation: string, issues: readonly PixValidationIssue[]) {
     const first = issues[0] ?? { path: '(root)', message: 'invalid input' };
     super('validation_failed', `${operation}: ${first.path}: ${first.message}`);
-    this.message = `${operation}: ${first.path}: ${first.message}`;
     this.path = first.path;
     this.issues = issues;
   }

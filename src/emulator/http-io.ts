@@ -11,7 +11,6 @@ export class RequestError extends PixhookError {
 
   constructor(status: number, apiCode: string, message: string, details?: Record<string, unknown>, headers: Record<string, string> = {}) {
     super('request_invalid', message, { status });
-    this.message = message;
     this.apiCode = apiCode;
     this.details = details;
     this.headers = headers;

@@ -35,19 +35,13 @@ export async function readBody(reader: (limit: number) => Promise<Uint8Array>, l
     bytes = await reader(limit);
   } catch (error) {
     if (error instanceof PixhookError && isBodyFailureReason(error.code)) {
-      const read: BodyRead = { ok: false, reason: error.code, message: messageOf(error) };
+      const read: BodyRead = { ok: false, reason: error.code, message: error.message };
       if (error.cause !== undefined) read.hint = describeError(error.cause);
       return read;
     }
     return { ok: false, reason: 'body_unreadable', hint: describeError(error) };
   }
   return withinLimit(bytes, limit);
-}
-
-/** The message a PixhookError was made with, without its `code: ` prefix. */
-export function messageOf(error: PixhookError): string {
-  const prefix = `${error.code}: `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }
 
 function withinLimit(bytes: Uint8Array, limit: number): BodyRead {

@@ -21,7 +21,8 @@ export type PixhookErrorCode =
 
 /**
  * The one root of every error pixhook throws or hands to a framework: a stable `code`, and, for the
- * receiver's reasons, the HTTP `status` they map to. Messages teach the fix and never carry a secret.
+ * receiver's reasons, the HTTP `status` they map to. The message is plain (no code in it); it teaches
+ * the fix and never carries a secret.
  */
 export class PixhookError extends Error {
   override name = 'PixhookError';
@@ -32,7 +33,7 @@ export class PixhookError extends Error {
   readonly expose = false;
 
   constructor(code: PixhookErrorCode, message: string, options?: { cause?: unknown; status?: number }) {
-    super(`${code}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options?.status ?? (Object.hasOwn(reasonStatus, code) ? reasonStatus[code as ReasonCode] : 500);
     this.statusCode = this.status;
@@ -44,8 +45,6 @@ export class PixhookConfigError extends PixhookError {
   override name = 'PixhookConfigError';
   constructor(message: string) {
     super('config_invalid', message);
-    // Setup errors read as sentences: keep the message without the code prefix.
-    this.message = message;
   }
 }
 

@@ -185,7 +185,7 @@ const defaultSleep: Sleep = (ms, signal) =>
   });
 
 function describe(error: unknown): string {
-  if (error instanceof AttemptTimeout) return error.message;
+  if (error instanceof AttemptTimeout) return `${error.code}: ${error.message}`;
   if (error instanceof Error) {
     // fetch wraps the network cause (ECONNREFUSED, ECONNRESET …) in a generic TypeError.
     const cause = (error as { cause?: unknown }).cause;
