@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'adapters/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
