@@ -11,13 +11,11 @@ export interface HeldClaim {
 }
 
 export interface ClaimKeeper {
-  /** Starts renewing a claim that was just taken: from the claim on, while queued and while running. */
-  hold(key: string, owner: string): HeldClaim;
   /**
-   * A claim that is settled before this turn of the event loop ends needs no renewal: `later()` starts
-   * renewing it only if its run turns out to be asynchronous (no Map entry for synchronous handlers).
+   * Renews `claim` from now until it is dropped. A run settled in the turn its claim was taken needs
+   * no renewal: inline mode holds a claim only once its run goes asynchronous (still that turn).
    */
-  holdLazily(key: string, owner: string): HeldClaim & { later(): void };
+  hold(claim: HeldClaim): void;
   /** Stops renewing (the run completed or released it). */
   drop(claim: HeldClaim): void;
   readonly size: number;
@@ -95,44 +93,15 @@ export function createClaimKeeper(store: DedupeStore, ttlMs: number): ClaimKeepe
   }
 
   return {
-    hold(key, owner) {
-      const claim = new LazyClaim(key, owner, Date.now(), start);
-      claim.later();
-      return claim;
-    },
-    holdLazily(key, owner) {
-      return new LazyClaim(key, owner, Date.now(), start);
+    hold(claim) {
+      if (!held.has(claim)) start(claim, Date.now());
     },
     drop(claim) {
-      // A claim settled in its own turn was never renewed: no Map lookup for it.
-      if (!(claim instanceof LazyClaim) || claim.renewing) held.delete(claim);
+      // Most claims (synchronous runs) were never held: no Map lookup while none is.
+      if (held.size !== 0) held.delete(claim);
     },
     get size() {
       return held.size;
     },
   };
-}
-
-/**
- * A claim whose renewal starts only when `later()` is called. A class, not a literal with a closure:
- * one is made per delivery.
- */
-class LazyClaim implements HeldClaim {
-  lost = false;
-  onLost: (() => void) | undefined = undefined;
-  renewing = false;
-
-  constructor(
-    readonly key: string,
-    readonly owner: string,
-    /** When the claim was taken: renewals are due from then, however late they start. */
-    private readonly claimedAt: number,
-    private readonly start: (claim: HeldClaim, renewedAt: number) => void,
-  ) {}
-
-  later(): void {
-    if (this.renewing) return;
-    this.renewing = true;
-    this.start(this, this.claimedAt);
-  }
 }

@@ -1,59 +1,42 @@
 import PQueue from 'p-queue';
-import type { HeldClaim } from '../dedupe/claim-keeper.js';
-import type { PixEvent } from '../events/event-types.js';
-import { describeError } from '../shared/describe-error.js';
 import { PixhookError } from '../shared/pixhook-error.js';
-import type { ProcessingReason } from '../shared/reasons.js';
-import type { ProcessingKernel } from './processing-kernel.js';
-
-export interface BackgroundRunner {
-  acknowledge(
-    event: PixEvent,
-    claim: HeldClaim,
-    waitUntil?: (promise: Promise<unknown>) => void,
-    link?: Record<string, string>,
-  ): Promise<ProcessingReason | undefined>;
-  /** Waiting plus running events. */
-  readonly size: number;
-  onIdle(): Promise<void>;
-}
+import type { Acknowledgement, ClaimedRun } from './acknowledgement.js';
+import type { ResolvedProcessingOptions } from './processing-options.js';
 
 /**
  * Background: answer 200 at once, then run the handlers in this process with retries and backoff.
  * The claim is renewed from the moment it is taken, while the event waits in the queue too, and every
  * run is bounded by `handlerTimeoutMs`, so hung handlers free their slot and never starve the queue.
  */
-export function createBackgroundRunner(kernel: ProcessingKernel): BackgroundRunner {
-  const { attempts, backoffMs, backoffFactor, concurrency, maxQueued } = kernel.config.background;
+export function createBackgroundMode(config: Pick<ResolvedProcessingOptions, 'background' | 'retry'>): Acknowledgement {
+  const { concurrency, maxQueued } = config.background;
+  const { attempts, delayAfter } = config.retry;
   const queue = new PQueue({ concurrency });
 
-  async function runWithRetries(event: PixEvent, claim: HeldClaim, link: Record<string, string> | undefined): Promise<void> {
+  async function runWithRetries(run: ClaimedRun): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      if (claim.lost) {
-        kernel.metrics.failed({ claimLost: true });
-        return kernel.fail(event, undefined, { ok: false, error: new PixhookError('claim_lost', `the claim on ${claim.key} lapsed while the event waited in the queue`), claimLost: true }, attempt);
+      if (run.lost) {
+        const error = new PixhookError('claim_lost', `the claim on ${run.key} lapsed while the event waited in the queue`);
+        return run.fail({ ok: false, error, claimLost: true }, attempt);
       }
-      const outcome = await kernel.attempt(event, claim, attempt, link);
-      if (outcome.ok) return kernel.succeed(claim, outcome);
-      kernel.metrics.failed(outcome);
-      if (attempt >= attempts || outcome.claimLost) return kernel.fail(event, claim, outcome, attempt);
-      kernel.log.warn({ key: claim.key, event: event.name, attempt, error: describeError(outcome.error) }, 'pixhook: handler failed; retrying');
-      await new Promise((resolve) => setTimeout(resolve, backoffMs * backoffFactor ** (attempt - 1)));
+      const outcome = await run.attempt(attempt);
+      if (outcome.ok) return run.succeed(outcome);
+      if (attempt >= attempts || outcome.claimLost) return run.fail(outcome, attempt);
+      run.retrying(outcome, attempt);
+      await new Promise((resolve) => setTimeout(resolve, delayAfter(attempt)));
     }
   }
 
   return {
-    async acknowledge(event, claim, waitUntil, link) {
-      if (queue.size + queue.pending >= maxQueued) {
-        await kernel.release(claim);
-        return 'queue_full';
-      }
-      kernel.keepAlive(queue.add(() => runWithRetries(event, claim, link)), waitUntil);
+    acknowledge(run) {
+      if (queue.size + queue.pending >= maxQueued) return run.release().then(() => 'queue_full');
+      run.hold();
+      run.keepAlive(queue.add(() => runWithRetries(run)));
       return undefined;
     },
     get size() {
       return queue.size + queue.pending;
     },
-    onIdle: () => queue.onIdle(),
+    idle: () => queue.onIdle(),
   };
 }

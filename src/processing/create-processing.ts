@@ -1,23 +1,22 @@
 import { createClaimKeeper } from '../dedupe/claim-keeper.js';
-import { guardStore } from '../dedupe/guard-store.js';
-import type { PixEventName } from '../events/event-names.js';
-import type { HeldClaim } from '../dedupe/claim-keeper.js';
 import type { ClaimResult } from '../dedupe/dedupe-store.js';
+import { guardStore } from '../dedupe/guard-store.js';
 import type { QuarantineStore } from '../dedupe/quarantine-store.js';
+import type { PixEventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
 import { createProcessingMetrics, type ProcessingMetrics } from '../metrics/receiver-metrics.js';
 import { describeError } from '../shared/describe-error.js';
+import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import { maxDelayMs } from '../shared/option-checks.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import type { ProcessingReason } from '../shared/reasons.js';
-import { createBackgroundRunner } from './background-mode.js';
-import { acknowledgeDurable } from './durable-mode.js';
+import type { Acknowledgement, ClaimedRun } from './acknowledgement.js';
+import { createBackgroundMode } from './background-mode.js';
+import { createDurableMode } from './durable-mode.js';
 import { createHandlerRegistry, registrationOf, type ErrorHandler, type EventHandler } from './handler-registry.js';
-import { acknowledgeInline, raceDeadline } from './inline-mode.js';
-import { createProcessingKernel } from './processing-kernel.js';
 import { resolveProcessingOptions, type AckMode, type ProcessingOptions, type QueuedEvent } from './processing-options.js';
-import { runTracedAttempt } from './traced-attempt.js';
+import { runAttempt, type AttemptOutcome, type FailedAttempt } from './run-attempt.js';
 
 /** What processing did with an event. No `reason`: handled (inline) or accepted (background, durable). */
 export interface AcceptResult {
@@ -72,95 +71,211 @@ let ownerSeq = 0;
 const ownerPrefix = `${Math.random().toString(36).slice(2, 10)}.`;
 const noOptions: AcceptOptions = {};
 
-function acceptFailed(error: unknown): AcceptResult {
-  return { reason: 'internal_error', hint: describeError(error) };
-}
-
-function storeUnavailable(key: string, error: unknown): AcceptResult {
-  return { reason: 'store_unavailable', key, hint: describeError(error) };
-}
-
-function inlineResult(key: string, reason: ProcessingReason | undefined): AcceptResult {
-  return reason === undefined ? { key } : { key, reason };
-}
-
 export function createProcessing(options: ProcessingOptions = {}): Processing {
   const config = resolveProcessingOptions(options);
+  const { mode, telemetry } = config;
   const store = guardStore(config.store, config.storeTimeoutMs);
   const keeper = createClaimKeeper(store, config.claimTtlMs);
   const handlers = createHandlerRegistry();
   const metrics = createProcessingMetrics();
   const pending = new Set<Promise<unknown>>();
-  const kernel = createProcessingKernel({ config, store, keeper, handlers, metrics, pending });
-  const background = config.mode === 'background' ? createBackgroundRunner(kernel) : undefined;
   const log = config.logger;
-  const currentTrace = (): Record<string, string> | undefined => {
+
+  /**
+   * Inline: run the handlers, then answer. Past `deadlineMs` the answer is 503 `handler_timeout` while
+   * the run goes on (up to `handlerTimeoutMs`) and settles the claim itself, so the sender's retry is
+   * answered `in_flight` until then, and `duplicate` after a success.
+   */
+  const inline: Acknowledgement = {
+    acknowledge(run) {
+      const running = run.attempt(1);
+      if (!isPromise(running)) return settleInline(running, run);
+      // The run outlives this turn: renew its claim until it settles.
+      run.hold();
+      const settled = running.then((outcome) => settleInline(outcome, run));
+      return raceDeadline(settled, config.deadlineMs).then((result) => {
+        if (result !== 'deadline') return result;
+        // The run outlives the answer: on serverless platforms only a waitUntil keeps it (and its claim) alive.
+        run.keepAlive(settled);
+        return 'handler_timeout';
+      });
+    },
+    size: 0,
+    idle: () => Promise.resolve(),
+  };
+  const acknowledgement = mode === 'background' ? createBackgroundMode(config) : mode === 'durable' ? createDurableMode(config) : inline;
+
+  /** A claimed event and the end of its claim, whichever way (see `ClaimedRun`). A class: one is made per delivery. */
+  class Run implements ClaimedRun {
+    lost = false;
+    onLost: (() => void) | undefined = undefined;
+    hint: string | undefined = undefined;
+    link: Record<string, string> | undefined = undefined;
+
+    constructor(
+      readonly event: PixEvent,
+      readonly key: string,
+      readonly owner: string,
+      readonly options: AcceptOptions,
+    ) {}
+
+    get body(): string {
+      return this.options.body ?? JSON.stringify(this.event.payload);
+    }
+
+    attempt(attempt: number): MaybePromise<AttemptOutcome> {
+      const { event, key, link } = this;
+      return runAttempt({ handlers, event, attempt, mode, source: event.source ?? 'webhook', limitMs: config.handlerTimeoutMs, claim: this, key, telemetry, link });
+    }
+
+    hold(): void {
+      keeper.hold(this);
+    }
+
+    succeed(outcome: AttemptOutcome): MaybePromise<void> {
+      if (outcome.ok && outcome.duplicate) metrics.duplicate();
+      else metrics.handled();
+      keeper.drop(this);
+      try {
+        return andThen(store.complete(this.key, this.owner, config.dedupeTtlMs), warnUnmarked, failedToMark, this);
+      } catch (error) {
+        return failedToMark(error, this);
+      }
+    }
+
+    markQueued(): MaybePromise<void> {
+      keeper.drop(this);
+      try {
+        return andThen(store.complete(this.key, this.owner, config.dedupeTtlMs), ignore, queuedUnmarked, this);
+      } catch (error) {
+        return queuedUnmarked(error, this);
+      }
+    }
+
+    retrying(outcome: FailedAttempt, attempt: number): void {
+      metrics.failed(outcome);
+      log.warn({ key: this.key, event: this.event.name, attempt, error: describeError(outcome.error) }, 'pixhook: handler failed; retrying');
+    }
+
+    async fail(outcome: FailedAttempt, attempt: number): Promise<void> {
+      await this.release();
+      await reportFailure(this.event, this.key, outcome, attempt);
+    }
+
+    async release(): Promise<void> {
+      keeper.drop(this);
+      try {
+        await store.release(this.key, this.owner);
+      } catch (error) {
+        log.error({ key: this.key, error: describeError(error) }, 'pixhook: could not release a claim; it will expire');
+      }
+    }
+
+    keepAlive(work: Promise<unknown>): void {
+      keepAlive(work, this.options.waitUntil);
+    }
+  }
+
+  function warnUnmarked(marked: boolean, run: Run): void {
+    if (!marked) log.warn({ key: run.key }, 'pixhook: another run took this key before the handled event was marked done');
+  }
+
+  function failedToMark(error: unknown, run: Run): void {
+    // Handled already: answering an error would only make the sender run it again.
+    log.error({ key: run.key, error: describeError(error) }, 'pixhook: could not mark an event done; its claim will expire');
+  }
+
+  function queuedUnmarked(error: unknown, run: Run): void {
+    log.warn({ key: run.key, error: describeError(error) }, 'pixhook: could not mark a queued event done; the queue job id still dedupes it');
+  }
+
+  /** A run failed for good: count it, log it, tell `onError`. Never rejects. */
+  async function reportFailure(event: PixEvent | UnknownEvent, key: string | undefined, outcome: FailedAttempt, attempt: number): Promise<void> {
+    metrics.failed(outcome);
+    const error = outcome.error;
+    log.error(
+      { ...(key !== undefined && { key }), event: event.name, attempt, error: describeError(error) },
+      outcome.timedOut ? 'pixhook: handler timed out' : 'pixhook: handler failed',
+    );
+    await handlers.reportError({ error, event, ...(key !== undefined && { key }), attempt, mode });
+  }
+
+  /** Work after the answer: tracked for `drain()` and handed to the platform's `waitUntil`. */
+  function keepAlive(work: Promise<unknown>, waitUntil = config.waitUntil): void {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    pending.add(settled);
+    void settled.then(() => pending.delete(settled));
+    if (!waitUntil) return;
     try {
-      return config.telemetry?.currentTrace();
+      waitUntil(work);
+    } catch (error) {
+      log.error({ error: describeError(error) }, 'pixhook: waitUntil threw; the work goes on unguarded');
+    }
+  }
+
+  function currentTrace(): Record<string, string> | undefined {
+    try {
+      return telemetry?.currentTrace();
     } catch {
       return undefined;
     }
-  };
+  }
 
   // Synchronous until something is really asynchronous (a remote store, an async handler): each
   // await is a tick, and an in-process store with a synchronous handler needs none.
-  function acceptKnown(event: PixEvent, options: AcceptOptions): AcceptResult | Promise<AcceptResult> {
+  function acceptKnown(event: PixEvent, options: AcceptOptions): MaybePromise<AcceptResult> {
     // 1. The key, then the claim, before any side effect.
     const key = config.dedupeKey(event);
     if (typeof key !== 'string' || key === '') throw new PixhookError('internal_error', 'dedupeKey must return a non-empty string');
-    const owner = ownerPrefix + ++ownerSeq;
-    let claiming;
+    const run = new Run(event, key, ownerPrefix + ++ownerSeq, options);
+    let claiming: MaybePromise<ClaimResult>;
     try {
-      claiming = store.claim(key, owner, config.claimTtlMs);
+      claiming = store.claim(key, run.owner, config.claimTtlMs);
     } catch (error) {
-      return storeUnavailable(key, error);
+      return storeUnavailable(error, run);
     }
-    if (typeof claiming === 'string') return claimed(event, options, key, owner, claiming);
-    return claiming.then(
-      (result) => claimed(event, options, key, owner, result),
-      (error: unknown) => storeUnavailable(key, error),
-    );
+    return andThen(claiming, claimed, storeUnavailable, run);
   }
 
-  function claimed(event: PixEvent, options: AcceptOptions, key: string, owner: string, claimed: ClaimResult): AcceptResult | Promise<AcceptResult> {
-    if (claimed === 'done') return { reason: 'duplicate', key };
-    if (claimed === 'in_flight') return { reason: 'in_flight', key };
-    // Inline: a synchronous run settles the claim in this same turn, so renewal starts only if it goes async.
-    const claim = background || config.mode === 'durable' ? keeper.hold(key, owner) : keeper.holdLazily(key, owner);
-    // The delivery's trace context, so the handler span links to it even when it runs later.
-    const link = options.trace ?? currentTrace();
-
+  function claimed(result: ClaimResult, run: Run): MaybePromise<AcceptResult> {
+    if (result === 'done') return { reason: 'duplicate', key: run.key };
+    if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
+    // The delivery's trace context, taken now: the handler span links to it even when it runs later.
+    run.link = run.options.trace ?? currentTrace();
     // 2. Dispatch and acknowledge, as the mode says.
-    if (background) return background.acknowledge(event, claim, options.waitUntil, link).then((reason) => ({ key, ...(reason && { reason }) }));
-    if (config.mode === 'durable') {
-      const body = options.body ?? JSON.stringify(event.payload);
-      return acknowledgeDurable(kernel, event, claim, body, link).then((result) => ({ key, ...result }));
-    }
-    const acknowledged = acknowledgeInline(kernel, event, claim as HeldClaim & { later(): void }, options.waitUntil, link);
-    return acknowledged instanceof Promise ? acknowledged.then((reason) => inlineResult(key, reason)) : inlineResult(key, acknowledged);
+    return andThen(acknowledgement.acknowledge(run), acknowledged, undefined, run);
   }
 
   /** Unknown names are acknowledged and handed to onUnknown, never to typed handlers; not deduplicated. */
-  async function acceptUnknown(event: UnknownEvent, options: AcceptOptions): Promise<AcceptResult> {
-    const run = Promise.resolve(
-      runTracedAttempt(
-        { handlers, event, attempt: 1, mode: config.mode, source: event.source ?? 'webhook', limitMs: config.handlerTimeoutMs },
-        config.telemetry,
-        options.trace ?? currentTrace(),
-      ),
-    ).then((outcome) => {
-      if (outcome.ok) return;
-      metrics.failed(outcome);
-      return kernel.fail(event, undefined, outcome, 1);
+  function acceptUnknown(event: UnknownEvent, options: AcceptOptions): MaybePromise<AcceptResult> {
+    const running = runAttempt({
+      handlers,
+      event,
+      attempt: 1,
+      mode,
+      source: event.source ?? 'webhook',
+      limitMs: config.handlerTimeoutMs,
+      telemetry,
+      link: options.trace ?? currentTrace(),
     });
+    const settled = andThen(running, (outcome) => (outcome.ok ? undefined : reportFailure(event, undefined, outcome, 1)));
+    if (!isPromise(settled)) return { reason: 'unknown_event' };
     // Inline waits for onUnknown, but never past the deadline: the answer is 200 either way.
-    if (config.mode !== 'inline') kernel.keepAlive(run, options.waitUntil);
-    else if ((await raceDeadline(run, config.deadlineMs)) === 'deadline') kernel.keepAlive(run, options.waitUntil);
-    return { reason: 'unknown_event' };
+    if (mode !== 'inline') {
+      keepAlive(settled, options.waitUntil);
+      return { reason: 'unknown_event' };
+    }
+    return raceDeadline(settled, config.deadlineMs).then((result) => {
+      if (result === 'deadline') keepAlive(settled, options.waitUntil);
+      return { reason: 'unknown_event' };
+    });
   }
 
   const processing: Processing = {
-    mode: config.mode,
+    mode,
     ...(config.store.quarantine && { quarantine: config.store.quarantine }),
     hasWaitUntil: config.waitUntil !== undefined,
     ...registrationOf(() => processing, handlers),
@@ -169,8 +284,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     },
     acceptNow(event, options = noOptions) {
       try {
-        const result = event.kind === 'unknown' ? acceptUnknown(event, options) : acceptKnown(event, options);
-        return result instanceof Promise ? result.catch(acceptFailed) : result;
+        return andThen(event.kind === 'unknown' ? acceptUnknown(event, options) : acceptKnown(event, options), same, acceptFailed);
       } catch (error) {
         // Only a bug (ours, or a custom dedupeKey/store) lands here; the process must not crash on it.
         return acceptFailed(error);
@@ -178,11 +292,17 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     },
     async runQueued(job, run) {
       const event = readQueued(job);
-      const outcome = await runTracedAttempt(
-        { handlers, event, attempt: run.attempt, mode: 'durable', source: event.source ?? job.source ?? 'webhook', limitMs: config.queuedHandlerTimeoutMs, key: job.key },
-        config.telemetry,
-        job.trace,
-      );
+      const outcome = await runAttempt({
+        handlers,
+        event,
+        attempt: run.attempt,
+        mode: 'durable',
+        source: event.source ?? job.source ?? 'webhook',
+        limitMs: config.queuedHandlerTimeoutMs,
+        key: job.key,
+        telemetry,
+        link: job.trace,
+      });
       if (outcome.ok) {
         if (outcome.duplicate) metrics.duplicate();
         else metrics.handled();
@@ -197,16 +317,12 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       throw outcome.error instanceof Error ? outcome.error : new PixhookError('handler_failed', describeError(outcome.error));
     },
     async drain(options = {}) {
-      const { attempts, backoffMs, backoffFactor } = config.background;
-      const worstRun =
-        config.mode === 'background'
-          ? attempts * config.handlerTimeoutMs + backoffMs * ((backoffFactor ** attempts - 1) / Math.max(1e-9, backoffFactor - 1))
-          : config.handlerTimeoutMs;
+      const worstRun = config.mode === 'background' ? config.retry.attempts * config.handlerTimeoutMs + config.retry.totalDelayMs : config.handlerTimeoutMs;
       const giveUpAt = Date.now() + (options.timeoutMs ?? worstRun);
-      while (pending.size > 0 || (background?.size ?? 0) > 0) {
+      while (pending.size > 0 || acknowledgement.size > 0) {
         const left = giveUpAt - Date.now();
         if (left <= 0) return false;
-        const settled = Promise.all([...pending, background?.onIdle()]);
+        const settled = Promise.all([...pending, acknowledgement.idle()]);
         // One wait stays within a timer's range; the loop waits again until `giveUpAt`.
         if ((await raceDeadline(settled, Math.min(left, maxDelayMs))) === 'deadline' && left <= maxDelayMs) return false;
       }
@@ -218,15 +334,50 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   return processing;
 }
 
+const same = <T>(value: T): T => value;
+const ignore = (): void => undefined;
+const handledReason = (): undefined => undefined;
+const duplicateReason = (): ProcessingReason => 'duplicate';
+const failedReason = (): ProcessingReason => 'handler_failed';
+
+/** How an inline run ends: its claim marked done, or given back with `onError` told; then the answer's reason. */
+function settleInline(outcome: AttemptOutcome, run: ClaimedRun): MaybePromise<ProcessingReason | undefined> {
+  if (!outcome.ok) return run.fail(outcome, 1).then(failedReason);
+  return andThen(run.succeed(outcome), outcome.duplicate ? duplicateReason : handledReason);
+}
+
+function acknowledged(reason: ProcessingReason | undefined, run: ClaimedRun): AcceptResult {
+  if (reason === undefined) return { key: run.key };
+  return run.hint === undefined ? { key: run.key, reason } : { key: run.key, reason, hint: run.hint };
+}
+
+function acceptFailed(error: unknown): AcceptResult {
+  return { reason: 'internal_error', hint: describeError(error) };
+}
+
+function storeUnavailable(error: unknown, run: ClaimedRun): AcceptResult {
+  return { reason: 'store_unavailable', key: run.key, hint: describeError(error) };
+}
+
+/** The run's result, or 'deadline' once `ms` passed (the run goes on). One promise: cheaper than Promise.race. */
+export function raceDeadline<T>(run: Promise<T>, ms: number): Promise<T | 'deadline'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms, 'deadline');
+    void run.then((result) => {
+      clearTimeout(timer);
+      resolve(result);
+    });
+  });
+}
+
 /** A queued job's event, read again from the verified bytes it carries. */
 function readQueued(job: QueuedEvent): PixEvent {
-  let value: unknown = job.payload;
-  if (typeof job.body === 'string') {
-    try {
-      value = JSON.parse(job.body);
-    } catch {
-      throw new PixhookError('payload_invalid', `queued job ${job.key} does not hold JSON`);
-    }
+  if (typeof job.body !== 'string') throw new PixhookError('payload_invalid', `queued job ${job.key} carries no verified body`);
+  let value: unknown;
+  try {
+    value = JSON.parse(job.body);
+  } catch {
+    throw new PixhookError('payload_invalid', `queued job ${job.key} does not hold JSON`);
   }
   const normalized = normalizeEvent(value, { source: job.source ?? 'webhook' });
   if (!normalized.ok || normalized.event.kind === 'unknown') {

@@ -38,42 +38,46 @@ export interface HandlerRegistry {
   onUnknown(handler: EventHandler<UnknownEvent>): void;
   onError(handler: ErrorHandler): void;
   /**
-   * Runs the event's handlers in registration order (named first, then `onAny`); fails on the first
-   * failure. Synchronous handlers settle synchronously (`undefined`): each await is a tick on the hot path.
+   * The handlers of each event name that has named ones, in the order they run (named first, then
+   * `onAny`): built at registration, so a run only looks its list up (see `runAttempt`).
    */
-  dispatch(event: PixEvent, context: HandlerContext): void | Promise<void>;
-  dispatchUnknown(event: UnknownEvent, context: HandlerContext): void | Promise<void>;
+  readonly byName: ReadonlyMap<string, readonly EventHandler<PixEvent>[]>;
+  /** The `onAny` handlers: the whole list of a name without named handlers. */
+  readonly any: readonly EventHandler<PixEvent>[];
+  readonly unknown: readonly EventHandler<UnknownEvent>[];
   /** Tells every `onError` handler; their own failures (thrown or rejected) are swallowed. Never rejects. */
   reportError(failure: HandlerFailure): Promise<void>;
   /** Handlers that can run a known event (`on`, `onAny`). */
   handlerCount(): number;
 }
 
-type AnyHandler = EventHandler<never>;
-
 export function createHandlerRegistry(): HandlerRegistry {
-  const byName = new Map<string, AnyHandler[]>();
+  const named = new Map<string, EventHandler<PixEvent>[]>();
+  const byName = new Map<string, readonly EventHandler<PixEvent>[]>();
   const any: EventHandler<PixEvent>[] = [];
   const unknown: EventHandler<UnknownEvent>[] = [];
   const errors: ErrorHandler[] = [];
+  const rebuild = (name: string): void => void byName.set(name, [...named.get(name)!, ...any]);
 
   return {
+    byName,
+    any,
+    unknown,
     on(name, handler) {
       for (const n of typeof name === 'string' ? [name] : name) {
-        const list = byName.get(n) ?? [];
-        list.push(handler as AnyHandler);
-        byName.set(n, list);
+        const list = named.get(n) ?? [];
+        list.push(handler as EventHandler<PixEvent>);
+        named.set(n, list);
+        rebuild(n);
       }
     },
-    onAny: (handler) => void any.push(handler),
+    onAny(handler) {
+      any.push(handler);
+      for (const name of named.keys()) rebuild(name);
+    },
     onUnknown: (handler) => void unknown.push(handler),
     onError: (handler) => void errors.push(handler),
-    dispatch(event, context) {
-      const named = byName.get(event.name) as EventHandler<PixEvent>[] | undefined;
-      return runAll(named === undefined ? any : any.length === 0 ? named : [...named, ...any], event, context);
-    },
-    dispatchUnknown: (event, context) => runAll(unknown, event, context),
-    handlerCount: () => any.length + [...byName.values()].reduce((sum, list) => sum + list.length, 0),
+    handlerCount: () => any.length + [...named.values()].reduce((sum, list) => sum + list.length, 0),
     async reportError(failure) {
       for (const handler of errors) {
         try {
@@ -84,20 +88,6 @@ export function createHandlerRegistry(): HandlerRegistry {
       }
     },
   };
-}
-
-/** Calls each handler in turn; stays synchronous until a handler returns a promise. */
-function runAll<E>(handlers: readonly EventHandler<E>[], event: E, context: HandlerContext): void | Promise<void> {
-  for (let i = 0; i < handlers.length; i++) {
-    const result = handlers[i]!(event, context);
-    if (result !== undefined && typeof (result as Promise<void>)?.then === 'function') {
-      return (async () => {
-        await result;
-        for (let j = i + 1; j < handlers.length; j++) await handlers[j]!(event, context);
-      })();
-    }
-  }
-  return undefined;
 }
 
 /** The four registration methods, bound to `registry` and returning `self` so calls chain (a processing, a receiver). */
