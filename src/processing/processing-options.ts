@@ -20,8 +20,6 @@ export interface QueuedEvent {
   receivedAt: string;
   /** Trace context of the delivery (W3C `traceparent`), so the handler's span links to it. */
   trace?: Record<string, string>;
-  /** Jobs queued by pixhook before 0.2 carried the parsed payload instead of `body`. */
-  payload?: unknown;
 }
 
 /** Where `durable` mode writes events before answering 200 (see `pixhook/redis`). */

@@ -55,14 +55,16 @@ function toDeadLetter(job: Job<QueuedEvent>): DeadLetter {
     key: job.data.key,
     name: job.data.name,
     receivedAt: job.data.receivedAt,
-    payload: typeof job.data.body === 'string' ? readBody(job.data.body) : job.data.payload,
+    payload: readBody(job.data.body),
     failedReason: job.failedReason,
     attemptsMade: job.attemptsMade,
     ...(job.finishedOn !== undefined && { failedAt: new Date(job.finishedOn).toISOString() }),
   };
 }
 
-function readBody(body: string): unknown {
+/** The verified body as JSON (as text if it is not); nothing for a job without one. */
+function readBody(body: unknown): unknown {
+  if (typeof body !== 'string') return undefined;
   try {
     return JSON.parse(body);
   } catch {

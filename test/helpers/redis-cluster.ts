@@ -1,8 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { spawnRedisServer } from './redis-server.js';
 
 /** A real 3-master Redis Cluster on loopback, owned by one test file. */
 export interface RedisCluster {
@@ -63,23 +64,9 @@ async function startNode(port: number, dir: string): Promise<ChildProcess> {
     '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--dir', dir,
     '--save', '', '--appendonly', 'no', '--logfile', '',
   ];
-  const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        proc.stdout?.off('data', onData);
-        proc.stdout?.resume();
-        resolve();
-      }
-    };
-    proc.stdout?.on('data', onData);
-    proc.stderr?.resume();
-    proc.once('error', reject);
-    proc.once('exit', (code) => reject(new Error(`redis-server (cluster node ${port}) exited with ${code}: ${output}`)));
-  });
-  return proc;
+  const { child, started } = spawnRedisServer(args, `redis-server (cluster node ${port})`);
+  await started;
+  return child;
 }
 
 // `cluster_state:ok` on every node: each has learned the whole slot map, so no client is sent MOVED by a stale node.

@@ -32,23 +32,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 
   async function start(): Promise<void> {
     if (child) return;
-    const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = proc;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) {
-          proc.stdout?.off('data', onData);
-          proc.stdout?.resume();
-          resolve();
-        }
-      };
-      proc.stdout?.on('data', onData);
-      proc.stderr?.resume();
-      proc.once('error', reject);
-      proc.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
-    });
+    const ready = spawnRedisServer(args, 'redis-server');
+    child = ready.child;
+    await ready.started;
   }
 
   async function stop(): Promise<void> {
@@ -73,4 +59,25 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Spawns redis-server with `args`; `started` resolves once it accepts connections, rejects if it exits first. */
+export function spawnRedisServer(args: readonly string[], label: string): { child: ChildProcess; started: Promise<void> } {
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = new Promise<void>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.resume();
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${label} exited with ${code}: ${output}`)));
+  });
+  return { child, started };
 }

@@ -5,15 +5,18 @@ import { startRedisServer, type RedisServer } from './redis-server.js';
 
 export type RedisTargetName = 'single' | 'cluster';
 
-/** Where a Redis suite runs: one server, or a real 3-master Cluster through an ioredis `Cluster`. */
+/** Where a Redis suite runs: one redis-server, or a real 3-master Redis Cluster through an ioredis `Cluster`. */
 export interface RedisTarget {
   readonly name: RedisTargetName;
-  /** A shared client, closed after the file. */
+  /** A shared client, closed after the file (or the describe that started the target). */
   readonly client: Redis | Cluster;
-  /** The CLI's form of the address (`redis://…` or `redis+cluster://…`). */
+  /** `redis://…` or `redis+cluster://…`: what pixhook's `connection` and the CLI take. */
   readonly url: string;
-  /** Another client of its own (as another process would have), closed after the file. */
-  connect(): Redis | Cluster;
+  /** The single server itself (absent on the cluster). */
+  readonly server?: RedisServer;
+  readonly redisCluster?: RedisCluster;
+  /** Another client of its own (as another process would have), closed with the target; disconnecting it first is fine. */
+  connect(options?: { maxRetriesPerRequest?: number | null }): Redis | Cluster;
   /** Every key matching `pattern`, on every master. */
   keys(pattern: string): Promise<string[]>;
   /** `SCRIPT FLUSH` on every master. */
@@ -29,48 +32,76 @@ export const redisTargetNames: readonly RedisTargetName[] = ['single', 'cluster'
  * Use with `describe.each(redisTargetNames)` so every test runs on both.
  */
 export function useRedisTargets(): (name: RedisTargetName) => RedisTarget {
-  let server: RedisServer | undefined;
-  let cluster: RedisCluster | undefined;
-  const clients: (Redis | Cluster)[] = [];
-  const targets = new Map<RedisTargetName, RedisTarget>();
-
+  const started = new Map<RedisTargetName, StartedTarget>();
   beforeAll(async () => {
-    [server, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
-    const single = server;
-    const nodes = cluster.nodes;
-    const open = (make: () => Redis | Cluster) => {
-      const client = make();
-      clients.push(client);
-      return client;
-    };
-    const masters = (client: Redis | Cluster): Redis[] => (client instanceof Cluster ? client.nodes('master') : [client]);
-    const target = (name: RedisTargetName, url: string, make: () => Redis | Cluster): RedisTarget => {
-      const client = open(make);
-      return {
-        name,
-        client,
-        url,
-        connect: () => open(make),
-        keys: async (pattern) => (await Promise.all(masters(client).map((node) => node.keys(pattern)))).flat(),
-        flushScripts: async () => void (await Promise.all(masters(client).map((node) => node.script('FLUSH')))),
-        flush: async () => void (await Promise.all(masters(client).map((node) => node.flushall()))),
-      };
-    };
-    targets.set('single', target('single', single.url, () => new Redis(single.url)));
-    const clusterTarget = target('cluster', cluster.url, () => new Cluster([...nodes]));
-    // `nodes('master')` is empty until the Cluster client has read the slot map.
-    await new Promise<void>((resolve) => (clusterTarget.client.status === 'ready' ? resolve() : clusterTarget.client.once('ready', () => resolve())));
-    targets.set('cluster', clusterTarget);
+    const [single, cluster] = await Promise.all(redisTargetNames.map(startTarget));
+    started.set('single', single!).set('cluster', cluster!);
   }, 60_000);
-
-  afterAll(async () => {
-    for (const client of clients) client.disconnect();
-    await Promise.all([server?.dispose(), cluster?.dispose()]);
-  });
-
+  afterAll(() => Promise.all([...started.values()].map((target) => target.stop())));
   return (name) => {
-    const target = targets.get(name);
+    const target = started.get(name);
     if (!target) throw new Error(`redis target ${name} is not started (call inside a test)`);
-    return target;
+    return target.target;
+  };
+}
+
+/** Starts one target in the enclosing describe's beforeAll and stops it in its afterAll (inside a `describe.each(redisTargetNames)`). */
+export function useRedisTarget(name: RedisTargetName): () => RedisTarget {
+  let started: StartedTarget | undefined;
+  beforeAll(async () => {
+    started = await startTarget(name);
+  }, 60_000);
+  afterAll(() => started?.stop());
+  return () => {
+    if (!started) throw new Error(`redis target ${name} is not started (call inside a test)`);
+    return started.target;
+  };
+}
+
+interface StartedTarget {
+  target: RedisTarget;
+  stop(): Promise<void>;
+}
+
+async function startTarget(name: RedisTargetName): Promise<StartedTarget> {
+  const clients: (Redis | Cluster)[] = [];
+  const open = (client: Redis | Cluster) => {
+    clients.push(client);
+    return client;
+  };
+  let target: RedisTarget;
+  let dispose: () => Promise<void>;
+  if (name === 'single') {
+    const server = await startRedisServer();
+    dispose = () => server.dispose();
+    const connect = (options: { maxRetriesPerRequest?: number | null } = {}) => open(new Redis(server.url, options));
+    target = { ...commands(name, connect()), url: server.url, server, connect };
+  } else {
+    const redisCluster = await startRedisCluster();
+    dispose = () => redisCluster.dispose();
+    const connect = (options: { maxRetriesPerRequest?: number | null } = {}) =>
+      open(new Cluster([...redisCluster.nodes], options.maxRetriesPerRequest === undefined ? {} : { redisOptions: { maxRetriesPerRequest: options.maxRetriesPerRequest } }));
+    target = { ...commands(name, connect()), url: redisCluster.url, redisCluster, connect };
+    // `nodes('master')` is empty until the Cluster client has read the slot map.
+    const client = target.client;
+    await new Promise<void>((resolve) => (client.status === 'ready' ? resolve() : client.once('ready', () => resolve())));
+  }
+  return {
+    target,
+    stop: async () => {
+      for (const client of clients) client.disconnect();
+      await dispose();
+    },
+  };
+}
+
+function commands(name: RedisTargetName, client: Redis | Cluster): Pick<RedisTarget, 'name' | 'client' | 'keys' | 'flushScripts' | 'flush'> {
+  const masters = (): Redis[] => (client instanceof Cluster ? client.nodes('master') : [client]);
+  return {
+    name,
+    client,
+    keys: async (pattern) => (await Promise.all(masters().map((node) => node.keys(pattern)))).flat(),
+    flushScripts: async () => void (await Promise.all(masters().map((node) => node.script('FLUSH')))),
+    flush: async () => void (await Promise.all(masters().map((node) => node.flushall()))),
   };
 }

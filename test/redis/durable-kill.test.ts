@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { paidDelivery, post, until } from './deliveries.js';
 import { countBy, startFixture, startReceiver, useRedisTargetWithFixtures } from './fixture-process.js';
-import { redisTargetKinds } from './redis-targets.js';
+import { redisTargetNames } from '../helpers/redis-targets.js';
 
-describe.each(redisTargetKinds)('durable mode on $name, worker killed in the middle of a handler', (kind) => {
+describe.each(redisTargetNames)('durable mode on %s, worker killed in the middle of a handler', (kind) => {
   const redis = useRedisTargetWithFixtures(kind);
 
   it('runs every acknowledged event after a worker restarts, once', async () => {

@@ -4,7 +4,7 @@ import { createReceiver, type HandlerFailure, type Receiver } from '../../src/in
 import { createDurableQueue, jobIdForKey, keyForJobId, redisDedupeStore, startWorker, type DurableQueue } from '../../src/redis/index.js';
 import { startRedisServer } from '../helpers/redis-server.js';
 import { headersOf, paidDelivery, testSecret, until, type Delivery } from './deliveries.js';
-import { redisTargetKinds, useRedisTarget } from './redis-targets.js';
+import { redisTargetNames, useRedisTarget } from '../helpers/redis-targets.js';
 
 function receive(receiver: Receiver, delivery: Delivery) {
   return receiver.receive({ method: 'POST', headers: headersOf(delivery), body: delivery.body });
@@ -21,12 +21,12 @@ describe('job ids', () => {
   });
 });
 
-describe.each(redisTargetKinds)('on $name', (kind) => {
+describe.each(redisTargetNames)('on %s', (kind) => {
   const redis = useRedisTarget(kind);
   let client: Redis | Cluster;
   let queueCount = 0;
   beforeAll(() => {
-    client = redis().client();
+    client = redis().connect();
   });
   afterAll(() => client.disconnect());
 
@@ -144,9 +144,9 @@ describe.each(redisTargetKinds)('on $name', (kind) => {
 
   describe('connections', () => {
     it('accepts an ioredis client (left open) or connection options', async () => {
-      const own = redis().client({ maxRetriesPerRequest: null });
+      const own = redis().connect({ maxRetriesPerRequest: null });
       const byClient = await createDurableQueue({ connection: own, queueName: 'conn' });
-      const optionsClient = kind.cluster ? redis().client() : undefined;
+      const optionsClient = kind === 'cluster' ? redis().connect() : undefined;
       const byOptions = await createDurableQueue({ connection: optionsClient ?? { host: '127.0.0.1', port: redis().server!.port }, queueName: 'conn' });
       try {
         const event = { key: 'transaction_paid:conn:paid', name: 'transaction_paid', body: '{}', source: 'webhook' as const, receivedAt: new Date().toISOString() };

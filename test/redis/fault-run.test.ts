@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapLimit, paidDelivery, sendUntilAccepted, until, type Delivery } from './deliveries.js';
 import { countBy, type FixtureProcess, startFixture, startReceiver, useRedisTargetWithFixtures } from './fixture-process.js';
-import { redisTargetKinds } from './redis-targets.js';
+import { redisTargetNames } from '../helpers/redis-targets.js';
 
 const uniqueEvents = 7_000;
 const deliveries = 10_000; // 3 000 duplicates: 30 %
@@ -19,7 +19,7 @@ function schedule(): Delivery[] {
   return list;
 }
 
-describe.each(redisTargetKinds)('fault run on $name: 10 000 deliveries, 30 % duplicates, two receivers, 5 % handler failures, a worker killed', (kind) => {
+describe.each(redisTargetNames)('fault run on %s: 10 000 deliveries, 30 % duplicates, two receivers, 5 % handler failures, a worker killed', (kind) => {
   const redisTarget = useRedisTargetWithFixtures(kind);
 
   it('loses nothing and runs nothing again after its success was recorded', async () => {
@@ -51,7 +51,7 @@ describe.each(redisTargetKinds)('fault run on $name: 10 000 deliveries, 30 % dup
 
     const all = () => workers.flatMap((w) => w.lines);
     // Done when BullMQ has finished every job (a job the killed worker completed may lack its "acked" line).
-    const redis = redisTarget().client();
+    const redis = redisTarget().connect();
     const finishedJobs = async () => (await redis.zcard('{pixhook}:fault:completed')) + (await redis.zcard('{pixhook}:fault:failed'));
     await until(async () => (running(), (await finishedJobs()) >= uniqueEvents), 100);
     const finishedAt = performance.now();
@@ -75,7 +75,7 @@ describe.each(redisTargetKinds)('fault run on $name: 10 000 deliveries, 30 % dup
 
     console.log(
       [
-        `fault run on ${kind.name}: ${deliveries} deliveries (${deliveries - uniqueEvents} duplicates) over 2 receivers, ${resent} resends after 503`,
+        `fault run on ${kind}: ${deliveries} deliveries (${deliveries - uniqueEvents} duplicates) over 2 receivers, ${resent} resends after 503`,
         `  unique events ${uniqueEvents} · jobs completed ${counts} · dead letters ${deadLetters}`,
         `  handler runs failed (injected 5 %) ${failedRuns} · succeeded ${[...handled.values()].reduce((a, b) => a + b, 0)}`,
         `  worker killed after ${handledByKilled.size} successes with ${cutOff.length} handlers mid-run; keys that succeeded twice ${twice.length} (after a recorded success: ${twiceAfterRecordedSuccess.length})`,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { useRedisTarget, type RedisTarget, type RedisTargetKind } from './redis-targets.js';
+import { useRedisTarget, type RedisTarget, type RedisTargetName } from '../helpers/redis-targets.js';
 
 export type Line = Record<string, unknown>;
 
@@ -123,8 +123,8 @@ export function useRedisWithFixtures(): () => RedisServer {
   };
 }
 
-/** `useRedisWithFixtures` on a single server or a Redis Cluster (inside a `describe.each(redisTargetKinds)`). */
-export function useRedisTargetWithFixtures(kind: RedisTargetKind): () => RedisTarget {
+/** `useRedisWithFixtures` on a single server or a Redis Cluster (inside a `describe.each(redisTargetNames)`). */
+export function useRedisTargetWithFixtures(kind: RedisTargetName): () => RedisTarget {
   afterAll(() => stopAllFixtures());
   return useRedisTarget(kind);
 }
