@@ -3,14 +3,26 @@ import type { EmulatorSignature } from '../src/emulator/delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt } from '../src/emulator/emulator-records.js';
 import { emulatorRefusedPixKey } from '../src/emulator/gateway-state.js';
 import type { PayloadVariant } from '../src/events/event-types.js';
-import { flagBounds, integerFlag, parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
+import {
+  flagBounds,
+  integerFlag,
+  parseCommandLine,
+  portFrom,
+  retryFlags,
+  retryFlagsBounds,
+  retryFlagsUsage,
+  retryFromFlags,
+  runCommand,
+  untilSignal,
+  UsageError,
+} from './shared/cli-args.js';
 import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
 import { redactedUrl, redactedUrlsIn } from './shared/redacted-url.js';
 
 const usage =
-  'emulator [--port <n>] [--host 127.0.0.1] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--signature-scheme sha256|timestamped --signature-header <name>] [--backoff-ms <n>] [--delivery-timeout-ms <n>] [--transfer-step-ms <n>] [--quiet]\n' +
-  '  --port 0–65535, --backoff-ms and --transfer-step-ms 0–86400000 (24 h), --delivery-timeout-ms 1–86400000 (whole milliseconds)';
+  `emulator [--port <n>] [--host 127.0.0.1] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--signature-scheme sha256|timestamped --signature-header <name>] ${retryFlagsUsage} [--delivery-timeout-ms <n>] [--transfer-step-ms <n>] [--quiet]\n` +
+  `  --port 0–65535, ${retryFlagsBounds} (deliveries: default 5 attempts, waits 1 s doubling), --transfer-step-ms 0–86400000 (24 h), --delivery-timeout-ms 1–86400000 (whole milliseconds)`;
 
 /**
  * Serves the gateway emulator until SIGINT/SIGTERM. Prints, on stdout, the base URL and the
@@ -28,7 +40,7 @@ export function emulatorCommand(argv: string[]): Promise<number> {
       variant: { type: 'string', default: 'a' },
       'signature-scheme': { type: 'string', default: 'sha256' },
       'signature-header': { type: 'string' },
-      'backoff-ms': { type: 'string' },
+      ...retryFlags,
       'delivery-timeout-ms': { type: 'string' },
       'transfer-step-ms': { type: 'string' },
       quiet: { type: 'boolean', default: false },
@@ -49,7 +61,7 @@ export function emulatorCommand(argv: string[]): Promise<number> {
       ...(values['api-key'] !== undefined && { apiKey: values['api-key'] }),
       ...(values['api-secret'] !== undefined && { apiSecret: values['api-secret'] }),
       ...(values['webhook-secret'] !== undefined && { webhookSecret: values['webhook-secret'] }),
-      ...(values['backoff-ms'] !== undefined && { backoffMs: integerFlag('--backoff-ms', values['backoff-ms'], flagBounds.delayMs) }),
+      retry: retryFromFlags(values),
       ...(values['delivery-timeout-ms'] !== undefined && {
         deliveryTimeoutMs: integerFlag('--delivery-timeout-ms', values['delivery-timeout-ms'], flagBounds.timeoutMs),
       }),

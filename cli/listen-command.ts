@@ -1,5 +1,17 @@
 import { createReceiver } from '../src/index.js';
-import { parseCommandLine, portFrom, requirePackage, runCommand, secretsFrom, untilSignal, UsageError } from './shared/cli-args.js';
+import {
+  parseCommandLine,
+  portFrom,
+  requirePackage,
+  retryFlags,
+  retryFlagsBounds,
+  retryFlagsUsage,
+  retryFromFlags,
+  runCommand,
+  secretsFrom,
+  untilSignal,
+  UsageError,
+} from './shared/cli-args.js';
 import { createForwarder } from './shared/listen-forward.js';
 import { openRedisBackend, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom } from './shared/redis-backend.js';
 import { serveReceiver } from './shared/serve-receiver.js';
@@ -11,8 +23,9 @@ import { jsonText } from './shared/json-text.js';
 
 const usage =
   'listen --port <n> --path <p> --secret <s> [--secret <s2>] [--host 127.0.0.1] [--mode inline|background|durable] ' +
-  '[--redis <url>] [--redis-wait 30s] [--forward-to <url>] [--signature-scheme sha256|timestamped] [--signature-header <name>]\n' +
-  `  --port 0–65535; --redis-wait 0–24h (exit 1 when Redis does not answer by then); --redis ${redisUrlForms}`;
+  `[--redis <url>] [--redis-wait 30s] [--forward-to <url>] [--signature-scheme sha256|timestamped] [--signature-header <name>] ${retryFlagsUsage}\n` +
+  `  --port 0–65535; --redis-wait 0–24h (exit 1 when Redis does not answer by then); --redis ${redisUrlForms}\n` +
+  `  retry flags (--mode background only; default 3 attempts, waits 500 ms doubling): ${retryFlagsBounds}`;
 
 /**
  * A local receiver: one JSON line on stdout per event handed to handlers; every other outcome
@@ -27,6 +40,7 @@ export function listenCommand(argv: string[]): Promise<number> {
       secret: { type: 'string', multiple: true },
       mode: { type: 'string', default: 'inline' },
       'forward-to': { type: 'string' },
+      ...retryFlags,
       ...redisFlags,
       ...signatureFlags,
     });
@@ -39,6 +53,12 @@ export function listenCommand(argv: string[]): Promise<number> {
     const signature = signingFrom(values);
     const forwardTo = forwardUrlFrom(values['forward-to']);
     const redisWait = redisWaitFrom(values['redis-wait']);
+    const retry = retryFromFlags(values);
+    const retryGiven = Object.keys(retry).length > 0;
+    // In the other modes nothing in this process retries: a flag given there would be ignored.
+    if (retryGiven && mode !== 'background') {
+      throw new UsageError(`--attempts, --backoff-ms, --backoff-factor and --max-backoff-ms apply to --mode background only, got --mode ${mode}`);
+    }
 
     if (mode === 'durable') requirePackage('bullmq');
     if (redisUrl !== undefined) await waitForRedis(redisUrl, redisWait);
@@ -48,7 +68,14 @@ export function listenCommand(argv: string[]): Promise<number> {
     let served;
     // A failure from here on closes the Redis connections first: nothing opened may keep the process alive.
     try {
-      receiver = createReceiver({ secret, mode, signature, logger: stderrLogger, ...(redis && { store: redis.store, queue: redis.queue }) });
+      receiver = createReceiver({
+        secret,
+        mode,
+        signature,
+        logger: stderrLogger,
+        ...(retryGiven && { retry }),
+        ...(redis && { store: redis.store, queue: redis.queue }),
+      });
       receiver.onAny((event, context) => {
         process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
       });

@@ -4,7 +4,7 @@ export type Command = (argv: string[]) => Promise<number>;
 // Loaded on demand so `pixhook verify` never pays for Express, BullMQ or the emulator.
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   emulator: {
-    summary: 'emulator [--port <n>] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--backoff-ms <n>] [--signature-scheme sha256|timestamped --signature-header <name>]',
+    summary: 'emulator [--port <n>] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--attempts <n>] [--backoff-ms <n>] [--signature-scheme sha256|timestamped --signature-header <name>]',
     load: async () => (await import('./emulator-command.js')).emulatorCommand,
   },
   webhooks: {
@@ -12,12 +12,12 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./webhooks-command.js')).webhooksCommand,
   },
   listen: {
-    summary: 'listen --port <n> --path <p> --secret <s>… [--mode inline|background|durable] [--redis <url>] [--forward-to <url>] [--signature-scheme …]\n' +
+    summary: 'listen --port <n> --path <p> --secret <s>… [--mode inline|background|durable] [--attempts <n> --backoff-ms <n>] [--redis <url>] [--forward-to <url>] [--signature-scheme …]\n' +
       '      (every --redis: redis://host:port, rediss://…, or a Cluster: redis+cluster://host:port,host:port; PIXHOOK_REDIS_URL)',
     load: async () => (await import('./listen-command.js')).listenCommand,
   },
   worker: {
-    summary: 'worker --redis <url> --handlers <module> [--concurrency n] [--attempts n]   (also: worker dead-letters | replay | quarantine)',
+    summary: 'worker --redis <url> --handlers <module> [--concurrency n] [--attempts n] [--backoff-ms n]   (also: worker dead-letters | replay | quarantine)',
     load: async () => (await import('./worker-command.js')).workerCommand,
   },
   reconcile: {

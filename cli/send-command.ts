@@ -1,6 +1,6 @@
 import { isPixEventName, pixEventNames } from '../src/index.js';
 import { buildPayload, deliver, type DeliveryAttempt, type PayloadOptions } from '../src/testing/index.js';
-import { flagBounds, integerFlag, parseCommandLine, runCommand, secretsFrom, UsageError } from './shared/cli-args.js';
+import { flagBounds, integerFlag, parseCommandLine, retryFlags, retryFlagsBounds, retryFlagsUsage, retryFromFlags, runCommand, secretsFrom, UsageError } from './shared/cli-args.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
 import { jsonText } from './shared/json-text.js';
 import { BodyTooLargeError, readBoundedFile } from './shared/read-bounded-input.js';
@@ -8,7 +8,8 @@ import { redactedUrl, redactedUrlsIn } from './shared/redacted-url.js';
 
 const usage =
   'send <event> --url <url> --secret <s> [--variant a|b|short] [--id <id>] [--amount <cents>] [--status <s>] ' +
-  '[--body <file>] [--attempts <n>] [--backoff-ms <n>] [--timeout-ms <n>] [--seed <n>] [--signature-scheme sha256|timestamped --signature-header <name>]';
+  `[--body <file>] ${retryFlagsUsage} [--timeout-ms <n>] [--seed <n>] [--signature-scheme sha256|timestamped --signature-header <name>]\n` +
+  `  ${retryFlagsBounds} (default 5 attempts, waits 1 s doubling), --timeout-ms 1–86400000`;
 
 // A --body file is read up to this size: well above any receiver's default (1 MiB), to test its 413.
 const maxSendBytes = 64 * 1024 * 1024;
@@ -29,8 +30,8 @@ export function sendCommand(argv: string[]): Promise<number> {
         amount: { type: 'string' },
         status: { type: 'string' },
         body: { type: 'string' },
+        ...retryFlags,
         attempts: { type: 'string', default: '5' },
-        'backoff-ms': { type: 'string', default: '1000' },
         'timeout-ms': { type: 'string', default: '10000' },
         seed: { type: 'string' },
         ...signatureFlags,
@@ -43,8 +44,8 @@ export function sendCommand(argv: string[]): Promise<number> {
     if (secrets.length > 1) throw new UsageError('send signs with one secret: give --secret once');
     const secret = secrets[0]!;
     const signing = signingFrom(values);
-    const attempts = integerFlag('--attempts', values.attempts, flagBounds.attempts);
-    const backoffMs = integerFlag('--backoff-ms', values['backoff-ms'], flagBounds.delayMs);
+    const retry = retryFromFlags(values);
+    const attempts = retry.attempts ?? 5;
     const timeoutMs = integerFlag('--timeout-ms', values['timeout-ms'], flagBounds.timeoutMs);
 
     let body: Uint8Array | object;
@@ -84,8 +85,7 @@ export function sendCommand(argv: string[]): Promise<number> {
       body,
       secret,
       signing,
-      attempts,
-      backoffMs,
+      retry,
       timeoutMs,
       onAttempt: (attempt) => process.stdout.write(`${attemptLine(attempt, attempts)}\n`),
     });

@@ -2,7 +2,19 @@ import type { DurableQueue } from '../src/redis/index.js';
 import { createProcessing } from '../src/index.js';
 import { registerHandlers } from './shared/load-handlers.js';
 import { quarantineCommand } from './shared/worker-quarantine.js';
-import { flagBounds, integerFlag, parseCommandLine, requirePackage, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
+import {
+  flagBounds,
+  integerFlag,
+  parseCommandLine,
+  requirePackage,
+  retryFlags,
+  retryFlagsBounds,
+  retryFlagsUsage,
+  retryFromFlags,
+  runCommand,
+  untilSignal,
+  UsageError,
+} from './shared/cli-args.js';
 import { eventLine } from './shared/event-line.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { waitForRedis } from './shared/wait-for-redis.js';
@@ -10,11 +22,11 @@ import { closeWithin, redactedUrl, redisFlags, redisUrlForms, redisUrlFrom, redi
 import { jsonText } from './shared/json-text.js';
 
 const usage =
-  'worker --redis <url> --handlers <module> [--redis-wait 30s] [--queue pixhook-events] [--prefix bull] [--concurrency 10] [--attempts 5] [--backoff-ms 1000]\n' +
+  `worker --redis <url> --handlers <module> [--redis-wait 30s] [--queue pixhook-events] [--prefix bull] [--concurrency 10] ${retryFlagsUsage}\n` +
   '       pixhook worker dead-letters --redis <url> [--redis-wait 30s] [--queue pixhook-events] [--payload]\n' +
   '       pixhook worker replay --redis <url> [--redis-wait 30s] [--queue pixhook-events] (--key <dedupe key>… | --all)\n' +
   '       pixhook worker quarantine list | show <id> | replay (<id>… | --all) --redis <url> [--redis-wait 30s] [--handlers <module>]\n' +
-  '  --concurrency 1–1000, --attempts 1–100, --backoff-ms 0–86400000 (24 h), --redis-wait 0–24h (exit 1 when Redis does not answer by then)\n' +
+  `  --concurrency 1–1000, ${retryFlagsBounds} (default 5 attempts, waits 1 s doubling up to 5 min), --redis-wait 0–24h (exit 1 when Redis does not answer by then)\n` +
   `  --redis ${redisUrlForms}`;
 
 const connectionOptions = {
@@ -42,15 +54,13 @@ async function runWorker(argv: string[]): Promise<number> {
   const { values } = parseCommandLine(argv, {
     ...connectionOptions,
     concurrency: { type: 'string', default: '10' },
-    attempts: { type: 'string', default: '5' },
-    'backoff-ms': { type: 'string', default: '1000' },
+    ...retryFlags,
     handlers: { type: 'string' },
   });
   const redis = redisUrlFrom(values.redis, true);
   queueNameFrom(values.queue);
   const concurrency = integerFlag('--concurrency', values.concurrency, flagBounds.concurrency);
-  const attempts = integerFlag('--attempts', values.attempts, flagBounds.attempts);
-  const delayMs = integerFlag('--backoff-ms', values['backoff-ms'], flagBounds.delayMs);
+  const retry = retryFromFlags(values);
   const redisWait = redisWaitFrom(values['redis-wait']);
   // With no handler every job would complete and the event be lost: the gateway's retries then answer duplicate.
   if (values.handlers === undefined) {
@@ -73,8 +83,7 @@ async function runWorker(argv: string[]): Promise<number> {
       queueName: values.queue,
       ...(values.prefix !== undefined && { prefix: values.prefix }),
       concurrency,
-      attempts,
-      backoff: { delayMs },
+      retry,
       logger: stderrLogger,
     }),
     redis,

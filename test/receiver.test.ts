@@ -208,7 +208,7 @@ describe('background mode', () => {
   it('retries a failing handler with backoff, then succeeds once', async () => {
     let calls = 0;
     const attempts: number[] = [];
-    const receiver = createReceiver({ secret, mode: 'background', background: { attempts: 3, backoffMs: 1 } }).onAny((_e, ctx) => {
+    const receiver = createReceiver({ secret, mode: 'background', retry: { attempts: 3, backoff: { delayMs: 1 } } }).onAny((_e, ctx) => {
       calls++;
       attempts.push(ctx.attempt);
       if (calls < 3) throw new Error('flaky');
@@ -223,7 +223,7 @@ describe('background mode', () => {
   it('after the last attempt calls onError once and releases the claim so a retry runs again', async () => {
     const failures: HandlerFailure[] = [];
     let calls = 0;
-    const receiver = createReceiver({ secret, mode: 'background', background: { attempts: 2, backoffMs: 0 } })
+    const receiver = createReceiver({ secret, mode: 'background', retry: { attempts: 2, backoff: { delayMs: 0 } } })
       .onAny(() => {
         calls++;
         throw new Error('always');
@@ -316,7 +316,7 @@ describe('durable mode', () => {
     fail = false;
     await receiver.processing.runQueued(job, { attempt: 1, final: false });
     expect(receiver.metrics()).toMatchObject({ handled: 1, failed: 2, deadLettered: 1 });
-    await expect(receiver.processing.runQueued({ ...job, body: JSON.stringify({ nope: 1 }) }, { attempt: 1, final: false })).rejects.toThrow(/payload_invalid/);
+    await expect(receiver.processing.runQueued({ ...job, body: JSON.stringify({ nope: 1 }) }, { attempt: 1, final: false })).rejects.toMatchObject({ code: 'payload_invalid' });
   });
 });
 

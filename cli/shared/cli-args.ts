@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { describeError, PixhookConfigError, PixhookError, type PixhookErrorCode } from '../../src/index.js';
 import { checkNumber, maxAttempts, maxDelayMs, maxTtlMs, type NumberBounds } from '../../src/shared/option-checks.js';
 import { jsonText } from './json-text.js';
+import type { Backoff, RetryOptions } from '../../src/shared/retry-options.js';
 
 /** A bad command line: the command prints the message and exits 2. */
 export class UsageError extends PixhookError {
@@ -67,6 +68,33 @@ export function integerFlag(flag: string, value: string, bounds: NumberBounds): 
 }
 
 const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+/** The one set of retry flags, for every command that retries; each left out takes the library's default. */
+export const retryFlags = {
+  attempts: { type: 'string' },
+  'backoff-ms': { type: 'string' },
+  'backoff-factor': { type: 'string' },
+  'max-backoff-ms': { type: 'string' },
+} as const;
+
+/** The retry flags in a usage line, and their bounds. */
+export const retryFlagsUsage = '[--attempts <n>] [--backoff-ms <n>] [--backoff-factor <x>] [--max-backoff-ms <n>]';
+export const retryFlagsBounds = '--attempts 1–100, --backoff-ms and --max-backoff-ms 0–86400000 (24 h), --backoff-factor 1–10';
+
+/** The `retry` option the retry flags ask for: `{ attempts, backoff: { delayMs, factor, maxDelayMs } }`, only what was given. */
+export function retryFromFlags(values: { attempts?: string; 'backoff-ms'?: string; 'backoff-factor'?: string; 'max-backoff-ms'?: string }): RetryOptions {
+  const backoff: Backoff = {};
+  if (values['backoff-ms'] !== undefined) backoff.delayMs = integerFlag('--backoff-ms', values['backoff-ms'], flagBounds.delayMs);
+  if (values['backoff-factor'] !== undefined) {
+    const given = values['backoff-factor'];
+    backoff.factor = checkNumber('--backoff-factor', /^\d{1,6}(?:\.\d{1,6})?$/.test(given) ? Number(given) : given, { min: 1, max: 10, integer: false });
+  }
+  if (values['max-backoff-ms'] !== undefined) backoff.maxDelayMs = integerFlag('--max-backoff-ms', values['max-backoff-ms'], flagBounds.delayMs);
+  const retry: RetryOptions = {};
+  if (values.attempts !== undefined) retry.attempts = integerFlag('--attempts', values.attempts, flagBounds.attempts);
+  if (Object.keys(backoff).length > 0) retry.backoff = backoff;
+  return retry;
+}
+
 
 /** A duration flag — `500ms`, `30s`, `2m`, `48h` or plain milliseconds — in whole milliseconds within `bounds`, else exit 2. */
 export function durationFlag(flag: string, value: string, bounds: NumberBounds): number {

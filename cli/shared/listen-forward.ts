@@ -27,7 +27,7 @@ export function createForwarder(url: string, write: (line: string) => void): For
   async function forward(bytes: Uint8Array, header: string, signature: string, result: ReceiveResult): Promise<void> {
     const what = describe(result);
     // The original signature header, under its own name: the app verifies exactly what the gateway sent.
-    const outcome = await deliver({ url, body: bytes, signature: null, headers: { [header]: signature }, attempts: 1 });
+    const outcome = await deliver({ url, body: bytes, signature: null, headers: { [header]: signature }, retry: { attempts: 1 } });
     const attempt = outcome.attempts[0];
     const answer = attempt?.status === undefined ? `error ${jsonText(attempt?.error)}` : String(attempt.status);
     write(`pixhook: forwarded ${what} to ${url} → ${answer} (${attempt?.durationMs.toFixed(1)} ms)\n`);

@@ -9,7 +9,7 @@ import { buildPayload, deliver, sign, transactionPaid, transferCompleted } from 
 
 const secret = 'demo_webhook_secret';
 // The gateway waits 1 s, 2 s, 4 s, 8 s between attempts; the demo keeps the doubling but scales it down.
-const retry = { attempts: 5, backoffMs: 50, factor: 2 };
+const sending = { retry: { attempts: 5, backoff: { delayMs: 50, factor: 2 } } };
 
 // What the merchant's handlers did, per transaction/transfer id.
 const runs = new Map();
@@ -24,7 +24,7 @@ function handler(event) {
   record.handled++;
 }
 
-const background = createReceiver({ secret, mode: 'background', background: { backoffMs: 50 } }).onAny(handler);
+const background = createReceiver({ secret, mode: 'background', retry: { backoff: { delayMs: 50 } } }).onAny(handler);
 const inline = createReceiver({ secret, mode: 'inline' }).onAny(handler);
 const routes = { '/webhooks/pix': background, '/webhooks/pix-inline': inline };
 
@@ -114,7 +114,7 @@ const scenarios = [
     delivery: 'forged signature',
     send: async () => {
       const body = transactionPaid({ id: 'txn_demo_forged', seed: 6 });
-      return deliver({ url, body, signature: await sign(JSON.stringify(body), 'an_attacker_guess'), ...retry });
+      return deliver({ url, body, signature: await sign(JSON.stringify(body), 'an_attacker_guess'), ...sending });
     },
     expect: { answers: '401 signature_mismatch×5', handled: 0 },
     why: 'rejected before parsing; the sender gives up after 5',
@@ -122,7 +122,7 @@ const scenarios = [
   },
   {
     delivery: 'malformed body (signed)',
-    send: () => deliver({ url, body: '{"event":"transaction_paid","data":{', secret, ...retry }),
+    send: () => deliver({ url, body: '{"event":"transaction_paid","data":{', secret, ...sending }),
     expect: { answers: '400 json_invalid×5', handled: 0 },
     why: 'signature holds, but the bytes are not JSON',
     id: undefined,
@@ -136,7 +136,7 @@ const scenarios = [
   },
   {
     delivery: 'handler fails once (inline)',
-    send: () => deliver({ url: `${base}/webhooks/pix-inline`, body: transactionPaid({ id: 'txn_demo_fail_inline', seed: 8 }), secret, ...retry }),
+    send: () => deliver({ url: `${base}/webhooks/pix-inline`, body: transactionPaid({ id: 'txn_demo_fail_inline', seed: 8 }), secret, ...sending }),
     expect: { answers: '500 handler_failed, 200', handled: 1, runs: 2 },
     why: 'claim released on failure, so the sender\'s retry ran it again',
     id: 'txn_demo_fail_inline',
@@ -149,14 +149,14 @@ const ledgerRows = async (id) => (await pglite.query('SELECT count(*)::int AS n 
 const exactlyOnce = [
   {
     delivery: 'paid → ledger INSERT (inline)',
-    send: () => deliver({ url: `${base}/webhooks/pix-ledger`, body: ledgerPaid, secret, ...retry }),
+    send: () => deliver({ url: `${base}/webhooks/pix-ledger`, body: ledgerPaid, secret, ...sending }),
     expect: { answers: '200', rows: 1, runs: 1, skipped: 0 },
     why: 'the INSERT and the key committed in one transaction',
     id: 'txn_demo_ledger',
   },
   {
     delivery: 'redelivered after a restart',
-    send: () => deliver({ url: `${base}/webhooks/pix-ledger-restarted`, body: ledgerPaid, secret, ...retry }),
+    send: () => deliver({ url: `${base}/webhooks/pix-ledger-restarted`, body: ledgerPaid, secret, ...sending }),
     expect: { answers: '200 duplicate', rows: 1, runs: 0, skipped: 1 },
     why: 'new process, empty dedupe store: the inbox saw the key, skipped the handler: 200 duplicate',
     id: 'txn_demo_ledger',
@@ -165,7 +165,7 @@ const exactlyOnce = [
     delivery: 'crash between INSERT and COMMIT',
     send: () => {
       ledgerRuns.failNext = true;
-      return deliver({ url: `${base}/webhooks/pix-ledger`, body: ledgerFail, secret, ...retry });
+      return deliver({ url: `${base}/webhooks/pix-ledger`, body: ledgerFail, secret, ...sending });
     },
     expect: { answers: '500 handler_failed, 200', rows: 1, runs: 2, skipped: 0 },
     why: 'rolled back with its key, so the sender\'s retry booked it once',
@@ -174,7 +174,7 @@ const exactlyOnce = [
 ];
 
 function once(options) {
-  return deliver({ url, secret, ...retry, ...options });
+  return deliver({ url, secret, ...sending, ...options });
 }
 
 const startedAt = performance.now();
@@ -221,7 +221,7 @@ for (const [index, scenario] of exactlyOnce.entries()) {
 const elapsed = performance.now() - startedAt;
 
 console.log(`pixhook demo — receiver in background mode at ${url}`);
-console.log(`simulator: POST + X-Signature, up to ${retry.attempts} attempts, backoff ${retry.backoffMs} ms doubling (the gateway: 1 s doubling)\n`);
+console.log(`simulator: POST + X-Signature, up to ${sending.retry.attempts} attempts, backoff ${sending.retry.backoff.delayMs} ms doubling (the gateway: 1 s doubling)\n`);
 printTable(['#', 'delivery', 'attempts', 'answers', 'handled', 'why'], rows);
 console.log('\nexactly-once effects on Postgres (pixhook/postgres on an embedded PGlite): a transactional handler books each payment');
 printTable(['#', 'delivery', 'attempts', 'answers', 'ledger rows', 'why'], ledgerTable);

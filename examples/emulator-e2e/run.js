@@ -11,7 +11,7 @@ const variant = process.env.PIXHOOK_VARIANT ?? 'a';
 const amountInCents = 2590;
 
 // 1. The gateway, locally.
-const emulator = await startEmulator({ variant, backoffMs: 100 });
+const emulator = await startEmulator({ variant, retry: { backoff: { delayMs: 100 } } });
 
 // 2. The merchant's app: verifies, dedupes and dispatches each delivery.
 const receiver = createReceiver({ secret: emulator.credentials.webhookSecret });

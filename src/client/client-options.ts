@@ -1,4 +1,6 @@
-import { checkDelayMs, checkInteger, checkTimeoutMs, describeGiven, maxAttempts } from '../shared/option-checks.js';
+import { checkDelayMs, checkInteger, checkTimeoutMs, describeGiven, refuseRenamed } from '../shared/option-checks.js';
+import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
+import { watchRetryPolicy } from './watch-charge.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import type { FetchLike, Sleep } from './http-transport.js';
 import type { Logger } from '../shared/logger.js';
@@ -23,12 +25,12 @@ export interface ClientOptions {
   minChargeAmountInCents?: number;
   /** Transfer body fields: `both` (default: `amount` + `currency` + `amountInCents` + `pixKeyType`), `a` or `b`. */
   transferBody?: 'both' | 'a' | 'b';
-  /** Retries of a safe call on 429, 5xx or a dropped connection. Default 3. */
-  maxRetries?: number;
-  /** First backoff; doubles per retry. Default 500 ms. */
-  retryBaseDelayMs?: number;
-  /** Bound on one wait; a `Retry-After` longer than this is thrown, not waited for. Default 60 000 ms. */
-  maxRetryDelayMs?: number;
+  /**
+   * Runs of a safe call (the first included) on 429, 5xx or a dropped connection, and the waits
+   * between them. Default `{ attempts: 4, backoff: { delayMs: 500, factor: 2, maxDelayMs: 60000 } }`.
+   * A `Retry-After` longer than the longest wait is thrown, not waited for.
+   */
+  retry?: RetryOptions;
   /** Renew the token this long before it expires. Default 60 000 ms (the interface's advice). */
   renewBeforeMs?: number;
   /** Abort one HTTP request after this long. Default 30 000 ms. */
@@ -42,13 +44,16 @@ export interface ClientOptions {
   /**
    * Every charge created is handed to it (`watch(id, createdAt)`), so a reconciler follows it even if
    * its webhook never arrives. A watcher that fails never fails the charge: the result's `watch` says
-   * so, the client retries it in the background (`watchRetryDelaysMs`), and a watch that never succeeds
+   * so, the client retries it in the background (`watchRetry`), and a watch that never succeeds
    * reaches `onError` and the logger. It fails when it throws, rejects, resolves `{ ok: false }` (as a
    * reconciler's `watch` does) or does not settle within `watchTimeoutMs`.
    */
   watch?: ChargeWatcher;
-  /** Waits before each retry of a failed watch. Default 1 s, 5 s, 30 s, 2 min (5 attempts, ~2.6 min); at most 20 waits of 0–24 h; `[]`: no retry. */
-  watchRetryDelaysMs?: readonly number[];
+  /**
+   * Runs of a failed watch, and the waits before each retry. Default `{ backoff: [1000, 5000, 30000, 120000] }`
+   * (5 attempts within about 2.6 min); `{ attempts: 1 }`: no retry.
+   */
+  watchRetry?: RetryOptions;
   /** One watch attempt that has not settled by then has failed. Default 5 000 ms (1 ms–24 h). */
   watchTimeoutMs?: number;
   /** Told when a created charge could not be handed to `watch` after every retry (it will not be reconciled). */
@@ -68,9 +73,20 @@ export function checkClientOptions(options: ClientOptions): void {
     throw new PixhookConfigError(`pixhook: \`transferBody\` must be "both", "a" or "b", got ${describeGiven(options.transferBody)}`);
   }
   if (options.minChargeAmountInCents !== undefined) checkInteger('minChargeAmountInCents', options.minChargeAmountInCents, 1, Number.MAX_SAFE_INTEGER);
-  if (options.maxRetries !== undefined) checkInteger('maxRetries', options.maxRetries, 0, maxAttempts);
-  if (options.retryBaseDelayMs !== undefined) checkDelayMs('retryBaseDelayMs', options.retryBaseDelayMs);
-  if (options.maxRetryDelayMs !== undefined) checkDelayMs('maxRetryDelayMs', options.maxRetryDelayMs);
+  refuseRenamed(options, clientRetryRenames);
+  watchRetryPolicy(options);
   if (options.renewBeforeMs !== undefined) checkDelayMs('renewBeforeMs', options.renewBeforeMs);
   if (options.requestTimeoutMs !== undefined) checkTimeoutMs('requestTimeoutMs', options.requestTimeoutMs);
+}
+
+const clientRetryRenames = {
+  maxRetries: '`retry: { attempts }` (attempts = maxRetries + 1)',
+  retryBaseDelayMs: '`retry: { backoff: { delayMs } }`',
+  maxRetryDelayMs: '`retry: { backoff: { maxDelayMs } }`',
+  watchRetryDelaysMs: '`watchRetry: { backoff: [ms, …] }` (`watchRetry: { attempts: 1 }` for no retry)',
+};
+
+/** Safe calls: 4 runs in all (3 retries), waits 500 ms doubling up to 1 min. */
+export function clientRetryPolicy(options: ClientOptions): RetryPolicy {
+  return resolveRetry('retry', options.retry, { attempts: 4, backoff: { delayMs: 500, factor: 2, maxDelayMs: 60_000 } });
 }

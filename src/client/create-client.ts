@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { abortableSleep } from './abortable-sleep.js';
 import { createChargeInputSchema, chargeResponseSchema, type Charge, type CreateChargeInput } from './charge-schemas.js';
 import { PixValidationError, validationErrorFrom } from './client-errors.js';
-import { checkClientOptions, type ClientOptions } from './client-options.js';
+import { checkClientOptions, clientRetryPolicy, type ClientOptions } from './client-options.js';
 import { companyResponseSchema, type CompanyInfo } from './company-schemas.js';
 import { createTransport } from './http-transport.js';
 import { checkPixKey } from './pix-key.js';
@@ -80,9 +80,7 @@ export function createClient(options: ClientOptions): PixClient {
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     now,
     sleep,
-    maxRetries: options.maxRetries ?? 3,
-    retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
-    maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
+    retry: clientRetryPolicy(options),
     renewBeforeMs: options.renewBeforeMs ?? 60_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
   });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { PixNetworkError, PixResponseError, apiErrorFrom, PixRateLimitedError, type PixApiError } from './client-errors.js';
 import { rateLimitWaitMs, readRateLimit, type RateLimitInfo } from './rate-limit.js';
 import { createTokenCache } from './token-cache.js';
+import type { RetryPolicy } from '../shared/retry-options.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -13,9 +14,8 @@ export interface TransportConfig {
   fetch: FetchLike;
   now: () => number;
   sleep: Sleep;
-  maxRetries: number;
-  retryBaseDelayMs: number;
-  maxRetryDelayMs: number;
+  /** Safe calls only. */
+  retry: RetryPolicy;
   renewBeforeMs: number;
   requestTimeoutMs: number;
 }
@@ -66,9 +66,9 @@ export function createTransport(config: TransportConfig): Transport {
     },
   });
 
-  function backoffMs(attempt: number, hintMs: number | undefined): number {
-    const exponential = Math.min(config.maxRetryDelayMs, config.retryBaseDelayMs * 2 ** attempt);
-    return Math.max(hintMs ?? 0, exponential);
+  /** The wait after `retries` retries (0-based), or longer when the gateway asked for it. */
+  function backoffMs(retries: number, hintMs: number | undefined): number {
+    return Math.max(hintMs ?? 0, config.retry.delayAfter(retries + 1));
   }
 
   async function readJson(response: Response): Promise<unknown> {
@@ -109,7 +109,7 @@ export function createTransport(config: TransportConfig): Transport {
         });
       } catch (error) {
         spec.signal?.throwIfAborted();
-        if (spec.retrySafe && retries < config.maxRetries) {
+        if (spec.retrySafe && retries < config.retry.attempts - 1) {
           await config.sleep(backoffMs(retries++, undefined), spec.signal);
           continue;
         }
@@ -130,10 +130,10 @@ export function createTransport(config: TransportConfig): Transport {
       }
       const error: PixApiError = apiErrorFrom({ status: response.status, body, operation, retryAfterSeconds: info?.retryAfterSeconds });
       const retryable = response.status === 429 || response.status >= 500;
-      if (retryable && spec.retrySafe && retries < config.maxRetries) {
+      if (retryable && spec.retrySafe && retries < config.retry.attempts - 1) {
         const hint = response.status === 429 ? rateLimitWaitMs(info, config.now()) ?? retryAfterFrom(error) : undefined;
         // A wait longer than the bound is the caller's decision, not a hidden stall.
-        if (hint !== undefined && hint > config.maxRetryDelayMs) throw error;
+        if (hint !== undefined && hint > config.retry.maxDelayMs) throw error;
         await config.sleep(backoffMs(retries++, hint), spec.signal);
         continue;
       }

@@ -1,6 +1,7 @@
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger, type Logger } from '../shared/logger.js';
-import { checkDelayMs, checkTimeoutMs } from '../shared/option-checks.js';
+import { checkTimeoutMs } from '../shared/option-checks.js';
+import { resolveRetry, type RetryPolicy } from '../shared/retry-options.js';
 import { PixhookConfigError, PixhookTimeoutError } from '../shared/pixhook-error.js';
 import type { ChargeWatcher, ClientOptions } from './client-options.js';
 import type { Sleep } from './http-transport.js';
@@ -9,12 +10,19 @@ import type { Sleep } from './http-transport.js';
 export const defaultWatchRetryDelaysMs: readonly number[] = [1_000, 5_000, 30_000, 120_000];
 /** One watch attempt that has not settled after this long counts as failed. */
 export const defaultWatchTimeoutMs = 5_000;
-const maxWatchRetries = 20;
+
+/** A failed watch: by default retried after 1 s, 5 s, 30 s and 2 min. */
+export function watchRetryPolicy(options: Pick<ClientOptions, 'watchRetry'>): RetryPolicy {
+  const given = options.watchRetry;
+  // Only `{ attempts }` given: the default schedule's waits, its last one repeated past its end.
+  const value = given !== null && typeof given === 'object' && !Array.isArray(given) && given.backoff === undefined ? { ...given, backoff: defaultWatchRetryDelaysMs } : (given ?? { backoff: defaultWatchRetryDelaysMs });
+  return resolveRetry('watchRetry', value, { attempts: 5, backoff: { delayMs: 1_000, factor: 2, maxDelayMs: 120_000 } });
+}
 
 /**
  * What became of handing a created charge to `watch`, when the charge was returned. `ok: false` with
  * `retrying: true`: the first attempt failed and the client keeps trying in the background
- * (`watchRetryDelaysMs`); if every attempt fails, `onError` and the logger are told.
+ * (`watchRetry`); if every attempt fails, `onError` and the logger are told.
  */
 export type ChargeWatchStatus =
   | { ok: true; attempts: number }
@@ -35,14 +43,6 @@ export interface ChargeWatching {
 }
 
 type Outcome = { ok: true } | { ok: false; error: unknown };
-
-function checkRetryDelays(value: unknown): readonly number[] {
-  if (value === undefined) return defaultWatchRetryDelaysMs;
-  if (!Array.isArray(value) || value.length > maxWatchRetries) {
-    throw new PixhookConfigError(`pixhook: \`watchRetryDelaysMs\` must be a list of at most ${maxWatchRetries} waits in milliseconds, got ${Array.isArray(value) ? `${value.length} waits` : `a ${typeof value}`}`);
-  }
-  return value.map((ms: unknown, i) => checkDelayMs(`watchRetryDelaysMs[${i}]`, ms));
-}
 
 /** One attempt: a watcher that rejects, throws, resolves `{ ok: false }` (a reconciler's `watch`) or hangs has failed. */
 async function attempt(watcher: ChargeWatcher, chargeId: string, createdAt: number, timeoutMs: number): Promise<Outcome> {
@@ -68,7 +68,7 @@ async function attempt(watcher: ChargeWatcher, chargeId: string, createdAt: numb
  * every attempt failed, reported to `onError` and the logger.
  */
 export function createChargeWatching(options: ClientOptions, watcher: ChargeWatcher, sleep: Sleep): ChargeWatching {
-  const delays = checkRetryDelays(options.watchRetryDelaysMs);
+  const policy = watchRetryPolicy(options);
   const timeoutMs = checkTimeoutMs('watchTimeoutMs', options.watchTimeoutMs, defaultWatchTimeoutMs);
   if (options.onError !== undefined && typeof options.onError !== 'function') {
     throw new PixhookConfigError(`pixhook: \`onError\` must be a function, got a ${typeof options.onError}`);
@@ -88,8 +88,8 @@ export function createChargeWatching(options: ClientOptions, watcher: ChargeWatc
   async function retry(chargeId: string, createdAt: number, firstError: unknown): Promise<void> {
     let error = firstError;
     let attempts = 1;
-    for (const delay of delays) {
-      await sleep(delay);
+    while (attempts < policy.attempts) {
+      await sleep(policy.delayAfter(attempts));
       attempts++;
       const outcome = await attempt(watcher, chargeId, createdAt, timeoutMs);
       if (outcome.ok) {
@@ -106,7 +106,7 @@ export function createChargeWatching(options: ClientOptions, watcher: ChargeWatc
     async watch(chargeId, createdAt) {
       const first = await attempt(watcher, chargeId, createdAt, timeoutMs);
       if (first.ok) return { ok: true, attempts: 1 };
-      const retrying = delays.length > 0;
+      const retrying = policy.attempts > 1;
       if (retrying) {
         logger.warn({ chargeId, attempts: 1, error: describeError(first.error) }, 'pixhook client: watching the charge failed; retrying in the background');
         // Never rejects: every path inside is guarded, and a sleep that rejects ends in report().

@@ -1,5 +1,6 @@
 import { PixhookConfigError, type PayloadVariant } from '../index.js';
-import { checkDelayMs, checkInteger, checkSecret, checkTimeoutMs, checkTtlMs, describeGiven } from '../shared/option-checks.js';
+import { checkDelayMs, checkInteger, checkSecret, checkTimeoutMs, checkTtlMs, describeGiven, maxDelayMs, refuseRenamed } from '../shared/option-checks.js';
+import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 import type { DeliveryFault } from './delivery-faults.js';
 import { checkSignatureOption, type EmulatorSignature } from './delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt, RequestLogEntry } from './emulator-records.js';
@@ -27,10 +28,11 @@ export interface EmulatorOptions {
   /** `{ scheme: 'timestamped', header: 'Brand-Signature' }` signs `t=<unix>,v1=<hex HMAC of "t.body">`. Default `{ scheme: 'sha256' }` (`X-Signature`). */
   signature?: EmulatorSignature;
   /**
-   * Wait before a delivery's second attempt; doubles each time, 5 attempts (waits 1, 2, 4, 8 s by
-   * default: the last attempt starts 15 s after the first). Default 1 000 ms.
+   * Webhook delivery attempts and the waits between them. Default, as the interface says:
+   * `{ attempts: 5, backoff: { delayMs: 1000, factor: 2 } }` (waits 1, 2, 4, 8 s: the last attempt
+   * starts 15 s after the first).
    */
-  backoffMs?: number;
+  retry?: RetryOptions;
   /** Delivery faults in force from the start (more through `injectDeliveryFault` or `POST /_emulator/delivery-faults`). */
   deliveryFaults?: DeliveryFault[];
   /** A delivery attempt without an answer within this fails. Default 10 000 ms. */
@@ -59,7 +61,7 @@ export interface ResolvedEmulatorOptions {
   webhookSecret: string;
   signature: EmulatorSignature;
   variant: PayloadVariant;
-  backoffMs: number;
+  retry: RetryPolicy;
   deliveryFaults: DeliveryFault[];
   deliveryTimeoutMs: number;
   transferStepMs: number;
@@ -100,6 +102,7 @@ function randomToken(prefix: string): string {
 }
 
 export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
+  refuseRenamed(options, { backoffMs: '`retry: { backoff: { delayMs } }` (delivery attempts: `retry: { attempts }`, default 5)' });
   const variant = options.variant ?? 'a';
   if (!['a', 'b', 'short'].includes(variant)) throw new PixhookConfigError(`emulator: variant must be a, b or short, got "${String(variant)}"`);
   const base = variant === 'a' ? variantALimits : variantBLimits;
@@ -111,7 +114,7 @@ export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulat
     webhookSecret: options.webhookSecret === undefined ? randomToken('whsec_emu_') : checkSecret('webhookSecret', options.webhookSecret),
     signature: checkSignatureOption(options.signature),
     variant,
-    backoffMs: checkDelayMs('backoffMs', options.backoffMs, 1000),
+    retry: resolveRetry('retry', options.retry, { attempts: 5, backoff: { delayMs: 1000, factor: 2, maxDelayMs } }),
     deliveryFaults: options.deliveryFaults ?? [],
     deliveryTimeoutMs: checkTimeoutMs('deliveryTimeoutMs', options.deliveryTimeoutMs, 10_000),
     transferStepMs: checkDelayMs('transferStepMs', options.transferStepMs, 200),

@@ -65,7 +65,7 @@ export interface DeliveryRecord {
   resourceId: string;
   /** The exact body sent (and signed). */
   body: string;
-  /** `pending` while attempts are running; `gave_up` after the fifth failed. */
+  /** `pending` while attempts are running; `gave_up` after the last one failed. */
   state: 'pending' | 'delivered' | 'gave_up';
   /** Undefined while attempts are still running. */
   delivered?: boolean;

@@ -12,7 +12,7 @@ import { createFaultInjector, type EmulatorFault } from './fault-injector.js';
 import { createGatewayState } from './gateway-state.js';
 import { RequestError, errorBody, parseJsonBody, readBody, sendJson } from './http-io.js';
 import { createRateLimiter } from './rate-limiter.js';
-import { createWebhookDispatcher, deliveryAttempts, retrySchedule } from './webhook-dispatcher.js';
+import { createWebhookDispatcher, retrySchedule } from './webhook-dispatcher.js';
 
 export interface Emulator {
   /** e.g. `http://127.0.0.1:41234` — the client's `baseUrl`. */
@@ -21,7 +21,7 @@ export interface Emulator {
   readonly variant: PayloadVariant;
   /** The credentials in force (generated when not given): the CLI prints them once for the developer. */
   readonly credentials: { apiKey: string; apiSecret: string; webhookSecret: string };
-  /** Attempts per delivery (5) and the waits between them (`backoffMs` doubling). */
+  /** Attempts per delivery (default 5) and the waits between them (default 1 s doubling), from `retry`. */
   readonly retry: { attempts: number; scheduleMs: readonly number[] };
   /** Stops serving, aborts deliveries in flight and pending transfer steps. */
   close(): Promise<void>;
@@ -129,7 +129,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     signature: config.signature,
     faults: deliveryFaults,
     onAttempt: config.onDeliveryAttempt,
-    backoffMs: config.backoffMs,
+    retry: config.retry,
     timeoutMs: config.deliveryTimeoutMs,
     now: config.now,
     closed: closing.signal,
@@ -141,7 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = createFaultInjector();
   const log: RequestLogEntry[] = [];
   let generation = 0;
-  const retryInfo = { attempts: deliveryAttempts, scheduleMs: retrySchedule(config.backoffMs) };
+  const retryInfo = { attempts: config.retry.attempts, scheduleMs: retrySchedule(config.retry) };
 
   function redeliver(id: string): DeliveryRecord {
     const original = dispatcher.deliveries().find((d) => d.id === id);

@@ -3,13 +3,11 @@ import { buildPayload, deliver, type PayloadOptions } from '../testing/index.js'
 import type { DeliveryFaults } from './delivery-faults.js';
 import { signDelivery, type EmulatorSignature } from './delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt, WebhookRecord } from './emulator-records.js';
+import type { RetryPolicy } from '../shared/retry-options.js';
 
-/** The interface's "up to 5 attempts" (Limits: webhook delivery attempts). */
-export const deliveryAttempts = 5;
-
-/** Waits between the attempts: `backoffMs` doubling (1 s, 2 s, 4 s, 8 s by default). */
-export function retrySchedule(backoffMs: number): number[] {
-  return Array.from({ length: deliveryAttempts - 1 }, (_, i) => backoffMs * 2 ** i);
+/** The waits between a policy's attempts (1 s, 2 s, 4 s, 8 s by default). */
+export function retrySchedule(retry: RetryPolicy): number[] {
+  return Array.from({ length: retry.attempts - 1 }, (_, i) => retry.delayAfter(i + 1));
 }
 
 export interface DispatchTarget {
@@ -23,7 +21,7 @@ export interface DispatcherOptions {
   webhookSecret: string;
   signature: EmulatorSignature;
   faults: DeliveryFaults;
-  backoffMs: number;
+  retry: RetryPolicy;
   timeoutMs: number;
   now: () => number;
   /** Aborts waits and requests in flight when the emulator closes. */
@@ -36,7 +34,7 @@ class DroppedByFault extends Error {}
 
 /**
  * Builds each event with the test kit's payload builders and sends it with its delivery simulator:
- * signed with the webhook secret, 5 attempts, exponential backoff.
+ * signed with the webhook secret, 5 attempts with exponential backoff unless `retry` says otherwise.
  */
 export function createWebhookDispatcher(options: DispatcherOptions) {
   const log: DeliveryRecord[] = [];
@@ -89,8 +87,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       url: record.url,
       body: record.body,
       signature: null,
-      attempts: deliveryAttempts,
-      backoffMs: options.backoffMs,
+      retry: { attempts: options.retry.attempts, backoff: retrySchedule(options.retry) },
       timeoutMs: options.timeoutMs,
       headers: { 'user-agent': 'pixhook-emulator' },
       fetch: attemptFetch(record, hit),

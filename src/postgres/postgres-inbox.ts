@@ -3,11 +3,14 @@ import { inboxNames, inboxSchemaSql, type InboxTableOptions } from './inbox-sche
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { sessionLockStore, type PostgresDedupeStore } from './session-lock-store.js';
 import type { IsolationLevel, SqlExecutor } from './sql-database.js';
+import type { RetryOptions } from '../shared/retry-options.js';
+import { checkInteger, checkTtlMs, maxTtlMs } from '../shared/option-checks.js';
 import {
   checkedIsolation,
   claimIn,
   keyOf,
   transactional,
+  transactionRetry,
   type TransactionalHandler,
   type TransactionalOptions,
   type TransactionalSettings,
@@ -22,8 +25,12 @@ export interface PostgresInboxOptions extends InboxTableOptions {
   dedupeTtlMs?: number;
   /** Isolation level of transactional handlers. Default `read committed`. */
   isolation?: IsolationLevel;
-  /** Runs again after a serialization failure (40001) or deadlock (40P01). Default 3. */
-  maxRetries?: number;
+  /**
+   * Runs of a transactional handler after a serialization failure (40001) or deadlock (40P01), and the
+   * waits between them. Default `{ attempts: 4, backoff: { delayMs: 20, factor: 2, maxDelayMs: 5000 } }`;
+   * each wait is random between 5 ms and the backoff's.
+   */
+  retry?: RetryOptions;
 }
 
 export interface SweepOptions {
@@ -58,11 +65,6 @@ export interface PostgresInbox {
   close(): Promise<void>;
 }
 
-function positiveInteger(name: string, value: number | undefined, fallback: number, zero = false): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < (zero ? 0 : 1)) throw new PixhookConfigError(`pixhook/postgres: \`${name}\` must be a ${zero ? 'non-negative' : 'positive'} number.`);
-  return value;
-}
 
 export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
   if (options?.pool === undefined || options.pool === null) {
@@ -75,9 +77,9 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     db,
     names,
     dedupeKey: options.dedupeKey ?? defaultDedupeKey,
-    dedupeTtlMs: positiveInteger('dedupeTtlMs', options.dedupeTtlMs, 24 * 60 * 60 * 1000),
+    dedupeTtlMs: checkTtlMs('dedupeTtlMs', options.dedupeTtlMs, 24 * 60 * 60 * 1000),
     isolation,
-    maxRetries: positiveInteger('maxRetries', options.maxRetries, 3, true),
+    retry: transactionRetry(options),
   };
   const store = sessionLockStore(db, names);
   const ddl = inboxSchemaSql(options);
@@ -98,8 +100,8 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     },
     schemaSql: () => ddl,
     async sweep(sweepOptions = {}) {
-      const olderThanMs = positiveInteger('olderThanMs', sweepOptions.olderThanMs, settings.dedupeTtlMs, true);
-      const batchSize = positiveInteger('batchSize', sweepOptions.batchSize, 5_000);
+      const olderThanMs = checkInteger('olderThanMs', sweepOptions.olderThanMs, 0, maxTtlMs, settings.dedupeTtlMs);
+      const batchSize = checkInteger('batchSize', sweepOptions.batchSize, 1, 1_000_000, 5_000);
       const sql = `DELETE FROM ${names.table} WHERE (scope, key) IN (
         SELECT scope, key FROM ${names.table} WHERE done_at < now() - $1::double precision * interval '1 millisecond' LIMIT $2 FOR UPDATE SKIP LOCKED
       ) RETURNING 1`;

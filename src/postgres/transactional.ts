@@ -2,6 +2,8 @@ import { PixhookConfigError, type HandlerContext, type PixEvent, type UnknownEve
 import type { InboxNames } from './inbox-schema.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
 import { isRetryableTransactionError } from './sql-state.js';
+import { refuseRenamed } from '../shared/option-checks.js';
+import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 
 /** What a transactional handler receives: the processing context plus the open transaction. */
 export type TransactionalContext = HandlerContext & { readonly tx: SqlExecutor };
@@ -20,8 +22,8 @@ export interface TransactionalOptions {
   scope?: string;
   /** Default: the inbox's (`read committed`). */
   isolation?: IsolationLevel;
-  /** Runs again after a serialization failure (40001) or a deadlock (40P01). Default: the inbox's (3). */
-  maxRetries?: number;
+  /** Runs after a serialization failure (40001) or a deadlock (40P01), and the waits between them. Default: the inbox's; given, it replaces the inbox's. */
+  retry?: RetryOptions;
   /** Called when the event's key was already done and the handler was skipped (a duplicate). */
   onSkipped?: (event: PixEvent | UnknownEvent, context: HandlerContext) => void;
 }
@@ -32,7 +34,18 @@ export interface TransactionalSettings {
   dedupeKey: (event: PixEvent) => string;
   dedupeTtlMs: number;
   isolation: IsolationLevel;
-  maxRetries: number;
+  retry: RetryPolicy;
+}
+
+/** 4 runs in all; each wait random between 5 ms and 20 ms doubling (jitter: two retried transactions should not meet again). */
+export const transactionRetryDefaults = { attempts: 4, backoff: { delayMs: 20, factor: 2, maxDelayMs: 5_000 } };
+const transactionRetryRenames = { maxRetries: '`retry: { attempts }` (attempts = maxRetries + 1)' };
+
+/** The inbox's or a handler's `retry`; the old `maxRetries` is refused. */
+export function transactionRetry(options: { retry?: RetryOptions; maxRetries?: unknown } | undefined, fallback?: RetryPolicy): RetryPolicy {
+  refuseRenamed(options, transactionRetryRenames);
+  if (options?.retry === undefined && fallback !== undefined) return fallback;
+  return resolveRetry('retry', options?.retry, transactionRetryDefaults);
 }
 
 export const effectsScope = 'effects';
@@ -94,7 +107,7 @@ export function transactional<E extends PixEvent | UnknownEvent>(
 ): (event: E, context: HandlerContext) => Promise<void> {
   const scope = options.scope ?? effectsScope;
   const isolation = checkedIsolation(options.isolation ?? settings.isolation);
-  const maxRetries = options.maxRetries ?? settings.maxRetries;
+  const policy = transactionRetry(options, settings.retry);
   const claim = claimStatement(settings.names);
   return async (event, context) => {
     const key = keyOf(settings, event, context.key);
@@ -125,8 +138,8 @@ export function transactional<E extends PixEvent | UnknownEvent>(
         }
         return;
       } catch (error) {
-        if (retry >= maxRetries || !isRetryableTransactionError(error)) throw error;
-        await pause(5 + Math.random() * 20 * 2 ** retry);
+        if (retry + 1 >= policy.attempts || !isRetryableTransactionError(error)) throw error;
+        await pause(5 + Math.random() * policy.delayAfter(retry + 1));
       }
     }
   };

@@ -4,7 +4,8 @@ import { eventKey } from '../events/event-key.js';
 import type { EventSource, PixEvent } from '../events/event-types.js';
 import { guardLogger, withTraceFields, type Logger } from '../shared/logger.js';
 import type { Telemetry } from '../shared/telemetry.js';
-import { checkAttempts, checkDelayMs, checkTimeoutMs, checkTtlMs, maxDelayMs, optionalNumber } from '../shared/option-checks.js';
+import { checkTimeoutMs, checkTtlMs, maxDelayMs, optionalNumber, refuseRenamed } from '../shared/option-checks.js';
+import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 
 export type AckMode = 'inline' | 'background' | 'durable';
@@ -32,11 +33,6 @@ export interface BackgroundOptions {
   concurrency?: number;
   /** Events waiting or running before new ones get 503 `queue_full`. Default 10 000. */
   maxQueued?: number;
-  /** Runs per event, first included, before `onError`. Default 3. */
-  attempts?: number;
-  /** Wait before the first retry; doubles each time (see `backoffFactor`). Default 500 ms. */
-  backoffMs?: number;
-  backoffFactor?: number;
 }
 
 export interface ProcessingOptions {
@@ -64,6 +60,11 @@ export interface ProcessingOptions {
   /** Bound on every call to a remote store or queue. Default 2 000 ms. */
   storeTimeoutMs?: number;
   background?: BackgroundOptions;
+  /**
+   * Background mode: runs per event (first included) before `onError`, and the waits between them.
+   * Default `{ attempts: 3, backoff: { delayMs: 500, factor: 2, maxDelayMs: 86400000 } }`.
+   */
+  retry?: RetryOptions;
   /** Required for `durable` mode. */
   queue?: EventQueue;
   /** Keeps work after the answer alive on serverless platforms (Next.js `after`, `ctx.waitUntil`). */
@@ -85,6 +86,8 @@ export interface ResolvedProcessingOptions {
   queuedHandlerTimeoutMs: number;
   storeTimeoutMs: number;
   background: Required<BackgroundOptions>;
+  /** Background mode's retries (the default policy in the other modes, which do not read it). */
+  retry: RetryPolicy;
   queue: EventQueue | undefined;
   waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   logger: Logger;
@@ -92,6 +95,12 @@ export interface ResolvedProcessingOptions {
 }
 
 const defaultHandlerTimeoutMs: Record<AckMode, number> = { inline: 30_000, background: 60_000, durable: 5 * 60_000 };
+const backgroundRetryDefaults = { attempts: 3, backoff: { delayMs: 500, factor: 2, maxDelayMs } };
+const backgroundRetryRenames = {
+  attempts: '`retry: { attempts }` (a top-level option of createProcessing / createReceiver)',
+  backoffMs: '`retry: { backoff: { delayMs } }` (a top-level option of createProcessing / createReceiver)',
+  backoffFactor: '`retry: { backoff: { factor } }` (a top-level option of createProcessing / createReceiver)',
+};
 
 export function resolveProcessingOptions(options: ProcessingOptions): ResolvedProcessingOptions {
   const mode = options.mode ?? 'inline';
@@ -101,21 +110,14 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
   if (mode === 'durable' && !options.queue) {
     throw new PixhookConfigError('pixhook: durable mode needs a `queue` (see pixhook/redis: createDurableQueue).');
   }
+  refuseRenamed(options.background, backgroundRetryRenames, 'background.');
   refuseIgnoredOptions(options, mode);
   const background = {
     concurrency: optionalNumber('background.concurrency', options.background?.concurrency, 10, { min: 1, max: 10_000 }),
     maxQueued: optionalNumber('background.maxQueued', options.background?.maxQueued, 10_000, { min: 1, max: 10_000_000 }),
-    attempts: checkAttempts('background.attempts', options.background?.attempts, 3),
-    backoffMs: checkDelayMs('background.backoffMs', options.background?.backoffMs, 500),
-    backoffFactor: optionalNumber('background.backoffFactor', options.background?.backoffFactor, 2, { min: 1, max: 10, integer: false }),
   };
-  // The wait before the last run is the longest; past a timer's range it would fire at once.
-  const longestWaitMs = background.backoffMs * background.backoffFactor ** Math.max(0, background.attempts - 2);
-  if (longestWaitMs > maxDelayMs) {
-    throw new PixhookConfigError(
-      `pixhook: \`background.backoffMs\` × \`background.backoffFactor\`^(attempts − 2) must stay within 24 h (86400000 ms), got ${Math.round(longestWaitMs)} ms before attempt ${background.attempts}; lower attempts, backoffMs or backoffFactor.`,
-    );
-  }
+  // Every wait is capped (24 h by default), so none passes a timer's range.
+  const retry = resolveRetry('retry', options.retry, backgroundRetryDefaults);
   return {
     mode,
     store: options.store ?? memoryDedupeStore(),
@@ -127,6 +129,7 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
     queuedHandlerTimeoutMs: checkTimeoutMs('handlerTimeoutMs', options.handlerTimeoutMs, defaultHandlerTimeoutMs.durable),
     storeTimeoutMs: checkTimeoutMs('storeTimeoutMs', options.storeTimeoutMs, 2_000),
     background,
+    retry,
     queue: options.queue,
     waitUntil: options.waitUntil,
     logger: withTraceFields(guardLogger(options.logger), options.telemetry),
@@ -138,6 +141,10 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
 function refuseIgnoredOptions(options: ProcessingOptions, mode: AckMode): void {
   if (options.background !== undefined && mode !== 'background') {
     throw new PixhookConfigError(`pixhook: \`background\` applies to mode "background" only, got mode "${mode}"; remove it or set mode: "background".`);
+  }
+  if (options.retry !== undefined && mode !== 'background') {
+    const where = mode === 'durable' ? ' (a durable worker retries: startWorker({ retry }))' : ' (inline mode answers 5xx and the gateway retries)';
+    throw new PixhookConfigError(`pixhook: \`retry\` applies to mode "background" only, got mode "${mode}"${where}; remove it or set mode: "background".`);
   }
   if (options.queue !== undefined && mode !== 'durable') {
     throw new PixhookConfigError(`pixhook: \`queue\` applies to mode "durable" only, got mode "${mode}"; remove it or set mode: "durable".`);
@@ -158,6 +165,7 @@ export const processingOptionNames = [
   'handlerTimeoutMs',
   'storeTimeoutMs',
   'background',
+  'retry',
   'queue',
   'waitUntil',
 ] as const satisfies readonly (keyof ProcessingOptions)[];

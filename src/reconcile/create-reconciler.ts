@@ -2,7 +2,6 @@ import { describeError as describe } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import { escapeLogFields } from '../shared/logger.js';
-import { nextCheckAt } from './check-schedule.js';
 import { recoveredEvent } from './recovered-event.js';
 import { resolveReconcilerOptions, type PendingCharge, type ReconcilerOptions } from './reconciler-options.js';
 import type { WatchEntry } from './watch-store.js';
@@ -77,7 +76,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const owner = `rc_${globalThis.crypto.randomUUID()}`;
   const totals = { checked: 0, recovered: 0, finished: 0 };
   const ownReadLimit = Math.max(1, Math.floor(config.queryLimitPerMinute * config.querySharePerMinute));
-  const retrySoonMs = Math.min(config.backoffMs[0] as number, windowMs);
+  const retrySoonMs = Math.min(config.retry.delayAfter(1), windowMs);
   let pausedUntil = 0;
   let running: Promise<RunResult> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -141,7 +140,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       // A record the client cannot parse (an amount that is not integer cents) will not heal by itself.
       if ((error as { code?: unknown } | null)?.code === 'response_invalid') await reportUnreadable(entry.chargeId, undefined, describe(error));
       else warn({ chargeId: entry.chargeId, error: describe(error) }, 'pixhook reconcile: reading the charge failed; it is read again later');
-      await store.reschedule(entry.chargeId, owner, nextCheckAt(config.now(), checks, config.backoffMs), checks);
+      await store.reschedule(entry.chargeId, owner, config.now() + config.retry.delayAfter(Math.max(checks, 1)), checks);
       return 'done';
     }
     result.checked++;
@@ -152,7 +151,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         result.failed++;
         await reportUnreadable(entry.chargeId, transaction.status, built.message);
       }
-      await store.reschedule(entry.chargeId, owner, nextCheckAt(config.now(), checks, config.backoffMs), checks);
+      await store.reschedule(entry.chargeId, owner, config.now() + config.retry.delayAfter(Math.max(checks, 1)), checks);
       return 'done';
     }
     const accepted = await config.processing.accept(built.event);

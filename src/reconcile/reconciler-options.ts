@@ -3,7 +3,8 @@ import { defaultBackoffMs } from './check-schedule.js';
 import { defaultStatusEvents, type ReadTransaction, type ReconcileVariant } from './recovered-event.js';
 import type { WatchStore } from './watch-store.js';
 import { memoryWatchStore } from './memory-watch-store.js';
-import { checkInteger, checkNumber, checkTimeoutMs, checkTtlMs, maxDelayMs, maxTtlMs, optionalNumber } from '../shared/option-checks.js';
+import { checkInteger, checkNumber, checkTimeoutMs, checkTtlMs, maxDelayMs, maxTtlMs, optionalNumber, refuseRenamed } from '../shared/option-checks.js';
+import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 
 /** What the reconciler needs of `pixhook/client` (a `PixClient` fits). */
 export interface ReconcilerClient {
@@ -56,8 +57,13 @@ export interface ReconcilerOptions {
   batch?: number;
   /** Reads in flight at once. Default 4. */
   concurrency?: number;
-  /** Waits between reads of a charge still pending; the last repeats. Default 5 min, 15 min, 1 h. */
-  backoffMs?: readonly number[];
+  /**
+   * The check schedule: waits between reads of a charge still pending, the last repeating until
+   * `maxAgeMs`. Default `{ backoff: [300000, 900000, 3600000] }` (5 min, 15 min, then hourly); an
+   * exponential `{ backoff: { delayMs, factor, maxDelayMs } }` works too. No `attempts`: a charge is
+   * read until it is final or `maxAgeMs` has passed. Each wait is at least 1 ms.
+   */
+  retry?: RetryOptions;
   /** The gateway's query limit per minute. Default 100 (Variant A). */
   queryLimitPerMinute?: number;
   /** The share of it the reconciler may spend (0–1), across every reconciler on the store. Default 0.5. */
@@ -82,8 +88,8 @@ export interface ReconcilerOptions {
   now?: () => number;
 }
 
-export type ResolvedReconcilerOptions = Required<Omit<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError'>> &
-  Pick<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError'>;
+export type ResolvedReconcilerOptions = Required<Omit<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError' | 'retry'>> &
+  Pick<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError'> & { retry: RetryPolicy };
 
 const variants: readonly string[] = ['a', 'b', 'short'];
 
@@ -99,9 +105,8 @@ function variantOf(options: ReconcilerOptions): ReconcileVariant {
 export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedReconcilerOptions {
   if (typeof options.client?.getTransaction !== 'function') throw new PixhookConfigError('pixhook/reconcile: `client` must have getTransaction (a pixhook/client PixClient)');
   if (typeof options.processing?.accept !== 'function') throw new PixhookConfigError('pixhook/reconcile: `processing` must have accept (createProcessing())');
-  const backoffMs = options.backoffMs ?? defaultBackoffMs;
-  if (!Array.isArray(backoffMs) || backoffMs.length === 0) throw new PixhookConfigError('pixhook: `backoffMs` must be a list of at least one wait');
-  backoffMs.forEach((ms, i) => checkNumber(`backoffMs[${i}]`, ms, { min: 1, max: maxDelayMs, note: '(24 h)' }));
+  refuseRenamed(options, { backoffMs: '`retry: { backoff: [ms, …] }` (the check schedule)' });
+  const retry = checkSchedule(options.retry);
   const now = options.now ?? Date.now;
   const maxAgeMs = checkTtlMs('maxAgeMs', options.maxAgeMs, 48 * 3_600_000);
   const minAgeMs = checkInteger('minAgeMs', options.minAgeMs, 0, maxTtlMs, 120_000);
@@ -117,7 +122,7 @@ export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedRe
     everyMs: checkTimeoutMs('everyMs', options.everyMs, 60_000),
     batch: checkInteger('batch', options.batch, 1, 10_000, 50),
     concurrency: checkInteger('concurrency', options.concurrency, 1, 100, 4),
-    backoffMs,
+    retry,
     queryLimitPerMinute: checkInteger('queryLimitPerMinute', options.queryLimitPerMinute, 1, 100_000, 100),
     querySharePerMinute: optionalNumber('querySharePerMinute', options.querySharePerMinute, 0.5, { min: 0.01, max: 1, integer: false }),
     leaseMs: checkTimeoutMs('leaseMs', options.leaseMs, 60_000),
@@ -130,3 +135,22 @@ export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedRe
     ...(options.onError && { onError: options.onError }),
   };
 }
+
+/** The check schedule: a wait of 0 would read a pending charge in a loop, and `attempts` has no meaning here. */
+function checkSchedule(value: RetryOptions | undefined): RetryPolicy {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return resolveRetry('retry', value, scheduleDefaults);
+  if (value.attempts !== undefined) {
+    throw new PixhookConfigError('pixhook: `retry.attempts` does not apply to the reconciler: it reads a charge until it is final or `maxAgeMs` has passed; remove it (or lower `maxAgeMs`).');
+  }
+  const backoff = value.backoff ?? defaultBackoffMs;
+  if (Array.isArray(backoff)) {
+    if (backoff.length === 0) throw new PixhookConfigError('pixhook: `retry.backoff` must list at least one wait for the reconciler, got an empty list');
+    (backoff as readonly unknown[]).forEach((ms, i) => checkNumber(`retry.backoff[${i}]`, ms, { min: 1, max: maxDelayMs, note: '(24 h)' }));
+  } else if (typeof backoff === 'object' && backoff !== null && (backoff as { delayMs?: unknown }).delayMs !== undefined) {
+    checkNumber('retry.backoff.delayMs', (backoff as { delayMs?: unknown }).delayMs, { min: 1, max: maxDelayMs, note: '(24 h)' });
+  }
+  return resolveRetry('retry', { ...value, backoff, attempts: 100 }, scheduleDefaults);
+}
+
+// The exponential form's defaults: 5 min doubling up to hourly, like the default schedule.
+const scheduleDefaults = { attempts: 100, backoff: { delayMs: 5 * 60_000, factor: 2, maxDelayMs: 60 * 60_000 } };

@@ -1,19 +1,10 @@
 import type { Job, Worker } from 'bullmq';
 import { describeError, PixhookConfigError, PixhookError, type Logger, type Processing, type QueuedEvent } from '../index.js';
 import { guardLogger } from '../shared/logger.js';
-import { checkAttempts, checkDelayMs, checkInteger, checkNumber, checkTimeoutMs } from '../shared/option-checks.js';
+import { checkInteger, checkTimeoutMs, refuseRenamed } from '../shared/option-checks.js';
+import { resolveRetry, type RetryOptions } from '../shared/retry-options.js';
 import { backoffType, checkQueueNaming, openBounded, quietRepeats } from './durable-queue.js';
 import { checkConnectTimeoutMs, openConnection, type RedisConnection } from './redis-connection.js';
-
-/** Exponential: `delayMs · factor^(retry − 1)`, capped at `maxDelayMs`. */
-export interface WorkerBackoff {
-  /** Wait before the first retry. Default 1 000 ms; from 0 to 24 h. */
-  delayMs?: number;
-  /** Default 2; from 1 to 10. */
-  factor?: number;
-  /** Default 5 minutes; from 0 to 24 h. */
-  maxDelayMs?: number;
-}
 
 export interface StartWorkerOptions {
   /**
@@ -28,9 +19,11 @@ export interface StartWorkerOptions {
   prefix?: string;
   /** Jobs run at once by this worker. Default 10; from 1 to 1 000. */
   concurrency?: number;
-  /** Runs per job, first included, before it is dead-lettered. Default 5; from 1 to 100. */
-  attempts?: number;
-  backoff?: WorkerBackoff;
+  /**
+   * Runs per job, first included, before it is dead-lettered, and the waits between them. Default
+   * `{ attempts: 5, backoff: { delayMs: 1000, factor: 2, maxDelayMs: 300000 } }`.
+   */
+  retry?: RetryOptions;
   /**
    * A job whose worker stops renewing its lock (the process died) runs again elsewhere after about
    * this long. Default 30 000 ms.
@@ -53,14 +46,15 @@ export interface DurableWorker {
 }
 
 /** Runs queued events through `processing.runQueued`, with retries, backoff and a dead-letter state. */
+const workerRetryDefaults = { attempts: 5, backoff: { delayMs: 1_000, factor: 2, maxDelayMs: 5 * 60 * 1000 } };
+
 export async function startWorker(options: StartWorkerOptions): Promise<DurableWorker> {
   const { Worker: BullWorker, UnrecoverableError } = await import('bullmq');
   const logger = guardLogger(options.logger);
   const { queueName, prefix } = checkQueueNaming(options.queueName, options.prefix);
-  const attempts = checkAttempts('attempts', options.attempts, 5);
-  const delayMs = checkDelayMs('backoff.delayMs', options.backoff?.delayMs, 1_000);
-  const factor = options.backoff?.factor === undefined ? 2 : checkNumber('backoff.factor', options.backoff.factor, { min: 1, max: 10, integer: false });
-  const maxDelayMs = checkDelayMs('backoff.maxDelayMs', options.backoff?.maxDelayMs, 5 * 60 * 1000);
+  refuseRenamed(options, { attempts: '`retry: { attempts }`', backoff: '`retry: { backoff: { delayMs, factor, maxDelayMs } }`' });
+  const retry = resolveRetry('retry', options.retry, workerRetryDefaults);
+  const attempts = retry.attempts;
   const concurrency = checkInteger('concurrency', options.concurrency, 1, 1_000, 10);
   const maxStalledCount = checkInteger('maxStalledCount', options.maxStalledCount, 0, 100, 2);
   const lockDurationMs = options.lockDurationMs === undefined ? undefined : checkTimeoutMs('lockDurationMs', options.lockDurationMs);
@@ -103,8 +97,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
       // Started below, once Redis has answered: a worker that cannot reach it must not run in the background.
       autorun: false,
       settings: {
-        backoffStrategy: (attemptsMade: number, type?: string) =>
-          type === backoffType ? Math.min(maxDelayMs, Math.round(delayMs * factor ** Math.max(0, attemptsMade - 1))) : delayMs,
+        backoffStrategy: (attemptsMade: number, type?: string) => retry.delayAfter(type === backoffType ? attemptsMade : 1),
       },
     });
     created.on('error', quietRepeats((error) => logger.warn({ queue: queueName, ...error }, 'pixhook: worker error')));

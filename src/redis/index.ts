@@ -5,7 +5,7 @@ export type { RedisPersistenceOptions } from './redis-persistence.js';
 export { createDurableQueue, defaultQueueName, defaultQueuePrefix } from './durable-queue.js';
 export type { DurableQueue, DurableQueueCounts, DurableQueueOptions } from './durable-queue.js';
 export { startWorker } from './durable-worker.js';
-export type { DurableWorker, StartWorkerOptions, WorkerBackoff } from './durable-worker.js';
+export type { DurableWorker, StartWorkerOptions } from './durable-worker.js';
 export type { DeadLetter, DeadLetterRange } from './dead-letters.js';
 export { jobIdForKey, keyForJobId } from './job-id.js';
 export type { RedisConnection } from './redis-connection.js';

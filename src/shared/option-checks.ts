@@ -69,6 +69,19 @@ export function checkTtlMs(name: string, value: unknown, fallback?: number): num
   return checkNumber(name, value, { min: 1, max: maxTtlMs, note: '(366 days)' });
 }
 
+/**
+ * Refuses an option pixhook renamed: "pixhook: `<old>` was renamed: use <replacement>". An old name is
+ * never ignored in silence, since the new default would then run instead of what the caller asked for.
+ */
+export function refuseRenamed(options: object | undefined, renamed: Readonly<Record<string, string>>, within = ''): void {
+  if (typeof options !== 'object' || options === null) return;
+  for (const [old, replacement] of Object.entries(renamed)) {
+    if (Object.hasOwn(options, old) && (options as Record<string, unknown>)[old] !== undefined) {
+      throw new PixhookConfigError(`pixhook: \`${within}${old}\` was renamed: use ${replacement}`);
+    }
+  }
+}
+
 /** What was given, said without echoing anything long or secret: numbers as written, other things by type. */
 export function describeGiven(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);

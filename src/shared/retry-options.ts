@@ -32,6 +32,8 @@ export interface RetryPolicy {
   delayAfter(attempt: number): number;
   /** Every wait of the whole policy, added up: the longest a run of all attempts waits. */
   readonly totalDelayMs: number;
+  /** The longest single wait: the cap, or a schedule's longest wait. */
+  readonly maxDelayMs: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export function resolveRetry(name: string, value: RetryOptions | undefined, defa
   const delayAfter = (attempt: number): number => Math.min(cap, Math.round(delayMs * factor ** Math.max(0, attempt - 1)));
   let totalDelayMs = 0;
   for (let attempt = 1; attempt < attempts; attempt++) totalDelayMs += delayAfter(attempt);
-  return { attempts, delayAfter, totalDelayMs };
+  return { attempts, delayAfter, totalDelayMs, maxDelayMs: cap };
 }
 
 function scheduleRetry(name: string, attemptsGiven: number | undefined, schedule: readonly number[]): RetryPolicy {
@@ -72,5 +74,5 @@ function scheduleRetry(name: string, attemptsGiven: number | undefined, schedule
   const delayAfter = (attempt: number): number => waits[Math.min(waits.length - 1, Math.max(0, attempt - 1))] ?? 0;
   let totalDelayMs = 0;
   for (let attempt = 1; attempt < attempts; attempt++) totalDelayMs += delayAfter(attempt);
-  return { attempts, delayAfter, totalDelayMs: Math.min(totalDelayMs, maxDelayMs * attempts) };
+  return { attempts, delayAfter, totalDelayMs: Math.min(totalDelayMs, maxDelayMs * attempts), maxDelayMs: Math.max(0, ...waits) };
 }

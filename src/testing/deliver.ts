@@ -1,5 +1,6 @@
 import { PixhookError, signatureHeader, type SigningScheme } from '../index.js';
-import { checkAttempts, checkDelayMs, checkSecret, checkTimeoutMs, maxDelayMs, optionalNumber } from '../shared/option-checks.js';
+import { checkSecret, checkTimeoutMs, maxDelayMs, refuseRenamed } from '../shared/option-checks.js';
+import { resolveRetry, type RetryOptions } from '../shared/retry-options.js';
 import { toBodyBytes } from './sign.js';
 
 /** Waits `ms`; settles early (either way) when `signal` aborts. Inject a fake one so tests never wait. */
@@ -17,12 +18,11 @@ export interface DeliverOptions {
   signing?: SigningScheme;
   /** Extra request headers. */
   headers?: Record<string, string>;
-  /** Attempts in total, the first included. Default 5, like the gateway. */
-  attempts?: number;
-  /** Wait before the second attempt. Default 1000 ms. */
-  backoffMs?: number;
-  /** Each wait is the previous one times this. Default 2 (1 s, 2 s, 4 s, 8 s). */
-  factor?: number;
+  /**
+   * Attempts in total (the first included) and the waits between them. Default, like the gateway:
+   * `{ attempts: 5, backoff: { delayMs: 1000, factor: 2 } }` (waits 1 s, 2 s, 4 s, 8 s).
+   */
+  retry?: RetryOptions;
   /** Randomize each wait to between half and all of it. Default off, so runs are deterministic. */
   jitter?: boolean;
   /** An attempt that gets no answer within this counts as failed. Default 10 000 ms, like the gateway. */
@@ -70,14 +70,20 @@ class AttemptTimeout extends PixhookError {
   }
 }
 
+const deliverRetryDefaults = { attempts: 5, backoff: { delayMs: 1000, factor: 2, maxDelayMs } };
+
 /**
  * Delivers one webhook the way the gateway does: POST with `Content-Type: application/json` and
  * `X-Signature`, success only on 2xx, otherwise retried with exponential backoff up to `attempts`.
  */
 export async function deliver(options: DeliverOptions): Promise<DeliveryResult> {
-  const attempts = checkAttempts('attempts', options.attempts, 5);
-  const backoffMs = checkDelayMs('backoffMs', options.backoffMs, 1000);
-  const factor = optionalNumber('factor', options.factor, 2, { min: 0, max: 10, integer: false });
+  refuseRenamed(options, {
+    attempts: '`retry: { attempts }`',
+    backoffMs: '`retry: { backoff: { delayMs } }`',
+    factor: '`retry: { backoff: { factor } }`',
+  });
+  const retry = resolveRetry('retry', options.retry, deliverRetryDefaults);
+  const attempts = retry.attempts;
   const timeoutMs = checkTimeoutMs('timeoutMs', options.timeoutMs, 10_000);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const sleep = options.sleep ?? defaultSleep;
@@ -111,8 +117,7 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
     const outcome = await attemptOnce(fetchImpl, sleep, String(options.url), headers, bytes, timeoutMs);
     const record: DeliveryAttempt = { attempt: n, ...outcome, durationMs: round(now() - startedAt), at: new Date(startedAt).toISOString() };
     const ok = record.status !== undefined && record.status >= 200 && record.status < 300;
-    // Each wait stays within 24 h: a timer past 2^31 - 1 ms would fire at once.
-    const wait = ok || n === attempts ? undefined : Math.min(maxDelayMs, backoffMs * factor ** (n - 1)) * (options.jitter ? 0.5 + random() / 2 : 1);
+    const wait = ok || n === attempts ? undefined : retry.delayAfter(n) * (options.jitter ? 0.5 + random() / 2 : 1);
     if (wait !== undefined) record.retryInMs = round(wait);
     log.push(record);
     options.onAttempt?.(record);

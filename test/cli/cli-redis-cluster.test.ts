@@ -93,7 +93,7 @@ describe('pixhook reconcile --redis redis+cluster://…', () => {
   });
 
   it('--once recovers a paid charge and dedupes it on the cluster: a second run handles nothing', async () => {
-    emulator = await startEmulator({ backoffMs: 1 });
+    emulator = await startEmulator({ retry: { backoff: { delayMs: 1 } } });
     const pix = createClient({ ...emulator.credentials, baseUrl: emulator.url });
     const charge = await pix.createCharge({
       amountInCents: 4321,

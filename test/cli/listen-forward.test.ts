@@ -76,7 +76,7 @@ describe('pixhook listen --forward-to', () => {
     const url = await listen.url;
     // Pretty-printed on purpose: a re-serialized body would differ and fail the app's verification.
     const body = JSON.stringify(transactionPaid({ id: 'txn_fwd_1', amountInCents: 3210, seed: 1 }), null, 2);
-    const result = await deliver({ url, body, secret, attempts: 1 });
+    const result = await deliver({ url, body, secret, retry: { attempts: 1 } });
     expect(result.finalStatus).toBe(200);
     await target.until(1);
     expect(target.received[0]!.body.toString()).toBe(body);
@@ -91,11 +91,11 @@ describe('pixhook listen --forward-to', () => {
     const target = await startApp(200);
     const listen = startListener(target.url);
     const url = await listen.url;
-    const forged = await deliver({ url, body: transactionPaid({ id: 'txn_forged', seed: 2 }), secret: 'wrong', attempts: 1 });
+    const forged = await deliver({ url, body: transactionPaid({ id: 'txn_forged', seed: 2 }), secret: 'wrong', retry: { attempts: 1 } });
     expect(forged.finalStatus).toBe(401);
     const body = transactionPaid({ id: 'txn_twice', seed: 3 });
-    await deliver({ url, body, secret, attempts: 1 });
-    const second = await deliver({ url, body, secret, attempts: 1 });
+    await deliver({ url, body, secret, retry: { attempts: 1 } });
+    const second = await deliver({ url, body, secret, retry: { attempts: 1 } });
     expect(second.attempts[0]!.responseBody).toContain('duplicate');
     await target.until(2);
     await listen.forwards(2);
@@ -107,7 +107,7 @@ describe('pixhook listen --forward-to', () => {
     const target = await startApp(500);
     const listen = startListener(target.url);
     const url = await listen.url;
-    const result = await deliver({ url, body: transactionPaid({ id: 'txn_app_down', seed: 4 }), secret, attempts: 1 });
+    const result = await deliver({ url, body: transactionPaid({ id: 'txn_app_down', seed: 4 }), secret, retry: { attempts: 1 } });
     expect(result.finalStatus).toBe(200);
     await listen.forwards(1);
     expect(listen.out.stderr).toMatch(/forwarded transaction_paid "txn_app_down" to \S+ → 500/);

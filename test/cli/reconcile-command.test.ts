@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 async function paidCharges(amounts: number[], watch?: { watch(id: string, createdAt?: number): unknown }) {
-  emulator = await startEmulator({ backoffMs: 1 });
+  emulator = await startEmulator({ retry: { backoff: { delayMs: 1 } } });
   const pix = createClient({ ...emulator.credentials, baseUrl: emulator.url, ...(watch && { watch }) });
   const ids: string[] = [];
   for (const amountInCents of amounts) {

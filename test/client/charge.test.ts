@@ -138,6 +138,16 @@ describe('retries', () => {
     expect(clock.sleeps).toEqual([500]);
   });
 
+  it('retry: { attempts } counts every run, the first included: 3 runs, waits 500 ms doubling (the default backoff)', async () => {
+    const clock = fakeClock();
+    emulator = await startEmulator({ now: clock.now });
+    const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, sleep: clock.sleep, retry: { attempts: 3 } });
+    emulator.injectFault({ path: '/api/v1/company', action: 'status', status: 503, times: 10 });
+    await expect(client.getCompany()).rejects.toMatchObject({ status: 503 });
+    expect(emulator.requests().filter((r) => r.path === '/api/v1/company').map((r) => r.status)).toEqual([503, 503, 503]);
+    expect(clock.sleeps).toEqual([500, 1000]);
+  });
+
   it('refuses a 2xx whose body is not the documented shape', async () => {
     const clock = fakeClock();
     emulator = await startEmulator({ now: clock.now });

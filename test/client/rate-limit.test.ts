@@ -6,7 +6,7 @@ import { customer, fakeClock } from './fake-clock.js';
 let emulator: Emulator | undefined;
 afterEach(() => emulator?.close());
 
-async function setup(options: EmulatorOptions, clientOptions: { maxRetryDelayMs?: number; variant?: 'a' | 'b' } = {}) {
+async function setup(options: EmulatorOptions, clientOptions: { retry?: { backoff: { maxDelayMs: number } }; variant?: 'a' | 'b' } = {}) {
   const clock = fakeClock();
   emulator = await startEmulator({ now: clock.now, ...options });
   const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, sleep: clock.sleep, ...clientOptions });
@@ -57,7 +57,7 @@ describe('rate limits', () => {
   });
 
   it('throws a Retry-After longer than the bound instead of stalling', async () => {
-    const { clock, client, statuses } = await setup({ rateLimits: { readCompany: 1 } }, { maxRetryDelayMs: 10_000 });
+    const { clock, client, statuses } = await setup({ rateLimits: { readCompany: 1 } }, { retry: { backoff: { maxDelayMs: 10_000 } } });
     await client.getCompany();
     const error = await client.getCompany().catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'PixRateLimitedError', retryAfter: 60 });

@@ -12,7 +12,7 @@ async function setup(options: EmulatorOptions = {}) {
     sent.push(new Headers(init.headers));
     return fetch(input, init);
   };
-  const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, fetch: recordingFetch, retryBaseDelayMs: 1 });
+  const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, fetch: recordingFetch, retry: { backoff: { delayMs: 1 } } });
   return { client, emulator, sent };
 }
 

@@ -6,7 +6,7 @@ import { createReconciler, memoryWatchStore, type WatchStore } from '../../src/r
 import { customer, fakeClock } from './fake-clock.js';
 
 // `createClient({ watch })`: the charge is created whatever the watcher does; a failed watch is shown on
-// the result, retried in the background on `watchRetryDelaysMs`, and reported to onError and the logger.
+// the result, retried in the background on `watchRetry`, and reported to onError and the logger.
 
 let emulator: Emulator | undefined;
 afterEach(() => emulator?.close());
@@ -132,18 +132,18 @@ describe('createClient({ watch })', () => {
   });
 
   it('a watcher that never settles fails after watchTimeoutMs; the charge is still returned', async () => {
-    const { client, onErrorCalled } = await setup({ watch: { watch: () => new Promise(() => {}) }, watchTimeoutMs: 20, watchRetryDelaysMs: [] });
+    const { client, onErrorCalled } = await setup({ watch: { watch: () => new Promise(() => {}) }, watchTimeoutMs: 20, watchRetry: { attempts: 1 } });
     const charge = await client.createCharge({ amountInCents: 100, customer });
     expect(charge.watch).toMatchObject({ ok: false, retrying: false, attempts: 1 });
     expect((charge.watch as { error: unknown }).error).toBeInstanceOf(PixhookTimeoutError);
     expect(await onErrorCalled).toMatchObject({ chargeId: charge.id, attempts: 1 });
   });
 
-  it('watchRetryDelaysMs: [] reports at once; a throwing or rejecting onError breaks nothing', async () => {
+  it('watchRetry: { attempts: 1 } reports at once; a throwing or rejecting onError breaks nothing', async () => {
     for (const onError of [() => { throw new Error('boom'); }, () => Promise.reject(new Error('boom'))]) {
       const { watcher } = flakyWatcher(Infinity);
       const { lines, logger } = recordingLogger();
-      const { client } = await setup({ watch: watcher, watchRetryDelaysMs: [], onError, logger });
+      const { client } = await setup({ watch: watcher, watchRetry: { attempts: 1 }, onError, logger });
       const charge = await client.createCharge({ amountInCents: 100, customer });
       expect(charge.watch).toMatchObject({ ok: false, retrying: false, attempts: 1 });
       expect(lines.map((l) => [l.level, l.message])).toEqual([
@@ -156,9 +156,12 @@ describe('createClient({ watch })', () => {
 
   it('refuses watch options that cannot work', async () => {
     const base = { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:1', watch: { watch() {} } };
-    expect(() => createClient({ ...base, watchRetryDelaysMs: [-1] })).toThrow(/`watchRetryDelaysMs\[0\]` must be an integer from 0 to/);
-    expect(() => createClient({ ...base, watchRetryDelaysMs: Array.from({ length: 21 }, () => 1) })).toThrow(PixhookConfigError);
-    expect(() => createClient({ ...base, watchRetryDelaysMs: 5 as never })).toThrow(/`watchRetryDelaysMs` must be a list/);
+    expect(() => createClient({ ...base, watchRetry: { backoff: [-1] } })).toThrow(/`watchRetry.backoff\[0\]` must be an integer from 0 to/);
+    expect(() => createClient({ ...base, watchRetry: { attempts: 101 } })).toThrow(PixhookConfigError);
+    expect(() => createClient({ ...base, watchRetry: 5 as never })).toThrow(/`watchRetry` must be/);
+    expect(() => createClient({ ...base, watchRetryDelaysMs: [] } as never)).toThrow(
+      'pixhook: `watchRetryDelaysMs` was renamed: use `watchRetry: { backoff: [ms, …] }` (`watchRetry: { attempts: 1 }` for no retry)',
+    );
     expect(() => createClient({ ...base, watchTimeoutMs: 0 })).toThrow(/`watchTimeoutMs` must be/);
     expect(() => createClient({ ...base, onError: 'x' as never })).toThrow(/`onError` must be a function/);
   });

@@ -63,7 +63,8 @@ describe('createReceiver with a shared processing refuses the processing options
     ['deadlineMs', { deadlineMs: 1_000 }],
     ['handlerTimeoutMs', { handlerTimeoutMs: 1_000 }],
     ['storeTimeoutMs', { storeTimeoutMs: 1_000 }],
-    ['background', { background: { attempts: 5 } }],
+    ['background', { background: { concurrency: 5 } }],
+    ['retry', { retry: { attempts: 2 } }],
     ['queue', { queue }],
     ['waitUntil', { waitUntil: () => {} }],
   ])('`%s` with processing is refused', (name, extra) => {
@@ -123,8 +124,8 @@ describe('options one mode reads are refused with another mode', () => {
   it.each<[string, Record<string, unknown>, string]>([
     ['queue without durable (events would run inline, never queued)', { queue }, 'pixhook: `queue` applies to mode "durable" only, got mode "inline"; remove it or set mode: "durable".'],
     ['queue with background', { mode: 'background', queue }, 'pixhook: `queue` applies to mode "durable" only, got mode "background"; remove it or set mode: "durable".'],
-    ['background options with inline', { background: { attempts: 5 } }, 'pixhook: `background` applies to mode "background" only, got mode "inline"; remove it or set mode: "background".'],
-    ['background options with durable', { mode: 'durable', queue, background: { attempts: 5 } }, 'pixhook: `background` applies to mode "background" only, got mode "durable"; remove it or set mode: "background".'],
+    ['background options with inline', { background: { concurrency: 5 } }, 'pixhook: `background` applies to mode "background" only, got mode "inline"; remove it or set mode: "background".'],
+    ['background options with durable', { mode: 'durable', queue, background: { concurrency: 5 } }, 'pixhook: `background` applies to mode "background" only, got mode "durable"; remove it or set mode: "background".'],
     [
       'deadlineMs with background',
       { mode: 'background', deadlineMs: 1_000 },
@@ -141,7 +142,7 @@ describe('options one mode reads are refused with another mode', () => {
   });
 
   it('each mode still takes its own options', () => {
-    expect(() => createProcessing({ mode: 'background', background: { attempts: 5 }, handlerTimeoutMs: 1_000 })).not.toThrow();
+    expect(() => createProcessing({ mode: 'background', background: { concurrency: 5 }, handlerTimeoutMs: 1_000 })).not.toThrow();
     expect(() => createProcessing({ mode: 'durable', queue, handlerTimeoutMs: 1_000 })).not.toThrow();
     expect(() => createProcessing({ mode: 'inline', deadlineMs: 1_000 })).not.toThrow();
   });

@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 async function setup(options: EmulatorOptions, statuses: number[] = []) {
-  const emulator: Emulator = await startEmulator({ backoffMs: 5, transferStepMs: 5, ...options });
+  const emulator: Emulator = await startEmulator({ retry: { backoff: { delayMs: 5 } }, transferStepMs: 5, ...options });
   const recorder = await startRecorder(statuses);
   cleanups.push(() => emulator.close(), () => recorder.close());
   const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, variant: emulator.variant === 'a' ? 'a' : 'b' });

@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function setup(options: EmulatorOptions = {}) {
-  const emulator: Emulator = await startEmulator({ backoffMs: 5, webhookSecret: 'whsec_test', ...options });
+  const emulator: Emulator = await startEmulator({ retry: { backoff: { delayMs: 5 } }, webhookSecret: 'whsec_test', ...options });
   const recorder = await startRecorder();
   cleanups.push(() => emulator.close(), () => recorder.close());
   const client = createClient({ ...emulator.credentials, baseUrl: emulator.url });
@@ -58,7 +58,7 @@ describe('emulator: delivery faults', () => {
   });
 
   it('times out every attempt to every URL: 5 attempts, the documented backoff, then gives up', async () => {
-    const { emulator, recorder, paid } = await setup({ backoffMs: 7, deliveryTimeoutMs: 30 });
+    const { emulator, recorder, paid } = await setup({ retry: { backoff: { delayMs: 7 } }, deliveryTimeoutMs: 30 });
     emulator.injectDeliveryFault({ action: 'timeout' });
     const delivery = await paid();
     expect(delivery.state).toBe('gave_up');

@@ -20,7 +20,7 @@ describe.each<AckMode>(['inline', 'background'])('createProcessing({ mode: %s, s
     const ledger = freshTable('ledger');
     await db().pool.query(`CREATE TABLE ${ledger} (event_key text NOT NULL)`);
     let failNext = true;
-    const processing = createProcessing({ mode, store: inbox.store, ...(mode === 'background' && { background: { backoffMs: 10 } }) });
+    const processing = createProcessing({ mode, store: inbox.store, ...(mode === 'background' && { retry: { backoff: { delayMs: 10 } } }) });
     processing.on(
       'transaction_paid',
       inbox.transactional(async (event, { key, tx }) => {

@@ -149,7 +149,7 @@ describe('transactional(handler): the handler’s writes and the key commit toge
     expect(await rows()).toEqual(['k5']);
   });
 
-  it('gives up after maxRetries serialization failures, with the SQLSTATE on the error', async () => {
+  it('gives up after retry.attempts runs on serialization failures, with the SQLSTATE on the error', async () => {
     const { inbox } = await setup();
     let runs = 0;
     const handler = inbox.transactional<Paid>(
@@ -157,10 +157,13 @@ describe('transactional(handler): the handler’s writes and the key commit toge
         runs++;
         throw Object.assign(new Error('could not serialize access'), { code: '40001' });
       },
-      { maxRetries: 2 },
+      { retry: { attempts: 3, backoff: { delayMs: 1 } } },
     );
     await expect(handler(paid('tx_6'), context('k6'))).rejects.toMatchObject({ code: '40001' });
     expect(runs).toBe(3);
+    expect(() => inbox.transactional<Paid>(async () => {}, { maxRetries: 2 } as never)).toThrow(
+      'pixhook: `maxRetries` was renamed: use `retry: { attempts }` (attempts = maxRetries + 1)',
+    );
   });
 
   it('rolls back instead of committing when the run was abandoned (time limit or claim lost)', async () => {

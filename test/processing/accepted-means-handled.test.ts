@@ -92,7 +92,7 @@ describe('a logger that throws never breaks a delivery', () => {
   it('logger.warn throwing during a background retry: retries go on and the event is handled', async () => {
     watcher = watchCrashes();
     let runs = 0;
-    const receiver = createReceiver({ secret, mode: 'background', logger: throwingLogger, background: { backoffMs: 1, attempts: 3 } }).on(
+    const receiver = createReceiver({ secret, mode: 'background', logger: throwingLogger, retry: { attempts: 3, backoff: { delayMs: 1 } } }).on(
       'transaction_paid',
       () => {
         if (++runs < 3) throw new Error('flaky');
@@ -153,7 +153,8 @@ describe('handlers that never settle', () => {
       secret,
       mode: 'background',
       handlerTimeoutMs: 100,
-      background: { concurrency: 10, attempts: 1 },
+      background: { concurrency: 10 },
+      retry: { attempts: 1 },
     })
       .on('transaction_paid', (event) => {
         if (event.transaction.id.startsWith('tx_hang')) return new Promise(() => {});

@@ -44,7 +44,7 @@ async function chaos(mode: AckMode) {
     mode === 'durable'
       ? createReceiver({ ...options, mode, queue: { enqueue: async (job) => void jobs.push(job) } })
       : mode === 'background'
-        ? createReceiver({ ...options, mode, background: { attempts: 2, backoffMs: 5, concurrency: 20 } })
+        ? createReceiver({ ...options, mode, background: { concurrency: 20 }, retry: { attempts: 2, backoff: { delayMs: 5 } } })
         : createReceiver({ ...options, mode, deadlineMs: 300 });
   const behaviours = new Map<Behaviour, number>();
   receiver

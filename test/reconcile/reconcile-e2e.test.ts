@@ -63,7 +63,7 @@ interface Backend {
 }
 
 async function runScenario(backend: Backend, instances: 1 | 2) {
-  const emulator = await startEmulator({ webhookSecret: secret, backoffMs: 20, deliveryTimeoutMs: 2_000 });
+  const emulator = await startEmulator({ webhookSecret: secret, retry: { backoff: { delayMs: 20 } }, deliveryTimeoutMs: 2_000 });
   cleanups.push(() => emulator.close());
   // The receiver's port, with nothing listening yet: every attempt is refused, as during an outage.
   const port = await freePort();
@@ -103,7 +103,7 @@ async function runScenario(backend: Backend, instances: 1 | 2) {
         processing: processingOn(backend.dedupe(), handled),
         watchStore: i === 1 && backend.secondWatchStore ? backend.secondWatchStore : backend.watchStore,
         minAgeMs: 0,
-        backoffMs: [60_000],
+        retry: { backoff: [60_000] },
         batch: 7,
       }),
     );
@@ -183,7 +183,7 @@ describe('reconcile end to end: the receiver is down for the whole retry window'
 
 describe('reconcile end to end: Variant A expiry and an unreadable amount', () => {
   it('a Variant A expiry (transaction_updated, status canceled) is handled once when both the webhook and the reconciler report it', async () => {
-    const emulator = await startEmulator({ webhookSecret: secret, backoffMs: 20, deliveryTimeoutMs: 2_000 });
+    const emulator = await startEmulator({ webhookSecret: secret, retry: { backoff: { delayMs: 20 } }, deliveryTimeoutMs: 2_000 });
     cleanups.push(() => emulator.close());
     expect(emulator.variant).toBe('a');
     const port = await freePort();
@@ -194,7 +194,7 @@ describe('reconcile end to end: Variant A expiry and an unreadable amount', () =
       createProcessing({ store: dedupe }).onAny((event, context) => {
         if (event.kind === 'transaction') handled.push({ name: event.name, id: event.transaction.id, status: event.transaction.status, source: context.source });
       });
-    const reconciler = createReconciler({ client: createClient({ ...emulator.credentials, baseUrl: emulator.url }), processing: recording(), minAgeMs: 0, backoffMs: [60_000] });
+    const reconciler = createReconciler({ client: createClient({ ...emulator.credentials, baseUrl: emulator.url }), processing: recording(), minAgeMs: 0, retry: { backoff: [60_000] } });
     const pix = createClient({ ...emulator.credentials, baseUrl: emulator.url, watch: reconciler });
     await pix.webhooks.register({ url: webhookUrl, events: ['transaction_updated'] });
 
@@ -225,7 +225,7 @@ describe('reconcile end to end: Variant A expiry and an unreadable amount', () =
   });
 
   it('a paid charge whose amount reads as a fraction is counted failed, reaches onError and the logger, and is never handled', async () => {
-    const emulator = await startEmulator({ webhookSecret: secret, backoffMs: 20, deliveryTimeoutMs: 2_000 });
+    const emulator = await startEmulator({ webhookSecret: secret, retry: { backoff: { delayMs: 20 } }, deliveryTimeoutMs: 2_000 });
     cleanups.push(() => emulator.close());
     // The gateway's read answer, rewritten on the wire to carry 10.50 as a decimal, as some gateways' dashboards do.
     const decimalAmounts = async (input: string, init: RequestInit) => {

@@ -38,7 +38,7 @@ function recorder(answer: (event: PixEvent) => { reason?: string } = () => ({}))
 async function setup(emulatorOptions: EmulatorOptions = {}, clientRetries = 3) {
   let now = Date.parse('2026-11-23T10:00:00Z');
   const clock = { now: () => now, advance: (ms: number) => void (now += ms) };
-  const emulator: Emulator = await startEmulator({ now: clock.now, backoffMs: 1, ...emulatorOptions });
+  const emulator: Emulator = await startEmulator({ now: clock.now, retry: { backoff: { delayMs: 1 } }, ...emulatorOptions });
   cleanups.push(() => emulator.close());
   const reads = () => emulator.requests().filter((r) => r.method === 'GET' && r.path.startsWith('/api/v1/transactions/')).length;
   const client = (watch?: { watch(id: string, createdAt?: number): unknown }): PixClient =>
@@ -47,8 +47,7 @@ async function setup(emulatorOptions: EmulatorOptions = {}, clientRetries = 3) {
       baseUrl: emulator.url,
       variant: emulator.variant === 'a' ? 'a' : 'b',
       now: clock.now,
-      maxRetries: clientRetries,
-      retryBaseDelayMs: 1,
+      retry: { attempts: clientRetries + 1, backoff: { delayMs: 1 } },
       ...(watch && { watch }),
     });
   return { emulator, clock, client, reads };
@@ -59,7 +58,7 @@ describe('createReconciler: schedule', () => {
     const { emulator, clock, client, reads } = await setup();
     const { accepted, processing } = recorder();
     const reconcilerClient = client();
-    const reconciler = createReconciler({ client: reconcilerClient, processing, now: clock.now, minAgeMs: 2 * minute, backoffMs: [5 * minute, 15 * minute, 60 * minute] });
+    const reconciler = createReconciler({ client: reconcilerClient, processing, now: clock.now, minAgeMs: 2 * minute, retry: { backoff: [5 * minute, 15 * minute, 60 * minute] } });
     const pix = client(reconciler);
     const charges = [];
     for (const amountInCents of [1234, 5678, 910]) charges.push(await pix.createCharge({ amountInCents, customer }));
@@ -96,7 +95,7 @@ describe('createReconciler: schedule', () => {
   it('turns refunded, canceled (A) and expired (B) into their events, and stops after maxAgeMs without one', async () => {
     const { emulator, clock, client } = await setup({ variant: 'b' });
     const { accepted, processing } = recorder();
-    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, maxAgeMs: 30 * minute, backoffMs: [minute] });
+    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, maxAgeMs: 30 * minute, retry: { backoff: [minute] } });
     const pix = client(reconciler);
     const [refunded, expired, pending] = [await pix.createCharge({ amountInCents: 300, customer }), await pix.createCharge({ amountInCents: 5, customer }), await pix.createCharge({ amountInCents: 7, customer })];
     emulator.pay(refunded!.id);
@@ -120,13 +119,13 @@ describe('createReconciler: schedule', () => {
       const reason = answers.shift();
       return reason === undefined || event.kind !== 'transaction' ? {} : { reason };
     });
-    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, backoffMs: [10 * minute] });
+    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, retry: { backoff: [10 * minute] } });
     const pix = client(reconciler);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await pix.createCharge({ amountInCents: 100 + i, customer })).id);
     for (const id of ids) emulator.pay(id);
     // concurrency 1 keeps the answers in order
-    const serial = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, backoffMs: [10 * minute], concurrency: 1 });
+    const serial = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, retry: { backoff: [10 * minute] }, concurrency: 1 });
     for (const id of ids) await serial.watch(id, clock.now());
     expect(await serial.runOnce()).toMatchObject({ checked: 3, recovered: 0, finished: 1, failed: 2 });
     clock.advance(minute);
@@ -247,7 +246,7 @@ describe('createReconciler: the event and key the variant\'s webhook carries', (
   it('Variant A: an expiry (status canceled) is recovered as transaction_updated, the webhook\'s name, variant and key', async () => {
     const { emulator, clock, client } = await setup();
     const { accepted, processing } = recorder();
-    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, backoffMs: [minute] });
+    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, retry: { backoff: [minute] } });
     const charge = await client(reconciler).createCharge({ amountInCents: 300, customer });
     emulator.expire(charge.id);
     expect(await reconciler.runOnce()).toMatchObject({ checked: 1, recovered: 1, finished: 1, failed: 0 });
@@ -311,7 +310,7 @@ describe('createReconciler: a paid record it cannot read', () => {
       client: fixedClient({ status: 'paid', amountInCents: 10.5 }),
       processing,
       minAgeMs: 0,
-      backoffMs: [minute],
+      retry: { backoff: [minute] },
       now: () => now,
       logger,
       onError: (failure) => void failures.push(failure),
@@ -341,7 +340,7 @@ describe('createReconciler: a paid record it cannot read', () => {
       const body = (await response.json()) as Record<string, unknown>;
       return new Response(JSON.stringify({ ...body, amountInCents: 10.5 }), { status: response.status, headers: response.headers });
     };
-    const reader = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, retryBaseDelayMs: 1, fetch: fractional });
+    const reader = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, retry: { backoff: { delayMs: 1 } }, fetch: fractional });
     const failures: ReconcileFailure[] = [];
     const { lines, logger } = recordingLogger();
     const { processing } = recorder();
@@ -390,7 +389,12 @@ describe('createReconciler: lifecycle and options', () => {
     const { client } = await setup();
     const { processing } = recorder();
     expect(() => createReconciler({ client: client(), processing, querySharePerMinute: 2 })).toThrow(PixhookConfigError);
-    expect(() => createReconciler({ client: client(), processing, backoffMs: [] })).toThrow(/backoffMs/);
+    expect(() => createReconciler({ client: client(), processing, retry: { backoff: [] } })).toThrow('pixhook: `retry.backoff` must list at least one wait');
+    expect(() => createReconciler({ client: client(), processing, retry: { backoff: [minute, 0] } })).toThrow('pixhook: `retry.backoff[1]` must be an integer from 1 to 86400000');
+    expect(() => createReconciler({ client: client(), processing, retry: { attempts: 3 } })).toThrow(/^pixhook: `retry.attempts` does not apply to the reconciler/);
+    expect(() => createReconciler({ client: client(), processing, backoffMs: [minute] } as never)).toThrow(
+      'pixhook: `backoffMs` was renamed: use `retry: { backoff: [ms, …] }` (the check schedule)',
+    );
     expect(() => createReconciler({ client: {} as never, processing })).toThrow(PixhookConfigError);
   });
 });

@@ -51,7 +51,7 @@ describe('durable mode on a real 3-master Redis Cluster, default options', () =>
       if (event.transaction.id === 'tx_cluster_poison' && !healed) throw new Error('ledger rejected');
       handled.set(context.key!, (handled.get(context.key!) ?? 0) + 1);
     });
-    const worker = await startWorker({ processing, connection: cluster.url, attempts: 2, backoff: { delayMs: 10 }, logger });
+    const worker = await startWorker({ processing, connection: cluster.url, retry: { attempts: 2, backoff: { delayMs: 10 } }, logger });
     // An operator's tools on their own connection: an ioredis Cluster the caller owns.
     const operatorClient = new Cluster([...cluster.nodes]);
     const operator = await createDurableQueue({ connection: operatorClient });

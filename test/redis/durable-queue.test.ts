@@ -84,7 +84,7 @@ describe.each(redisTargetNames)('on %s', (kind) => {
         attempts.push(context.attempt);
         if (context.attempt < 3) throw new Error('bank API down');
       });
-      const worker = await startWorker({ processing: receiver.processing, connection: redis().url, queueName, attempts: 5, backoff: { delayMs: 10 } });
+      const worker = await startWorker({ processing: receiver.processing, connection: redis().url, queueName, retry: { attempts: 5, backoff: { delayMs: 10 } } });
       try {
         expect((await receive(receiver, paidDelivery('tx_retry'))).status).toBe(200);
         await until(async () => (await queue.counts()).completed === 1);
@@ -106,7 +106,7 @@ describe.each(redisTargetNames)('on %s', (kind) => {
         handled++;
       });
       receiver.onError((failure) => void failures.push(failure));
-      const worker = await startWorker({ processing: receiver.processing, connection: redis().url, queueName, attempts: 2, backoff: { delayMs: 10 } });
+      const worker = await startWorker({ processing: receiver.processing, connection: redis().url, queueName, retry: { attempts: 2, backoff: { delayMs: 10 } } });
       try {
         const a = paidDelivery('tx_dead_a');
         const b = paidDelivery('tx_dead_b');
@@ -138,7 +138,7 @@ describe.each(redisTargetNames)('on %s', (kind) => {
 
     it('rejects attempts outside 1..100', async () => {
       const receiver = createReceiver({ secret: testSecret });
-      await expect(startWorker({ processing: receiver.processing, connection: redis().url, attempts: 0 })).rejects.toThrow('attempts');
+      await expect(startWorker({ processing: receiver.processing, connection: redis().url, retry: { attempts: 0 } })).rejects.toThrow('`retry.attempts`');
     });
   });
 

@@ -78,11 +78,13 @@ describe('startWorker refuses a processing with no handlers', () => {
 
 describe('numeric options are bounded', () => {
   it.each([
-    ['attempts', { attempts: 1_000_000_000 }, '`attempts` must be an integer from 1 to 100'],
-    ['attempts', { attempts: 0 }, '`attempts`'],
-    ['backoff.delayMs', { backoff: { delayMs: 1e12 } }, '`backoff.delayMs` must be an integer from 0 to 86400000'],
-    ['backoff.maxDelayMs', { backoff: { maxDelayMs: -1 } }, '`backoff.maxDelayMs`'],
-    ['backoff.factor', { backoff: { factor: Number.NaN } }, '`backoff.factor`'],
+    ['retry.attempts', { retry: { attempts: 1_000_000_000 } }, '`retry.attempts` must be an integer from 1 to 100'],
+    ['retry.attempts', { retry: { attempts: 0 } }, '`retry.attempts`'],
+    ['retry.backoff.delayMs', { retry: { backoff: { delayMs: 1e12 } } }, '`retry.backoff.delayMs` must be an integer from 0 to 86400000'],
+    ['retry.backoff.maxDelayMs', { retry: { backoff: { maxDelayMs: -1 } } }, '`retry.backoff.maxDelayMs`'],
+    ['retry.backoff.factor', { retry: { backoff: { factor: Number.NaN } } }, '`retry.backoff.factor`'],
+    ['the old `attempts`', { attempts: 3 }, 'pixhook: `attempts` was renamed: use `retry: { attempts }`'],
+    ['the old `backoff`', { backoff: { delayMs: 10 } }, 'pixhook: `backoff` was renamed: use `retry: { backoff: { delayMs, factor, maxDelayMs } }`'],
     ['concurrency', { concurrency: 0 }, '`concurrency`'],
     ['lockDurationMs', { lockDurationMs: 2 ** 31 }, '`lockDurationMs`'],
     ['connectTimeoutMs', { connectTimeoutMs: 0 }, '`connectTimeoutMs` must be an integer from 100 to 300000'],

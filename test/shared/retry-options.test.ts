@@ -11,12 +11,14 @@ describe('resolveRetry: the one retry shape', () => {
     expect(policy.totalDelayMs).toBe(15_000);
     const capped = resolveRetry('retry', { attempts: 10, backoff: { delayMs: 500, factor: 3, maxDelayMs: 5_000 } }, defaults);
     expect([1, 2, 3, 9].map(capped.delayAfter)).toEqual([500, 1_500, 4_500, 5_000]);
+    expect([policy.maxDelayMs, capped.maxDelayMs]).toEqual([60_000, 5_000]);
   });
 
   it('takes an explicit schedule; past its end the last wait repeats', () => {
     const policy = resolveRetry('retry', { backoff: [10, 20, 30] }, defaults);
     expect(policy.attempts).toBe(4);
     expect([1, 2, 3].map(policy.delayAfter)).toEqual([10, 20, 30]);
+    expect(policy.maxDelayMs).toBe(30);
     expect(resolveRetry('retry', { attempts: 6, backoff: [10, 20] }, defaults).delayAfter(5)).toBe(20);
   });
 

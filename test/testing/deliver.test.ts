@@ -95,10 +95,10 @@ describe('deliver (injected fetch and clock)', () => {
     expect(calls).toHaveLength(4);
   });
 
-  it('honours attempts, backoffMs and factor', async () => {
+  it('honours retry: attempts and backoff', async () => {
     const { fetch } = scriptedFetch([503]);
     const clock = fakeClock();
-    const result = await deliver({ url, body: '{}', secret, fetch, attempts: 3, backoffMs: 250, factor: 3, ...clock });
+    const result = await deliver({ url, body: '{}', secret, fetch, retry: { attempts: 3, backoff: { delayMs: 250, factor: 3 } }, ...clock });
     expect(result.attempts).toHaveLength(3);
     expect(clock.waits).toEqual([250, 750]);
   });
@@ -155,10 +155,10 @@ describe('deliver (injected fetch and clock)', () => {
 
   it('sends a forged signature, or none, when asked', async () => {
     const forged = scriptedFetch([401]);
-    await deliver({ url, body: '{}', signature: 'sha256=bad', fetch: forged.fetch, attempts: 1, ...fakeClock() });
+    await deliver({ url, body: '{}', signature: 'sha256=bad', fetch: forged.fetch, retry: { attempts: 1 }, ...fakeClock() });
     expect(forged.calls[0]!.headers['x-signature']).toBe('sha256=bad');
     const unsigned = scriptedFetch([401]);
-    const result = await deliver({ url, body: '{}', signature: null, fetch: unsigned.fetch, attempts: 1, ...fakeClock() });
+    const result = await deliver({ url, body: '{}', signature: null, fetch: unsigned.fetch, retry: { attempts: 1 }, ...fakeClock() });
     expect(unsigned.calls[0]!.headers['x-signature']).toBeUndefined();
     expect(result.signature).toBeUndefined();
   });
@@ -172,8 +172,25 @@ describe('deliver (injected fetch and clock)', () => {
 
   it('rejects impossible options', async () => {
     await expect(deliver({ url, body: '{}' })).rejects.toThrow(/secret/);
-    await expect(deliver({ url, body: '{}', secret, attempts: 0 })).rejects.toThrow(PixhookConfigError);
-    await expect(deliver({ url, body: '{}', secret, backoffMs: -1 })).rejects.toThrow(PixhookConfigError);
+    await expect(deliver({ url, body: '{}', secret, retry: { attempts: 0 } })).rejects.toThrow(PixhookConfigError);
+    await expect(deliver({ url, body: '{}', secret, retry: { backoff: { delayMs: -1 } } })).rejects.toThrow(PixhookConfigError);
+  });
+
+  it('takes an explicit schedule of waits', async () => {
+    const { fetch } = scriptedFetch([503]);
+    const clock = fakeClock();
+    await deliver({ url, body: '{}', secret, fetch, retry: { backoff: [5, 50, 500] }, ...clock });
+    expect(clock.waits).toEqual([5, 50, 500]);
+  });
+
+  it.each([
+    [{ attempts: 3 }, 'pixhook: `attempts` was renamed: use `retry: { attempts }`'],
+    [{ backoffMs: 0 }, 'pixhook: `backoffMs` was renamed: use `retry: { backoff: { delayMs } }`'],
+    [{ factor: 3 }, 'pixhook: `factor` was renamed: use `retry: { backoff: { factor } }`'],
+  ])('refuses the old retry option %j, naming its replacement', async (old, message) => {
+    const error = await deliver({ url, body: '{}', secret, ...(old as object) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PixhookConfigError);
+    expect((error as Error).message).toBe(message);
   });
 });
 
@@ -200,7 +217,7 @@ describe('deliver (real HTTP against a real receiver)', () => {
 
   it('retries 500 handler_failed until the handler succeeds, then stops', async () => {
     const target = await start(2);
-    const result = await deliver({ url: target.url, body: transactionPaid({ seed: 8 }), secret, backoffMs: 0 });
+    const result = await deliver({ url: target.url, body: transactionPaid({ seed: 8 }), secret, retry: { backoff: { delayMs: 0 } } });
     expect(result.delivered).toBe(true);
     expect(result.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
     expect(result.attempts[0]!.responseBody).toContain('handler_failed');
@@ -209,7 +226,7 @@ describe('deliver (real HTTP against a real receiver)', () => {
 
   it('a wrong secret gets 401 five times and the handler never runs', async () => {
     const target = await start(0);
-    const result = await deliver({ url: target.url, body: transactionPaid({ seed: 9 }), secret: 'wrong', backoffMs: 0 });
+    const result = await deliver({ url: target.url, body: transactionPaid({ seed: 9 }), secret: 'wrong', retry: { backoff: { delayMs: 0 } } });
     expect(result.delivered).toBe(false);
     expect(result.attempts.map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
     expect(target.runs()).toBe(0);
@@ -219,7 +236,7 @@ describe('deliver (real HTTP against a real receiver)', () => {
     const target = await start(0);
     await new Promise<void>((resolve) => server!.close(() => resolve()));
     server = undefined;
-    const result = await deliver({ url: target.url, body: '{}', secret, attempts: 2, backoffMs: 0 });
+    const result = await deliver({ url: target.url, body: '{}', secret, retry: { attempts: 2, backoff: { delayMs: 0 } } });
     expect(result.delivered).toBe(false);
     expect(result.attempts.map((a) => a.error)).toEqual(['fetch failed: ECONNREFUSED', 'fetch failed: ECONNREFUSED']);
   });
