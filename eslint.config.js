@@ -3,6 +3,9 @@ import tseslint from 'typescript-eslint';
 
 // Internal core folders that products must not reach into.
 const coreInternals = ['../events/*', '../signature/*', '../dedupe/*', '../metrics/*', '../processing/*', '../intake/*'];
+// The adapter kit (src/adapter-kit): only adapters/ and cli/ import it; tests may too.
+const adapterKit = ['**/adapter-kit', '**/adapter-kit/*', '**/adapter-kit/**'];
+const kitMessage = 'the adapter kit is internal: only adapters/ and cli/ import it';
 
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'examples/next-app/.next/', 'examples/*/node_modules/', '**/next-env.d.ts'] },
@@ -37,13 +40,17 @@ export default tseslint.config(
   ...layer(['src/intake/**'], [], 'the core never imports adapters or the CLI'),
   ...layer(['src/redis/**', 'src/postgres/**', 'src/client/**', 'src/reconcile/**', 'src/testing/**', 'src/otel/**'], coreInternals, 'products import the core only through src/index.ts (and src/shared/*)'),
   ...layer(['src/emulator/**'], [...coreInternals, '../client/*'], 'the emulator imports the core only through src/index.ts, and never the client: it validates with its own schemas'),
-  ...layer(['adapters/**'], ['../../src/*/**', '../../cli/**', '../../src/*.js', '!../../src/index.js'], 'adapters import only the core\'s public entry point'),
+  ...layer(['src/adapter-kit/**'], [], 'the adapter kit reads the core for adapters and the CLI, and never imports them'),
+  ...layer(['adapters/**'], ['../../src/*/**', '../../cli/**', '../../src/*.js', '!../../src/index.js', '!../../src/adapter-kit/index.js'], 'adapters import only the core\'s public entry point and the adapter kit'),
+  // Whatever a merchant's code looks like (the root, examples, benches) never reaches the kit.
+  { files: ['src/index.ts', 'examples/**', 'bench/**', 'scripts/**'], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: adapterKit, message: kitMessage }] }] } },
   ...layer(['cli/*-command.ts'], ['./*-command.js'], 'commands share code through cli/shared, not through each other'),
 );
 
 /** A lint rule that fails any import of `patterns` from `files`. */
 function layer(files, patterns, message) {
-  // Nothing under src/ ever reaches into the adapters or the CLI.
+  // Nothing under src/ ever reaches into the adapters or the CLI, and only the kit itself into the kit.
   const outward = files[0].startsWith('src/') ? ['../../adapters/*', '../../adapters/**', '../../cli/*', '../../cli/**'] : [];
-  return [{ files, rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...patterns, ...outward], message }] }] } }];
+  const kit = files[0].startsWith('src/') && files[0] !== 'src/adapter-kit/**' ? [{ group: adapterKit, message: kitMessage }] : [];
+  return [{ files, rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...patterns, ...outward], message }, ...kit] }] } }];
 }

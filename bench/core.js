@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { Webhooks } from '@octokit/webhooks';
-import { createReceiver, defaultDedupeKey, normalizeEvent, verifySignature } from 'pixhook';
+import { createReceiver, eventKey, normalizeEvent, verifySignature } from 'pixhook';
 import { bodies, secret } from './lib/payloads.js';
 import { interleave, pairedRatio, pairedSpread } from './lib/interleave.js';
 import { median, quick, round } from './lib/stats.js';
@@ -29,7 +29,7 @@ function subjectsFor(body) {
   const headers = { 'content-type': 'application/json', 'x-signature': signature };
   // Every delivery must reach the claim: same bytes, so the key gets a counter (the store stays at its max).
   let n = 0;
-  const receiver = createReceiver({ secret, dedupeKey: (event) => `${defaultDedupeKey(event)}#${n++}` }).onAny(() => {});
+  const receiver = createReceiver({ secret, dedupeKey: (event) => `${eventKey(event)}#${n++}` }).onAny(() => {});
   const request = { method: 'POST', headers, body: bytes };
   const check = { status: 0 };
 

@@ -4,7 +4,7 @@
 // {"port":n,"control":n}. The control port answers GET /count (jobs completed so far) and
 // GET /wait?count=N once N jobs have completed (504 after 60 s).
 //   pixhook        createNodeHandler + durable mode: createDurableQueue, redisDedupeStore on the same
-//                  Redis, startWorker(receiver.processing), onAny(no-op): the README's setup.
+//                  Redis, startWorker({ processing }) on the processing the receiver shares, onAny(no-op): the README's setup.
 //   pixhook-memory the same with the default in-memory dedupe store (to show the Redis claim's share).
 //   bullmq         the hand-written verifying route (HMAC + timingSafeEqual + JSON.parse), then
 //                  queue.add(event, payload) on a plain BullMQ Queue; a plain Worker with an async no-op.
@@ -12,7 +12,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { Queue, Worker } from 'bullmq';
-import { createReceiver } from 'pixhook';
+import { createProcessing, createReceiver } from 'pixhook';
 import { createNodeHandler } from 'pixhook/node';
 import { createDurableQueue, redisDedupeStore, startWorker } from 'pixhook/redis';
 import { secret } from './lib/payloads.js';
@@ -29,8 +29,9 @@ const onCompleted = () => {
 async function pixhook(store) {
   const queue = await createDurableQueue({ connection: url, queueName: `bench-${subject}` });
   const client = store === 'redis' ? new Redis(url) : undefined;
-  const receiver = createReceiver({ secret, mode: 'durable', queue, ...(client && { store: redisDedupeStore({ client }) }) }).onAny(() => {});
-  const worker = await startWorker({ processing: receiver.processing, connection: url, queueName: `bench-${subject}`, concurrency });
+  const processing = createProcessing({ mode: 'durable', queue, ...(client && { store: redisDedupeStore({ client }) }) }).onAny(() => {});
+  const receiver = createReceiver({ secret, processing });
+  const worker = await startWorker({ processing, connection: url, queueName: `bench-${subject}`, concurrency });
   worker.worker.on('completed', onCompleted);
   return createNodeHandler(receiver);
 }

@@ -1,5 +1,5 @@
 // Section 4: heap bytes per key of the in-memory dedupe store (run with --expose-gc), and its bound.
-import { defaultDedupeKey, memoryDedupeStore } from 'pixhook';
+import { eventKey, memoryDedupeStore } from 'pixhook';
 import { quick, round } from './lib/stats.js';
 
 if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc');
@@ -13,7 +13,7 @@ function heapAfterGc() {
 // Keys as a receiver makes them: the default dedupeKey over a resource whose id came out of JSON.parse.
 function key(i) {
   const transaction = JSON.parse(`{"id":"txn_${i.toString(36).padStart(20, '0')}","status":"paid","amountInCents":1990}`);
-  return defaultDedupeKey({ kind: 'transaction', name: 'transaction_paid', transaction });
+  return eventKey({ kind: 'transaction', name: 'transaction_paid', transaction });
 }
 
 /** Claims and completes `count` distinct keys (the steady state of a busy receiver) in a store of `max`. */

@@ -4,7 +4,7 @@
 // `sha256=` HMAC). The load generator (another process) alternates between them. Prints {"bare":port,"limit":port,"pixhook":port,…}.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
-import { defaultDedupeKey, createReceiver } from 'pixhook';
+import { createReceiver, eventKey } from 'pixhook';
 import { secret } from './lib/payloads.js';
 
 const framework = process.argv[2];
@@ -14,7 +14,7 @@ const okHeaders = { 'content-type': 'application/json; charset=utf-8', 'cache-co
 
 // Same bytes on every request: a counter in the key makes every delivery claim, like a fresh event.
 let n = 0;
-const receiver = createReceiver({ secret, dedupeKey: (event) => `${defaultDedupeKey(event)}#${n++}` }).onAny(() => {});
+const receiver = createReceiver({ secret, dedupeKey: (event) => `${eventKey(event)}#${n++}` }).onAny(() => {});
 
 /** The physical minimum a verifying receiver must do per delivery; true when the signature matches. */
 function limitWork(bytes, header) {

@@ -1,4 +1,5 @@
-// The public entry point of the core. Adapters and products import the core only through here.
+// The public entry point of the core: what a merchant calls. Products import the core only through here;
+// adapters and the CLI also use src/adapter-kit (internal, not a package export).
 export { createReceiver } from './intake/create-receiver.js';
 export type { Receiver, ReceiveRequest } from './intake/create-receiver.js';
 export type { BodySource } from './intake/read-body.js';
@@ -8,8 +9,8 @@ export { createProcessing } from './processing/create-processing.js';
 export type { AcceptOptions, AcceptResult, Processing } from './processing/create-processing.js';
 export type { AckMode, BackgroundOptions, EventQueue, ProcessingOptions, QueuedEvent } from './processing/processing-options.js';
 export type { ErrorHandler, EventHandler, HandlerContext, HandlerFailure } from './processing/handler-registry.js';
-export { eventKey, eventKey as defaultDedupeKey } from './events/event-key.js';
-export { verifySignature, signaturePrefix } from './signature/verify-signature.js';
+export { eventKey } from './events/event-key.js';
+export { verifySignature } from './signature/verify-signature.js';
 export { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';
 export { signatureHeader, signSha256, signTimestamped } from './signature/sign-body.js';
 export type { SigningScheme } from './signature/sign-body.js';
@@ -57,16 +58,12 @@ export { memoryDedupeStore } from './dedupe/memory-dedupe-store.js';
 export type { MemoryDedupeStore, MemoryDedupeStoreOptions } from './dedupe/memory-dedupe-store.js';
 export type { ClaimResult, DedupeStore } from './dedupe/dedupe-store.js';
 export type { InvalidDelivery, QuarantineStore } from './dedupe/quarantine-store.js';
-export { isBodyFailureReason, isSignatureReason, reasonCodes, reasonGroup, reasonMessage, reasonStatus } from './shared/reasons.js';
-export type { BodyFailureReason, ProcessingReason, ReasonCode, ReasonGroup, SignatureReason } from './shared/reasons.js';
+export type { ProcessingReason, ReasonCode } from './shared/reasons.js';
 export { PixhookConfigError, PixhookError, PixhookTimeoutError } from './shared/pixhook-error.js';
 export type { PixhookErrorCode } from './shared/pixhook-error.js';
-export { describeError } from './shared/describe-error.js';
 export type { HeaderSource } from './shared/read-header.js';
-export { readHeader } from './shared/read-header.js';
 export type { Logger } from './shared/logger.js';
 export type { Telemetry, TelemetryAttributes, TelemetrySpan } from './shared/telemetry.js';
-export { assertKeptAlive } from './intake/keep-alive.js';
 export { ackLatencyBucketsMs } from './metrics/receiver-metrics.js';
 export { metricsToPrometheus } from './metrics/prometheus-text.js';
 export type { ProcessingMetrics, ReceiverMetrics } from './metrics/receiver-metrics.js';

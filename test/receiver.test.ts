@@ -4,6 +4,7 @@ import { memoryDedupeStore } from '../src/dedupe/memory-dedupe-store.js';
 import type { HandlerFailure } from '../src/index.js';
 import { PixhookConfigError, PixhookError } from '../src/index.js';
 import { createReceiver } from '../src/index.js';
+import { internalsOf } from '../src/adapter-kit/index.js';
 import type { QueuedEvent, ReceiverOptions } from '../src/index.js';
 import { shortPaid, unknownEvent, variantAPaid, variantBPaid } from './contract/fixtures.js';
 import { bytesOf, signBytes } from './helpers/signing.js';
@@ -82,8 +83,8 @@ describe('receive', () => {
 
   it('reject() gives the contract answer for a failure an adapter found', () => {
     const receiver = createReceiver({ secret });
-    expect(receiver.reject('body_too_large')).toMatchObject({ status: 413, reason: 'body_too_large' });
-    expect(receiver.reject('method_not_allowed').headers['allow']).toBe('POST');
+    expect(internalsOf(receiver).reject('body_too_large')).toMatchObject({ status: 413, reason: 'body_too_large' });
+    expect(internalsOf(receiver).reject('method_not_allowed').headers['allow']).toBe('POST');
   });
 
   it('uses a custom dedupe key', async () => {
@@ -255,7 +256,7 @@ describe('background mode', () => {
   it('hands the work to waitUntil (serverless), per receiver or per request', async () => {
     const kept: Promise<unknown>[] = [];
     const receiver = createReceiver({ secret, mode: 'background', waitUntil: (p) => void kept.push(p) }).onAny(() => {});
-    expect(receiver.hasWaitUntil).toBe(true);
+    expect(internalsOf(receiver).hasWaitUntil).toBe(true);
     await receiver.receive(delivery(variantAPaid));
     const perRequest: Promise<unknown>[] = [];
     await receiver.receive({ ...delivery(variantBPaid), waitUntil: (p) => void perRequest.push(p) });
@@ -309,14 +310,14 @@ describe('durable mode', () => {
       .onError((f) => void failures.push(f));
     await receiver.receive(delivery(variantAPaid));
     const job = jobs[0]!;
-    await expect(receiver.processing.runQueued(job, { attempt: 1, final: false })).rejects.toThrow('x');
+    await expect(internalsOf(receiver).processing.runQueued(job, { attempt: 1, final: false })).rejects.toThrow('x');
     expect(failures).toHaveLength(0);
-    await expect(receiver.processing.runQueued(job, { attempt: 2, final: true })).rejects.toThrow('x');
+    await expect(internalsOf(receiver).processing.runQueued(job, { attempt: 2, final: true })).rejects.toThrow('x');
     expect(failures).toHaveLength(1);
     fail = false;
-    await receiver.processing.runQueued(job, { attempt: 1, final: false });
+    await internalsOf(receiver).processing.runQueued(job, { attempt: 1, final: false });
     expect(receiver.metrics()).toMatchObject({ handled: 1, failed: 2, deadLettered: 1 });
-    await expect(receiver.processing.runQueued({ ...job, body: JSON.stringify({ nope: 1 }) }, { attempt: 1, final: false })).rejects.toMatchObject({ code: 'payload_invalid' });
+    await expect(internalsOf(receiver).processing.runQueued({ ...job, body: JSON.stringify({ nope: 1 }) }, { attempt: 1, final: false })).rejects.toMatchObject({ code: 'payload_invalid' });
   });
 });
 

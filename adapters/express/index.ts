@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import { internalsOf, logToConsole } from '../../src/adapter-kit/index.js';
 import type { Receiver } from '../../src/index.js';
-import { serveNodeRequest, logToConsole, type NodeRequest } from '../node/node-bridge.js';
+import { serveNodeRequest, type NodeRequest } from '../node/node-bridge.js';
 
 /** Express's `next`: an error goes to the app's error handler. */
 export type ExpressNext = (error?: unknown) => void;
@@ -18,9 +19,10 @@ const expressFix =
  * with the fix, also written to stderr like Express's own error handler does.
  */
 export function createExpressMiddleware(receiver: Receiver): ExpressMiddleware {
+  const core = internalsOf(receiver);
   return (req, res, next) => {
     // Express 4 ignores rejected promises from middleware: a failure to write goes to next().
-    serveNodeRequest(receiver, req, res, { fix: expressFix, surface: logToConsole }, (error) => {
+    serveNodeRequest(core, req, res, { fix: expressFix, surface: logToConsole }, (error) => {
       if (error !== undefined) next(error);
     });
   };

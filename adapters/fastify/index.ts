@@ -1,11 +1,12 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from 'fastify';
+import { internalsOf } from '../../src/adapter-kit/index.js';
 import { PixhookError, type Receiver, type ReceiveResult } from '../../src/index.js';
 
 export interface PixhookFastifyOptions {
   receiver: Receiver;
   /** The webhook route, relative to the register prefix. Default `/webhooks/pix`. */
   path?: string;
-  /** Fastify's body limit for this route. Default: the smaller of the app's `bodyLimit` and `receiver.maxBodyBytes`. */
+  /** Fastify's body limit for this route. Default: the smaller of the app's `bodyLimit` and the receiver's `maxBodyBytes`. */
   bodyLimit?: number;
 }
 
@@ -21,8 +22,8 @@ const bodyErrors: Record<string, 'body_too_large' | 'body_unreadable'> = {
  * stays inside this plugin's scope, so the app's other routes keep Fastify's JSON parsing.
  */
 export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (fastify, options) => {
-  const { receiver } = options;
-  const bodyLimit = options.bodyLimit ?? Math.min(fastify.initialConfig.bodyLimit ?? Infinity, receiver.maxBodyBytes);
+  const core = internalsOf(options.receiver);
+  const bodyLimit = options.bodyLimit ?? Math.min(fastify.initialConfig.bodyLimit ?? Infinity, core.maxBodyBytes);
 
   // Every content type (and none) arrives as the exact bytes; Fastify stops reading at bodyLimit.
   fastify.removeAllContentTypeParsers();
@@ -31,7 +32,7 @@ export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (
   fastify.setErrorHandler((error: FastifyError, _request, reply) => {
     const reason = error.code === undefined ? undefined : bodyErrors[error.code];
     if (reason === undefined) throw error; // Not ours: the app's error handler decides.
-    return send(reply, receiver.reject(reason, error.message));
+    return send(reply, core.reject(reason, error.message));
   });
 
   fastify.route({
@@ -47,7 +48,7 @@ export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (
         if (result.error) request.log.error({ err: result.error }, result.error.message);
         return send(reply, result);
       };
-      const handled = receiver.handle({ method: request.method, headers: request.headers, body: rawBodyOf(request.body) });
+      const handled = core.handle({ method: request.method, headers: request.headers, body: rawBodyOf(request.body) });
       if (handled instanceof Promise) return handled.then(answer);
       answer(handled);
       return undefined;

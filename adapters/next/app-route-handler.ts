@@ -1,4 +1,5 @@
-import { assertKeptAlive, type Receiver } from '../../src/index.js';
+import { assertKeptAlive, internalsOf, type ReceiverInternals } from '../../src/adapter-kit/index.js';
+import type { Receiver } from '../../src/index.js';
 import { receiveWebRequest } from '../web/web-bridge.js';
 
 export interface AppRouteHandlerOptions {
@@ -33,17 +34,18 @@ export function createAppRouteHandler(source: ReceiverSource, options: AppRouteH
  * Next evaluates route modules during `next build`, where secrets are often absent: a factory defers
  * `createReceiver` (and the keep-alive check) to the first request. A receiver given directly is checked now.
  */
-export function resolveReceiver(source: ReceiverSource, keeper: unknown, fix: string): () => Receiver {
+export function resolveReceiver(source: ReceiverSource, keeper: unknown, fix: string): () => ReceiverInternals {
   if (typeof source !== 'function') {
-    assertKeptAlive(source, keeper, fix);
-    return () => source;
+    const core = internalsOf(source);
+    assertKeptAlive(core, keeper, fix);
+    return () => core;
   }
-  let created: Receiver | undefined;
+  let created: ReceiverInternals | undefined;
   return () => {
     if (!created) {
-      const receiver = source();
-      assertKeptAlive(receiver, keeper, fix);
-      created = receiver;
+      const core = internalsOf(source());
+      assertKeptAlive(core, keeper, fix);
+      created = core;
     }
     return created;
   };

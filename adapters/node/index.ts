@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { internalsOf } from '../../src/adapter-kit/index.js';
 import type { Receiver } from '../../src/index.js';
 import { serveNodeRequest, type NodeRequest } from './node-bridge.js';
 
@@ -10,9 +11,10 @@ export type NodeHandler = (req: NodeRequest, res: ServerResponse) => void;
  * router for the webhook path. Reads the raw bytes with the receiver's limit and writes the core's answer.
  */
 export function createNodeHandler(receiver: Receiver): NodeHandler {
+  const core = internalsOf(receiver);
   return (req, res) => {
     // The core never throws and writing is guarded; destroying is the last line against a crash.
-    serveNodeRequest(receiver, req, res, {}, (error) => {
+    serveNodeRequest(core, req, res, {}, (error) => {
       if (error !== undefined) res.destroy();
     });
   };

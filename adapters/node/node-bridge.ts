@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PixhookError, type Receiver, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
+import { surfaceSafely, type ReceiverInternals } from '../../src/adapter-kit/index.js';
+import { PixhookError, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
 
 /** A Node request as frameworks leave it: maybe with a parsed `body` or a stashed `rawBody`. */
 export type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
@@ -133,7 +134,7 @@ export interface NodeRequestOptions {
  * the core never throws), so an adapter can hand it to its framework. No promise on the hot path.
  */
 export function serveNodeRequest(
-  receiver: Receiver,
+  receiver: ReceiverInternals,
   req: NodeRequest,
   res: ServerResponse,
   options: NodeRequestOptions,
@@ -153,7 +154,7 @@ export function serveNodeRequest(
 
 /** The core's answer to the body, written: in this same turn when the core answered synchronously. */
 function handOver(
-  receiver: Receiver,
+  receiver: ReceiverInternals,
   req: NodeRequest,
   res: ServerResponse,
   options: NodeRequestOptions,
@@ -172,24 +173,12 @@ function handOver(
 
 function written(res: ServerResponse, options: NodeRequestOptions, settled: (error?: unknown) => void, result: ReceiveResult): void {
   writeNodeResult(res, result);
-  if (result.error) surfaceSafely(options.surface ?? logToConsole, result.error);
+  if (result.error) surfaceSafely(options.surface, result.error);
   settled();
 }
 
 /** `serveNodeRequest` as a promise that settles once the answer is written (Next's Pages router awaits it). */
-export function handleNodeRequest(receiver: Receiver, req: NodeRequest, res: ServerResponse, options: NodeRequestOptions = {}): Promise<void> {
+export function handleNodeRequest(receiver: ReceiverInternals, req: NodeRequest, res: ServerResponse, options: NodeRequestOptions = {}): Promise<void> {
   return new Promise((resolve, reject) => serveNodeRequest(receiver, req, res, options, (error) => (error === undefined ? resolve() : reject(error))));
 }
 
-function surfaceSafely(surface: (error: PixhookError) => void, error: PixhookError): void {
-  try {
-    surface(error);
-  } catch {
-    // The answer is written; a failing logger changes nothing for the sender.
-  }
-}
-
-/** Where Node servers (and Express's default error handler) write errors: stderr. */
-export function logToConsole(error: PixhookError): void {
-  console.error(`pixhook: ${error.message}`);
-}

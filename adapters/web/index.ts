@@ -1,3 +1,4 @@
+import { internalsOf } from '../../src/adapter-kit/index.js';
 import type { Receiver } from '../../src/index.js';
 import { receiveWebRequest, type WebHandlerContext } from './web-bridge.js';
 
@@ -18,10 +19,11 @@ export interface FetchHandlerOptions {
  * background mode keeps its work alive after the answer. Uses Web Crypto where `node:crypto` is absent.
  */
 export function createFetchHandler(receiver: Receiver, options: FetchHandlerOptions = {}): FetchHandler {
+  const core = internalsOf(receiver);
   const requireWaitUntil = options.requireWaitUntil ?? isCloudflareWorkers();
   return (request, context) => {
     const waitUntil = context?.waitUntil;
-    return receiveWebRequest(receiver, request, {
+    return receiveWebRequest(core, request, {
       ...(waitUntil && { waitUntil: (promise: Promise<unknown>) => context!.waitUntil!(promise) }),
       requireWaitUntil,
       keepAliveFix: 'Pass the Worker context: `fetch: (request, env, ctx) => handler(request, ctx)`.',

@@ -1,4 +1,5 @@
-import { assertKeptAlive, PixhookError, type Receiver, type ReceiveResult } from '../../src/index.js';
+import { assertKeptAlive, surfaceSafely, type ReceiverInternals } from '../../src/adapter-kit/index.js';
+import { PixhookError, type ReceiveResult } from '../../src/index.js';
 
 // Edge-safe on purpose: no `node:` import and no Buffer, so Workers, Deno, Bun and Next's edge runtime load it.
 
@@ -84,7 +85,7 @@ export interface ReceiveWebOptions extends WebHandlerContext {
 }
 
 /** The whole Web translation every fetch-style adapter shares: Request in, the core's answer out. */
-export async function receiveWebRequest(receiver: Receiver, request: Request, options: ReceiveWebOptions = {}): Promise<Response> {
+export async function receiveWebRequest(receiver: ReceiverInternals, request: Request, options: ReceiveWebOptions = {}): Promise<Response> {
   const waitUntil = options.waitUntil;
   if (options.requireWaitUntil) {
     try {
@@ -94,7 +95,7 @@ export async function receiveWebRequest(receiver: Receiver, request: Request, op
       return toWebResponse(receiver.reject('internal_error', (error as Error).message));
     }
   }
-  const result = await receiver.receive({
+  const result = await receiver.handle({
     method: request.method,
     headers: request.headers,
     body: webBodyReader(request),
@@ -103,12 +104,4 @@ export async function receiveWebRequest(receiver: Receiver, request: Request, op
   });
   if (result.error) surfaceSafely(options.surface, result.error);
   return toWebResponse(result);
-}
-
-function surfaceSafely(surface: ((error: PixhookError) => void) | undefined, error: PixhookError): void {
-  try {
-    (surface ?? ((e: PixhookError) => console.error(`pixhook: ${e.message}`)))(error);
-  } catch {
-    // The answer is what matters to the sender.
-  }
 }

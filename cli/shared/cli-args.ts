@@ -1,8 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { describeError, PixhookConfigError, PixhookError, type PixhookErrorCode } from '../../src/index.js';
+import { PixhookConfigError, PixhookError, type PixhookErrorCode } from '../../src/index.js';
+import { describeError } from '../../src/shared/describe-error.js';
 import { checkNumber, maxAttempts, maxDelayMs, maxTtlMs, type NumberBounds } from '../../src/shared/option-checks.js';
-import { jsonText } from './json-text.js';
 import type { Backoff, RetryOptions } from '../../src/shared/retry-options.js';
+import { jsonText } from './json-text.js';
 
 /** A bad command line: the command prints the message and exits 2. */
 export class UsageError extends PixhookError {
@@ -67,7 +68,6 @@ export function integerFlag(flag: string, value: string, bounds: NumberBounds): 
   return checkNumber(flag, /^\d{1,16}$/.test(value) ? Number(value) : value, bounds);
 }
 
-const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 /** The one set of retry flags, for every command that retries; each left out takes the library's default. */
 export const retryFlags = {
   attempts: { type: 'string' },
@@ -95,6 +95,7 @@ export function retryFromFlags(values: { attempts?: string; 'backoff-ms'?: strin
   return retry;
 }
 
+const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
 /** A duration flag — `500ms`, `30s`, `2m`, `48h` or plain milliseconds — in whole milliseconds within `bounds`, else exit 2. */
 export function durationFlag(flag: string, value: string, bounds: NumberBounds): number {

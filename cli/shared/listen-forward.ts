@@ -1,4 +1,7 @@
-import { readHeader, reasonGroup, type ReasonCode, type Receiver, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
+import { internalsOf, withReceive } from '../../src/adapter-kit/index.js';
+import type { ReasonCode, Receiver, ReceiveRequest, ReceiveResult } from '../../src/index.js';
+import { readHeader } from '../../src/shared/read-header.js';
+import { reasonGroup } from '../../src/shared/reasons.js';
 import { deliver } from '../../src/testing/index.js';
 import { jsonText } from './json-text.js';
 
@@ -35,6 +38,7 @@ export function createForwarder(url: string, write: (line: string) => void): For
 
   return {
     wrap(receiver) {
+      const { signatureHeader } = internalsOf(receiver);
       const receive = async (request: ReceiveRequest): Promise<ReceiveResult> => {
         let bytes: Uint8Array | undefined;
         const source = request.body;
@@ -46,9 +50,9 @@ export function createForwarder(url: string, write: (line: string) => void): For
         if (source instanceof Uint8Array) bytes = source;
         else if (typeof source === 'string') bytes = new TextEncoder().encode(source);
         const result = await receiver.receive({ ...request, body });
-        const signature = readHeader(request.headers, receiver.signatureHeader);
+        const signature = readHeader(request.headers, signatureHeader);
         if (bytes && signature && verified(result.reason)) {
-          const work = forward(bytes, receiver.signatureHeader, signature, result).catch((error: unknown) =>
+          const work = forward(bytes, signatureHeader, signature, result).catch((error: unknown) =>
             write(`pixhook: forward failed: ${jsonText(String(error))}\n`),
           );
           pending.add(work);
@@ -56,8 +60,8 @@ export function createForwarder(url: string, write: (line: string) => void): For
         }
         return result;
       };
-      // The adapters call handle(); the forwarder's receive serves both.
-      return { ...receiver, receive, handle: receive };
+      // The adapters' fast path goes through the forwarder's receive too.
+      return withReceive(receiver, receive);
     },
     async drain() {
       await Promise.all([...pending]);

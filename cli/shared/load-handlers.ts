@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describeError, type Processing } from '../../src/index.js';
+import type { Processing } from '../../src/index.js';
+import { describeError } from '../../src/shared/describe-error.js';
 import { UsageError } from './cli-args.js';
 import { jsonText } from './json-text.js';
 

@@ -3,6 +3,7 @@ import type { DedupeStore } from '../../src/dedupe/dedupe-store.js';
 import type { Logger } from '../../src/index.js';
 import type { EventQueue } from '../../src/index.js';
 import type { Receiver } from '../../src/index.js';
+import { internalsOf } from '../../src/adapter-kit/index.js';
 import { createDurableQueue, redisDedupeStore, startWorker, type DurableQueue, type DurableWorker } from '../../src/redis/index.js';
 import { createRedisClient, parseRedisUrl, redactedRedisUrl } from '../../src/redis/redis-url.js';
 import { CommandFailure, requirePackage, UsageError } from './cli-args.js';
@@ -51,7 +52,7 @@ export async function openRedisBackend(url: string, durable: boolean, logger: Lo
     store: redisDedupeStore({ client }),
     ...(queue && { queue }),
     async start(receiver) {
-      if (durable) worker = await withinRedisWait(startWorker({ processing: receiver.processing, connection: url, logger }), url, waitMs, 'the worker');
+      if (durable) worker = await withinRedisWait(startWorker({ processing: internalsOf(receiver).processing, connection: url, logger }), url, waitMs, 'the worker');
     },
     close,
   };

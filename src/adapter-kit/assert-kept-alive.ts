@@ -1,11 +1,11 @@
+import type { ReceiverInternals } from '../intake/receiver-internals.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
-import type { Receiver } from './create-receiver.js';
 
 /**
  * Background work on serverless platforms dies with the response unless something keeps it alive.
  * Adapters for such platforms call this before the first delivery; `fix` is their framework's advice.
  */
-export function assertKeptAlive(receiver: Pick<Receiver, 'mode' | 'hasWaitUntil'>, keeper: unknown, fix: string): void {
+export function assertKeptAlive(receiver: Pick<ReceiverInternals, 'mode' | 'hasWaitUntil'>, keeper: unknown, fix: string): void {
   if (receiver.mode !== 'background' || receiver.hasWaitUntil || keeper !== undefined) return;
   throw new PixhookConfigError(
     'pixhook: background mode on a serverless platform needs a way to keep work alive after the answer, or the ' +

@@ -3,21 +3,20 @@ import type { PixEventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
 import { createAnswerMetrics, type ReceiverMetrics } from '../metrics/receiver-metrics.js';
-import { createProcessing, type AcceptResult, type Processing } from '../processing/create-processing.js';
+import { createProcessing, type AcceptResult } from '../processing/create-processing.js';
 import type { SignatureResult } from '../signature/verify-signature.js';
 import { registrationOf, type ErrorHandler, type EventHandler } from '../processing/handler-registry.js';
-import type { AckMode } from '../processing/processing-options.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger, silentLogger, withTraceFields, type Logger } from '../shared/logger.js';
 import { traceDelivery } from './trace-delivery.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
-import type { BodyFailureReason } from '../shared/reasons.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { logFields } from './log-fields.js';
 import { parseJson } from './parse-json.js';
 import { readBody, takeBody, type BodyRead, type BodySource } from './read-body.js';
 import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
+import { registerInternals } from './receiver-internals.js';
 import { refuseIgnoredWithProcessing, resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
 
 export interface ReceiveRequest {
@@ -29,15 +28,11 @@ export interface ReceiveRequest {
   waitUntil?: (promise: Promise<unknown>) => void;
 }
 
+/**
+ * What a merchant calls on a receiver. The adapters' fast path (`handle`, `reject`, the body limit…)
+ * is not on it: `src/adapter-kit` reads it from `receiver-internals.ts`.
+ */
 export interface Receiver {
-  readonly mode: AckMode;
-  readonly maxBodyBytes: number;
-  /** True when work after the answer is kept alive by a `waitUntil` option. */
-  readonly hasWaitUntil: boolean;
-  /** The lower-cased header the signature is read from. */
-  readonly signatureHeader: string;
-  /** The processing this receiver hands events to (the durable worker runs jobs with it). */
-  readonly processing: Processing;
   on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Receiver;
   onAny(handler: EventHandler<PixEvent>): Receiver;
   onUnknown(handler: EventHandler<UnknownEvent>): Receiver;
@@ -46,13 +41,6 @@ export interface Receiver {
   onInvalid(handler: InvalidHandler): Receiver;
   /** The whole pipeline: verify → parse → normalize → process → answer. Never rejects. */
   receive(request: ReceiveRequest): Promise<ReceiveResult>;
-  /**
-   * `receive`, answering synchronously when every step was synchronous (bytes in hand, node:crypto,
-   * an in-process store, synchronous handlers): the adapters' fast path. Never throws or rejects.
-   */
-  handle(request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult>;
-  /** The answer for a failure an adapter found before the core could read the body (or a misconfiguration it found). */
-  reject(reason: BodyFailureReason | 'method_not_allowed' | 'internal_error', hint?: string): ReceiveResult;
   /** Resolves `true` once every accepted event's handlers have settled (see `Processing.drain`). */
   drain(options?: { timeoutMs?: number }): Promise<boolean>;
   metrics(): ReceiverMetrics;
@@ -187,30 +175,28 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     return handleNow(request);
   }
 
+  const handle = (request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult> =>
+    telemetry !== undefined ? traceDelivery(telemetry, request, processing.mode, receiveUntraced) : handleNow(request);
   const receiver: Receiver = {
-    mode: processing.mode,
-    maxBodyBytes: config.maxBodyBytes,
-    hasWaitUntil: processing.hasWaitUntil === true,
-    signatureHeader: config.signatureHeader,
-    processing,
     ...registrationOf(() => receiver, processing),
     onInvalid(handler) {
       invalidHandlers.push(handler);
       return receiver;
     },
     async receive(request) {
-      if (telemetry !== undefined) return traceDelivery(telemetry, request, processing.mode, receiveUntraced);
-      return handleNow(request);
-    },
-    handle(request) {
-      if (telemetry !== undefined) return traceDelivery(telemetry, request, processing.mode, receiveUntraced);
-      return handleNow(request);
-    },
-    reject(reason, hint) {
-      return finish(answer(reason, hint === undefined ? {} : { hint }), performance.now());
+      return handle(request);
     },
     drain: (drainOptions) => processing.drain(drainOptions),
     metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
   };
+  registerInternals(receiver, {
+    mode: processing.mode,
+    maxBodyBytes: config.maxBodyBytes,
+    hasWaitUntil: processing.hasWaitUntil === true,
+    signatureHeader: config.signatureHeader,
+    processing,
+    handle,
+    reject: (reason, hint) => finish(answer(reason, hint === undefined ? {} : { hint }), performance.now()),
+  });
   return receiver;
 }

@@ -1,5 +1,6 @@
 import { context, metrics, SpanKind, SpanStatusCode, trace, type Link, type Meter, type Span, type Tracer } from '@opentelemetry/api';
-import { describeError, type Telemetry, type TelemetrySpan } from '../index.js';
+import type { Telemetry, TelemetrySpan } from '../index.js';
+import { describeError } from '../shared/describe-error.js';
 
 export interface OpenTelemetryOptions {
   /** Default: the global tracer provider's `pixhook` tracer. */

@@ -1,4 +1,4 @@
-import { defaultDedupeKey, PixhookConfigError, type HandlerContext, type PixEvent, type UnknownEvent } from '../index.js';
+import { eventKey, PixhookConfigError, type HandlerContext, type PixEvent, type UnknownEvent } from '../index.js';
 import { inboxNames, inboxSchemaSql, type InboxTableOptions } from './inbox-schema.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { sessionLockStore, type PostgresDedupeStore } from './session-lock-store.js';
@@ -76,7 +76,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
   const settings: TransactionalSettings = {
     db,
     names,
-    dedupeKey: options.dedupeKey ?? defaultDedupeKey,
+    dedupeKey: options.dedupeKey ?? eventKey,
     dedupeTtlMs: checkTtlMs('dedupeTtlMs', options.dedupeTtlMs, 24 * 60 * 60 * 1000),
     isolation,
     retry: transactionRetry(options),

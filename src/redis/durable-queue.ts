@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
-import { describeError, PixhookConfigError, type EventQueue, type Logger, type QueuedEvent } from '../index.js';
+import { PixhookConfigError, type EventQueue, type Logger, type QueuedEvent } from '../index.js';
+import { describeError } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
 import { checkTtlMs } from '../shared/option-checks.js';
 import { withTimeout } from '../shared/with-timeout.js';

@@ -1,5 +1,6 @@
 import type { Job, Worker } from 'bullmq';
-import { describeError, PixhookConfigError, PixhookError, type Logger, type Processing, type QueuedEvent } from '../index.js';
+import { PixhookConfigError, PixhookError, type Logger, type Processing, type QueuedEvent } from '../index.js';
+import { describeError } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
 import { checkInteger, checkTimeoutMs, refuseRenamed } from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions } from '../shared/retry-options.js';
@@ -45,9 +46,9 @@ export interface DurableWorker {
   close(): Promise<void>;
 }
 
-/** Runs queued events through `processing.runQueued`, with retries, backoff and a dead-letter state. */
 const workerRetryDefaults = { attempts: 5, backoff: { delayMs: 1_000, factor: 2, maxDelayMs: 5 * 60 * 1000 } };
 
+/** Runs queued events through `processing.runQueued`, with retries, backoff and a dead-letter state. */
 export async function startWorker(options: StartWorkerOptions): Promise<DurableWorker> {
   const { Worker: BullWorker, UnrecoverableError } = await import('bullmq');
   const logger = guardLogger(options.logger);

@@ -7,7 +7,6 @@ export type { DurableQueue, DurableQueueCounts, DurableQueueOptions } from './du
 export { startWorker } from './durable-worker.js';
 export type { DurableWorker, StartWorkerOptions } from './durable-worker.js';
 export type { DeadLetter, DeadLetterRange } from './dead-letters.js';
-export { jobIdForKey, keyForJobId } from './job-id.js';
 export type { RedisConnection } from './redis-connection.js';
 export { redisQuarantine } from './redis-quarantine.js';
 export type { QuarantinedDelivery, QuarantineRange, QuarantineSummary, RedisQuarantine, RedisQuarantineOptions } from './redis-quarantine.js';

@@ -1,6 +1,6 @@
 // pixhook/testing: sign deliveries, build the gateway's payloads, and deliver them like the gateway.
 // Nothing here imports a `node:` module, so sign and the builders also run on edge runtimes.
-export { sign, signedRequest, signTimestamped, toBodyBytes } from './sign.js';
+export { sign, signedRequest, signTimestamped } from './sign.js';
 export type { SignedRequest, SignedRequestHeaders, SignedRequestOptions } from './sign.js';
 export { buildPayload, defaultStatusOf } from './build-payload.js';
 export type { PayloadOptions, PixPayload } from './build-payload.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { internalsOf } from '../../src/adapter-kit/index.js';
 import { createReceiver } from '../../src/index.js';
 import { receiveWebRequest } from '../../adapters/web/web-bridge.js';
 
@@ -10,7 +11,7 @@ describe('webBodyReader with a declared length', () => {
       headers: { 'content-length': '5', 'x-signature': `sha256=${'0'.repeat(64)}` },
       body: 'x'.repeat(100),
     });
-    const response = await receiveWebRequest(receiver, request);
+    const response = await receiveWebRequest(internalsOf(receiver), request);
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: 'body_too_large' });
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { variantBPaid } from '../contract/fixtures.js';
 import { receiverDefaultMaxBodyBytes } from '../../cli/shared/read-bounded-input.js';
 import { createReceiver } from '../../src/index.js';
+import { internalsOf } from '../../src/adapter-kit/index.js';
 import { pixhookBin, runCli } from '../helpers/cli-process.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 
@@ -87,7 +88,7 @@ describe('pixhook verify reads at most maxBodyBytes', () => {
     `invalid: body_too_large: ${what} is larger than ${limit} bytes, the receiver's maxBodyBytes (--max-body-bytes raises it)\n`;
 
   it('its default is the receiver\'s maxBodyBytes', () => {
-    expect(receiverDefaultMaxBodyBytes).toBe(createReceiver({ secret }).maxBodyBytes);
+    expect(receiverDefaultMaxBodyBytes).toBe(internalsOf(createReceiver({ secret })).maxBodyBytes);
   });
 
   it('a body file /dev/zero: exit 1 with one line', async () => {

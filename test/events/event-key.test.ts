@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultDedupeKey, eventKey as eventKeyFromIndex } from '../../src/index.js';
+import { eventKey as eventKeyFromIndex } from '../../src/index.js';
 import { eventKey } from '../../src/events/event-key.js';
 import { normalizeEvent } from '../../src/events/normalize-event.js';
 import type { PixEvent, TransactionEvent } from '../../src/events/event-types.js';
@@ -27,10 +27,9 @@ function disputed(infraction: unknown) {
 }
 
 describe('eventKey', () => {
-  it('is name:id:status:amount for a plain event, and the same function as defaultDedupeKey', () => {
+  it('is name:id:status:amount for a plain event, and the root export', () => {
     expect(key(samplePaidB)).toBe('transaction_paid:tx_b_0001:paid:2500');
     expect(key(sampleTransferCompletedB)).toBe('transfer_completed:tr_b_0001:completed:7000');
-    expect(defaultDedupeKey).toBe(eventKey);
     expect(eventKeyFromIndex).toBe(eventKey);
   });
 

@@ -21,6 +21,18 @@ describe('layer boundaries (eslint no-restricted-imports)', () => {
     ['src/emulator/probe.ts', "import { createClient } from '../client/create-client.js';"],
     ['src/redis/probe.ts', "import { guardStore } from '../dedupe/guard-store.js';"],
     ['cli/probe-command.ts', "import { listenCommand } from './listen-command.js';"],
+    // The adapter kit (issue 21): only adapters/ and cli/ import it.
+    ['src/redis/probe.ts', "import { internalsOf } from '../adapter-kit/index.js';"],
+    ['src/postgres/probe.ts', "import { assertKeptAlive } from '../adapter-kit/assert-kept-alive.js';"],
+    ['src/intake/probe.ts', "import { internalsOf } from '../adapter-kit/index.js';"],
+    ['src/processing/probe.ts', "import { internalsOf } from '../adapter-kit/index.js';"],
+    ['src/testing/probe.ts', "import { withReceive } from '../adapter-kit/index.js';"],
+    ['src/index.ts', "export { internalsOf } from './adapter-kit/index.js';"],
+    ['examples/node-http/probe.js', "import { internalsOf } from '../../src/adapter-kit/index.js';"],
+    ['bench/probe.js', "import { internalsOf } from '../src/adapter-kit/index.js';"],
+    ['adapters/web/probe.ts', "import { assertKeptAlive } from '../../src/adapter-kit/assert-kept-alive.js';"],
+    ['adapters/web/probe.ts', "import { internalsOf } from '../../src/intake/receiver-internals.js';"],
+    ['src/adapter-kit/probe.ts', "import { createNodeHandler } from '../../adapters/node/index.js';"],
   ])('%s: %s fails lint', async (file, source) => {
     expect(await restricted(file, `${source}\nexport {};\n`)).toHaveLength(1);
   });
@@ -30,6 +42,10 @@ describe('layer boundaries (eslint no-restricted-imports)', () => {
     ['src/redis/probe.ts', "import { createProcessing } from '../index.js';"],
     ['src/intake/probe.ts', "import { createProcessing } from '../processing/create-processing.js';"],
     ['src/emulator/probe.ts', "import { normalizeEvent } from '../index.js';"],
+    ['adapters/web/probe.ts', "import { internalsOf } from '../../src/adapter-kit/index.js';"],
+    ['cli/shared/probe.ts', "import { internalsOf } from '../../src/adapter-kit/index.js';"],
+    ['cli/probe-command.ts', "import { withReceive } from '../src/adapter-kit/index.js';"],
+    ['src/adapter-kit/probe.ts', "import { registerInternals } from '../intake/receiver-internals.js';"],
   ])('%s: %s is allowed', async (file, source) => {
     expect(await restricted(file, `${source}\nexport {};\n`)).toEqual([]);
   });

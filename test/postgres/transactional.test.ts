@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { defaultDedupeKey, normalizeEvent, type HandlerContext, type PixEventOf } from '../../src/index.js';
+import { eventKey, normalizeEvent, type HandlerContext, type PixEventOf } from '../../src/index.js';
 import { inboxSchemaSql, postgresInbox, transactionalOutcome, type PostgresInbox, type TransactionalContext } from '../../src/postgres/index.js';
 import { transactionPaid } from '../../src/testing/index.js';
 import { freshTable, usePostgres } from './use-postgres.js';
@@ -214,7 +214,7 @@ describe('transactional(handler): the handler’s writes and the key commit toge
     const handler = inbox.transactional(async () => {
       throw new Error('must not run');
     });
-    expect(await outcome(handler, event, context(defaultDedupeKey(event)))).toBe('skipped');
+    expect(await outcome(handler, event, context(eventKey(event)))).toBe('skipped');
   });
 
   it('works on a single pg Client too (transactions take turns)', async () => {

@@ -5,7 +5,8 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createNodeHandler } from '../../adapters/node/index.js';
-import { createReceiver, describeError, memoryDedupeStore, type HandlerFailure, type Logger, type QueuedEvent } from '../../src/index.js';
+import { describeError } from '../../src/shared/describe-error.js';
+import { createReceiver, memoryDedupeStore, type HandlerFailure, type Logger, type QueuedEvent } from '../../src/index.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 
 // One test per hole of issue 11; each failed on the code before it.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createReceiver, type AckMode, type Logger, type QueuedEvent, type Receiver } from '../../src/index.js';
+import { internalsOf } from '../../src/adapter-kit/index.js';
 import { seededRandom } from '../../src/testing/index.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 
@@ -94,7 +95,7 @@ async function chaos(mode: AckMode) {
       while (taken < jobs.length) {
         const job = jobs[taken++]!;
         for (let attempt = 1; attempt <= 3; attempt++) {
-          const done = await receiver.processing.runQueued(job, { attempt, final: attempt === 3 }).then(() => true, () => false);
+          const done = await internalsOf(receiver).processing.runQueued(job, { attempt, final: attempt === 3 }).then(() => true, () => false);
           if (done) break;
         }
       }

@@ -1,7 +1,9 @@
 import { Redis, type Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver, type HandlerFailure, type Receiver } from '../../src/index.js';
-import { createDurableQueue, jobIdForKey, keyForJobId, redisDedupeStore, startWorker, type DurableQueue } from '../../src/redis/index.js';
+import { createDurableQueue, redisDedupeStore, startWorker, type DurableQueue } from '../../src/redis/index.js';
+import { jobIdForKey, keyForJobId } from '../../src/redis/job-id.js';
+import { internalsOf } from '../../src/adapter-kit/index.js';
 import { startRedisServer } from '../helpers/redis-server.js';
 import { headersOf, paidDelivery, testSecret, until, type Delivery } from './deliveries.js';
 import { redisTargetNames, useRedisTarget } from '../helpers/redis-targets.js';
@@ -84,7 +86,7 @@ describe.each(redisTargetNames)('on %s', (kind) => {
         attempts.push(context.attempt);
         if (context.attempt < 3) throw new Error('bank API down');
       });
-      const worker = await startWorker({ processing: receiver.processing, connection: redis().url, queueName, retry: { attempts: 5, backoff: { delayMs: 10 } } });
+      const worker = await startWorker({ processing: internalsOf(receiver).processing, connection: redis().url, queueName, retry: { attempts: 5, backoff: { delayMs: 10 } } });
       try {
         expect((await receive(receiver, paidDelivery('tx_retry'))).status).toBe(200);
         await until(async () => (await queue.counts()).completed === 1);
@@ -106,7 +108,7 @@ describe.each(redisTargetNames)('on %s', (kind) => {
         handled++;
       });
       receiver.onError((failure) => void failures.push(failure));
-      const worker = await startWorker({ processing: receiver.processing, connection: redis().url, queueName, retry: { attempts: 2, backoff: { delayMs: 10 } } });
+      const worker = await startWorker({ processing: internalsOf(receiver).processing, connection: redis().url, queueName, retry: { attempts: 2, backoff: { delayMs: 10 } } });
       try {
         const a = paidDelivery('tx_dead_a');
         const b = paidDelivery('tx_dead_b');
@@ -138,7 +140,7 @@ describe.each(redisTargetNames)('on %s', (kind) => {
 
     it('rejects attempts outside 1..100', async () => {
       const receiver = createReceiver({ secret: testSecret });
-      await expect(startWorker({ processing: receiver.processing, connection: redis().url, retry: { attempts: 0 } })).rejects.toThrow('`retry.attempts`');
+      await expect(startWorker({ processing: internalsOf(receiver).processing, connection: redis().url, retry: { attempts: 0 } })).rejects.toThrow('`retry.attempts`');
     });
   });
 

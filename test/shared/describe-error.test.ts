@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createReceiver, describeError, type Logger } from '../../src/index.js';
+import { createReceiver, type Logger } from '../../src/index.js';
+import { describeError } from '../../src/shared/describe-error.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 
 // Issue 20: "A handler that throws a plain object has the whole object written to the log line,

@@ -34,7 +34,8 @@ describe('processing and its public types', () => {
   it('a receiver can share a processing, and then takes no processing options', () => {
     const processing = createProcessing();
     const receiver = createReceiver({ secret: 's', processing });
-    expectTypeOf(receiver.processing).toEqualTypeOf<Processing>();
+    // @ts-expect-error the processing is the one the merchant created; the receiver does not expose it
+    void receiver.processing;
     // @ts-expect-error processing options go to the shared processing, not beside it
     createReceiver({ secret: 's', processing, mode: 'inline' });
   });

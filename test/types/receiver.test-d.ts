@@ -4,6 +4,7 @@ import {
   type PixEvent,
   type PixEventOf,
   type ReceiveResult,
+  type Receiver,
   type Transaction,
   type Transfer,
   type UnknownEvent,
@@ -76,5 +77,43 @@ describe('event types narrow by name', () => {
     createReceiver({});
     expectTypeOf(receiver.receive).returns.resolves.toEqualTypeOf<ReceiveResult>();
     expectTypeOf(createExpressMiddleware(receiver)).toBeFunction();
+  });
+});
+
+describe('the public receiver is only what a merchant calls (issue 21)', () => {
+  it('has its eight members, and the adapters\' internals are not on it', () => {
+    expectTypeOf<keyof Receiver>().toEqualTypeOf<'on' | 'onAny' | 'onUnknown' | 'onError' | 'onInvalid' | 'receive' | 'drain' | 'metrics'>();
+    // @ts-expect-error the adapters' fast path is in src/adapter-kit
+    void receiver.handle;
+    // @ts-expect-error adapters answer their own body failures through src/adapter-kit
+    void receiver.reject;
+    // @ts-expect-error the body limit is an option the merchant set
+    void receiver.maxBodyBytes;
+    // @ts-expect-error the keep-alive check is the kit's
+    void receiver.hasWaitUntil;
+    // @ts-expect-error the header is the `signature` option the merchant set
+    void receiver.signatureHeader;
+    // @ts-expect-error create the processing with createProcessing and pass it to the receiver and the worker
+    void receiver.processing;
+    // @ts-expect-error the mode is the option the merchant passed
+    void receiver.mode;
+  });
+
+  it('no longer exports the adapters\' helpers from the root', async () => {
+    const root = await import('../../src/index.js');
+    // @ts-expect-error moved to src/adapter-kit
+    void root.assertKeptAlive;
+    // @ts-expect-error use eventKey
+    void root.defaultDedupeKey;
+    // @ts-expect-error the verifiers read the prefix themselves
+    void root.signaturePrefix;
+    // @ts-expect-error the answer carries its status
+    void root.reasonStatus;
+    // @ts-expect-error ReasonCode is the type to use
+    void root.reasonCodes;
+    // @ts-expect-error internal to the core
+    void root.isBodyFailureReason;
+    // @ts-expect-error read error.message
+    void root.messageOf;
   });
 });
