@@ -65,7 +65,8 @@ export function runProcess(script: string, args: string[] = [], options: RunOpti
     let stdout = '';
     let stderr = '';
     let killed = false;
-    const timer = options.killAfterMs === undefined ? undefined : setTimeout(() => ((killed = true), child.kill('SIGKILL')), options.killAfterMs);
+    const timer =
+      options.killAfterMs === undefined ? undefined : setTimeout(() => ((killed = true), child.kill('SIGKILL')), options.killAfterMs);
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);

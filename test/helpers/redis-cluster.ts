@@ -60,9 +60,22 @@ export async function startRedisCluster(): Promise<RedisCluster> {
 
 async function startNode(port: number, dir: string): Promise<ChildProcess> {
   const args = [
-    '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
-    '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--dir', dir,
-    '--save', '', '--appendonly', 'no', '--logfile', '',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    join(dir, `nodes-${port}.conf`),
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--logfile',
+    '',
   ];
   const { child, started } = spawnRedisServer(args, `redis-server (cluster node ${port})`);
   await started;

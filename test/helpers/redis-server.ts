@@ -27,7 +27,20 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const dir = await mkdtemp(join(tmpdir(), 'pixhook-redis-'));
   const port = await freePort();
   const persistence = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--logfile', '', ...(options.extraArgs ?? [])];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    ...persistence,
+    '--dir',
+    dir,
+    '--logfile',
+    '',
+    ...(options.extraArgs ?? []),
+  ];
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {

@@ -80,7 +80,12 @@ async function startTarget(name: RedisTargetName): Promise<StartedTarget> {
     const redisCluster = await startRedisCluster();
     dispose = () => redisCluster.dispose();
     const connect = (options: { maxRetriesPerRequest?: number | null } = {}) =>
-      open(new Cluster([...redisCluster.nodes], options.maxRetriesPerRequest === undefined ? {} : { redisOptions: { maxRetriesPerRequest: options.maxRetriesPerRequest } }));
+      open(
+        new Cluster(
+          [...redisCluster.nodes],
+          options.maxRetriesPerRequest === undefined ? {} : { redisOptions: { maxRetriesPerRequest: options.maxRetriesPerRequest } },
+        ),
+      );
     target = { ...commands(name, connect()), url: redisCluster.url, redisCluster, connect };
     // `nodes('master')` is empty until the Cluster client has read the slot map.
     const client = target.client;
@@ -95,7 +100,10 @@ async function startTarget(name: RedisTargetName): Promise<StartedTarget> {
   };
 }
 
-function commands(name: RedisTargetName, client: Redis | Cluster): Pick<RedisTarget, 'name' | 'client' | 'keys' | 'flushScripts' | 'flush'> {
+function commands(
+  name: RedisTargetName,
+  client: Redis | Cluster,
+): Pick<RedisTarget, 'name' | 'client' | 'keys' | 'flushScripts' | 'flush'> {
   const masters = (): Redis[] => (client instanceof Cluster ? client.nodes('master') : [client]);
   return {
     name,

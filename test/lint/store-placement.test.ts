@@ -21,7 +21,15 @@ const exportedNames = (entry: string) => readFileSync(entry, 'utf8');
 describe('every store lives with its backend', () => {
   it('finds the stores it checks', () => {
     expect(stores.map((s) => s.name).sort()).toEqual(
-      expect.arrayContaining(['memoryDedupeStore', 'memoryWatchStore', 'postgresInbox', 'postgresWatchStore', 'redisDedupeStore', 'redisQuarantine', 'redisWatchStore']),
+      expect.arrayContaining([
+        'memoryDedupeStore',
+        'memoryWatchStore',
+        'postgresInbox',
+        'postgresWatchStore',
+        'redisDedupeStore',
+        'redisQuarantine',
+        'redisWatchStore',
+      ]),
     );
   });
 

@@ -14,7 +14,11 @@ const oldFormatJob = {
   name: 'transaction_paid',
   source: 'webhook',
   receivedAt: '2026-11-22T12:00:00.000Z',
-  payload: { event: 'transaction_paid', timestamp: '2026-11-22T12:00:00Z', data: { id: 'tx_old_format', status: 'paid', amountInCents: 1000 } },
+  payload: {
+    event: 'transaction_paid',
+    timestamp: '2026-11-22T12:00:00Z',
+    data: { id: 'tx_old_format', status: 'paid', amountInCents: 1000 },
+  },
 };
 
 describe('a queued job without the verified body (the payload-only format)', () => {
@@ -26,8 +30,12 @@ describe('a queued job without the verified body (the payload-only format)', () 
 
   it('is refused by runQueued as payload_invalid, its handler never run', async () => {
     let handled = 0;
-    const receiver = createReceiver({ secret: testSecret, mode: 'durable', queue: { enqueue: async () => {} } }).onAny(() => void handled++);
-    await expect(internalsOf(receiver).processing.runQueued(oldFormatJob as never, { attempt: 1, final: false })).rejects.toMatchObject({ code: 'payload_invalid' });
+    const receiver = createReceiver({ secret: testSecret, mode: 'durable', queue: { enqueue: async () => {} } }).onAny(
+      () => void handled++,
+    );
+    await expect(internalsOf(receiver).processing.runQueued(oldFormatJob as never, { attempt: 1, final: false })).rejects.toMatchObject({
+      code: 'payload_invalid',
+    });
     expect(handled).toBe(0);
   });
 
@@ -35,7 +43,12 @@ describe('a queued job without the verified body (the payload-only format)', () 
     const queue = await createDurableQueue({ connection: server.url, queueName: 'old-format' });
     let handled = 0;
     const receiver = createReceiver({ secret: testSecret, mode: 'durable', queue }).onAny(() => void handled++);
-    const worker = await startWorker({ processing: internalsOf(receiver).processing, connection: server.url, queueName: 'old-format', retry: { attempts: 3, backoff: { delayMs: 10 } } });
+    const worker = await startWorker({
+      processing: internalsOf(receiver).processing,
+      connection: server.url,
+      queueName: 'old-format',
+      retry: { attempts: 3, backoff: { delayMs: 10 } },
+    });
     try {
       await queue.queue.add(oldFormatJob.name, oldFormatJob as never, { jobId: jobIdForKey(key) });
       await until(async () => {
