@@ -1,5 +1,5 @@
 import { normalizeEvent, verifySignature, verifyTimestampedSignature } from '../src/index.js';
-import { parseJson } from '../src/intake/parse-json.js';
+import { parseJson } from '../src/intake/read-body.js';
 import { escapeControls } from '../src/shared/escape-controls.js';
 import { parseCommandLine, runCommand, secretsFrom, UsageError } from './shared/cli-args.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';

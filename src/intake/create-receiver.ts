@@ -3,17 +3,17 @@ import type { PixEventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
 import { createAnswerMetrics, type ReceiverMetrics } from '../metrics/receiver-metrics.js';
-import { createProcessing, type AcceptResult } from '../processing/create-processing.js';
+import { createProcessing, type AcceptOptions, type AcceptResult } from '../processing/create-processing.js';
 import type { SignatureResult } from '../signature/verify-signature.js';
 import { registrationOf, type ErrorHandler, type EventHandler } from '../processing/handler-registry.js';
 import { describeError } from '../shared/describe-error.js';
+import { andThen, type MaybePromise } from '../shared/maybe-promise.js';
 import { guardLogger, silentLogger, withTraceFields, type Logger } from '../shared/logger.js';
 import { traceDelivery } from './trace-delivery.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { logFields } from './log-fields.js';
-import { parseJson } from './parse-json.js';
-import { readBody, takeBody, type BodyRead, type BodySource } from './read-body.js';
+import { parseJson, readBody, takeBody, type BodyRead, type BodySource } from './read-body.js';
 import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
 import { registerInternals } from './receiver-internals.js';
@@ -62,29 +62,32 @@ export function createReceiver(options: ReceiverOptions): Receiver {
 
   // ── The pipeline, top to bottom ────────────────────────────────────────────────────────────────
   // Synchronous until a step really is asynchronous (a body still to read, Web Crypto, a remote
-  // store, an async handler): every await is a tick on the hot path.
-  function pipeline(request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult> {
+  // store, an async handler): every await is a tick on the hot path. Each step hands the next one
+  // the delivery, so the synchronous path makes no closure.
+  function pipeline(request: ReceiveRequest): MaybePromise<ReceiveResult> {
     // 1. Only POST carries deliveries.
-    if (request.method !== undefined && request.method.toUpperCase() !== 'POST') return answer('method_not_allowed');
+    if (request.method !== undefined && request.method !== 'POST' && request.method.toUpperCase() !== 'POST') return answer('method_not_allowed');
 
     // 2. The exact raw bytes, within the size limit.
-    if (typeof request.body === 'function') return readBody(request.body, config.maxBodyBytes).then((body) => withBody(request, body));
-    return withBody(request, takeBody(request.body, config.maxBodyBytes));
+    const delivery = new Delivery(request);
+    if (typeof request.body === 'function') return readBody(request.body, config.maxBodyBytes).then((body) => withBody(body, delivery));
+    return withBody(takeBody(request.body, config.maxBodyBytes), delivery);
   }
 
-  function withBody(request: ReceiveRequest, body: BodyRead): ReceiveResult | Promise<ReceiveResult> {
+  function withBody(body: BodyRead, delivery: Delivery): MaybePromise<ReceiveResult> {
     if (!body.ok) return answer(body.reason, { ...(body.hint !== undefined && { hint: body.hint }), ...(body.message !== undefined && { message: body.message }) });
 
     // 3. The signature, over those bytes, before anything is parsed; the scheme's own message is the answer's.
-    const verifying = config.verify({ body: body.bytes, signature: readHeader(request.headers, config.signatureHeader), secret: config.secrets });
-    if (verifying instanceof Promise) return verifying.then((signature) => verified(request, body.bytes, signature));
-    return verified(request, body.bytes, verifying);
+    delivery.bytes = body.bytes;
+    const signature = readHeader(delivery.request.headers, config.signatureHeader);
+    return andThen(config.verify({ body: body.bytes, signature, secret: config.secrets }), verified, undefined, delivery);
   }
 
-  function verified(request: ReceiveRequest, bytes: Uint8Array, signature: SignatureResult): ReceiveResult | Promise<ReceiveResult> {
+  function verified(signature: SignatureResult, delivery: Delivery): MaybePromise<ReceiveResult> {
     if (!signature.ok) return answer(signature.reason, { message: signature.message, ...(signature.hint !== undefined && { hint: signature.hint }) });
 
     // 4. JSON, then the event's essentials. A verified body we cannot read is kept, never dropped.
+    const { bytes, request } = delivery;
     const json = parseJson(bytes);
     if (!json.ok) return invalid('json_invalid', bytes, request.headers, json.message);
     const normalized = normalizeEvent(json.value);
@@ -94,14 +97,15 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       log.warn({ event: event.name, warnings: event.warnings }, 'pixhook: fields of an unexpected type were left out of the typed event');
     }
 
-    // 5. Processing: dedupe claim, dispatch, acknowledgement mode.
-    const accepting = processing.acceptNow(event, request.waitUntil ? { body: json.text, waitUntil: request.waitUntil } : { body: json.text });
-    return accepting instanceof Promise ? accepting.then((accepted) => answered(accepted, event)) : answered(accepting, event);
+    // 5. Processing: dedupe claim, dispatch, acknowledgement mode (the delivery carries the body and waitUntil).
+    delivery.event = event;
+    delivery.body = json.text;
+    return andThen(processing.acceptNow(event, delivery), answered, undefined, delivery);
   }
 
-  function answered(accepted: AcceptResult, event: PixEvent | UnknownEvent): ReceiveResult {
+  function answered(accepted: AcceptResult, delivery: Delivery): ReceiveResult {
     const result = answer(accepted.reason);
-    result.event = event;
+    result.event = delivery.event;
     if (accepted.key !== undefined) result.key = accepted.key;
     if (accepted.hint !== undefined) result.hint = accepted.hint;
     return result;
@@ -142,24 +146,24 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   }
 
   /** The pipeline, its answer counted and logged; synchronous when every step was. Never throws or rejects. */
-  function handleNow(request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult> {
+  function handleNow(request: ReceiveRequest): MaybePromise<ReceiveResult> {
     const startedAt = performance.now();
-    let running: ReceiveResult | Promise<ReceiveResult>;
+    let running: MaybePromise<ReceiveResult>;
     try {
       running = pipeline(request);
     } catch (error) {
       // Only a bug lands here; the process must not crash on it.
       return done(failed(error), startedAt);
     }
-    if (!(running instanceof Promise)) return done(running, startedAt);
-    return running.then(
-      (result) => done(result, startedAt),
-      (error: unknown) => done(failed(error), startedAt),
-    );
+    return andThen(running, done, failedAt, startedAt);
   }
 
   function failed(error: unknown): ReceiveResult {
     return answer('internal_error', { hint: describeError(error) });
+  }
+
+  function failedAt(error: unknown, startedAt: number): ReceiveResult {
+    return done(failed(error), startedAt);
   }
 
   function done(result: ReceiveResult, startedAt: number): ReceiveResult {
@@ -200,3 +204,20 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   });
   return receiver;
 }
+
+/**
+ * One delivery between the pipeline's steps; also the options processing reads (the verified body,
+ * the request's `waitUntil`). A class: one is made per request.
+ */
+class Delivery implements AcceptOptions {
+  bytes: Uint8Array = empty;
+  event: PixEvent | UnknownEvent | undefined = undefined;
+  body: string | undefined = undefined;
+  readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
+
+  constructor(readonly request: ReceiveRequest) {
+    this.waitUntil = request.waitUntil;
+  }
+}
+
+const empty = new Uint8Array(0);

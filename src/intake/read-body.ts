@@ -15,6 +15,7 @@ export type BodySource =
 export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: BodyFailureReason; hint?: string; message?: string };
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Bytes already in hand: no await (most adapters pass them, and every await is a tick). */
 export function takeBody(source: Exclude<BodySource, (limit: number) => Promise<Uint8Array>>, limit: number): BodyRead {
@@ -46,4 +47,21 @@ export async function readBody(reader: (limit: number) => Promise<Uint8Array>, l
 
 function withinLimit(bytes: Uint8Array, limit: number): BodyRead {
   return bytes.byteLength > limit ? { ok: false, reason: 'body_too_large' } : { ok: true, bytes };
+}
+
+export type ParsedJson = { ok: true; value: unknown; text: string } | { ok: false; message: string };
+
+/** Decodes UTF-8 strictly and parses JSON; the signature was checked over these same bytes. */
+export function parseJson(bytes: Uint8Array): ParsedJson {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return { ok: false, message: 'the body is not valid UTF-8' };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text), text };
+  } catch (error) {
+    return { ok: false, message: error instanceof SyntaxError ? error.message : 'the body is not JSON' };
+  }
 }

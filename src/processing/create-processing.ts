@@ -110,17 +110,28 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     lost = false;
     onLost: (() => void) | undefined = undefined;
     hint: string | undefined = undefined;
-    link: Record<string, string> | undefined = undefined;
+    /** The delivery's trace context, taken when it arrived: the handler span links to it even when it runs later. */
+    readonly link: Record<string, string> | undefined;
+    /** Renewed by the keeper (most inline runs settle in their own turn and never are). */
+    held = false;
+
+    // Copied out of the options: a queued run must not keep the caller's request alive.
+    readonly given: string | undefined;
+    readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
 
     constructor(
       readonly event: PixEvent,
       readonly key: string,
       readonly owner: string,
-      readonly options: AcceptOptions,
-    ) {}
+      options: AcceptOptions,
+    ) {
+      this.given = options.body;
+      this.waitUntil = options.waitUntil;
+      this.link = options.trace ?? currentTrace();
+    }
 
     get body(): string {
-      return this.options.body ?? JSON.stringify(this.event.payload);
+      return this.given ?? JSON.stringify(this.event.payload);
     }
 
     attempt(attempt: number): MaybePromise<AttemptOutcome> {
@@ -129,13 +140,19 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     }
 
     hold(): void {
+      this.held = true;
       keeper.hold(this);
+    }
+
+    /** Stops renewing the claim, if it ever was. */
+    unhold(): void {
+      if (this.held) keeper.drop(this);
     }
 
     succeed(outcome: AttemptOutcome): MaybePromise<void> {
       if (outcome.ok && outcome.duplicate) metrics.duplicate();
       else metrics.handled();
-      keeper.drop(this);
+      this.unhold();
       try {
         return andThen(store.complete(this.key, this.owner, config.dedupeTtlMs), warnUnmarked, failedToMark, this);
       } catch (error) {
@@ -144,7 +161,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     }
 
     markQueued(): MaybePromise<void> {
-      keeper.drop(this);
+      this.unhold();
       try {
         return andThen(store.complete(this.key, this.owner, config.dedupeTtlMs), ignore, queuedUnmarked, this);
       } catch (error) {
@@ -163,7 +180,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     }
 
     async release(): Promise<void> {
-      keeper.drop(this);
+      this.unhold();
       try {
         await store.release(this.key, this.owner);
       } catch (error) {
@@ -172,7 +189,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     }
 
     keepAlive(work: Promise<unknown>): void {
-      keepAlive(work, this.options.waitUntil);
+      keepAlive(work, this.waitUntil);
     }
   }
 
@@ -243,8 +260,6 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   function claimed(result: ClaimResult, run: Run): MaybePromise<AcceptResult> {
     if (result === 'done') return { reason: 'duplicate', key: run.key };
     if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
-    // The delivery's trace context, taken now: the handler span links to it even when it runs later.
-    run.link = run.options.trace ?? currentTrace();
     // 2. Dispatch and acknowledge, as the mode says.
     return andThen(acknowledgement.acknowledge(run), acknowledged, undefined, run);
   }

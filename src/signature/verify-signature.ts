@@ -37,8 +37,8 @@ const matchedFirst: SignatureResult = Object.freeze({ ok: true, secretIndex: 0 }
  */
 export function verifySignature(input: VerifySignatureInput): Promise<SignatureResult> {
   try {
-    const result = verifySignatureNow(input);
-    return result instanceof Promise ? result : Promise.resolve(result);
+    // A promise (Web Crypto) is returned as is.
+    return Promise.resolve(verifySignatureNow(input));
   } catch (error) {
     return Promise.reject(error as Error);
   }
