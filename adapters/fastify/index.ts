@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from 'fastify';
-import { internalsOf } from '../../src/adapter-kit/index.js';
+import { internalsOf, isPromise } from '../../src/adapter-kit/index.js';
 import { PixhookError, type Receiver, type ReceiveResult } from '../../src/index.js';
 
 export interface PixhookFastifyOptions {
@@ -49,7 +49,7 @@ export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (
         return send(reply, result);
       };
       const handled = core.handle({ method: request.method, headers: request.headers, body: rawBodyOf(request.body) });
-      if (handled instanceof Promise) return handled.then(answer);
+      if (isPromise(handled)) return handled.then(answer);
       answer(handled);
       return undefined;
     },

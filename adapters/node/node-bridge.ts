@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { surfaceSafely, type ReceiverInternals } from '../../src/adapter-kit/index.js';
+import { isPromise, surfaceSafely, type ReceiverInternals } from '../../src/adapter-kit/index.js';
 import { PixhookError, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
 
 /** A Node request as frameworks leave it: maybe with a parsed `body` or a stashed `rawBody`. */
@@ -164,7 +164,7 @@ function handOver(
   try {
     const request: ReceiveRequest = options.waitUntil ? { method: req.method, headers: req.headers, body, waitUntil: options.waitUntil } : { method: req.method, headers: req.headers, body };
     const handled = receiver.handle(request);
-    if (handled instanceof Promise) handled.then((result) => written(res, options, settled, result)).catch(settled);
+    if (isPromise(handled)) handled.then((result) => written(res, options, settled, result)).catch(settled);
     else written(res, options, settled, handled);
   } catch (error) {
     settled(error);

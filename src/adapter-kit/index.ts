@@ -7,6 +7,7 @@ import type { ReceiveResult } from '../intake/receive-answer.js';
 export { internalsOf, type ReceiverInternals } from '../intake/receiver-internals.js';
 export { assertKeptAlive } from './assert-kept-alive.js';
 export { logToConsole, surfaceSafely } from './surface-error.js';
+export { isPromise } from '../shared/maybe-promise.js';
 
 /**
  * The same receiver with its deliveries going through `receive` first (the CLI's `--forward-to`):
