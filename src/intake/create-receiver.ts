@@ -66,7 +66,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   // the delivery, so the synchronous path makes no closure.
   function pipeline(request: ReceiveRequest): MaybePromise<ReceiveResult> {
     // 1. Only POST carries deliveries.
-    if (request.method !== undefined && request.method !== 'POST' && request.method.toUpperCase() !== 'POST') return answer('method_not_allowed');
+    if (request.method !== undefined && request.method !== 'POST' && request.method.toUpperCase() !== 'POST')
+      return answer('method_not_allowed');
 
     // 2. The exact raw bytes, within the size limit.
     const delivery = new Delivery(request);
@@ -75,7 +76,11 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   }
 
   function withBody(body: BodyRead, delivery: Delivery): MaybePromise<ReceiveResult> {
-    if (!body.ok) return answer(body.reason, { ...(body.hint !== undefined && { hint: body.hint }), ...(body.message !== undefined && { message: body.message }) });
+    if (!body.ok)
+      return answer(body.reason, {
+        ...(body.hint !== undefined && { hint: body.hint }),
+        ...(body.message !== undefined && { message: body.message }),
+      });
 
     // 3. The signature, over those bytes, before anything is parsed; the scheme's own message is the answer's.
     delivery.bytes = body.bytes;
@@ -84,7 +89,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   }
 
   function verified(signature: SignatureResult, delivery: Delivery): MaybePromise<ReceiveResult> {
-    if (!signature.ok) return answer(signature.reason, { message: signature.message, ...(signature.hint !== undefined && { hint: signature.hint }) });
+    if (!signature.ok)
+      return answer(signature.reason, { message: signature.message, ...(signature.hint !== undefined && { hint: signature.hint }) });
 
     // 4. JSON, then the event's essentials. A verified body we cannot read is kept, never dropped.
     const { bytes, request } = delivery;

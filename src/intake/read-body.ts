@@ -4,13 +4,7 @@ import { isBodyFailureReason, type BodyFailureReason } from '../shared/reasons.j
 import { parsedBodyHint } from '../signature/verify-signature.js';
 
 /** The raw body as the adapter has it, or a reader the core calls (with the byte limit) after the method check. */
-export type BodySource =
-  | Uint8Array
-  | ArrayBuffer
-  | string
-  | null
-  | undefined
-  | ((limit: number) => Promise<Uint8Array>);
+export type BodySource = Uint8Array | ArrayBuffer | string | null | undefined | ((limit: number) => Promise<Uint8Array>);
 
 export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: BodyFailureReason; hint?: string; message?: string };
 

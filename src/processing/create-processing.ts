@@ -136,7 +136,18 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
 
     attempt(attempt: number): MaybePromise<AttemptOutcome> {
       const { event, key, link } = this;
-      return runAttempt({ handlers, event, attempt, mode, source: event.source ?? 'webhook', limitMs: config.handlerTimeoutMs, claim: this, key, telemetry, link });
+      return runAttempt({
+        handlers,
+        event,
+        attempt,
+        mode,
+        source: event.source ?? 'webhook',
+        limitMs: config.handlerTimeoutMs,
+        claim: this,
+        key,
+        telemetry,
+        link,
+      });
     }
 
     hold(): void {
@@ -171,7 +182,10 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
 
     retrying(outcome: FailedAttempt, attempt: number): void {
       metrics.failed(outcome);
-      log.warn({ key: this.key, event: this.event.name, attempt, error: describeError(outcome.error) }, 'pixhook: handler failed; retrying');
+      log.warn(
+        { key: this.key, event: this.event.name, attempt, error: describeError(outcome.error) },
+        'pixhook: handler failed; retrying',
+      );
     }
 
     async fail(outcome: FailedAttempt, attempt: number): Promise<void> {
@@ -203,11 +217,19 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   }
 
   function queuedUnmarked(error: unknown, run: Run): void {
-    log.warn({ key: run.key, error: describeError(error) }, 'pixhook: could not mark a queued event done; the queue job id still dedupes it');
+    log.warn(
+      { key: run.key, error: describeError(error) },
+      'pixhook: could not mark a queued event done; the queue job id still dedupes it',
+    );
   }
 
   /** A run failed for good: count it, log it, tell `onError`. Never rejects. */
-  async function reportFailure(event: PixEvent | UnknownEvent, key: string | undefined, outcome: FailedAttempt, attempt: number): Promise<void> {
+  async function reportFailure(
+    event: PixEvent | UnknownEvent,
+    key: string | undefined,
+    outcome: FailedAttempt,
+    attempt: number,
+  ): Promise<void> {
     metrics.failed(outcome);
     const error = outcome.error;
     log.error(
@@ -332,7 +354,10 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       throw outcome.error instanceof Error ? outcome.error : new PixhookError('handler_failed', describeError(outcome.error));
     },
     async drain(options = {}) {
-      const worstRun = config.mode === 'background' ? config.retry.attempts * config.handlerTimeoutMs + config.retry.totalDelayMs : config.handlerTimeoutMs;
+      const worstRun =
+        config.mode === 'background'
+          ? config.retry.attempts * config.handlerTimeoutMs + config.retry.totalDelayMs
+          : config.handlerTimeoutMs;
       const giveUpAt = Date.now() + (options.timeoutMs ?? worstRun);
       while (pending.size > 0 || acknowledgement.size > 0) {
         const left = giveUpAt - Date.now();

@@ -54,7 +54,8 @@ export function runAttempt(input: AttemptInput): MaybePromise<AttemptOutcome> {
 
 function dispatch(input: AttemptInput): MaybePromise<AttemptOutcome> {
   const { claim, event, handlers } = input;
-  const list: readonly EventHandler<never>[] = event.kind === 'unknown' ? handlers.unknown : (handlers.byName.get(event.name) ?? handlers.any);
+  const list: readonly EventHandler<never>[] =
+    event.kind === 'unknown' ? handlers.unknown : (handlers.byName.get(event.name) ?? handlers.any);
   const context = new RunContext(input);
   for (let i = 0; i < list.length; i++) {
     let result: void | Promise<void>;
@@ -71,7 +72,13 @@ function dispatch(input: AttemptInput): MaybePromise<AttemptOutcome> {
 }
 
 /** The handlers after the first that returned a promise, each awaited in turn. */
-async function rest(list: readonly EventHandler<never>[], from: number, first: Promise<void>, event: unknown, context: RunContext): Promise<void> {
+async function rest(
+  list: readonly EventHandler<never>[],
+  from: number,
+  first: Promise<void>,
+  event: unknown,
+  context: RunContext,
+): Promise<void> {
   await first;
   for (let i = from; i < list.length; i++) await list[i]!(event as never, context);
 }
@@ -125,7 +132,15 @@ function spanAttributes(input: AttemptInput): TelemetryAttributes {
 
 function endSpan(outcome: AttemptOutcome, { span, input }: { span: TelemetrySpan; input: AttemptInput }): AttemptOutcome {
   try {
-    const name = outcome.ok ? (outcome.duplicate ? 'duplicate' : 'handled') : outcome.timedOut ? 'timed_out' : outcome.claimLost ? 'claim_lost' : 'failed';
+    const name = outcome.ok
+      ? outcome.duplicate
+        ? 'duplicate'
+        : 'handled'
+      : outcome.timedOut
+        ? 'timed_out'
+        : outcome.claimLost
+          ? 'claim_lost'
+          : 'failed';
     span.setAttributes({ 'pixhook.outcome': name });
     if (!outcome.ok) span.fail(outcome.error);
     span.end();

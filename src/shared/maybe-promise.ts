@@ -3,7 +3,9 @@ export type MaybePromise<T> = T | Promise<T>;
 
 /** True for a promise or any thenable (a custom store may return one). */
 export function isPromise<T>(value: MaybePromise<T> | PromiseLike<T>): value is Promise<T> {
-  return value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function');
+  return (
+    value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
+  );
 }
 
 /**
