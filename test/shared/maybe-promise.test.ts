@@ -12,7 +12,7 @@ describe('andThen', () => {
 
   it('waits for a promise and a thenable, and hands a rejection to onError with the context', async () => {
     await expect(andThen(Promise.resolve(2), (value) => value + 1)).resolves.toBe(3);
-    const thenable = { then: (resolve: (value: number) => void) => resolve(5) };
+    const thenable = { then: (resolve: (value: number) => void) => resolve(5) } as unknown as PromiseLike<number>;
     expect(isPromise(thenable)).toBe(true);
     await expect(andThen(thenable as unknown as Promise<number>, (value) => value * 2)).resolves.toBe(10);
     const failed = andThen(
