@@ -119,9 +119,9 @@ export function redisUrlFrom(value: string | undefined, required: boolean): stri
     return undefined;
   }
   try {
-    parseRedisUrl(url);
+    parseRedisUrl(url, '--redis');
   } catch (error) {
-    throw new UsageError(`--redis: ${(error as Error).message.replace(/^pixhook: /, '')}`);
+    throw new UsageError((error as Error).message.replace(/^pixhook: /, ''));
   }
   return url;
 }

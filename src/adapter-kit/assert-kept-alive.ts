@@ -8,7 +8,7 @@ import { PixhookConfigError } from '../shared/pixhook-error.js';
 export function assertKeptAlive(receiver: Pick<ReceiverInternals, 'mode' | 'hasWaitUntil'>, keeper: unknown, fix: string): void {
   if (receiver.mode !== 'background' || receiver.hasWaitUntil || keeper !== undefined) return;
   throw new PixhookConfigError(
-    'pixhook: background mode on a serverless platform needs a way to keep work alive after the answer, or the ' +
+    'pixhook: `mode: "background"` on a serverless platform needs a way to keep work alive after the answer, or the ' +
       `platform may freeze the function and lose events. ${fix} Or use mode "inline".`,
   );
 }

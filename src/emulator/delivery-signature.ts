@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { PixhookConfigError } from '../index.js';
+import { mustBe } from '../shared/option-checks.js';
 
 /**
  * How deliveries are signed. `sha256` (default): the interface's `X-Signature: sha256=<hex>`.
@@ -21,5 +21,5 @@ export function checkSignatureOption(signature: EmulatorSignature | undefined): 
   if (signature === undefined) return { scheme: 'sha256' };
   if (signature.scheme === 'sha256') return signature;
   if (signature.scheme === 'timestamped' && typeof signature.header === 'string' && /^[A-Za-z0-9-]+$/.test(signature.header)) return signature;
-  throw new PixhookConfigError('emulator: `signature` must be { scheme: "sha256" } or { scheme: "timestamped", header: "<Brand>-Signature" }');
+  throw mustBe('signature', '{ scheme: "sha256" } or { scheme: "timestamped", header: "<Brand>-Signature" }', signature);
 }

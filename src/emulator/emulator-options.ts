@@ -1,5 +1,5 @@
 import { PixhookConfigError, type PayloadVariant } from '../index.js';
-import { checkDelayMs, checkInteger, checkSecret, checkTimeoutMs, checkTtlMs, describeGiven, maxDelayMs, refuseRenamed } from '../shared/option-checks.js';
+import { checkDelayMs, checkInteger, checkOneOf, checkSecret, checkTimeoutMs, checkTtlMs, describeGiven, maxDelayMs, refuseRenamed } from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 import type { DeliveryFault } from './delivery-faults.js';
 import { checkSignatureOption, type EmulatorSignature } from './delivery-signature.js';
@@ -103,8 +103,7 @@ function randomToken(prefix: string): string {
 
 export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
   refuseRenamed(options, { backoffMs: '`retry: { backoff: { delayMs } }` (delivery attempts: `retry: { attempts }`, default 5)' });
-  const variant = options.variant ?? 'a';
-  if (!['a', 'b', 'short'].includes(variant)) throw new PixhookConfigError(`emulator: variant must be a, b or short, got "${String(variant)}"`);
+  const variant = checkOneOf('variant', options.variant ?? 'a', ['a', 'b', 'short']);
   const base = variant === 'a' ? variantALimits : variantBLimits;
   return {
     port: checkInteger('port', options.port, 0, 65_535, 0),

@@ -3,8 +3,9 @@ import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { PixhookConfigError, type PayloadVariant } from '../index.js';
+import type { PayloadVariant } from '../index.js';
 import { describeError } from '../shared/describe-error.js';
+import { mustBe } from '../shared/option-checks.js';
 import { resolveEmulatorOptions, type EmulatorOptions, type RateLimitedRoute } from './emulator-options.js';
 import type { ChargeRecord, DeliveryRecord, RequestLogEntry, TransferRecord, WebhookRecord } from './emulator-records.js';
 import { createTokenSigner } from './emulator-jwt.js';
@@ -95,10 +96,17 @@ const deliveryFaultSchema = z.strictObject({
   forMs: z.number().positive().optional(),
 });
 
-function checkDeliveryFault(fault: DeliveryFault): DeliveryFault {
+function checkDeliveryFault(name: string, fault: DeliveryFault): DeliveryFault {
   const parsed = deliveryFaultSchema.safeParse(fault);
-  if (!parsed.success) throw new PixhookConfigError(`emulator: invalid delivery fault: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return fault;
+  if (parsed.success) return fault;
+  const issue = parsed.error.issues[0];
+  const path = (issue?.path ?? []).map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('');
+  const given = (issue?.path ?? []).reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined), fault);
+  throw mustBe(
+    `${name}${path}`,
+    `a delivery fault { action: "fail", "timeout" or "drop", url?, status? (100 to 599), times? (from 1), forMs? (over 0) } (${issue?.message ?? 'invalid'})`,
+    given,
+  );
 }
 
 const faultSchema = z.object({
@@ -123,7 +131,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // Every delivery in flight listens for the close: many at once are expected, not a leak.
   setMaxListeners(0, closing.signal);
   const deliveryFaults = createDeliveryFaults(config.now);
-  for (const fault of config.deliveryFaults) deliveryFaults.add(checkDeliveryFault(fault));
+  for (const [i, fault] of config.deliveryFaults.entries()) deliveryFaults.add(checkDeliveryFault(`deliveryFaults[${i}]`, fault));
   const dispatcher = createWebhookDispatcher({
     variant: config.variant,
     webhookSecret: config.webhookSecret,
@@ -429,7 +437,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     refund: (id, reason) => state.refund(id, reason),
     revokeTokens: () => void generation++,
     injectFault: (fault) => faults.add(fault),
-    injectDeliveryFault: (fault) => deliveryFaults.add(checkDeliveryFault(fault)),
+    injectDeliveryFault: (fault) => deliveryFaults.add(checkDeliveryFault('fault', fault)),
     clearDeliveryFaults: (id) => (id === undefined ? deliveryFaults.clear() : void deliveryFaults.remove(id)),
     deliveryFaults: () => deliveryFaults.list(),
     redeliver,

@@ -1,4 +1,4 @@
-import { PixhookConfigError } from '../index.js';
+import { mustBe } from '../shared/option-checks.js';
 import { isPgPool, toSqlDatabase, type PgPoolLike } from './pg-database.js';
 import { fromPostgresJs, type PostgresJsSqlLike } from './postgres-js-database.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
@@ -45,7 +45,7 @@ export function fromDrizzle(db: DrizzleLike): SqlDatabase {
   let driver: SqlDatabase;
   if (isPgPool(client)) driver = toSqlDatabase(client as PgPoolLike);
   else if (typeof (client as PostgresJsSqlLike)?.begin === 'function' && typeof (client as PostgresJsSqlLike).unsafe === 'function') driver = fromPostgresJs(client as PostgresJsSqlLike);
-  else throw new PixhookConfigError('pixhook/postgres: fromDrizzle needs a Drizzle database made from a pg Pool or a postgres.js instance.');
+  else throw mustBe('db.$client', 'a pg Pool or a postgres.js instance (fromDrizzle takes a Drizzle database made from one)', client);
   return {
     ...drizzleExecutor(db),
     async transaction<T>(isolation: IsolationLevel, fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {

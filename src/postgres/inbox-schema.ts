@@ -1,4 +1,4 @@
-import { PixhookConfigError } from '../index.js';
+import { checkIdentifier } from '../shared/option-checks.js';
 
 export interface InboxTableOptions {
   /** Default `pixhook_inbox`. */
@@ -17,13 +17,8 @@ export interface InboxNames {
   readonly lockSpace: string;
 }
 
-const identifier = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
 function checked(what: string, name: string): string {
-  if (!identifier.test(name)) {
-    throw new PixhookConfigError(`pixhook/postgres: \`${what}\` must be a plain identifier (letters, digits, _; at most 63), got ${JSON.stringify(name)}.`);
-  }
-  return name;
+  return checkIdentifier(what, name, 63);
 }
 
 export function inboxNames(options: InboxTableOptions = {}): InboxNames {

@@ -1,4 +1,5 @@
-import { PixhookConfigError, PixhookError } from '../index.js';
+import { PixhookError } from '../index.js';
+import { mustBe } from '../shared/option-checks.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
 
 // Structural types, so `pg` stays an optional peer dependency and its types are not needed to build.
@@ -161,7 +162,5 @@ export function toSqlDatabase(handle: PostgresHandle): SqlDatabase {
     return handle as SqlDatabase;
   }
   if (isPgClient(handle)) return fromPgClient(handle);
-  throw new PixhookConfigError(
-    'pixhook/postgres: `pool` must be a pg Pool, a connected pg Client, or a SqlDatabase (see fromPostgresJs, fromKysely, fromDrizzle).',
-  );
+  throw mustBe('pool', 'a pg Pool, a connected pg Client, or a SqlDatabase (see fromPostgresJs, fromKysely, fromDrizzle)', handle);
 }

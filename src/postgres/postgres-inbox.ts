@@ -1,10 +1,10 @@
-import { eventKey, PixhookConfigError, type HandlerContext, type PixEvent, type UnknownEvent } from '../index.js';
+import { eventKey, type HandlerContext, type PixEvent, type UnknownEvent } from '../index.js';
 import { inboxNames, inboxSchemaSql, type InboxTableOptions } from './inbox-schema.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { sessionLockStore, type PostgresDedupeStore } from './session-lock-store.js';
 import type { IsolationLevel, SqlExecutor } from './sql-database.js';
 import type { RetryOptions } from '../shared/retry-options.js';
-import { checkInteger, checkTtlMs, maxTtlMs } from '../shared/option-checks.js';
+import { checkInteger, checkTtlMs, maxTtlMs, mustBe } from '../shared/option-checks.js';
 import {
   checkedIsolation,
   claimIn,
@@ -68,7 +68,7 @@ export interface PostgresInbox {
 
 export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
   if (options?.pool === undefined || options.pool === null) {
-    throw new PixhookConfigError('pixhook/postgres: postgresInbox needs `pool` (a pg Pool, e.g. new pg.Pool({ connectionString })).');
+    throw mustBe('pool', 'a pg Pool (e.g. new pg.Pool({ connectionString })), a connected pg Client or a SqlDatabase', options?.pool);
   }
   const db = toSqlDatabase(options.pool);
   const names = inboxNames(options);

@@ -1,4 +1,4 @@
-import { PixhookConfigError } from '../index.js';
+import { checkIdentifier } from '../shared/option-checks.js';
 import type { WatchEntry, WatchStats, WatchStore } from '../reconcile/watch-store.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 
@@ -17,8 +17,6 @@ export interface PostgresWatchStore extends WatchStore {
   schemaSql(): string;
 }
 
-const identifier = /^[A-Za-z_][A-Za-z0-9_]{0,40}$/;
-
 /**
  * The reconciler's watch list and schedule in Postgres, shared by every reconciler on the database:
  * a due charge is leased with `FOR UPDATE SKIP LOCKED` (two instances never read the same charge at
@@ -26,7 +24,7 @@ const identifier = /^[A-Za-z_][A-Za-z0-9_]{0,40}$/;
  */
 export function postgresWatchStore(options: PostgresWatchStoreOptions): PostgresWatchStore {
   const prefix = options.prefix ?? 'pixhook';
-  if (!identifier.test(prefix)) throw new PixhookConfigError(`pixhook/postgres: \`prefix\` must be a plain identifier, got ${JSON.stringify(prefix)}.`);
+  checkIdentifier('prefix', prefix, 41);
   const db = toSqlDatabase(options.pool);
   const now = options.now ?? Date.now;
   const watch = `"${prefix}_watch"`;

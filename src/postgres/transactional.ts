@@ -1,8 +1,8 @@
-import { PixhookConfigError, type HandlerContext, type PixEvent, type UnknownEvent } from '../index.js';
+import type { HandlerContext, PixEvent, UnknownEvent } from '../index.js';
 import type { InboxNames } from './inbox-schema.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
 import { isRetryableTransactionError } from './sql-state.js';
-import { refuseRenamed } from '../shared/option-checks.js';
+import { checkOneOf, mustBe, refuseRenamed } from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 
 /** What a transactional handler receives: the processing context plus the open transaction. */
@@ -77,7 +77,7 @@ export function keyOf(settings: Pick<TransactionalSettings, 'dedupeKey'>, event:
   if (typeof event === 'string') return event;
   if (key !== undefined && key !== '') return key;
   if (event.kind === 'unknown') {
-    throw new PixhookConfigError('pixhook/postgres: unknown events carry no dedupe key; a transactional handler needs one (context.key).');
+    throw mustBe('context.key', 'a non-empty string for an unknown event (it carries no dedupe key of its own)', key);
   }
   return settings.dedupeKey(event);
 }
@@ -92,10 +92,7 @@ const isolationLevels: readonly IsolationLevel[] = ['read committed', 'repeatabl
 
 /** The level goes into `BEGIN ISOLATION LEVEL …` as text: only the three known ones get there. */
 export function checkedIsolation(isolation: IsolationLevel): IsolationLevel {
-  if (!isolationLevels.includes(isolation)) {
-    throw new PixhookConfigError(`pixhook/postgres: isolation must be ${isolationLevels.join(', ')}; got ${JSON.stringify(isolation)}.`);
-  }
-  return isolation;
+  return checkOneOf('isolation', isolation, isolationLevels);
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -108,7 +108,7 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
     throw new PixhookConfigError(`pixhook: \`mode\` must be inline, background or durable, got "${String(mode)}".`);
   }
   if (mode === 'durable' && !options.queue) {
-    throw new PixhookConfigError('pixhook: durable mode needs a `queue` (see pixhook/redis: createDurableQueue).');
+    throw new PixhookConfigError('pixhook: `queue` must be given in durable mode (see pixhook/redis: createDurableQueue).');
   }
   refuseRenamed(options.background, backgroundRetryRenames, 'background.');
   refuseIgnoredOptions(options, mode);

@@ -3,7 +3,7 @@ import { defaultBackoffMs } from './check-schedule.js';
 import { defaultStatusEvents, type ReadTransaction, type ReconcileVariant } from './recovered-event.js';
 import type { WatchStore } from './watch-store.js';
 import { memoryWatchStore } from './memory-watch-store.js';
-import { checkInteger, checkNumber, checkTimeoutMs, checkTtlMs, maxDelayMs, maxTtlMs, optionalNumber, refuseRenamed } from '../shared/option-checks.js';
+import { checkFunction, checkInteger, checkNumber, checkOneOf, checkTimeoutMs, checkTtlMs, maxDelayMs, maxTtlMs, optionalNumber, refuseRenamed } from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 
 /** What the reconciler needs of `pixhook/client` (a `PixClient` fits). */
@@ -95,16 +95,15 @@ const variants: readonly string[] = ['a', 'b', 'short'];
 
 function variantOf(options: ReconcilerOptions): ReconcileVariant {
   if (options.variant !== undefined) {
-    if (!variants.includes(options.variant)) throw new PixhookConfigError(`pixhook: \`variant\` must be "a", "b" or "short", got ${typeof options.variant === 'string' ? 'another string' : `a ${typeof options.variant}`}`);
-    return options.variant;
+    return checkOneOf('variant', options.variant, variants) as ReconcileVariant;
   }
   const fromClient = options.client.variant;
   return typeof fromClient === 'string' && variants.includes(fromClient) ? (fromClient as ReconcileVariant) : 'a';
 }
 
 export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedReconcilerOptions {
-  if (typeof options.client?.getTransaction !== 'function') throw new PixhookConfigError('pixhook/reconcile: `client` must have getTransaction (a pixhook/client PixClient)');
-  if (typeof options.processing?.accept !== 'function') throw new PixhookConfigError('pixhook/reconcile: `processing` must have accept (createProcessing())');
+  checkFunction('client.getTransaction', options.client?.getTransaction, 'a function (`client` is a pixhook/client PixClient)');
+  checkFunction('processing.accept', options.processing?.accept, 'a function (`processing` is what createProcessing() returns)');
   refuseRenamed(options, { backoffMs: '`retry: { backoff: [ms, …] }` (the check schedule)' });
   const retry = checkSchedule(options.retry);
   const now = options.now ?? Date.now;

@@ -174,7 +174,7 @@ export async function openBounded<T extends BullClass>(
   if (opened.cluster && !hasHashTag(prefix, queueName)) {
     await opened.close();
     throw new PixhookConfigError(
-      `pixhook: on a Redis Cluster, \`prefix\` must carry a hash tag so every key of the queue lands in one slot: ` +
+      `pixhook: \`prefix\` must carry a hash tag on a Redis Cluster, so every key of the queue lands in one slot: ` +
         `use e.g. \`prefix: '{${prefix.replace(/[{}]/g, '')}}'\` (or leave the default '${defaultQueuePrefix}'), got ${JSON.stringify(prefix.slice(0, 80))}.`,
     );
   }

@@ -38,7 +38,7 @@ export function checkConnectTimeoutMs(name: string, value: unknown): number {
 export async function openConnection(connection: RedisConnection, role: 'producer' | 'worker'): Promise<OpenedConnection> {
   const roleOptions: RedisOptions = role === 'producer' ? { enableOfflineQueue: false } : { maxRetriesPerRequest: null };
   if (typeof connection === 'string') {
-    const client = await createRedisClient(connection, roleOptions);
+    const client = await createRedisClient(connection, roleOptions, 'connection');
     // BullMQ re-emits connection errors on the queue/worker, which log them; this only keeps ioredis quiet.
     client.on('error', () => {});
     return {
@@ -125,7 +125,7 @@ function refuseRetryingClient(client: Redis | Cluster): void {
   if (retries !== undefined && retries !== null) {
     const where = isCluster(client) ? 'new Redis.Cluster(nodes, { redisOptions: { maxRetriesPerRequest: null } })' : 'new Redis(url, { maxRetriesPerRequest: null })';
     throw new PixhookConfigError(
-      `pixhook: a worker's \`connection\` must be created with \`maxRetriesPerRequest: null\` (${where}), got ${String(retries)}; or pass a URL and pixhook opens it.`,
+      `pixhook: \`connection\` must be created with \`maxRetriesPerRequest: null\` for a worker (${where}), got ${String(retries)}; or pass a URL and pixhook opens it.`,
     );
   }
 }

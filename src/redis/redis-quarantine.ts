@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { PixhookConfigError, type InvalidDelivery, type QuarantineStore } from '../index.js';
+import type { InvalidDelivery, QuarantineStore } from '../index.js';
+import { checkTtlMs, optionalNumber } from '../shared/option-checks.js';
 import { listScript, putScript, removeScript, showScript } from './quarantine-scripts.js';
 import { checkClusterPrefix, scriptRunner, type RedisClientLike } from './redis-client.js';
 import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
@@ -76,12 +77,13 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * one copy per body (sha256 of the bytes), the bytes in base64 (lossless), bounded and with a TTL.
  */
 export function redisQuarantine(options: RedisQuarantineOptions): RedisQuarantine {
+  // The options first: a refused one must not leave a persistence check running on the client.
+  const ttlMs = checkTtlMs('ttlMs', options.ttlMs, 7 * 24 * 60 * 60 * 1000);
+  const maxEntries = optionalNumber('maxEntries', options.maxEntries, 10_000, { min: 1, max: Number.MAX_SAFE_INTEGER });
   const redis = scriptRunner(options.client);
   const prefix = options.prefix ?? 'pixhook:{quarantine}:';
   checkClusterPrefix(options.client, prefix, 'quarantine', 'shop:{quarantine}:');
   const persistence = persistenceGate(options.client, options);
-  const ttlMs = positiveInteger('ttlMs', options.ttlMs, 7 * 24 * 60 * 60 * 1000);
-  const maxEntries = positiveInteger('maxEntries', options.maxEntries, 10_000);
   const keys = [`${prefix}index`, `${prefix}meta`, `${prefix}bodies`, `${prefix}deliveries`];
   const ttl = String(ttlMs);
 
@@ -149,14 +151,6 @@ export function redisQuarantine(options: RedisQuarantineOptions): RedisQuarantin
       return Number(await redis.run(removeScript, keys, [id])) === 1;
     },
   };
-}
-
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new PixhookConfigError(`pixhook/redis: quarantine \`${name}\` must be a positive integer, got ${String(value)}.`);
-  }
-  return value;
 }
 
 function parseJsonOrUndefined(bytes: Uint8Array): unknown {

@@ -22,21 +22,22 @@ const schemes: Record<string, { cluster: boolean; tls: boolean }> = {
   'rediss+cluster:': { cluster: true, tls: true },
 };
 
-export function parseRedisUrl(url: string): ParsedRedisUrl {
+/** `name` is the option the URL came in (`url`, `connection`, the CLI's `--redis`), for the message when it is refused. */
+export function parseRedisUrl(url: string, name = 'url'): ParsedRedisUrl {
   const match = /^([a-z+]+:)\/\/(?:([^@/]*)@)?([^/?#]*)(?:\/(\d*))?(?:[?#].*)?$/i.exec(url);
   const scheme = match ? schemes[match[1]!.toLowerCase()] : undefined;
   if (!match || !scheme) {
     throw new PixhookConfigError(
-      `pixhook: a Redis URL must be redis://, rediss://, redis+cluster:// or rediss+cluster://, got "${redactedRedisUrl(url)}"`,
+      `pixhook: \`${name}\` must be a redis://, rediss://, redis+cluster:// or rediss+cluster:// URL, got "${redactedRedisUrl(url)}"`,
     );
   }
   const [, , auth, hosts, db] = match;
-  const nodes = hosts!.split(',').map((hostPort) => parseHostPort(hostPort, url));
+  const nodes = hosts!.split(',').map((hostPort) => parseHostPort(hostPort, url, name));
   if (!scheme.cluster && nodes.length > 1) {
-    throw new PixhookConfigError(`pixhook: a Redis URL with several hosts must use redis+cluster://, got "${redactedRedisUrl(url)}"`);
+    throw new PixhookConfigError(`pixhook: \`${name}\` must use redis+cluster:// or rediss+cluster:// to list several hosts, got "${redactedRedisUrl(url)}"`);
   }
   if (scheme.cluster && db !== undefined && db !== '' && db !== '0') {
-    throw new PixhookConfigError(`pixhook: a Redis Cluster has only database 0, got "${redactedRedisUrl(url)}"`);
+    throw new PixhookConfigError(`pixhook: \`${name}\` must name database 0 or none (a Redis Cluster has only database 0), got "${redactedRedisUrl(url)}"`);
   }
   const { username, password } = parseAuth(auth);
   return {
@@ -50,8 +51,8 @@ export function parseRedisUrl(url: string): ParsedRedisUrl {
 }
 
 /** An ioredis `Redis` or `Cluster` for the URL; `options` apply to every node. */
-export async function createRedisClient(url: string, options: RedisOptions = {}): Promise<Redis | Cluster> {
-  const parsed = parseRedisUrl(url);
+export async function createRedisClient(url: string, options: RedisOptions = {}, name = 'url'): Promise<Redis | Cluster> {
+  const parsed = parseRedisUrl(url, name);
   const { Redis: RedisClient, Cluster: ClusterClient } = await import('ioredis');
   const nodeOptions: RedisOptions = {
     ...options,
@@ -79,11 +80,13 @@ export function redactedRedisUrl(url: string): string {
   return url.replace(/\/\/([^@/]*):[^@/]*@/, '//$1:***@');
 }
 
-function parseHostPort(hostPort: string, url: string): { host: string; port: number } {
+function parseHostPort(hostPort: string, url: string, name: string): { host: string; port: number } {
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(hostPort);
   const port = match?.[2] === undefined ? 6379 : Number(match[2]);
   if (!match || port < 1 || port > 65_535) {
-    throw new PixhookConfigError(`pixhook: cannot read host:port "${hostPort}" in Redis URL "${redactedRedisUrl(url)}"`);
+    throw new PixhookConfigError(
+      `pixhook: \`${name}\` must list each host as host or host:port (port from 1 to 65535), got host:port "${hostPort}" in "${redactedRedisUrl(url)}"`,
+    );
   }
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 }

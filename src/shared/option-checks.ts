@@ -129,3 +129,34 @@ function secretProblem(value: unknown): string | undefined {
   if (unsetTexts.has(trimmed)) return 'the text of an unset variable ("undefined" or "null")';
   return undefined;
 }
+
+/** The error every refused option gets: "pixhook: `<name>` must be <what>, got <what was given>". */
+export function mustBe(name: string, what: string, given: unknown): PixhookConfigError {
+  return new PixhookConfigError(`pixhook: \`${name}\` must be ${what}, got ${describeGiven(given)}`);
+}
+
+/** One of `allowed` (compared with ===), else "must be "a", "b" or "short"". */
+export function checkOneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
+  if ((allowed as readonly unknown[]).includes(value)) return value as T;
+  const quoted = allowed.map((choice) => `"${choice}"`);
+  const listed = quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+  throw mustBe(name, listed, value);
+}
+
+/** A function, else "must be <what>" (default "a function"). */
+export function checkFunction<T extends (...args: never[]) => unknown>(name: string, value: unknown, what = 'a function'): T {
+  if (typeof value === 'function') return value as T;
+  throw mustBe(name, what, value);
+}
+
+/** A non-null object (not an array), else "must be <what>". */
+export function checkObject<T extends object>(name: string, value: unknown, what: string): T {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as T;
+  throw mustBe(name, what, value);
+}
+
+/** A plain SQL identifier (letters, digits, _; not starting with a digit; at most `maxLength`), safe to quote into DDL. */
+export function checkIdentifier(name: string, value: unknown, maxLength = 63): string {
+  if (typeof value === 'string' && new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${maxLength - 1}}$`).test(value)) return value;
+  throw mustBe(name, `a plain identifier (letters, digits, _; at most ${maxLength})`, value);
+}

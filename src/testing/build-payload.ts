@@ -1,6 +1,5 @@
 import {
   isTransferEventName,
-  PixhookConfigError,
   type JsonObject,
   type PayloadVariant,
   type PixCustomer,
@@ -9,6 +8,7 @@ import {
   type PixPayer,
   type PixRefund,
 } from '../index.js';
+import { mustBe } from '../shared/option-checks.js';
 import { generateCnpj, generateCpf } from './brazilian-documents.js';
 import { generateEndToEndId, pixParticipants } from './end-to-end-id.js';
 import { pick, randomAlphanumerics, randomDigits, randomInt, randomSource } from './seeded-random.js';
@@ -237,9 +237,9 @@ export function buildPayload(name: PixEventName, options: PayloadOptions = {}): 
   };
 }
 
-function toDate(value: string | Date): Date {
+function toDate(value: string | Date, name = 'timestamp'): Date {
   const date = typeof value === 'string' ? new Date(value) : value;
-  if (Number.isNaN(date.getTime())) throw new PixhookConfigError(`pixhook/testing: invalid timestamp "${String(value)}"`);
+  if (Number.isNaN(date.getTime())) throw mustBe(name, 'a valid date or ISO 8601 timestamp', value);
   return date;
 }
 

@@ -248,8 +248,8 @@ describe('migrate, schema, sweep', () => {
   it('refuses table and schema names that are not plain identifiers', () => {
     expect(() => postgresInbox({ pool: db().pool, table: 'x; DROP TABLE y' })).toThrow(/plain identifier/);
     expect(() => inboxSchemaSql({ schema: 'a"b' })).toThrow(/plain identifier/);
-    expect(() => postgresInbox({ pool: db().pool, isolation: 'read uncommitted; DROP TABLE x' as never })).toThrow(/isolation must be/);
-    expect(() => postgresInbox({ pool: db().pool }).transactional(async () => {}, { isolation: 'snapshot' as never })).toThrow(/isolation must be/);
+    expect(() => postgresInbox({ pool: db().pool, isolation: 'read uncommitted; DROP TABLE x' as never })).toThrow(/`isolation` must be "read committed", "repeatable read" or "serializable"/);
+    expect(() => postgresInbox({ pool: db().pool }).transactional(async () => {}, { isolation: 'snapshot' as never })).toThrow(/`isolation` must be "read committed", "repeatable read" or "serializable"/);
   });
 
   it('sweep deletes only keys older than olderThanMs, in batches', async () => {

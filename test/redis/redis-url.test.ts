@@ -17,17 +17,17 @@ describe('parseRedisUrl', () => {
   });
 
   test('refuses other schemes, several hosts without +cluster, and a cluster database — never echoing the password', () => {
-    expect(() => parseRedisUrl('http://x')).toThrow(/redis\+cluster:\/\//);
+    expect(() => parseRedisUrl('http://x')).toThrow(/^pixhook: `url` must be a redis:\/\/, rediss:\/\/, redis\+cluster:\/\/ or rediss\+cluster:\/\/ URL/);
     let message = '';
     try {
       parseRedisUrl('redis://u:secret@a:1,b:2');
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toMatch(/must use redis\+cluster/);
+    expect(message).toMatch(/^pixhook: `url` must use redis\+cluster/);
     expect(message).not.toContain('secret');
-    expect(() => parseRedisUrl('redis+cluster://a:1/3')).toThrow(/only database 0/);
-    expect(() => parseRedisUrl('redis://a:99999')).toThrow(/host:port/);
+    expect(() => parseRedisUrl('redis+cluster://a:1/3')).toThrow(/`url` must name database 0 or none/);
+    expect(() => parseRedisUrl('redis://a:99999')).toThrow(/`url` must list each host as host or host:port/);
   });
 
   test('redactedRedisUrl masks the password', () => {
