@@ -18,7 +18,7 @@ import {
 } from './shared/cli-args.js';
 import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
-import { redactedUrl, redactedUrlsIn } from './shared/redacted-url.js';
+import { redactedUrl, redactedUrlsIn } from '../src/shared/redacted-url.js';
 
 const usage =
   `emulator [--port <n>] [--host 127.0.0.1] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--signature-scheme sha256|timestamped --signature-header <name>] ${retryFlagsUsage} [--delivery-timeout-ms <n>] [--transfer-step-ms <n>] [--quiet]\n` +

@@ -4,7 +4,7 @@ import { flagBounds, integerFlag, parseCommandLine, retryFlags, retryFlagsBounds
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
 import { jsonText } from './shared/json-text.js';
 import { BodyTooLargeError, readBoundedFile } from './shared/read-bounded-input.js';
-import { redactedUrl, redactedUrlsIn } from './shared/redacted-url.js';
+import { redactedUrl, redactedUrlsIn } from '../src/shared/redacted-url.js';
 
 const usage =
   'send <event> --url <url> --secret <s> [--variant a|b|short] [--id <id>] [--amount <cents>] [--status <s>] ' +

@@ -5,7 +5,7 @@ import { documentedEventNames, isPixEventName, pixEventNames, type PixEventName 
 import { parseCommandLine, runCommand, UsageError } from './shared/cli-args.js';
 import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
-import { redactedUrl } from './shared/redacted-url.js';
+import { redactedUrl } from '../src/shared/redacted-url.js';
 
 const usage = `webhooks list [--json] | webhooks register --url <url> [--event <name>... | --events <a,b>] [--json] | webhooks delete <id>
   credentials from PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL; events: ${pixEventNames.join(', ')}`;

@@ -1,5 +1,6 @@
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
+import { redactedUrl } from '../shared/redacted-url.js';
 
 /**
  * What a Redis URL names: one server (`redis://`, `rediss://`) or a Cluster by its seed nodes
@@ -77,7 +78,7 @@ export async function createRedisClient(url: string, options: RedisOptions = {},
 
 /** The URL without its password, for messages and logs. */
 export function redactedRedisUrl(url: string): string {
-  return url.replace(/\/\/([^@/]*):[^@/]*@/, '//$1:***@');
+  return redactedUrl(url);
 }
 
 function parseHostPort(hostPort: string, url: string, name: string): { host: string; port: number } {

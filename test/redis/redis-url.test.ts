@@ -55,3 +55,11 @@ describe('createRedisClient on a real 3-master cluster', () => {
     }
   });
 });
+
+test('redactedRedisUrl masks a password holding a raw @, / or ?', () => {
+  for (const url of ['redis://u:p@ss@h:1', 'redis://u:p/ss@h:1', 'redis://:a?b@h:1']) {
+    const masked = redactedRedisUrl(url);
+    expect(masked).toContain('***@h:1');
+    expect(masked).not.toMatch(/ss@|a\?b/);
+  }
+});

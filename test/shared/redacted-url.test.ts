@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactedUrl, redactedUrlsIn } from '../../cli/shared/redacted-url.js';
+import { redactedUrl, redactedUrlsIn } from '../../src/shared/redacted-url.js';
 import { jsonText } from '../../cli/shared/json-text.js';
 
 // Issue 20: "`send` prints the target URL's password, while Redis URLs are masked." One redactedUrl
