@@ -21,7 +21,14 @@ function send({ bytes, signature }) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const req = request(
-      { agent, host: '127.0.0.1', port, method: 'POST', path: '/webhooks/pix', headers: { 'content-type': 'application/json', 'content-length': bytes.length, 'x-signature': signature } },
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/webhooks/pix',
+        headers: { 'content-type': 'application/json', 'content-length': bytes.length, 'x-signature': signature },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }));

@@ -59,7 +59,12 @@ for (const framework of frameworks) {
       limit_vs_bare: ratio('limit', 'bare'),
       vs_limit: ratio('pixhook', 'limit'),
     };
-    if (runs.octokit) Object.assign(fw, { octokit_rps: rps('octokit'), vs_octokit: ratio('pixhook', 'octokit'), octokit_vs_limit: ratio('octokit', 'limit') });
+    if (runs.octokit)
+      Object.assign(fw, {
+        octokit_rps: rps('octokit'),
+        vs_octokit: ratio('pixhook', 'octokit'),
+        octokit_vs_limit: ratio('octokit', 'limit'),
+      });
     out.frameworks[framework] = fw;
   } finally {
     await server.stop();

@@ -83,7 +83,9 @@ const rounds = Number(process.env.BENCH_CORE_ROUNDS ?? options.rounds);
 
 const versionOf = (name) => JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
 const out = {
-  versions: Object.fromEntries(['stripe', '@octokit/webhooks', '@octokit/webhooks-methods', 'standardwebhooks', 'zod'].map((n) => [n, versionOf(n)])),
+  versions: Object.fromEntries(
+    ['stripe', '@octokit/webhooks', '@octokit/webhooks-methods', 'standardwebhooks', 'zod'].map((n) => [n, versionOf(n)]),
+  ),
 };
 for (const [key, body] of Object.entries(bodies)) {
   const samples = await interleave(subjectsFor(body), { ...options, rounds });

@@ -13,7 +13,9 @@ function send(agent, port, { bytes, signature }) {
     const req = request({ agent, host: '127.0.0.1', port, method: 'POST', path: '/webhooks/pix', headers }, (res) => {
       let text = '';
       res.on('data', (c) => (text += c));
-      res.on('end', () => (res.statusCode === 200 && !text.includes('duplicate') ? resolve() : reject(new Error(`answered ${res.statusCode} ${text}`))));
+      res.on('end', () =>
+        res.statusCode === 200 && !text.includes('duplicate') ? resolve() : reject(new Error(`answered ${res.statusCode} ${text}`)),
+      );
     });
     req.on('error', reject);
     req.end(bytes);
@@ -33,7 +35,9 @@ function controlGet(control, path) {
 export async function sendRound({ port, control, count, senders, tag }) {
   const deliveries = [];
   for (let i = 0; i < count; i++) {
-    const bytes = Buffer.from(JSON.stringify(buildPayload('transaction_paid', { variant: 'b', seed: 7 + (i % 50), id: `txn_${tag}_${i}` })));
+    const bytes = Buffer.from(
+      JSON.stringify(buildPayload('transaction_paid', { variant: 'b', seed: 7 + (i % 50), id: `txn_${tag}_${i}` })),
+    );
     deliveries.push({ bytes, signature: `sha256=${createHmac('sha256', secret).update(bytes).digest('hex')}` });
   }
   const agent = new Agent({ keepAlive: true, maxSockets: senders });

@@ -43,7 +43,12 @@ async function bullmq() {
   // The job options pixhook's queue gives its jobs: kept 24 h once completed, kept when failed, retried with backoff.
   const queue = new Queue(name, {
     connection,
-    defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: 86_400 }, removeOnFail: false },
+    defaultJobOptions: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: { age: 86_400 },
+      removeOnFail: false,
+    },
   });
   const worker = new Worker(name, async () => {}, { connection, concurrency });
   worker.on('completed', onCompleted);
@@ -56,7 +61,8 @@ async function bullmq() {
       const bytes = Buffer.concat(chunks);
       const given = Buffer.from(String(req.headers['x-signature']).slice(7), 'hex');
       const expected = createHmac('sha256', secret).update(bytes).digest();
-      if (given.length !== expected.length || !timingSafeEqual(expected, given)) return void res.writeHead(401, okHeaders).end('{"ok":false}');
+      if (given.length !== expected.length || !timingSafeEqual(expected, given))
+        return void res.writeHead(401, okHeaders).end('{"ok":false}');
       const payload = JSON.parse(bytes.toString('utf8'));
       queue.add(payload.event, payload).then(
         () => res.writeHead(200, okHeaders).end('{"ok":true}'),

@@ -38,6 +38,12 @@ for (const n of sizes) {
 // Bounded: the default-sized store (max 100 000) given 10× its max keeps max keys and the same heap.
 const max = quick ? 10_000 : 100_000;
 const bounded = await fill(max * 10, max);
-out.bounded = { max, inserted: max * 10, keys: bounded.store.size, heapBytes: bounded.bytes, heapVsFull: round(bounded.bytes / out.sizes[max].heapBytes, 3) };
+out.bounded = {
+  max,
+  inserted: max * 10,
+  keys: bounded.store.size,
+  heapBytes: bounded.bytes,
+  heapVsFull: round(bounded.bytes / out.sizes[max].heapBytes, 3),
+};
 out.bytesPerKey = Math.max(...Object.values(out.sizes).map((s) => s.bytesPerKey));
 console.log(JSON.stringify(out));

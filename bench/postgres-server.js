@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const bin = process.env.PIXHOOK_PG_BIN ?? '/usr/lib/postgresql/15/bin';
-const asServerUser = (command, args) => (process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]);
+const asServerUser = (command, args) =>
+  process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
 const pg = (command, args) => run(...asServerUser(join(bin, command), args), { timeout: 60_000 });
 
 export async function startPostgresServer({ fsync = true } = {}) {

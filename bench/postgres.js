@@ -17,7 +17,8 @@ try {
   const inbox = postgresInbox({ pool, table: 'bench_inbox' });
   await inbox.migrate();
   await pool.query('CREATE TABLE ledger (event_key text NOT NULL, tx_id text NOT NULL, amount_in_cents integer NOT NULL)');
-  const book = (tx, key, i) => tx.query('INSERT INTO ledger (event_key, tx_id, amount_in_cents) VALUES ($1, $2, $3)', [key, `tx_${i}`, 1000 + (i % 500)]);
+  const book = (tx, key, i) =>
+    tx.query('INSERT INTO ledger (event_key, tx_id, amount_in_cents) VALUES ($1, $2, $3)', [key, `tx_${i}`, 1000 + (i % 500)]);
   const event = { kind: 'transaction', name: 'transaction_paid' };
   const handler = inbox.transactional(async (_event, { key, tx }) => {
     await book(tx, key, n);
@@ -35,7 +36,8 @@ try {
       client.release();
     }
   }
-  const viaInbox = () => handler(event, { key: `transaction_paid:inbox_${++n}:paid`, attempt: 1, mode: 'durable', source: 'webhook', signal });
+  const viaInbox = () =>
+    handler(event, { key: `transaction_paid:inbox_${++n}:paid`, attempt: 1, mode: 'durable', source: 'webhook', signal });
   // ns per call of `parallel` concurrent events; divided by `parallel` below.
   const many = (one) => () => Promise.all(Array.from({ length: parallel }, one));
   const subjects = {
@@ -48,7 +50,9 @@ try {
     ? { rounds: 3, sliceMs: 20, warmupMs: 100, calibrate: 20, minIterations: 5 }
     : { rounds: 20, sliceMs: 150, warmupMs: 1000, calibrate: 200, minIterations: 20 };
   const samples = await interleave(subjects, options);
-  const { rows } = await pool.query("SELECT count(*)::int AS ledger, (SELECT count(*)::int FROM bench_inbox) AS marks FROM ledger WHERE event_key LIKE '%inbox_%'");
+  const { rows } = await pool.query(
+    "SELECT count(*)::int AS ledger, (SELECT count(*)::int FROM bench_inbox) AS marks FROM ledger WHERE event_key LIKE '%inbox_%'",
+  );
   if (rows[0].ledger !== rows[0].marks) throw new Error(`inbox rows ${rows[0].ledger} ≠ marks ${rows[0].marks}`);
   const us = (name, per = 1) => round(median(samples[name]) / per / 1000, 1);
   console.log(

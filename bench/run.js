@@ -64,11 +64,18 @@ const coreRows = [
 ];
 row('**pixhook receive() (inline, no-op handler)**', `**${us(small.ns.pixhook)}**`, '', `**${us(large.ns.pixhook)}**`, '');
 for (const [label, key] of coreRows) {
-  const ratio = key === 'limit' ? `${showRatio({ ...small.limit_spread, median: small.vs.limit })}${mark('core_vs_limit')}` : `${small.vs[key]}×`;
+  const ratio =
+    key === 'limit' ? `${showRatio({ ...small.limit_spread, median: small.vs.limit })}${mark('core_vs_limit')}` : `${small.vs[key]}×`;
   row(label, us(small.ns[key]), ratio, us(large.ns[key]), `${large.vs[key]}×`);
 }
 row('_pixhook verifySignature alone_', us(small.ns['pixhook verify']), '', us(large.ns['pixhook verify']), '');
-row('_pixhook decode + JSON.parse + normalizeEvent alone_', us(small.ns['pixhook parse+normalize']), '', us(large.ns['pixhook parse+normalize']), '');
+row(
+  '_pixhook decode + JSON.parse + normalizeEvent alone_',
+  us(small.ns['pixhook parse+normalize']),
+  '',
+  us(large.ns['pixhook parse+normalize']),
+  '',
+);
 lines.push(
   '',
   `Target (issue 21): ≤ 1.4× the limit on the 405-byte body. Ratios are medians of per-round ratios (${quick ? 'a few' : '40'} alternating rounds in one process, ~25 ms per subject per round, after warm-up; min–max in brackets). ` +
@@ -81,13 +88,29 @@ lines.push(
   `### 2. Adapter throughput vs the same framework's bare and hand-written verifying routes (autocannon, ${p.connections} connections, ${p.durationSec} s after ${p.warmupSec} s warm-up per route, ${p.rounds} alternating round${p.rounds === 1 ? '' : 's'}, ${adapters.body})`,
   '',
 );
-row('framework', 'bare req/s', 'hand-written verifying req/s', 'pixhook req/s', 'pixhook ÷ hand-written', 'pixhook ÷ bare', 'hand-written ÷ bare');
+row(
+  'framework',
+  'bare req/s',
+  'hand-written verifying req/s',
+  'pixhook req/s',
+  'pixhook ÷ hand-written',
+  'pixhook ÷ bare',
+  'hand-written ÷ bare',
+);
 row('---', '---:', '---:', '---:', '---:', '---:', '---:');
 const names = { express: 'Express 5', fastify: 'Fastify 5', node: 'node:http', web: 'fetch handler (Hono on @hono/node-server)' };
 const handwrittenGoal = { node: 'node_vs_handwritten', fastify: 'fastify_vs_handwritten', web: 'web_vs_handwritten' };
 for (const [name, fw] of Object.entries(fws)) {
   const key = handwrittenGoal[name];
-  row(names[name], fw.bare_rps, fw.limit_rps, fw.pixhook_rps, `${showRatio(fw.vs_limit)}${key ? mark(key) : ''}`, showRatio(fw.vs_bare), showRatio(fw.limit_vs_bare));
+  row(
+    names[name],
+    fw.bare_rps,
+    fw.limit_rps,
+    fw.pixhook_rps,
+    `${showRatio(fw.vs_limit)}${key ? mark(key) : ''}`,
+    showRatio(fw.vs_bare),
+    showRatio(fw.limit_vs_bare),
+  );
 }
 const nodeFw = fws.node;
 lines.push(
@@ -109,7 +132,11 @@ row(
   `${showRatio(nodeFw.vs_octokit)}${mark('node_vs_octokit')}`,
 );
 row('**pixhook createNodeHandler (inline, no-op handler)**', `**${nodeFw.pixhook_rps}**`, `**${showRatio(nodeFw.vs_limit)}**`, '');
-lines.push('', `Targets: pixhook ${goal('node_vs_handwritten')} the hand-written route and ${goal('node_vs_octokit')} createNodeMiddleware.`, '');
+lines.push(
+  '',
+  `Targets: pixhook ${goal('node_vs_handwritten')} the hand-written route and ${goal('node_vs_octokit')} createNodeMiddleware.`,
+  '',
+);
 
 lines.push('### 3. Acknowledgement latency, background mode, every handler sleeping 5 s (node adapter)', '');
 row('rate', 'deliveries', 'p50', 'p99', 'max');
@@ -121,9 +148,14 @@ lines.push('### 4. In-memory dedupe store, heap per key after GC (claim + comple
 row('keys (store max)', 'heap', 'bytes per key');
 row('---', '---:', '---:');
 const largest = Math.max(...Object.keys(memory.sizes).map(Number));
-for (const [n, s] of Object.entries(memory.sizes)) row(`${n} (${n})`, `${round(s.heapBytes / 1048576, 1)} MiB`, `${s.bytesPerKey} B${Number(n) === largest ? '' : mark('bytes_per_key')}`);
-row(`${memory.bounded.inserted} (${memory.bounded.max})`, `${round(memory.bounded.heapBytes / 1048576, 1)} MiB`, `bounded: ${memory.bounded.keys} keys held (≤ 2 × max; the newest max always kept)`);
-lines.push('', 'Target: ≤ 256 B per key, and bounded by the store\'s `max` (two Map generations of `max` keys each).', '');
+for (const [n, s] of Object.entries(memory.sizes))
+  row(`${n} (${n})`, `${round(s.heapBytes / 1048576, 1)} MiB`, `${s.bytesPerKey} B${Number(n) === largest ? '' : mark('bytes_per_key')}`);
+row(
+  `${memory.bounded.inserted} (${memory.bounded.max})`,
+  `${round(memory.bounded.heapBytes / 1048576, 1)} MiB`,
+  `bounded: ${memory.bounded.keys} keys held (≤ 2 × max; the newest max always kept)`,
+);
+lines.push('', "Target: ≤ 256 B per key, and bounded by the store's `max` (two Map generations of `max` keys each).", '');
 
 lines.push('### 5. Redis claim vs raw SET NX PX (same server, same ioredis client, one call at a time)', '');
 row('SET NX PX', 'redisDedupeStore.claim', 'claim ÷ SET');
@@ -134,8 +166,18 @@ lines.push('', 'Target: ≤ 1.5×.', '');
 lines.push('### 6. Postgres: a transactional handler vs the same INSERT in a bare transaction (same pg Pool, same server, fsync on)', '');
 row('load', 'BEGIN; INSERT; COMMIT (per event)', 'inbox.transactional (BEGIN + claim; INSERT; COMMIT)', 'inbox ÷ bare');
 row('---', '---:', '---:', '---:');
-row('one event at a time', `${postgres.bare_us} µs`, `${postgres.inbox_us} µs`, `${showRatio(postgres.ratio)}${mark('postgres_tx_vs_bare')}`);
-row(`${postgres.parallel} at a time (pool of ${postgres.parallel})`, `${postgres.bare_parallel_us} µs`, `${postgres.inbox_parallel_us} µs`, showRatio(postgres.ratio_parallel));
+row(
+  'one event at a time',
+  `${postgres.bare_us} µs`,
+  `${postgres.inbox_us} µs`,
+  `${showRatio(postgres.ratio)}${mark('postgres_tx_vs_bare')}`,
+);
+row(
+  `${postgres.parallel} at a time (pool of ${postgres.parallel})`,
+  `${postgres.bare_parallel_us} µs`,
+  `${postgres.inbox_parallel_us} µs`,
+  showRatio(postgres.ratio_parallel),
+);
 lines.push(
   '',
   `Target (issue 21): ≤ 1.25×, one event at a time (medians of ${quick ? 'a few' : '20'} alternating rounds, min–max in brackets). The claim is one \`INSERT … ON CONFLICT\` sent in the same round trip as \`BEGIN\`, ` +
@@ -151,14 +193,22 @@ lines.push(
 );
 row('subject', 'events/s (first send → last completion)', '÷ raw BullMQ');
 row('---', '---:', '---:');
-row('raw BullMQ: hand-written verifying route + `queue.add(event, payload)`, a `Worker` (concurrency 10) with an async no-op', durable.bullmq_eps, '1×');
-row('**pixhook: createNodeHandler, durable mode (createDurableQueue, redisDedupeStore), startWorker (concurrency 10), no-op handler**', `**${durable.pixhook_eps}**`, `**${showRatio(durable.vs_bullmq)}**${mark('durable_vs_bullmq')}`);
+row(
+  'raw BullMQ: hand-written verifying route + `queue.add(event, payload)`, a `Worker` (concurrency 10) with an async no-op',
+  durable.bullmq_eps,
+  '1×',
+);
+row(
+  '**pixhook: createNodeHandler, durable mode (createDurableQueue, redisDedupeStore), startWorker (concurrency 10), no-op handler**',
+  `**${durable.pixhook_eps}**`,
+  `**${showRatio(durable.vs_bullmq)}**${mark('durable_vs_bullmq')}`,
+);
 row('_the same with the in-memory dedupe store_', durable.pixhook_memory_eps, showRatio(durable.memory_vs_bullmq));
 lines.push(
   '',
   'Target (issue 21): ≥ 0.8× raw BullMQ. Each subject runs in its own process (HTTP server and worker together, as a web process with its own worker); ' +
     'the senders run in another. Every event is a fresh Variant B `transaction_paid` (its own transaction id), so each is claimed and queued; the clock stops ' +
-    'when the worker has completed the round\'s last job. pixhook also claims the dedupe key (on Redis), gives the job its key as id, and re-reads the body in the worker.',
+    "when the worker has completed the round's last job. pixhook also claims the dedupe key (on Redis), gives the job its key as id, and re-reads the body in the worker.",
 );
 
 const table = lines.join('\n');
@@ -167,7 +217,13 @@ const machine = `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${
 // Ratios with a spread: the JSON keeps the median under the headline key, the min–max under `spread`.
 const spreads = {
   core_vs_limit: small.limit_spread,
-  ...Object.fromEntries(Object.entries(fws).flatMap(([n, fw]) => [[`${n}_vs_handwritten`, fw.vs_limit], [`${n}_vs_bare`, fw.vs_bare], [`${n}_limit_vs_bare`, fw.limit_vs_bare]])),
+  ...Object.fromEntries(
+    Object.entries(fws).flatMap(([n, fw]) => [
+      [`${n}_vs_handwritten`, fw.vs_limit],
+      [`${n}_vs_bare`, fw.vs_bare],
+      [`${n}_limit_vs_bare`, fw.limit_vs_bare],
+    ]),
+  ),
   node_vs_octokit: nodeFw.vs_octokit,
   octokit_vs_handwritten: nodeFw.octokit_vs_limit,
   durable_vs_bullmq: durable.vs_bullmq,
@@ -213,7 +269,12 @@ const json = {
   express_vs_handwritten: fws.express.vs_limit.median,
   web_vs_handwritten: fws.web.vs_limit.median,
   octokit_vs_handwritten: nodeFw.octokit_vs_limit.median,
-  ...Object.fromEntries(Object.entries(fws).flatMap(([n, fw]) => [[`${n}_limit_vs_bare`, fw.limit_vs_bare.median], [`${n}_vs_limit`, fw.vs_limit.median]])),
+  ...Object.fromEntries(
+    Object.entries(fws).flatMap(([n, fw]) => [
+      [`${n}_limit_vs_bare`, fw.limit_vs_bare.median],
+      [`${n}_vs_limit`, fw.vs_limit.median],
+    ]),
+  ),
   durable_vs_bullmq: durable.vs_bullmq.median,
   durable_memory_vs_bullmq: durable.memory_vs_bullmq.median,
   durable_eps: durable.pixhook_eps,
@@ -221,7 +282,11 @@ const json = {
   bullmq_eps: durable.bullmq_eps,
   http_rounds: Math.min(adapters.plan.rounds, dp.rounds),
   spread: Object.fromEntries(Object.entries(spreads).map(([k, s]) => [k, [s.min, s.max]])),
-  targets_missed: quick ? [] : Object.entries(targets).filter(([, t]) => !t.ok).map(([k]) => k),
+  targets_missed: quick
+    ? []
+    : Object.entries(targets)
+        .filter(([, t]) => !t.ok)
+        .map(([k]) => k),
   quick,
   node: process.version,
   seconds: round((Date.now() - started) / 1000, 1),
@@ -232,7 +297,7 @@ const notes = [
   '### Where the time goes',
   '',
   '- Core, small body (`node --cpu-prof` of `receive()`): HMAC (`Hmac` + `digest` + `update`) ~31 % and `JSON.parse` ~19 %',
-  '  are the limit\'s own work; GC ~11 %; the memory store\'s two `Map` lookups ~9 % (a fresh ~60-character key hashed',
+  "  are the limit's own work; GC ~11 %; the memory store's two `Map` lookups ~9 % (a fresh ~60-character key hashed",
   '  and inserted into a 100 000-key table: cache misses, and the key survives into the old generation); the rest',
   '  (normalize, key, claim keeper, dispatch, answer, two `performance.now()`) is spread thin — no hot spot left.',
   '  On the 8 KB body the same fixed cost is small next to HMAC and `JSON.parse`.',
@@ -241,8 +306,8 @@ const notes = [
   '  `Map` generations (claim + complete 1.23 → 0.78 µs at 100 000 keys, side by side); no closures or option objects made per',
   '  delivery on the synchronous path.',
   '- node:http (`--cpu-prof` under autocannon): the response `writev` system call is the largest single cost of every',
-  '  route (~40 % of pixhook\'s CPU, ~55 % of the hand-written route\'s). The adapter reads the body with listeners',
-  '  and answers in the stream\'s `\'end\'` turn (no promise), with a prebuilt header list carrying Content-Length (no',
+  "  route (~40 % of pixhook's CPU, ~55 % of the hand-written route's). The adapter reads the body with listeners",
+  "  and answers in the stream's `'end'` turn (no promise), with a prebuilt header list carrying Content-Length (no",
   '  chunked framing).',
   '- HTTP ratios on this 2-core machine moved ±20 % between runs of 3 rounds × 3 s (load generator on the other core);',
   '  hence 7+ short alternating rounds per figure, the median reported with its min–max.',
@@ -259,8 +324,8 @@ const notes = [
   '  requests, 5 alternating rounds): hand-written route 27.5 µs, lean handler 31.5 µs, pixhook 33–34 µs.',
   '- HTTP ablations (one change switched back at a time, same server): the shipped adapter was within the noise of the',
   '  same core called from a hand-written reader, so the adapter itself is not the gap; the lean handler stayed',
-  '  ~0.05–0.1 ahead — the layered core\'s per-request JavaScript (processing, claim keeper, metrics, answer).',
-  '- Micro-benchmarks (in-process, 30 alternating rounds, 405-byte body), today\'s piece then its lean replacement:',
+  "  ~0.05–0.1 ahead — the layered core's per-request JavaScript (processing, claim keeper, metrics, answer).",
+  "- Micro-benchmarks (in-process, 30 alternating rounds, 405-byte body), today's piece then its lean replacement:",
   '  zod `normalizeEvent` 1034 ns vs a hand-checked Variant B reader 131 ns (0.13×; shipped as the hand-read',
   '  essentials); `setTimeout` + `clearTimeout` per request 418 ns vs one shared 50 ms wheel 138 ns (0.34×; shipped as',
   '  no deadline timer for a synchronous handler); lru-cache claim + complete 874 ns vs two `Map` generations 515 ns',
@@ -280,6 +345,9 @@ if (!quick) {
     `- Run: \`npm run bench\` (${json.seconds} s). Other processes shared the two cores; every figure is a ratio measured side by side in the same run.`,
     '',
   ].join('\n');
-  writeFileSync(new URL('./RESULTS.md', import.meta.url), `${header}\n${table}\n\n${notes}\n\n\`\`\`json\n${JSON.stringify(json)}\n\`\`\`\n`);
+  writeFileSync(
+    new URL('./RESULTS.md', import.meta.url),
+    `${header}\n${table}\n\n${notes}\n\n\`\`\`json\n${JSON.stringify(json)}\n\`\`\`\n`,
+  );
 }
 console.log(JSON.stringify(json));

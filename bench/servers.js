@@ -39,7 +39,10 @@ const frameworks = {
     });
     const limit = express();
     limit.post(path, express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
-      res.status(limitWork(req.body, req.headers['x-signature']) ? 200 : 401).set(okHeaders).send(okBody);
+      res
+        .status(limitWork(req.body, req.headers['x-signature']) ? 200 : 401)
+        .set(okHeaders)
+        .send(okBody);
     });
     const app = express();
     app.post(path, createExpressMiddleware(receiver));
@@ -56,7 +59,10 @@ const frameworks = {
     limit.removeAllContentTypeParsers();
     limit.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     limit.post(path, async (request, reply) =>
-      reply.code(limitWork(request.body, request.headers['x-signature']) ? 200 : 401).headers(okHeaders).send(okBody),
+      reply
+        .code(limitWork(request.body, request.headers['x-signature']) ? 200 : 401)
+        .headers(okHeaders)
+        .send(okBody),
     );
     const app = Fastify();
     await app.register(pixhookFastify, { receiver, path });

@@ -46,7 +46,8 @@ export function emulatorCommand(argv: string[]): Promise<number> {
       quiet: { type: 'boolean', default: false },
     });
     const variant = values.variant;
-    if (variant !== 'a' && variant !== 'b' && variant !== 'short') throw new UsageError(`--variant must be a, b or short, got "${variant}"`);
+    if (variant !== 'a' && variant !== 'b' && variant !== 'short')
+      throw new UsageError(`--variant must be a, b or short, got "${variant}"`);
     const signature = signatureFrom(values['signature-scheme'], values['signature-header']);
     const quiet = values.quiet;
     const log = (line: string) => {
@@ -65,9 +66,12 @@ export function emulatorCommand(argv: string[]): Promise<number> {
       ...(values['delivery-timeout-ms'] !== undefined && {
         deliveryTimeoutMs: integerFlag('--delivery-timeout-ms', values['delivery-timeout-ms'], flagBounds.timeoutMs),
       }),
-      ...(values['transfer-step-ms'] !== undefined && { transferStepMs: integerFlag('--transfer-step-ms', values['transfer-step-ms'], flagBounds.delayMs) }),
+      ...(values['transfer-step-ms'] !== undefined && {
+        transferStepMs: integerFlag('--transfer-step-ms', values['transfer-step-ms'], flagBounds.delayMs),
+      }),
       // The path comes from the request: JSON-escaped, so a crafted URL cannot forge a log line.
-      onRequest: (entry) => log(`pixhook emulator: ${plain(entry.method)} ${jsonText(entry.path)} → ${entry.status === 0 ? 'dropped' : entry.status}`),
+      onRequest: (entry) =>
+        log(`pixhook emulator: ${plain(entry.method)} ${jsonText(entry.path)} → ${entry.status === 0 ? 'dropped' : entry.status}`),
       onDeliveryAttempt: (delivery, attempt) => log(attemptLine(delivery, attempt)),
       onDelivery: (delivery) => log(deliveryLine(delivery)),
     });
@@ -83,7 +87,9 @@ export function emulatorCommand(argv: string[]): Promise<number> {
       ].join('\n'),
     );
     log(`pixhook emulator: listening on ${emulator.url} (variant ${variant}); transfers to ${emulatorRefusedPixKey} are refused`);
-    log(`pixhook emulator: deliveries: ${emulator.retry.attempts} attempts, waits ${emulator.retry.scheduleMs.join(', ')} ms; signature ${signatureLabel(signature)}`);
+    log(
+      `pixhook emulator: deliveries: ${emulator.retry.attempts} attempts, waits ${emulator.retry.scheduleMs.join(', ')} ms; signature ${signatureLabel(signature)}`,
+    );
     await untilSignal();
     await emulator.close();
     return 0;
@@ -92,7 +98,8 @@ export function emulatorCommand(argv: string[]): Promise<number> {
 
 // URLs, ids and errors come from requests and receivers: every such string is escaped, every URL's credentials masked.
 function attemptLine(delivery: DeliveryRecord, attempt: EmulatorDeliveryAttempt): string {
-  const answer = attempt.status !== undefined ? `answered ${attempt.status}` : `no answer ${jsonText(redactedUrlsIn(attempt.error ?? 'unknown'))}`;
+  const answer =
+    attempt.status !== undefined ? `answered ${attempt.status}` : `no answer ${jsonText(redactedUrlsIn(attempt.error ?? 'unknown'))}`;
   const fault = attempt.fault ? ` (fault ${plain(attempt.fault.id)} ${plain(attempt.fault.action)})` : '';
   const next = attempt.retryInMs !== undefined ? `; retry in ${attempt.retryInMs} ms` : '';
   return `pixhook emulator: ${plain(delivery.id)} attempt ${attempt.attempt}/5 ${plain(delivery.event)} ${jsonText(delivery.resourceId)} → ${jsonText(redactedUrl(delivery.url))} ${answer}${fault}${next}`;
@@ -110,7 +117,8 @@ function signatureFrom(scheme: string, header: string | undefined): EmulatorSign
     return { scheme: 'sha256' };
   }
   if (scheme !== 'timestamped') throw new UsageError(`--signature-scheme must be sha256 or timestamped, got ${jsonText(scheme)}`);
-  if (header === undefined || !/^[A-Za-z0-9-]+$/.test(header)) throw new UsageError('--signature-scheme timestamped needs --signature-header <name> (e.g. Vexy-Signature)');
+  if (header === undefined || !/^[A-Za-z0-9-]+$/.test(header))
+    throw new UsageError('--signature-scheme timestamped needs --signature-header <name> (e.g. Vexy-Signature)');
   return { scheme: 'timestamped', header };
 }
 

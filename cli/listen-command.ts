@@ -45,7 +45,8 @@ export function listenCommand(argv: string[]): Promise<number> {
       ...signatureFlags,
     });
     const mode = values.mode;
-    if (mode !== 'inline' && mode !== 'background' && mode !== 'durable') throw new UsageError(`--mode must be inline, background or durable, got ${jsonText(mode)}`);
+    if (mode !== 'inline' && mode !== 'background' && mode !== 'durable')
+      throw new UsageError(`--mode must be inline, background or durable, got ${jsonText(mode)}`);
     const redisUrl = redisUrlFrom(values.redis, mode === 'durable');
     const path = values.path.startsWith('/') ? values.path : `/${values.path}`;
     const port = portFrom(values.port, 4000);
@@ -57,7 +58,9 @@ export function listenCommand(argv: string[]): Promise<number> {
     const retryGiven = Object.keys(retry).length > 0;
     // In the other modes nothing in this process retries: a flag given there would be ignored.
     if (retryGiven && mode !== 'background') {
-      throw new UsageError(`--attempts, --backoff-ms, --backoff-factor and --max-backoff-ms apply to --mode background only, got --mode ${mode}`);
+      throw new UsageError(
+        `--attempts, --backoff-ms, --backoff-factor and --max-backoff-ms apply to --mode background only, got --mode ${mode}`,
+      );
     }
 
     if (mode === 'durable') requirePackage('bullmq');
@@ -86,7 +89,9 @@ export function listenCommand(argv: string[]): Promise<number> {
       throw error;
     }
     const forwarding = forwardTo === undefined ? '' : `, forwarding verified deliveries to ${forwardTo}`;
-    process.stderr.write(`pixhook: listening on ${served.url} (mode ${mode}, ${served.framework}${forwarding}${redis ? ', dedupe on Redis' : ''})\n`);
+    process.stderr.write(
+      `pixhook: listening on ${served.url} (mode ${mode}, ${served.framework}${forwarding}${redis ? ', dedupe on Redis' : ''})\n`,
+    );
     await untilSignal();
     await served.close();
     await receiver.drain();
@@ -99,6 +104,7 @@ export function listenCommand(argv: string[]): Promise<number> {
 function forwardUrlFrom(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const url = URL.canParse(value) ? new URL(value) : undefined;
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') throw new UsageError(`--forward-to must be an http(s) URL, got ${jsonText(value)}`);
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    throw new UsageError(`--forward-to must be an http(s) URL, got ${jsonText(value)}`);
   return url.href;
 }

@@ -4,24 +4,29 @@ export type Command = (argv: string[]) => Promise<number>;
 // Loaded on demand so `pixhook verify` never pays for Express, BullMQ or the emulator.
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   emulator: {
-    summary: 'emulator [--port <n>] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--attempts <n>] [--backoff-ms <n>] [--signature-scheme sha256|timestamped --signature-header <name>]',
+    summary:
+      'emulator [--port <n>] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--attempts <n>] [--backoff-ms <n>] [--signature-scheme sha256|timestamped --signature-header <name>]',
     load: async () => (await import('./emulator-command.js')).emulatorCommand,
   },
   webhooks: {
-    summary: 'webhooks list | register --url <url> --event <name>... | delete <id>   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)',
+    summary:
+      'webhooks list | register --url <url> --event <name>... | delete <id>   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)',
     load: async () => (await import('./webhooks-command.js')).webhooksCommand,
   },
   listen: {
-    summary: 'listen --port <n> --path <p> --secret <s>… [--mode inline|background|durable] [--attempts <n> --backoff-ms <n>] [--redis <url>] [--forward-to <url>] [--signature-scheme …]\n' +
+    summary:
+      'listen --port <n> --path <p> --secret <s>… [--mode inline|background|durable] [--attempts <n> --backoff-ms <n>] [--redis <url>] [--forward-to <url>] [--signature-scheme …]\n' +
       '      (every --redis: redis://host:port, rediss://…, or a Cluster: redis+cluster://host:port,host:port; PIXHOOK_REDIS_URL)',
     load: async () => (await import('./listen-command.js')).listenCommand,
   },
   worker: {
-    summary: 'worker --redis <url> --handlers <module> [--concurrency n] [--attempts n] [--backoff-ms n]   (also: worker dead-letters | replay | quarantine)',
+    summary:
+      'worker --redis <url> --handlers <module> [--concurrency n] [--attempts n] [--backoff-ms n]   (also: worker dead-letters | replay | quarantine)',
     load: async () => (await import('./worker-command.js')).workerCommand,
   },
   reconcile: {
-    summary: 'reconcile --handlers <module> [--once | --every 60s] [--redis <url>] [--charge <id>]   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)',
+    summary:
+      'reconcile --handlers <module> [--once | --every 60s] [--redis <url>] [--charge <id>]   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)',
     load: async () => (await import('./reconcile-command.js')).reconcileCommand,
   },
   verify: {
@@ -33,7 +38,8 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./postgres-command.js')).postgresCommand,
   },
   send: {
-    summary: 'send <event> --url <url> --secret <s> [--variant a|b|short] [--id] [--amount] [--status] [--body <file>] [--attempts <n>] [--backoff-ms <n>]',
+    summary:
+      'send <event> --url <url> --secret <s> [--variant a|b|short] [--id] [--amount] [--status] [--body <file>] [--attempts <n>] [--backoff-ms <n>]',
     load: async () => (await import('./send-command.js')).sendCommand,
   },
 };

@@ -60,7 +60,8 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     const maxAgeMs = values['max-age'] === undefined ? undefined : durationFlag('--max-age', values['max-age'], bounds.maxAge);
     const batch = values.batch === undefined ? undefined : integerFlag('--batch', values.batch, bounds.batch);
     const concurrency = values.concurrency === undefined ? undefined : integerFlag('--concurrency', values.concurrency, bounds.concurrency);
-    const queryLimit = values['query-limit'] === undefined ? undefined : integerFlag('--query-limit', values['query-limit'], bounds.queryLimit);
+    const queryLimit =
+      values['query-limit'] === undefined ? undefined : integerFlag('--query-limit', values['query-limit'], bounds.queryLimit);
     const queryShare = values['query-share'] === undefined ? undefined : share(values['query-share']);
     const redisWait = redisWaitFrom(values['redis-wait']);
     const credentials = credentialsFromEnv();
@@ -76,7 +77,9 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     if (redisUrl) {
       const { redisDedupeStore, redisWatchStore } = await import('../src/redis/index.js');
       const client = await connectRedis(redisUrl, redisWait);
-      client.on('error', (error: Error) => stderrLogger.warn({ redis: redactedUrl(redisUrl), error: error.message }, 'pixhook reconcile: redis connection error'));
+      client.on('error', (error: Error) =>
+        stderrLogger.warn({ redis: redactedUrl(redisUrl), error: error.message }, 'pixhook reconcile: redis connection error'),
+      );
       closeRedis = () => closeClient(client);
       try {
         store = redisDedupeStore({ client });
@@ -86,7 +89,9 @@ export function reconcileCommand(argv: string[]): Promise<number> {
         throw error;
       }
     } else {
-      process.stderr.write('pixhook reconcile: no --redis: dedupe is in this process only, so a webhook your receiver already handled is handled again\n');
+      process.stderr.write(
+        'pixhook reconcile: no --redis: dedupe is in this process only, so a webhook your receiver already handled is handled again\n',
+      );
     }
 
     try {
@@ -151,11 +156,23 @@ export function reconcileCommand(argv: string[]): Promise<number> {
 
 function recoveredLine(event: PixEvent, key: string | undefined): Record<string, unknown> {
   const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
-  return { type: 'recovered', event: event.name, chargeId: resource.id, status: resource.status, amountInCents: resource.amountInCents, ...(key && { key }), source: 'reconcile' };
+  return {
+    type: 'recovered',
+    event: event.name,
+    chargeId: resource.id,
+    status: resource.status,
+    amountInCents: resource.amountInCents,
+    ...(key && { key }),
+    source: 'reconcile',
+  };
 }
 
 function credentialsFromEnv(): { apiKey: string; apiSecret: string; baseUrl: string } {
-  const env = { apiKey: process.env['PIXHOOK_API_KEY'], apiSecret: process.env['PIXHOOK_API_SECRET'], baseUrl: process.env['PIXHOOK_BASE_URL'] };
+  const env = {
+    apiKey: process.env['PIXHOOK_API_KEY'],
+    apiSecret: process.env['PIXHOOK_API_SECRET'],
+    baseUrl: process.env['PIXHOOK_BASE_URL'],
+  };
   const names = { apiKey: 'PIXHOOK_API_KEY', apiSecret: 'PIXHOOK_API_SECRET', baseUrl: 'PIXHOOK_BASE_URL' } as const;
   const missing = (Object.keys(names) as Array<keyof typeof names>).filter((k) => !env[k]).map((k) => names[k]);
   if (missing.length > 0) throw new UsageError(`set ${missing.join(', ')} in the environment`);

@@ -1,6 +1,17 @@
 import { isPixEventName, pixEventNames } from '../src/index.js';
 import { buildPayload, deliver, type DeliveryAttempt, type PayloadOptions } from '../src/testing/index.js';
-import { flagBounds, integerFlag, parseCommandLine, retryFlags, retryFlagsBounds, retryFlagsUsage, retryFromFlags, runCommand, secretsFrom, UsageError } from './shared/cli-args.js';
+import {
+  flagBounds,
+  integerFlag,
+  parseCommandLine,
+  retryFlags,
+  retryFlagsBounds,
+  retryFlagsUsage,
+  retryFromFlags,
+  runCommand,
+  secretsFrom,
+  UsageError,
+} from './shared/cli-args.js';
 import { signatureFlags, signingFrom } from './shared/signature-flags.js';
 import { jsonText } from './shared/json-text.js';
 import { BodyTooLargeError, readBoundedFile } from './shared/read-bounded-input.js';
@@ -66,14 +77,17 @@ export function sendCommand(argv: string[]): Promise<number> {
       if (name === undefined) throw new UsageError('which event? e.g. pixhook send transaction_paid (or --body <file>)');
       if (!isPixEventName(name)) throw new UsageError(`unknown event ${jsonText(name)}; one of: ${pixEventNames.join(', ')}`);
       const variant = values.variant ?? 'a';
-      if (variant !== 'a' && variant !== 'b' && variant !== 'short') throw new UsageError(`--variant must be a, b or short, got ${jsonText(variant)}`);
+      if (variant !== 'a' && variant !== 'b' && variant !== 'short')
+        throw new UsageError(`--variant must be a, b or short, got ${jsonText(variant)}`);
       const options: PayloadOptions = { variant };
       if (values.id !== undefined) options.id = values.id;
       if (values.amount !== undefined) options.amountInCents = integerFrom('--amount', values.amount, 0);
       if (values.status !== undefined) options.status = values.status;
       if (values.seed !== undefined) options.seed = integerFrom('--seed', values.seed, 0);
       body = buildPayload(name, options);
-      const resource = (body as Record<string, { id: string; status: string }>)[variant === 'a' ? 'data' : name.startsWith('transfer_') ? 'transfer' : 'transaction'];
+      const resource = (body as Record<string, { id: string; status: string }>)[
+        variant === 'a' ? 'data' : name.startsWith('transfer_') ? 'transfer' : 'transaction'
+      ];
       // --id and --status are printed JSON-escaped: a newline or an escape in them cannot forge a line.
       label = `${name} (variant ${variant}, ${jsonText(resource?.id)}, ${jsonText(resource?.status)})`;
     }
@@ -92,10 +106,15 @@ export function sendCommand(argv: string[]): Promise<number> {
     const total = result.attempts.reduce((sum, a) => sum + a.durationMs + (a.retryInMs ?? 0), 0);
     const tried = result.attempts.length;
     if (result.delivered) {
-      process.stdout.write(`delivered: ${result.finalStatus} after ${tried} of ${attempts} attempt${attempts === 1 ? '' : 's'} (${ms(total)})\n`);
+      process.stdout.write(
+        `delivered: ${result.finalStatus} after ${tried} of ${attempts} attempt${attempts === 1 ? '' : 's'} (${ms(total)})\n`,
+      );
       return 0;
     }
-    const last = result.finalStatus === undefined ? jsonText(redactedUrlsIn(result.attempts[tried - 1]?.error ?? 'unknown')) : `status ${result.finalStatus}`;
+    const last =
+      result.finalStatus === undefined
+        ? jsonText(redactedUrlsIn(result.attempts[tried - 1]?.error ?? 'unknown'))
+        : `status ${result.finalStatus}`;
     process.stdout.write(`not delivered: all ${tried} attempt${tried === 1 ? '' : 's'} failed (last: ${last}; ${ms(total)})\n`);
     return 1;
   });
@@ -103,7 +122,10 @@ export function sendCommand(argv: string[]): Promise<number> {
 
 /** `attempt 2/5  500 handler_failed  12.3 ms  2026-…Z  retry in 2000 ms` */
 export function attemptLine(attempt: DeliveryAttempt, of: number): string {
-  const answer = attempt.status === undefined ? `error ${jsonText(redactedUrlsIn(attempt.error ?? 'unknown'))}` : `${attempt.status}${reasonOf(attempt.responseBody)}`;
+  const answer =
+    attempt.status === undefined
+      ? `error ${jsonText(redactedUrlsIn(attempt.error ?? 'unknown'))}`
+      : `${attempt.status}${reasonOf(attempt.responseBody)}`;
   const retry = attempt.retryInMs === undefined ? '' : `  retry in ${attempt.retryInMs} ms`;
   return `attempt ${attempt.attempt}/${of}  ${answer}  ${ms(attempt.durationMs)}  ${attempt.at}${retry}`;
 }
@@ -155,13 +177,15 @@ function urlFrom(value: string | undefined): string {
   } catch {
     throw new UsageError(`--url is not a URL: ${jsonText(redactedUrl(value))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must be http or https, got ${jsonText(url.protocol)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--url must be http or https, got ${jsonText(url.protocol)}`);
   return url.href;
 }
 
 function integerFrom(flag: string, value: string, min: number): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${jsonText(value)}`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min)
+    throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${jsonText(value)}`);
   return n;
 }
 

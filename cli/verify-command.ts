@@ -17,12 +17,18 @@ export function verifyCommand(argv: string[]): Promise<number> {
   return runCommand(usage, async () => {
     const { values, positionals } = parseCommandLine(
       argv,
-      { secret: { type: 'string', multiple: true }, signature: { type: 'string' }, 'max-body-bytes': { type: 'string' }, ...signatureFlags },
+      {
+        secret: { type: 'string', multiple: true },
+        signature: { type: 'string' },
+        'max-body-bytes': { type: 'string' },
+        ...signatureFlags,
+      },
       true,
     );
     const secret = secretsFrom(values.secret);
     const scheme = signingFrom(values);
-    if (values.signature === undefined) throw new UsageError('--signature <header value> is required (what the sender put in the signature header)');
+    if (values.signature === undefined)
+      throw new UsageError('--signature <header value> is required (what the sender put in the signature header)');
     if (positionals.length > 1) throw new UsageError('verify takes one body file (or stdin)');
     const limit = maxBodyBytesFrom(values['max-body-bytes']);
     const file = positionals[0];
@@ -37,10 +43,14 @@ export function verifyCommand(argv: string[]): Promise<number> {
     const input = { body, signature: values.signature, secret };
     const result = scheme.scheme === 'timestamped' ? await verifyTimestampedSignature(input) : await verifySignature(input);
     if (!result.ok) {
-      process.stderr.write(escapeControls(`invalid: ${result.reason}: ${result.message}${result.hint ? ` Hint: ${result.hint}` : ''}`) + '\n');
+      process.stderr.write(
+        escapeControls(`invalid: ${result.reason}: ${result.message}${result.hint ? ` Hint: ${result.hint}` : ''}`) + '\n',
+      );
       return 1;
     }
-    process.stdout.write(`valid: the signature matches ${body.byteLength} bytes${secret.length > 1 ? ` (secret #${result.secretIndex + 1})` : ''}${describeEvent(body)}\n`);
+    process.stdout.write(
+      `valid: the signature matches ${body.byteLength} bytes${secret.length > 1 ? ` (secret #${result.secretIndex + 1})` : ''}${describeEvent(body)}\n`,
+    );
     return 0;
   });
 }

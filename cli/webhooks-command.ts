@@ -19,12 +19,21 @@ export function webhooksCommand(argv: string[]): Promise<number> {
     }
     const { values, positionals } = parseCommandLine(
       rest,
-      { url: { type: 'string' }, event: { type: 'string', multiple: true }, events: { type: 'string', multiple: true }, json: { type: 'boolean', default: false } },
+      {
+        url: { type: 'string' },
+        event: { type: 'string', multiple: true },
+        events: { type: 'string', multiple: true },
+        json: { type: 'boolean', default: false },
+      },
       true,
     );
     const client = createClient(credentialsFromEnv());
     const print = (webhooks: Webhook[]) =>
-      process.stdout.write(values.json ? `${jsonText(webhooks.map((w) => ({ ...w, url: redactedUrl(w.url) })))}\n` : webhooks.map((w) => `${plain(w.id)}\t${plain(redactedUrl(w.url))}\t${plain(w.events.join(','))}\n`).join(''));
+      process.stdout.write(
+        values.json
+          ? `${jsonText(webhooks.map((w) => ({ ...w, url: redactedUrl(w.url) })))}\n`
+          : webhooks.map((w) => `${plain(w.id)}\t${plain(redactedUrl(w.url))}\t${plain(w.events.join(','))}\n`).join(''),
+      );
 
     try {
       if (action === 'list') {
@@ -32,7 +41,10 @@ export function webhooksCommand(argv: string[]): Promise<number> {
         print(await client.webhooks.list());
       } else if (action === 'register') {
         if (values.url === undefined) throw new UsageError('register needs --url <url>');
-        const given = [...(values.event ?? []), ...(values.events ?? [])].flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean);
+        const given = [...(values.event ?? []), ...(values.events ?? [])]
+          .flatMap((e) => e.split(','))
+          .map((e) => e.trim())
+          .filter(Boolean);
         // No event named: subscribe to the eight the interface documents.
         const events = given.length > 0 ? given : [...documentedEventNames];
         const unknown = events.filter((e) => !isPixEventName(e));
@@ -64,7 +76,9 @@ function credentialsFromEnv(): { apiKey: string; apiSecret: string; baseUrl: str
     ['PIXHOOK_API_KEY', apiKey],
     ['PIXHOOK_API_SECRET', apiSecret],
     ['PIXHOOK_BASE_URL', baseUrl],
-  ].filter(([, v]) => !v).map(([name]) => name);
+  ]
+    .filter(([, v]) => !v)
+    .map(([name]) => name);
   if (missing.length > 0) throw new UsageError(`set ${missing.join(', ')} in the environment`);
   if (!URL.canParse(baseUrl as string)) throw new UsageError('PIXHOOK_BASE_URL must be a URL');
   return { apiKey: apiKey as string, apiSecret: apiSecret as string, baseUrl: baseUrl as string };

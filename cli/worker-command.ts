@@ -18,7 +18,15 @@ import {
 import { eventLine } from './shared/event-line.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { waitForRedis } from './shared/wait-for-redis.js';
-import { closeWithin, redactedUrl, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom, withinRedisWait } from './shared/redis-backend.js';
+import {
+  closeWithin,
+  redactedUrl,
+  redisFlags,
+  redisUrlForms,
+  redisUrlFrom,
+  redisWaitFrom,
+  withinRedisWait,
+} from './shared/redis-backend.js';
 import { jsonText } from './shared/json-text.js';
 
 const usage =
@@ -64,7 +72,9 @@ async function runWorker(argv: string[]): Promise<number> {
   const redisWait = redisWaitFrom(values['redis-wait']);
   // With no handler every job would complete and the event be lost: the gateway's retries then answer duplicate.
   if (values.handlers === undefined) {
-    throw new UsageError('pixhook worker: --handlers <module> is required: a worker with no handler would complete jobs without running anything');
+    throw new UsageError(
+      'pixhook worker: --handlers <module> is required: a worker with no handler would complete jobs without running anything',
+    );
   }
   // A worker never verifies a signature: it runs the handlers on the verified bytes the receiver queued.
   const processing = createProcessing({ logger: stderrLogger });
@@ -114,9 +124,13 @@ async function listCommand(argv: string[]): Promise<number> {
 }
 
 async function replayCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandLine(argv, { ...connectionOptions, key: { type: 'string', multiple: true }, all: { type: 'boolean', default: false } });
+  const { values } = parseCommandLine(argv, {
+    ...connectionOptions,
+    key: { type: 'string', multiple: true },
+    all: { type: 'boolean', default: false },
+  });
   const keys = values.key ?? [];
-  if (values.all === (keys.length > 0)) throw new UsageError('give either --key <dedupe key> (repeatable) or --all');
+  if (values.all === keys.length > 0) throw new UsageError('give either --key <dedupe key> (repeatable) or --all');
   return withQueue(values, async (queue) => {
     if (values.all) {
       const replayed = await queue.replayDeadLetters();
@@ -143,7 +157,12 @@ async function withQueue(values: QueueFlags, body: (queue: DurableQueue) => Prom
   await waitForRedis(url, redisWait);
   const { createDurableQueue } = await import('../src/redis/index.js');
   const queue = await withinRedisWait(
-    createDurableQueue({ connection: url, queueName: values.queue, ...(values.prefix !== undefined && { prefix: values.prefix }), logger: stderrLogger }),
+    createDurableQueue({
+      connection: url,
+      queueName: values.queue,
+      ...(values.prefix !== undefined && { prefix: values.prefix }),
+      logger: stderrLogger,
+    }),
     url,
     redisWait,
     'the queue',

@@ -36,7 +36,8 @@ function hasPostgresUser() {
 function missingPackages() {
   const packages = [];
   if (!onPath('redis-server') || !onPath('redis-cli')) packages.push('redis-server');
-  const postgresReady = executable(join(postgresBin, 'initdb')) && executable(join(postgresBin, 'pg_ctl')) && (!asRoot || hasPostgresUser());
+  const postgresReady =
+    executable(join(postgresBin, 'initdb')) && executable(join(postgresBin, 'pg_ctl')) && (!asRoot || hasPostgresUser());
   if (!postgresReady) packages.push('postgresql');
   return packages;
 }
@@ -58,6 +59,8 @@ if (missing.length > 0 && asRoot && process.env.PIXHOOK_NO_INSTALL !== '1' && on
   missing = missingPackages();
 }
 if (missing.length > 0) {
-  process.stderr.write(`pixhook tests: missing ${describe(missing)}; install ${missing.length === 1 ? 'it' : 'them'}, then run npm test again\n`);
+  process.stderr.write(
+    `pixhook tests: missing ${describe(missing)}; install ${missing.length === 1 ? 'it' : 'them'}, then run npm test again\n`,
+  );
   process.exit(1);
 }

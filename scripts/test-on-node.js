@@ -4,7 +4,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const files = ['test/contract', 'test/adapters/express.contract.test.ts', 'test/adapters/fastify.contract.test.ts', 'test/adapters/next.contract.test.ts', 'test/adapters/node.contract.test.ts', 'test/adapters/web.contract.test.ts', 'test/examples'];
+const files = [
+  'test/contract',
+  'test/adapters/express.contract.test.ts',
+  'test/adapters/fastify.contract.test.ts',
+  'test/adapters/next.contract.test.ts',
+  'test/adapters/node.contract.test.ts',
+  'test/adapters/web.contract.test.ts',
+  'test/examples',
+];
 let failed = false;
 for (const major of process.argv.slice(2)) {
   const node = new URL(`../node_modules/node${major}/bin/node`, import.meta.url).pathname;
@@ -16,7 +24,16 @@ for (const major of process.argv.slice(2)) {
   console.log(`\n── Node ${version}: contract suites and examples ──`);
   const run = spawnSync(
     node,
-    ['node_modules/vitest/vitest.mjs', 'run', ...files, '--coverage.enabled=false', '--typecheck.enabled=false', '--reporter=dot', '--reporter=json', `--outputFile.json=.vitest/report-node${major}.json`],
+    [
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      ...files,
+      '--coverage.enabled=false',
+      '--typecheck.enabled=false',
+      '--reporter=dot',
+      '--reporter=json',
+      `--outputFile.json=.vitest/report-node${major}.json`,
+    ],
     { stdio: 'inherit', env: { ...process.env, PATH: `${node.replace(/\/node$/, '')}:${process.env.PATH}` } },
   );
   if (run.status !== 0) failed = true;

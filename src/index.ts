@@ -31,13 +31,7 @@ export {
   transferEventNames,
   transferStatuses,
 } from './events/event-names.js';
-export type {
-  PixEventName,
-  TransactionEventName,
-  TransactionStatus,
-  TransferEventName,
-  TransferStatus,
-} from './events/event-names.js';
+export type { PixEventName, TransactionEventName, TransactionStatus, TransferEventName, TransferStatus } from './events/event-names.js';
 export type {
   EventSource,
   EventWarning,

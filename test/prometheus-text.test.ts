@@ -11,7 +11,11 @@ describe('metricsToPrometheus', () => {
     await receiver.receive({ headers: { 'x-signature': signBytes(body, 's') }, body });
     await receiver.receive({ headers: { 'x-signature': signBytes(body, 'forged') }, body });
     const text = metricsToPrometheus(receiver.metrics(), { prefix: 'shop_pix' });
-    const sample = (line: string) => text.split('\n').find((l) => l.startsWith(`${line} `))?.split(' ')[1];
+    const sample = (line: string) =>
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${line} `))
+        ?.split(' ')[1];
     expect(sample('shop_pix_received_total')).toBe('3');
     expect(sample('shop_pix_handled_total')).toBe('1');
     expect(sample('shop_pix_duplicates_total')).toBe('1');
@@ -20,6 +24,10 @@ describe('metricsToPrometheus', () => {
     expect(sample('shop_pix_ack_latency_ms_count')).toBe('3');
     expect(text).toMatch(/^# TYPE shop_pix_ack_latency_ms histogram$/m);
     // Every sample line is `name{labels} value` with a numeric value.
-    for (const line of text.trim().split('\n').filter((l) => !l.startsWith('#'))) expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? \d+(\.\d+)?(e-?\d+)?$/);
+    for (const line of text
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('#')))
+      expect(line).toMatch(/^[a-z_]+(\{[^}]*\})? \d+(\.\d+)?(e-?\d+)?$/);
   });
 });

@@ -18,7 +18,8 @@ function delivery(payload: unknown, withSecret = secret) {
 
 function recordingLogger() {
   const lines: { level: string; fields: Record<string, unknown>; message?: string }[] = [];
-  const at = (level: string) => (fields: object, message?: string) => void lines.push({ level, fields: fields as Record<string, unknown>, message });
+  const at = (level: string) => (fields: object, message?: string) =>
+    void lines.push({ level, fields: fields as Record<string, unknown>, message });
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
 }
 
@@ -59,7 +60,9 @@ describe('receive', () => {
     const headers = { 'x-signature': signBytes(body, secret) };
     expect((await receiver.receive({ headers, body: async () => body })).status).toBe(200);
     const other = createReceiver({ secret });
-    expect((await other.receive({ headers, body: body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer })).status).toBe(200);
+    expect(
+      (await other.receive({ headers, body: body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer })).status,
+    ).toBe(200);
     const third = createReceiver({ secret });
     expect((await third.receive({ headers, body: JSON.stringify(shortPaid) })).status).toBe(200);
   });
@@ -77,8 +80,12 @@ describe('receive', () => {
 
   it('maps a reader failure to body_unreadable and a PixhookError to its own reason', async () => {
     const receiver = createReceiver({ secret });
-    expect((await receiver.receive({ headers: {}, body: () => Promise.reject(new Error('socket hang up')) })).reason).toBe('body_unreadable');
-    expect((await receiver.receive({ headers: {}, body: () => Promise.reject(new PixhookError('body_too_large', 'too big')) })).status).toBe(413);
+    expect((await receiver.receive({ headers: {}, body: () => Promise.reject(new Error('socket hang up')) })).reason).toBe(
+      'body_unreadable',
+    );
+    expect(
+      (await receiver.receive({ headers: {}, body: () => Promise.reject(new PixhookError('body_too_large', 'too big')) })).status,
+    ).toBe(413);
   });
 
   it('reject() gives the contract answer for a failure an adapter found', () => {
@@ -181,13 +188,23 @@ describe('dedupe store failures fail closed', () => {
   });
 
   it('bounds a hung store by storeTimeoutMs', async () => {
-    const hung: DedupeStore = { claim: () => new Promise(() => {}), complete: async () => true, release: async () => {}, extend: async () => true };
+    const hung: DedupeStore = {
+      claim: () => new Promise(() => {}),
+      complete: async () => true,
+      release: async () => {},
+      extend: async () => true,
+    };
     const receiver = createReceiver({ secret, store: hung, storeTimeoutMs: 30 });
     expect((await receiver.receive(delivery(variantAPaid))).reason).toBe('store_unavailable');
   });
 
   it('still answers 200 when marking done fails after the handler succeeded', async () => {
-    const store: DedupeStore = { claim: async () => 'claimed' as const, complete: () => Promise.reject(new Error('gone')), release: async () => {}, extend: async () => true };
+    const store: DedupeStore = {
+      claim: async () => 'claimed' as const,
+      complete: () => Promise.reject(new Error('gone')),
+      release: async () => {},
+      extend: async () => true,
+    };
     const { lines, logger } = recordingLogger();
     const receiver = createReceiver({ secret, store, logger }).onAny(() => {});
     expect((await receiver.receive(delivery(variantAPaid))).status).toBe(200);
@@ -197,7 +214,13 @@ describe('dedupe store failures fail closed', () => {
   it('renews a claim while a long handler runs, when the store can', async () => {
     const extended: string[] = [];
     const base = memoryDedupeStore();
-    const store: DedupeStore = { local: false, claim: base.claim, complete: base.complete, release: base.release, extend: async (key, owner, ttl) => (extended.push(key), base.extend(key, owner, ttl)) };
+    const store: DedupeStore = {
+      local: false,
+      claim: base.claim,
+      complete: base.complete,
+      release: base.release,
+      extend: async (key, owner, ttl) => (extended.push(key), base.extend(key, owner, ttl)),
+    };
     const receiver = createReceiver({ secret, store, claimTtlMs: 40 }).onAny(() => new Promise((r) => setTimeout(r, 120)));
     await receiver.receive(delivery(variantAPaid));
     expect(extended.length).toBeGreaterThanOrEqual(2);
@@ -234,7 +257,11 @@ describe('background mode', () => {
     await receiver.drain();
     expect(calls).toBe(2);
     expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ attempt: 2, mode: 'background', key: expect.stringMatching(/^transaction_paid:tx_a_0001:paid:\d+$/) });
+    expect(failures[0]).toMatchObject({
+      attempt: 2,
+      mode: 'background',
+      key: expect.stringMatching(/^transaction_paid:tx_a_0001:paid:\d+$/),
+    });
     expect((await receiver.receive(delivery(variantAPaid))).reason).toBeUndefined();
     await receiver.drain();
     expect(calls).toBe(4);
@@ -317,7 +344,9 @@ describe('durable mode', () => {
     fail = false;
     await internalsOf(receiver).processing.runQueued(job, { attempt: 1, final: false });
     expect(receiver.metrics()).toMatchObject({ handled: 1, failed: 2, deadLettered: 1 });
-    await expect(internalsOf(receiver).processing.runQueued({ ...job, body: JSON.stringify({ nope: 1 }) }, { attempt: 1, final: false })).rejects.toMatchObject({ code: 'payload_invalid' });
+    await expect(
+      internalsOf(receiver).processing.runQueued({ ...job, body: JSON.stringify({ nope: 1 }) }, { attempt: 1, final: false }),
+    ).rejects.toMatchObject({ code: 'payload_invalid' });
   });
 });
 

@@ -63,7 +63,10 @@ const fastifyFix =
 /** The plugin's parser leaves a Buffer (or nothing); anything else means a hook replaced it. */
 function rawBodyOf(body: unknown): Uint8Array | undefined | (() => Promise<never>) {
   if (body === undefined || body === null || body instanceof Uint8Array) return body ?? undefined;
-  return () => Promise.reject(new PixhookError('body_already_parsed', `The request body was already parsed before pixhook could read the raw bytes. ${fastifyFix}`));
+  return () =>
+    Promise.reject(
+      new PixhookError('body_already_parsed', `The request body was already parsed before pixhook could read the raw bytes. ${fastifyFix}`),
+    );
 }
 
 function send(reply: FastifyReply, result: ReceiveResult): FastifyReply {

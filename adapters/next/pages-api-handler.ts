@@ -25,5 +25,7 @@ export function createPagesApiHandler(source: ReceiverSource, options: PagesApiH
   const waitUntil = options.waitUntil;
   const receiver = resolveReceiver(source, waitUntil, waitUntilFix);
   return (req, res) =>
-    handleNodeRequest(receiver(), req, res, { fix: bodyParserFix, stringBodyIsRaw: false, ...(waitUntil && { waitUntil }) }).catch(() => void res.destroy());
+    handleNodeRequest(receiver(), req, res, { fix: bodyParserFix, stringBodyIsRaw: false, ...(waitUntil && { waitUntil }) }).catch(
+      () => void res.destroy(),
+    );
 }

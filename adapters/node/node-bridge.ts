@@ -60,19 +60,22 @@ function readStream(req: NodeRequest, limit: number, fix: string, done: BodyDone
     finish(error);
   };
   const onError = (error: unknown) => {
-    if (!finished) finish(new PixhookError('body_unreadable', 'The request body could not be read.', { cause: error ?? new Error('request aborted') }));
+    if (!finished)
+      finish(new PixhookError('body_unreadable', 'The request body could not be read.', { cause: error ?? new Error('request aborted') }));
   };
   req.on('data', (chunk: Buffer) => {
     if (finished) return;
     total += chunk.byteLength;
     if (total > limit) return fail(new PixhookError('body_too_large', 'The body is larger than this receiver accepts.'));
-    if (declared !== undefined && total > declared) return fail(new PixhookError('body_unreadable', 'The body is longer than its Content-Length.'));
+    if (declared !== undefined && total > declared)
+      return fail(new PixhookError('body_unreadable', 'The body is longer than its Content-Length.'));
     if (first === undefined) first = chunk;
     else (chunks ??= [first]).push(chunk);
   });
   req.on('end', () => {
     if (finished) return;
-    if (declared !== undefined && total !== declared) return finish(new PixhookError('body_unreadable', 'The body ended before its Content-Length.'));
+    if (declared !== undefined && total !== declared)
+      return finish(new PixhookError('body_unreadable', 'The body ended before its Content-Length.'));
     finish(undefined, chunks ? Buffer.concat(chunks, total) : (first ?? new Uint8Array(0)));
   });
   req.on('error', onError);
@@ -162,7 +165,9 @@ function handOver(
   body: ReceiveRequest['body'],
 ): void {
   try {
-    const request: ReceiveRequest = options.waitUntil ? { method: req.method, headers: req.headers, body, waitUntil: options.waitUntil } : { method: req.method, headers: req.headers, body };
+    const request: ReceiveRequest = options.waitUntil
+      ? { method: req.method, headers: req.headers, body, waitUntil: options.waitUntil }
+      : { method: req.method, headers: req.headers, body };
     const handled = receiver.handle(request);
     if (isPromise(handled)) handled.then((result) => written(res, options, settled, result)).catch(settled);
     else written(res, options, settled, handled);
@@ -178,7 +183,13 @@ function written(res: ServerResponse, options: NodeRequestOptions, settled: (err
 }
 
 /** `serveNodeRequest` as a promise that settles once the answer is written (Next's Pages router awaits it). */
-export function handleNodeRequest(receiver: ReceiverInternals, req: NodeRequest, res: ServerResponse, options: NodeRequestOptions = {}): Promise<void> {
-  return new Promise((resolve, reject) => serveNodeRequest(receiver, req, res, options, (error) => (error === undefined ? resolve() : reject(error))));
+export function handleNodeRequest(
+  receiver: ReceiverInternals,
+  req: NodeRequest,
+  res: ServerResponse,
+  options: NodeRequestOptions = {},
+): Promise<void> {
+  return new Promise((resolve, reject) =>
+    serveNodeRequest(receiver, req, res, options, (error) => (error === undefined ? resolve() : reject(error))),
+  );
 }
-

@@ -19,7 +19,8 @@ const bodyUsedFix =
  */
 export function webBodyReader(request: Request, fix: string = bodyUsedFix): (limit: number) => Promise<Uint8Array> {
   return async (limit) => {
-    if (request.bodyUsed) throw new PixhookError('body_already_parsed', `The request body was already read before pixhook could read the raw bytes. ${fix}`);
+    if (request.bodyUsed)
+      throw new PixhookError('body_already_parsed', `The request body was already read before pixhook could read the raw bytes. ${fix}`);
     const declared = Number(request.headers.get('content-length') ?? Number.NaN);
     if (declared > limit) {
       await request.body?.cancel().catch(() => undefined);

@@ -8,9 +8,13 @@ import { join } from 'node:path';
 export async function startRedisServer() {
   const dir = await mkdtemp(join(tmpdir(), 'pixhook-bench-redis-'));
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', ''], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', ''],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   await new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk) => {

@@ -81,14 +81,24 @@ export const retryFlagsUsage = '[--attempts <n>] [--backoff-ms <n>] [--backoff-f
 export const retryFlagsBounds = '--attempts 1–100, --backoff-ms and --max-backoff-ms 0–86400000 (24 h), --backoff-factor 1–10';
 
 /** The `retry` option the retry flags ask for: `{ attempts, backoff: { delayMs, factor, maxDelayMs } }`, only what was given. */
-export function retryFromFlags(values: { attempts?: string; 'backoff-ms'?: string; 'backoff-factor'?: string; 'max-backoff-ms'?: string }): RetryOptions {
+export function retryFromFlags(values: {
+  attempts?: string;
+  'backoff-ms'?: string;
+  'backoff-factor'?: string;
+  'max-backoff-ms'?: string;
+}): RetryOptions {
   const backoff: Backoff = {};
   if (values['backoff-ms'] !== undefined) backoff.delayMs = integerFlag('--backoff-ms', values['backoff-ms'], flagBounds.delayMs);
   if (values['backoff-factor'] !== undefined) {
     const given = values['backoff-factor'];
-    backoff.factor = checkNumber('--backoff-factor', /^\d{1,6}(?:\.\d{1,6})?$/.test(given) ? Number(given) : given, { min: 1, max: 10, integer: false });
+    backoff.factor = checkNumber('--backoff-factor', /^\d{1,6}(?:\.\d{1,6})?$/.test(given) ? Number(given) : given, {
+      min: 1,
+      max: 10,
+      integer: false,
+    });
   }
-  if (values['max-backoff-ms'] !== undefined) backoff.maxDelayMs = integerFlag('--max-backoff-ms', values['max-backoff-ms'], flagBounds.delayMs);
+  if (values['max-backoff-ms'] !== undefined)
+    backoff.maxDelayMs = integerFlag('--max-backoff-ms', values['max-backoff-ms'], flagBounds.delayMs);
   const retry: RetryOptions = {};
   if (values.attempts !== undefined) retry.attempts = integerFlag('--attempts', values.attempts, flagBounds.attempts);
   if (Object.keys(backoff).length > 0) retry.backoff = backoff;
@@ -101,7 +111,10 @@ const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3
 export function durationFlag(flag: string, value: string, bounds: NumberBounds): number {
   const match = /^(\d{1,16}(?:\.\d{1,6})?)(ms|s|m|h)?$/.exec(value.trim());
   if (!match) throw new UsageError(`${flag} must be a duration like 30s, 2m, 48h or 5000ms, got ${jsonText(value)}`);
-  return checkNumber(flag, Math.round(Number(match[1]) * durationUnits[match[2] ?? 'ms']!), { ...bounds, note: `ms${bounds.note === undefined ? '' : ` ${bounds.note}`}` });
+  return checkNumber(flag, Math.round(Number(match[1]) * durationUnits[match[2] ?? 'ms']!), {
+    ...bounds,
+    note: `ms${bounds.note === undefined ? '' : ` ${bounds.note}`}`,
+  });
 }
 
 /** A file named on the command line that cannot be read is a usage error (exit 2), for every command. */
@@ -115,7 +128,19 @@ export async function readInputFile(flag: string, path: string): Promise<Uint8Ar
 }
 
 // Errors of the machine or the network, not of the command line: exit 1 with one line.
-const operationalCodes = new Set(['ENOENT', 'EISDIR', 'EACCES', 'EPERM', 'EADDRINUSE', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EINVAL', 'ECONNREFUSED', 'redis_unavailable']);
+const operationalCodes = new Set([
+  'ENOENT',
+  'EISDIR',
+  'EACCES',
+  'EPERM',
+  'EADDRINUSE',
+  'EADDRNOTAVAIL',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EINVAL',
+  'ECONNREFUSED',
+  'redis_unavailable',
+]);
 
 /**
  * Runs a command body. Every failure is one line on stderr: usage and configuration errors exit 2

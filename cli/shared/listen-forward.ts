@@ -43,10 +43,7 @@ export function createForwarder(url: string, write: (line: string) => void): For
         let bytes: Uint8Array | undefined;
         const source = request.body;
         // Adapters hand over a reader; keep what it read so the exact bytes can be forwarded.
-        const body =
-          typeof source === 'function'
-            ? async (limit: number) => (bytes = await source(limit))
-            : source;
+        const body = typeof source === 'function' ? async (limit: number) => (bytes = await source(limit)) : source;
         if (source instanceof Uint8Array) bytes = source;
         else if (typeof source === 'string') bytes = new TextEncoder().encode(source);
         const result = await receiver.receive({ ...request, body });

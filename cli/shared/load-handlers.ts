@@ -11,7 +11,9 @@ import { jsonText } from './json-text.js';
  * no such function is a usage error (exit 2, one line), for every command.
  */
 export async function registerHandlers(path: string, processing: Processing): Promise<void> {
-  await (await loadHandlers(path))(processing);
+  await (
+    await loadHandlers(path)
+  )(processing);
 }
 
 /** Loads the module only (before anything is opened); the function it returns registers the handlers. */
@@ -31,7 +33,9 @@ export async function loadHandlers(path: string): Promise<(processing: Processin
   }
   const register = typeof module.default === 'function' ? module.default : module.register;
   if (typeof register !== 'function') {
-    throw new UsageError(`--handlers ${jsonText(path)} must export a function (default or \`register\`) that takes the processing (on, onAny, onError …)`);
+    throw new UsageError(
+      `--handlers ${jsonText(path)} must export a function (default or \`register\`) that takes the processing (on, onAny, onError …)`,
+    );
   }
   return async (processing) => {
     await (register as (processing: Processing) => unknown)(processing);

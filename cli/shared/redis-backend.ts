@@ -16,7 +16,8 @@ export const redisFlags = {
 } as const;
 
 /** The URL forms, said in every usage text. */
-export const redisUrlForms = 'redis://[:password@]host:6379[/db], rediss:// (TLS), or a Cluster by its seed nodes: redis+cluster://host:port,host:port (rediss+cluster:// for TLS)';
+export const redisUrlForms =
+  'redis://[:password@]host:6379[/db], rediss:// (TLS), or a Cluster by its seed nodes: redis+cluster://host:port,host:port (rediss+cluster:// for TLS)';
 
 /** How long closing may take before the connections are dropped: a Redis that went silent must not hold the process. */
 const closeWithinMs = 2_000;
@@ -52,7 +53,13 @@ export async function openRedisBackend(url: string, durable: boolean, logger: Lo
     store: redisDedupeStore({ client }),
     ...(queue && { queue }),
     async start(receiver) {
-      if (durable) worker = await withinRedisWait(startWorker({ processing: internalsOf(receiver).processing, connection: url, logger }), url, waitMs, 'the worker');
+      if (durable)
+        worker = await withinRedisWait(
+          startWorker({ processing: internalsOf(receiver).processing, connection: url, logger }),
+          url,
+          waitMs,
+          'the worker',
+        );
     },
     close,
   };
@@ -98,7 +105,13 @@ export async function withinRedisWait<T>(promise: Promise<T>, url: string, waitM
   let timer: NodeJS.Timeout | undefined;
   const hang = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new CommandFailure('redis_unavailable', `Redis at ${redactedRedisUrl(url)} did not answer within ${boundMs / 1_000} s (${what} could not start)`)),
+      () =>
+        reject(
+          new CommandFailure(
+            'redis_unavailable',
+            `Redis at ${redactedRedisUrl(url)} did not answer within ${boundMs / 1_000} s (${what} could not start)`,
+          ),
+        ),
       boundMs,
     );
   });

@@ -19,7 +19,10 @@ export interface Served {
 
 /** The pixhook adapter on `path`: Express when it is installed, else the node:http adapter itself. */
 export async function serveReceiver(options: ServeOptions): Promise<Served> {
-  const express = await import('express').then((m) => m.default, () => undefined);
+  const express = await import('express').then(
+    (m) => m.default,
+    () => undefined,
+  );
   let server: Server;
   if (express) {
     const app = express();

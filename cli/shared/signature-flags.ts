@@ -7,10 +7,14 @@ export const signatureFlags = {
   'signature-header': { type: 'string' },
 } as const;
 
-export function signingFrom(values: { 'signature-scheme': string; 'signature-header'?: string | undefined }): SigningScheme & SignatureOptions {
+export function signingFrom(values: {
+  'signature-scheme': string;
+  'signature-header'?: string | undefined;
+}): SigningScheme & SignatureOptions {
   const scheme = values['signature-scheme'];
   const header = values['signature-header'];
-  if (header !== undefined && !/^[A-Za-z0-9-]+$/.test(header)) throw new UsageError(`--signature-header must be a header name, got ${JSON.stringify(header)}`);
+  if (header !== undefined && !/^[A-Za-z0-9-]+$/.test(header))
+    throw new UsageError(`--signature-header must be a header name, got ${JSON.stringify(header)}`);
   if (scheme === 'sha256') return { scheme, header: header ?? 'x-signature' };
   if (scheme === 'timestamped') {
     if (header === undefined) throw new UsageError('--signature-scheme timestamped needs --signature-header <Brand>-Signature');

@@ -21,10 +21,15 @@ export async function waitForRedis(url: string, waitMs: number): Promise<void> {
     const left = giveUpAt - Date.now();
     if (left <= 0) {
       const within = seconds(Math.max(waitMs, attemptFloorMs));
-      throw new CommandFailure('redis_unavailable', `Redis at ${redactedRedisUrl(url)} did not answer within ${within} (${why}; ${attempt} attempt${attempt === 1 ? '' : 's'})`);
+      throw new CommandFailure(
+        'redis_unavailable',
+        `Redis at ${redactedRedisUrl(url)} did not answer within ${within} (${why}; ${attempt} attempt${attempt === 1 ? '' : 's'})`,
+      );
     }
     if (!said) {
-      process.stderr.write(`pixhook: waiting for Redis at ${redactedRedisUrl(url)} (${why}; trying every second for up to ${seconds(waitMs)})\n`);
+      process.stderr.write(
+        `pixhook: waiting for Redis at ${redactedRedisUrl(url)} (${why}; trying every second for up to ${seconds(waitMs)})\n`,
+      );
       said = true;
     }
     await new Promise((r) => setTimeout(r, Math.min(1_000, left)));

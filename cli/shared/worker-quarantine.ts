@@ -56,7 +56,11 @@ async function show(argv: string[]): Promise<number> {
 }
 
 async function replay(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, { ...connection, handlers: { type: 'string' }, all: { type: 'boolean', default: false } }, true);
+  const { values, positionals } = parseCommandLine(
+    argv,
+    { ...connection, handlers: { type: 'string' }, all: { type: 'boolean', default: false } },
+    true,
+  );
   if (values.all === positionals.length > 0) throw new UsageError('give either the ids to replay or --all');
   if (values.handlers === undefined) throw new UsageError('worker quarantine replay needs --handlers <module>');
   const url = redisUrlFrom(values.redis, true);
@@ -66,7 +70,11 @@ async function replay(argv: string[]): Promise<number> {
   const client = await connectRedis(url, redisWait);
   try {
     const quarantine = redisQuarantine({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) });
-    const store = redisDedupeStore({ client, quarantine: false, ...(values['dedupe-prefix'] !== undefined && { prefix: values['dedupe-prefix'] }) });
+    const store = redisDedupeStore({
+      client,
+      quarantine: false,
+      ...(values['dedupe-prefix'] !== undefined && { prefix: values['dedupe-prefix'] }),
+    });
     const processing = createProcessing({ store });
     await register(processing);
     const ids = values.all ? (await quarantine.list({ start: 0, end: 9_999 })).map((e) => e.id) : positionals;
@@ -97,7 +105,11 @@ async function replayOne(bytes: Uint8Array, processing: ReturnType<typeof create
   if (!normalized.ok) return { replayed: false, why: `payload_invalid: ${normalized.message}` };
   const result = await processing.accept(normalized.event);
   if (result.reason === undefined || result.reason === 'duplicate' || result.reason === 'unknown_event') {
-    return { replayed: true, ...(result.key !== undefined && { key: result.key }), ...(result.reason !== undefined && { reason: result.reason }) };
+    return {
+      replayed: true,
+      ...(result.key !== undefined && { key: result.key }),
+      ...(result.reason !== undefined && { reason: result.reason }),
+    };
   }
   return { replayed: false, why: result.reason, ...(result.key !== undefined && { key: result.key }) };
 }

@@ -43,7 +43,11 @@ await pglite.query('CREATE TABLE ledger (event_key text NOT NULL, tx_id text NOT
 const ledgerRuns = { runs: 0, skipped: 0, failNext: false };
 const book = inbox.transactional(async (event, { key, tx }) => {
   ledgerRuns.runs++;
-  await tx.query('INSERT INTO ledger (event_key, tx_id, amount_in_cents) VALUES ($1, $2, $3)', [key, event.transaction.id, event.transaction.amountInCents]);
+  await tx.query('INSERT INTO ledger (event_key, tx_id, amount_in_cents) VALUES ($1, $2, $3)', [
+    key,
+    event.transaction.id,
+    event.transaction.amountInCents,
+  ]);
   if (ledgerRuns.failNext) {
     ledgerRuns.failNext = false;
     throw new Error('simulated crash after the INSERT, before COMMIT');
@@ -136,9 +140,10 @@ const scenarios = [
   },
   {
     delivery: 'handler fails once (inline)',
-    send: () => deliver({ url: `${base}/webhooks/pix-inline`, body: transactionPaid({ id: 'txn_demo_fail_inline', seed: 8 }), secret, ...sending }),
+    send: () =>
+      deliver({ url: `${base}/webhooks/pix-inline`, body: transactionPaid({ id: 'txn_demo_fail_inline', seed: 8 }), secret, ...sending }),
     expect: { answers: '500 handler_failed, 200', handled: 1, runs: 2 },
-    why: 'claim released on failure, so the sender\'s retry ran it again',
+    why: "claim released on failure, so the sender's retry ran it again",
     id: 'txn_demo_fail_inline',
   },
 ];
@@ -168,7 +173,7 @@ const exactlyOnce = [
       return deliver({ url: `${base}/webhooks/pix-ledger`, body: ledgerFail, secret, ...sending });
     },
     expect: { answers: '500 handler_failed, 200', rows: 1, runs: 2, skipped: 0 },
-    why: 'rolled back with its key, so the sender\'s retry booked it once',
+    why: "rolled back with its key, so the sender's retry booked it once",
     id: 'txn_demo_ledger_fail',
   },
 ];
@@ -207,7 +212,11 @@ for (const [index, scenario] of exactlyOnce.entries()) {
   const rowsBooked = await ledgerRows(scenario.id);
   const ran = ledgerRuns.runs - before.runs;
   const skipped = ledgerRuns.skipped - before.skipped;
-  const ok = answers === scenario.expect.answers && rowsBooked === scenario.expect.rows && ran === scenario.expect.runs && skipped === scenario.expect.skipped;
+  const ok =
+    answers === scenario.expect.answers &&
+    rowsBooked === scenario.expect.rows &&
+    ran === scenario.expect.runs &&
+    skipped === scenario.expect.skipped;
   if (!ok) failures++;
   ledgerTable.push([
     `${ok ? '✓' : '✗'} pg${index + 1}`,
@@ -221,18 +230,24 @@ for (const [index, scenario] of exactlyOnce.entries()) {
 const elapsed = performance.now() - startedAt;
 
 console.log(`pixhook demo — receiver in background mode at ${url}`);
-console.log(`simulator: POST + X-Signature, up to ${sending.retry.attempts} attempts, backoff ${sending.retry.backoff.delayMs} ms doubling (the gateway: 1 s doubling)\n`);
+console.log(
+  `simulator: POST + X-Signature, up to ${sending.retry.attempts} attempts, backoff ${sending.retry.backoff.delayMs} ms doubling (the gateway: 1 s doubling)\n`,
+);
 printTable(['#', 'delivery', 'attempts', 'answers', 'handled', 'why'], rows);
 console.log('\nexactly-once effects on Postgres (pixhook/postgres on an embedded PGlite): a transactional handler books each payment');
 printTable(['#', 'delivery', 'attempts', 'answers', 'ledger rows', 'why'], ledgerTable);
 const m = background.metrics();
-const rejected = Object.entries(m.rejected).map(([reason, n]) => `${reason} ${n}`).join(', ');
+const rejected = Object.entries(m.rejected)
+  .map(([reason, n]) => `${reason} ${n}`)
+  .join(', ');
 console.log(
   `\n${scenarios.length + exactlyOnce.length} scenarios in ${(elapsed / 1000).toFixed(2)} s. Background receiver: ${m.received} deliveries, ` +
     `${m.handled} handled, ${m.duplicates} duplicates, ${m.failed} failed handler runs, rejected: ${rejected || 'none'}; ` +
     `mean answer ${(m.ackLatencyMs.sum / Math.max(1, m.ackLatencyMs.count)).toFixed(2)} ms.`,
 );
-console.log(failures === 0 ? 'every delivery behaved as the receiver contract says.' : `${failures} scenario(s) did not behave as expected.`);
+console.log(
+  failures === 0 ? 'every delivery behaved as the receiver contract says.' : `${failures} scenario(s) did not behave as expected.`,
+);
 
 await new Promise((resolve) => server.close(resolve));
 await pglite.close();
@@ -263,7 +278,11 @@ function summarize(answers) {
 
 function printTable(header, body) {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   console.log(line(header));
   console.log(line(widths.map((w) => '─'.repeat(w))));
   for (const row of body) console.log(line(row));

@@ -1,7 +1,16 @@
 import type { PixEvent } from '../events/event-types.js';
 import { applyInfraction } from './dispute-update.js';
 import { evaluatePolicy, movesForward, paymentOf, samePayment, statesPayment, type PaymentFact } from './evaluate-policy.js';
-import type { BookChannel, BookResource, Dispute, Expectation, HeldEvent, RecordResult, TimelineEntry, TimelineOutcome } from './payment-book.js';
+import type {
+  BookChannel,
+  BookResource,
+  Dispute,
+  Expectation,
+  HeldEvent,
+  RecordResult,
+  TimelineEntry,
+  TimelineOutcome,
+} from './payment-book.js';
 import type { ResolvedPolicy } from './payment-policy.js';
 
 // One resource as every backend stores it (plain JSON), and the pure steps that change it. A backend
@@ -174,7 +183,8 @@ function applied(state: ResourceState, event: PixEvent): ResourceState {
   if (event.kind === 'transaction' && statesPayment(event)) {
     const payment = paymentOf(event);
     // Bounded: a payment older than the last few would read as a second one, which errs toward a hold.
-    if (!state.payments.some((earlier) => samePayment(earlier, payment))) state.payments = [...state.payments.slice(-(maxPayments - 1)), payment];
+    if (!state.payments.some((earlier) => samePayment(earlier, payment)))
+      state.payments = [...state.payments.slice(-(maxPayments - 1)), payment];
   }
   return state;
 }

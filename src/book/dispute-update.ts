@@ -3,7 +3,17 @@ import type { Dispute } from './payment-book.js';
 
 // MED providers close a dispute with one of these; any other status (or none) keeps it open, so an
 // unfamiliar word errs toward an alert rather than silence.
-const closingStatuses: ReadonlySet<string> = new Set(['closed', 'resolved', 'rejected', 'accepted', 'canceled', 'cancelled', 'refunded', 'finished', 'concluded']);
+const closingStatuses: ReadonlySet<string> = new Set([
+  'closed',
+  'resolved',
+  'rejected',
+  'accepted',
+  'canceled',
+  'cancelled',
+  'refunded',
+  'finished',
+  'concluded',
+]);
 
 export function isOpenDisputeStatus(status: string | undefined): boolean {
   return status === undefined || !closingStatuses.has(status.toLowerCase());
@@ -17,7 +27,9 @@ export function applyInfraction(disputes: readonly Dispute[], event: Transaction
   const infraction = event.transaction.infraction ?? {};
   const stated = validTime(infraction.openedAt);
   const index = disputes.findIndex((known) =>
-    infraction.id !== undefined ? known.id === infraction.id : known.id === undefined && (stated === undefined || known.openedAt === stated),
+    infraction.id !== undefined
+      ? known.id === infraction.id
+      : known.id === undefined && (stated === undefined || known.openedAt === stated),
   );
   const earlier = index === -1 ? undefined : disputes[index];
   const dispute: Dispute = {

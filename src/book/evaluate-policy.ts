@@ -114,7 +114,8 @@ const firstStatuses: ReadonlySet<string> = new Set(['pending', 'created', 'queue
 /** A different status that the status order puts behind (or beside, for two final states) the current one. */
 function movesBackwards(kind: 'transaction' | 'transfer', from: string, to: string): boolean {
   if (to === from || movesForward(kind, from, to) || (firstStatuses.has(from) && firstStatuses.has(to))) return false;
-  const forward = kind === 'transaction' ? isForwardTransition({ kind: 'transaction', from, to }) : isForwardTransition({ kind: 'transfer', from, to });
+  const forward =
+    kind === 'transaction' ? isForwardTransition({ kind: 'transaction', from, to }) : isForwardTransition({ kind: 'transfer', from, to });
   return forward === false;
 }
 

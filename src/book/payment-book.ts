@@ -112,9 +112,7 @@ export interface HeldEvent {
 export type DismissResult = { ok: true } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' };
 
 /** `claimRelease`: the held event, now `releasing` and claimed by this caller alone; or why not. */
-export type ReleaseClaim =
-  | { ok: true; held: HeldEvent }
-  | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' };
+export type ReleaseClaim = { ok: true; held: HeldEvent } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' };
 
 /** How the pipeline describes one delivery to `record`. */
 export interface RecordContext {
@@ -134,8 +132,7 @@ export interface RecordContext {
 
 /** What `record` decided: `apply` runs the handlers (with any flagged violations); `held` and `duplicate_hold` do not. */
 export type RecordResult =
-  | { outcome: 'apply'; violations: Violation[] }
-  | { outcome: 'held' | 'duplicate_hold'; violations: Violation[]; heldId: string };
+  { outcome: 'apply'; violations: Violation[] } | { outcome: 'held' | 'duplicate_hold'; violations: Violation[]; heldId: string };
 
 /** Every method returns a promise, on every backend. */
 export interface PaymentBook {

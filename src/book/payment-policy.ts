@@ -51,7 +51,9 @@ const reasonSet: ReadonlySet<string> = new Set(policyReasons);
 export function checkPolicy(policy: PaymentPolicy | undefined): ResolvedPolicy {
   if (policy === undefined) return defaultPolicy;
   if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) {
-    throw new PixhookConfigError(`pixhook: \`policy\` must be an object of reason codes set to "hold" or "flag", got ${describeGiven(policy)}.`);
+    throw new PixhookConfigError(
+      `pixhook: \`policy\` must be an object of reason codes set to "hold" or "flag", got ${describeGiven(policy)}.`,
+    );
   }
   const resolved: Record<PolicyReason, PolicyAction> = { ...defaultPolicy };
   for (const [key, value] of Object.entries(policy as Record<string, unknown>)) {

@@ -22,9 +22,13 @@ export class PixApiError extends PixhookError {
   readonly operation: string | undefined;
 
   constructor(init: PixApiErrorInit) {
-    super('api_error', init.operation ? `${init.operation} → ${init.status} ${init.code}: ${init.message}` : `${init.status} ${init.code}: ${init.message}`, {
-      status: init.status,
-    });
+    super(
+      'api_error',
+      init.operation ? `${init.operation} → ${init.status} ${init.code}: ${init.message}` : `${init.status} ${init.code}: ${init.message}`,
+      {
+        status: init.status,
+      },
+    );
     this.apiCode = init.code;
     this.details = init.details ?? {};
     this.operation = init.operation;
@@ -144,8 +148,14 @@ export function parseErrorBody(status: number, body: unknown): { code: string; m
   const nested = isRecord(body['error']) ? body['error'] : undefined;
   const source = nested ?? body;
   const code = nested
-    ? typeof nested['code'] === 'string' ? nested['code'] : fallbackCode
-    : typeof body['error'] === 'string' ? body['error'] : typeof body['code'] === 'string' ? body['code'] : fallbackCode;
+    ? typeof nested['code'] === 'string'
+      ? nested['code']
+      : fallbackCode
+    : typeof body['error'] === 'string'
+      ? body['error']
+      : typeof body['code'] === 'string'
+        ? body['code']
+        : fallbackCode;
   const message = typeof source['message'] === 'string' ? source['message'] : `HTTP ${status}`;
   const details = isRecord(source['details']) ? source['details'] : {};
   return { code, message, details };

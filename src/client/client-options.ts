@@ -72,7 +72,8 @@ export function checkClientOptions(options: ClientOptions): void {
   if (options.transferBody !== undefined && !['both', 'a', 'b'].includes(options.transferBody)) {
     throw new PixhookConfigError(`pixhook: \`transferBody\` must be "both", "a" or "b", got ${describeGiven(options.transferBody)}`);
   }
-  if (options.minChargeAmountInCents !== undefined) checkInteger('minChargeAmountInCents', options.minChargeAmountInCents, 1, Number.MAX_SAFE_INTEGER);
+  if (options.minChargeAmountInCents !== undefined)
+    checkInteger('minChargeAmountInCents', options.minChargeAmountInCents, 1, Number.MAX_SAFE_INTEGER);
   refuseRenamed(options, clientRetryRenames);
   watchRetryPolicy(options);
   if (options.renewBeforeMs !== undefined) checkDelayMs('renewBeforeMs', options.renewBeforeMs);

@@ -53,7 +53,10 @@ function validate<S extends z.ZodType>(operation: string, schema: S, input: unkn
   return parsed.data;
 }
 
-const transactionIdSchema = z.string().min(1).regex(/^[^/?#]+$/, 'expected a transaction id');
+const transactionIdSchema = z
+  .string()
+  .min(1)
+  .regex(/^[^/?#]+$/, 'expected a transaction id');
 
 export function createClient(options: ClientOptions): PixClient {
   for (const field of ['apiKey', 'apiSecret', 'baseUrl'] as const) {
@@ -103,7 +106,12 @@ export function createClient(options: ClientOptions): PixClient {
         chargeResponseSchema,
       );
       const { data } = response;
-      const charge: Charge = { id: data.id, status: data.status, feesInCents: data.fees, pix: { emv: data.pix.emv, qrCode: data.pix.qrCode } };
+      const charge: Charge = {
+        id: data.id,
+        status: data.status,
+        feesInCents: data.fees,
+        pix: { emv: data.pix.emv, qrCode: data.pix.qrCode },
+      };
       // The charge exists whatever the watcher does: a failed watch is shown and retried, never thrown.
       if (watching) charge.watch = await watching.watch(data.id, createdAt);
       return charge;

@@ -81,11 +81,7 @@ export function createTransport(config: TransportConfig): Transport {
     }
   }
 
-  async function send(
-    spec: CallSpec,
-    authorization: () => Promise<string>,
-    refreshOn401: boolean,
-  ): Promise<unknown> {
+  async function send(spec: CallSpec, authorization: () => Promise<string>, refreshOn401: boolean): Promise<unknown> {
     const operation = `${spec.method} ${spec.path.replace(/\?.*$/, '')}`;
     let refreshed = !refreshOn401;
     let retries = 0;
@@ -131,7 +127,7 @@ export function createTransport(config: TransportConfig): Transport {
       const error: PixApiError = apiErrorFrom({ status: response.status, body, operation, retryAfterSeconds: info?.retryAfterSeconds });
       const retryable = response.status === 429 || response.status >= 500;
       if (retryable && spec.retrySafe && retries < config.retry.attempts - 1) {
-        const hint = response.status === 429 ? rateLimitWaitMs(info, config.now()) ?? retryAfterFrom(error) : undefined;
+        const hint = response.status === 429 ? (rateLimitWaitMs(info, config.now()) ?? retryAfterFrom(error)) : undefined;
         // A wait longer than the bound is the caller's decision, not a hidden stall.
         if (hint !== undefined && hint > config.retry.maxDelayMs) throw error;
         await config.sleep(backoffMs(retries++, hint), spec.signal);

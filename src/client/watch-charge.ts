@@ -15,7 +15,10 @@ export const defaultWatchTimeoutMs = 5_000;
 export function watchRetryPolicy(options: Pick<ClientOptions, 'watchRetry'>): RetryPolicy {
   const given = options.watchRetry;
   // Only `{ attempts }` given: the default schedule's waits, its last one repeated past its end.
-  const value = given !== null && typeof given === 'object' && !Array.isArray(given) && given.backoff === undefined ? { ...given, backoff: defaultWatchRetryDelaysMs } : (given ?? { backoff: defaultWatchRetryDelaysMs });
+  const value =
+    given !== null && typeof given === 'object' && !Array.isArray(given) && given.backoff === undefined
+      ? { ...given, backoff: defaultWatchRetryDelaysMs }
+      : (given ?? { backoff: defaultWatchRetryDelaysMs });
   return resolveRetry('watchRetry', value, { attempts: 5, backoff: { delayMs: 1_000, factor: 2, maxDelayMs: 120_000 } });
 }
 
@@ -24,9 +27,7 @@ export function watchRetryPolicy(options: Pick<ClientOptions, 'watchRetry'>): Re
  * `retrying: true`: the first attempt failed and the client keeps trying in the background
  * (`watchRetry`); if every attempt fails, `onError` and the logger are told.
  */
-export type ChargeWatchStatus =
-  | { ok: true; attempts: number }
-  | { ok: false; error: unknown; attempts: number; retrying: boolean };
+export type ChargeWatchStatus = { ok: true; attempts: number } | { ok: false; error: unknown; attempts: number; retrying: boolean };
 
 /** What `createClient({ onError })` receives when a created charge could not be handed to `watch`, for good. */
 export interface WatchFailure {
@@ -48,7 +49,10 @@ type Outcome = { ok: true } | { ok: false; error: unknown };
 async function attempt(watcher: ChargeWatcher, chargeId: string, createdAt: number, timeoutMs: number): Promise<Outcome> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<Outcome>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, error: new PixhookTimeoutError(`watch(${chargeId}) did not settle within ${timeoutMs} ms`) }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ok: false, error: new PixhookTimeoutError(`watch(${chargeId}) did not settle within ${timeoutMs} ms`) }),
+      timeoutMs,
+    );
   });
   const call = (async (): Promise<Outcome> => {
     const answer: unknown = await watcher.watch(chargeId, createdAt);
@@ -77,7 +81,10 @@ export function createChargeWatching(options: ClientOptions, watcher: ChargeWatc
   const onError = options.onError;
 
   async function report(failure: WatchFailure): Promise<void> {
-    logger.error({ chargeId: failure.chargeId, attempts: failure.attempts, error: describeError(failure.error) }, 'pixhook client: the charge could not be watched; the reconciler will not follow it');
+    logger.error(
+      { chargeId: failure.chargeId, attempts: failure.attempts, error: describeError(failure.error) },
+      'pixhook client: the charge could not be watched; the reconciler will not follow it',
+    );
     try {
       await onError?.(failure);
     } catch (thrown) {
@@ -108,9 +115,14 @@ export function createChargeWatching(options: ClientOptions, watcher: ChargeWatc
       if (first.ok) return { ok: true, attempts: 1 };
       const retrying = policy.attempts > 1;
       if (retrying) {
-        logger.warn({ chargeId, attempts: 1, error: describeError(first.error) }, 'pixhook client: watching the charge failed; retrying in the background');
+        logger.warn(
+          { chargeId, attempts: 1, error: describeError(first.error) },
+          'pixhook client: watching the charge failed; retrying in the background',
+        );
         // Never rejects: every path inside is guarded, and a sleep that rejects ends in report().
-        void retry(chargeId, createdAt, first.error).catch((error: unknown) => report({ operation: 'watch', chargeId, error, attempts: 1 }));
+        void retry(chargeId, createdAt, first.error).catch((error: unknown) =>
+          report({ operation: 'watch', chargeId, error, attempts: 1 }),
+        );
       } else {
         await report({ operation: 'watch', chargeId, error: first.error, attempts: 1 });
       }

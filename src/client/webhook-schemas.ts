@@ -8,7 +8,10 @@ export const registerWebhookInputSchema = z.object({
   events: z.array(z.enum(pixEventNames)).min(1),
 });
 
-export const webhookIdSchema = z.string().min(1).regex(/^[^/?#]+$/, 'expected a webhook id');
+export const webhookIdSchema = z
+  .string()
+  .min(1)
+  .regex(/^[^/?#]+$/, 'expected a webhook id');
 
 const webhookSchema = z.looseObject({
   id: z.string().min(1),
@@ -41,4 +44,3 @@ export interface RegisterWebhookInput {
   url: string;
   events: readonly (typeof pixEventNames)[number][];
 }
-

@@ -20,6 +20,7 @@ export function signDelivery(signature: EmulatorSignature, secret: string, body:
 export function checkSignatureOption(signature: EmulatorSignature | undefined): EmulatorSignature {
   if (signature === undefined) return { scheme: 'sha256' };
   if (signature.scheme === 'sha256') return signature;
-  if (signature.scheme === 'timestamped' && typeof signature.header === 'string' && /^[A-Za-z0-9-]+$/.test(signature.header)) return signature;
+  if (signature.scheme === 'timestamped' && typeof signature.header === 'string' && /^[A-Za-z0-9-]+$/.test(signature.header))
+    return signature;
   throw mustBe('signature', '{ scheme: "sha256" } or { scheme: "timestamped", header: "<Brand>-Signature" }', signature);
 }

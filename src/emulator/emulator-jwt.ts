@@ -21,9 +21,7 @@ export function createTokenSigner() {
   return {
     issue(claims: Omit<TokenClaims, 'jti'>): string {
       const head = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-      const body = base64url(
-        JSON.stringify({ ...claims, exp: Math.floor(claims.expMs / 1000), jti: randomBytes(8).toString('hex') }),
-      );
+      const body = base64url(JSON.stringify({ ...claims, exp: Math.floor(claims.expMs / 1000), jti: randomBytes(8).toString('hex') }));
       return `${head}.${body}.${base64url(mac(`${head}.${body}`))}`;
     },
     /** The claims of a token this instance issued, or undefined for anything else. */

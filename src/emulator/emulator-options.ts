@@ -1,12 +1,23 @@
 import { PixhookConfigError, type PayloadVariant } from '../index.js';
-import { checkDelayMs, checkInteger, checkOneOf, checkSecret, checkTimeoutMs, checkTtlMs, describeGiven, maxDelayMs, refuseRenamed } from '../shared/option-checks.js';
+import {
+  checkDelayMs,
+  checkInteger,
+  checkOneOf,
+  checkSecret,
+  checkTimeoutMs,
+  checkTtlMs,
+  describeGiven,
+  maxDelayMs,
+  refuseRenamed,
+} from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 import type { DeliveryFault } from './delivery-faults.js';
 import { checkSignatureOption, type EmulatorSignature } from './delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt, RequestLogEntry } from './emulator-records.js';
 
 /** The endpoints that carry a documented rate limit. */
-export type RateLimitedRoute = 'auth' | 'createCharge' | 'sendTransfer' | 'readCompany' | 'readTransaction' | 'listWebhooks' | 'registerWebhook' | 'deleteWebhook';
+export type RateLimitedRoute =
+  'auth' | 'createCharge' | 'sendTransfer' | 'readCompany' | 'readTransaction' | 'listWebhooks' | 'registerWebhook' | 'deleteWebhook';
 
 export interface EmulatorOptions {
   /** Default 0: a free port. */

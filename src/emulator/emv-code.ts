@@ -28,7 +28,10 @@ export interface EmvCodeInput {
 
 // EMV fields forbid most non-ASCII; names and cities are written without accents.
 function ascii(text: string, max: number): string {
-  return text.normalize('NFD').replace(/[^\x20-\x7e]/g, '').slice(0, max);
+  return text
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .slice(0, max);
 }
 
 /** The copy-and-paste code of a single-use charge, CRC included. */

@@ -23,9 +23,7 @@ export const emulatorCompany = {
   city: 'Sao Paulo',
 } as const;
 
-export const emulatorSellers = [
-  { id: 'slr_emulator_1', name: 'Loja Emuladora', email: 'loja@pixhook.dev', document: '52998224725' },
-];
+export const emulatorSellers = [{ id: 'slr_emulator_1', name: 'Loja Emuladora', email: 'loja@pixhook.dev', document: '52998224725' }];
 
 type Dispatcher = ReturnType<typeof createWebhookDispatcher>;
 
@@ -121,9 +119,14 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
   function moveCharge(id: string, from: ChargeStatus, to: ChargeStatus): ChargeRecord {
     const found = charge(id);
     if (found.status !== from) {
-      throw new RequestError(422, 'INVALID_STATUS_TRANSITION', `Transaction ${id} is ${found.status}; only a ${from} transaction can become ${to}.`, {
-        status: found.status,
-      });
+      throw new RequestError(
+        422,
+        'INVALID_STATUS_TRANSITION',
+        `Transaction ${id} is ${found.status}; only a ${from} transaction can become ${to}.`,
+        {
+          status: found.status,
+        },
+      );
     }
     found.status = to;
     found.updatedAt = iso();
@@ -308,7 +311,11 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
 
     refund(id: string, reason?: string): ChargeRecord {
       const record = moveCharge(id, 'paid', 'refunded');
-      record.refund = { amountInCents: record.amountInCents, reason: reason ?? 'Refund requested by the merchant', refundedAt: record.updatedAt };
+      record.refund = {
+        amountInCents: record.amountInCents,
+        reason: reason ?? 'Refund requested by the merchant',
+        refundedAt: record.updatedAt,
+      };
       emitCharge('transaction_refunded', record);
       return record;
     },

@@ -31,7 +31,8 @@ export async function readBody(request: IncomingMessage): Promise<Buffer> {
     if (type === 'entity.too.large') {
       throw new RequestError(413, 'PAYLOAD_TOO_LARGE', 'The body is larger than 1 MiB.', undefined, { connection: 'close' });
     }
-    if (type === 'request.size.invalid') throw new RequestError(400, 'INVALID_REQUEST', 'The body is shorter or longer than its content-length.');
+    if (type === 'request.size.invalid')
+      throw new RequestError(400, 'INVALID_REQUEST', 'The body is shorter or longer than its content-length.');
     if (type === 'request.aborted') throw new RequestError(400, 'INVALID_REQUEST', 'The request was aborted while its body was read.');
     throw error;
   }

@@ -101,7 +101,10 @@ function checkDeliveryFault(name: string, fault: DeliveryFault): DeliveryFault {
   if (parsed.success) return fault;
   const issue = parsed.error.issues[0];
   const path = (issue?.path ?? []).map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('');
-  const given = (issue?.path ?? []).reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined), fault);
+  const given = (issue?.path ?? []).reduce<unknown>(
+    (value, key) => (typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined),
+    fault,
+  );
   throw mustBe(
     `${name}${path}`,
     `a delivery fault { action: "fail", "timeout" or "drop", url?, status? (100 to 599), times? (from 1), forMs? (over 0) } (${issue?.message ?? 'invalid'})`,
@@ -187,7 +190,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         if (body.length > 0) throw new RequestError(400, 'INVALID_REQUEST', 'The authentication operation accepts no body.');
         basicAuth(headers);
         const issuedAt = config.now();
-        const token = signer.issue({ sub: config.apiKey, iat: Math.floor(issuedAt / 1000), expMs: issuedAt + config.tokenTtlMs, gen: generation });
+        const token = signer.issue({
+          sub: config.apiKey,
+          iat: Math.floor(issuedAt / 1000),
+          expMs: issuedAt + config.tokenTtlMs,
+          gen: generation,
+        });
         return { status: 200, body: { success: true, token, tokenType: 'Bearer', expiresIn: config.tokenTtlMs } };
       },
     },
@@ -210,7 +218,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return { status: 200, body: result.body, headers: replayed };
       },
     },
-    { method: 'GET', pattern: /^\/api\/v1\/company$/, auth: 'bearer', limit: 'readCompany', handle: () => ({ status: 200, body: state.company() }) },
+    {
+      method: 'GET',
+      pattern: /^\/api\/v1\/company$/,
+      auth: 'bearer',
+      limit: 'readCompany',
+      handle: () => ({ status: 200, body: state.company() }),
+    },
     {
       method: 'GET',
       pattern: /^\/api\/v1\/transactions\/([^/]+)$/,
@@ -225,7 +239,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       limit: 'registerWebhook',
       handle: ({ body }) => ({ status: 201, body: state.registerWebhook(parseJsonBody(body)) }),
     },
-    { method: 'GET', pattern: /^\/api\/v1\/webhook$/, auth: 'bearer', limit: 'listWebhooks', handle: () => ({ status: 200, body: state.listWebhooks() }) },
+    {
+      method: 'GET',
+      pattern: /^\/api\/v1\/webhook$/,
+      auth: 'bearer',
+      limit: 'listWebhooks',
+      handle: () => ({ status: 200, body: state.listWebhooks() }),
+    },
     {
       method: 'GET',
       pattern: /^\/api\/v1\/webhook\/([^/]+)$/,
@@ -295,7 +315,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         const state = query.get('state');
         const data = dispatcher
           .deliveries()
-          .filter((d) => (url === null || d.url === url) && (resourceId === null || d.resourceId === resourceId) && (state === null || d.state === state));
+          .filter(
+            (d) =>
+              (url === null || d.url === url) &&
+              (resourceId === null || d.resourceId === resourceId) &&
+              (state === null || d.state === state),
+          );
         return { status: 200, body: { success: true, retry: retryInfo, data } };
       },
     },
@@ -381,11 +406,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           headers = decision.headers;
           if (!decision.allowed) {
             const retryAfter = decision.retryAfterSeconds;
-            throw new RequestError(429, config.variant === 'a' ? 'RATE_LIMITED' : 'RATE_LIMIT_EXCEEDED', 'Too many requests; retry later.', {
-              limit: decision.rule.limit,
-              window: decision.rule.windowSeconds,
-              retryAfter,
-            });
+            throw new RequestError(
+              429,
+              config.variant === 'a' ? 'RATE_LIMITED' : 'RATE_LIMIT_EXCEEDED',
+              'Too many requests; retry later.',
+              {
+                limit: decision.rule.limit,
+                window: decision.rule.windowSeconds,
+                retryAfter,
+              },
+            );
           }
         }
       }

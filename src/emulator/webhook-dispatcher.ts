@@ -63,9 +63,13 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       else delete hit.fault;
       if (fault?.action === 'fail') {
         const status = fault.status ?? 500;
-        return new Response(JSON.stringify({ error: 'INJECTED_FAULT', message: `Delivery fault ${fault.id}: answered ${status} in the receiver's place.` }), { status });
+        return new Response(
+          JSON.stringify({ error: 'INJECTED_FAULT', message: `Delivery fault ${fault.id}: answered ${status} in the receiver's place.` }),
+          { status },
+        );
       }
-      if (fault?.action === 'drop') throw new TypeError('fetch failed', { cause: new DroppedByFault(`ECONNRESET (dropped by delivery fault ${fault.id})`) });
+      if (fault?.action === 'drop')
+        throw new TypeError('fetch failed', { cause: new DroppedByFault(`ECONNRESET (dropped by delivery fault ${fault.id})`) });
       if (fault?.action === 'timeout') {
         // Never answers: the attempt ends when the sender's own timeout aborts it.
         return new Promise<Response>((_, reject) => {

@@ -8,19 +8,12 @@ export const transactionEventNames = [
   'transaction_infraction',
 ] as const;
 
-export const transferEventNames = [
-  'transfer_created',
-  'transfer_completed',
-  'transfer_canceled',
-  'transfer_updated',
-] as const;
+export const transferEventNames = ['transfer_created', 'transfer_completed', 'transfer_canceled', 'transfer_updated'] as const;
 
 export const pixEventNames = [...transactionEventNames, ...transferEventNames] as const;
 
 /** The eight events the interface documents (registering others may be refused by a real gateway). */
-export const documentedEventNames = pixEventNames.filter(
-  (name) => name !== 'transaction_canceled' && name !== 'transaction_infraction',
-);
+export const documentedEventNames = pixEventNames.filter((name) => name !== 'transaction_canceled' && name !== 'transaction_infraction');
 
 export type TransactionEventName = (typeof transactionEventNames)[number];
 export type TransferEventName = (typeof transferEventNames)[number];

@@ -1,10 +1,4 @@
-import type {
-  PixEventName,
-  TransactionEventName,
-  TransactionStatus,
-  TransferEventName,
-  TransferStatus,
-} from './event-names.js';
+import type { PixEventName, TransactionEventName, TransactionStatus, TransferEventName, TransferStatus } from './event-names.js';
 
 /** Which of the gateway's payload shapes the delivery used. */
 export type PayloadVariant = 'a' | 'b' | 'short';

@@ -17,9 +17,7 @@ export interface NormalizeOptions {
  * the dotted path of the culprit (`''` for the root); `message` starts with it and says what was found.
  */
 export type NormalizeResult =
-  | { ok: true; event: PixEvent }
-  | { ok: true; event: UnknownEvent }
-  | { ok: false; path: string; message: string };
+  { ok: true; event: PixEvent } | { ok: true; event: UnknownEvent } | { ok: false; path: string; message: string };
 
 // One frozen array for the common case: no allocation per event when everything read.
 const noWarnings: readonly EventWarning[] = Object.freeze([]);

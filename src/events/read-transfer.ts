@@ -17,7 +17,8 @@ export function readTransfer(r: LenientReader, essentials: Essentials, t: JsonOb
   const pixEndToEndId = pix && r.text(pix['endToEndId'], `${base}.pix`, 'endToEndId');
   const endToEndId = pixEndToEndId ?? r.text(t['endToEndId'], base, 'endToEndId');
   if (endToEndId !== undefined) out.endToEndId = endToEndId;
-  const creditorAccount = (pix && r.object(pix['creditorAccount'], `${base}.pix`, 'creditorAccount')) ?? r.object(t['creditorAccount'], base, 'creditorAccount');
+  const creditorAccount =
+    (pix && r.object(pix['creditorAccount'], `${base}.pix`, 'creditorAccount')) ?? r.object(t['creditorAccount'], base, 'creditorAccount');
   if (creditorAccount) out.creditorAccount = creditorAccount;
   return out;
 }

@@ -11,7 +11,9 @@ const transferRank: Record<string, number> = { created: 0, queued: 0, processing
  * either status is one this version does not know — decide those yourself.
  */
 export function isForwardTransition(
-  input: { kind: 'transaction'; from: TransactionStatus; to: TransactionStatus } | { kind: 'transfer'; from: TransferStatus; to: TransferStatus },
+  input:
+    | { kind: 'transaction'; from: TransactionStatus; to: TransactionStatus }
+    | { kind: 'transfer'; from: TransferStatus; to: TransferStatus },
 ): boolean | undefined {
   const rank = input.kind === 'transaction' ? transactionRank : transferRank;
   const from = Object.hasOwn(rank, input.from) ? rank[input.from] : undefined;

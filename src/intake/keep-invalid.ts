@@ -26,7 +26,10 @@ export async function keepInvalid(input: {
     ...(input.json !== undefined && { json: input.json }),
     receivedAt: new Date().toISOString(),
   };
-  input.log.warn({ reason: input.reason, detail: input.detail, bytes: input.bytes.byteLength }, 'pixhook: verified delivery could not be read as an event');
+  input.log.warn(
+    { reason: input.reason, detail: input.detail, bytes: input.bytes.byteLength },
+    'pixhook: verified delivery could not be read as an event',
+  );
   for (const handler of input.handlers) {
     try {
       await handler(delivery);

@@ -53,7 +53,13 @@ export function createAnswers(retryAfterSeconds: number): (reason: ReasonCode | 
     // An answer sent before an oversized body was read: close rather than drain megabytes.
     if (reason === 'body_too_large') headers['connection'] = 'close';
     if (status < 300) fixed.set(reason, { status, headers, body: JSON.stringify({ ok: true, reason }) });
-    else fixed.set(reason, { status, headers, message: reasonMessage[reason], body: JSON.stringify({ error: reason, message: reasonMessage[reason] }) });
+    else
+      fixed.set(reason, {
+        status,
+        headers,
+        message: reasonMessage[reason],
+        body: JSON.stringify({ error: reason, message: reasonMessage[reason] }),
+      });
   }
   const none: AnswerExtra = {};
   return (reason, extra = none) => {

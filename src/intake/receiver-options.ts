@@ -13,9 +13,7 @@ import { verifyCheckedTimestamped } from '../signature/verify-timestamped-signat
  * signs `t=<unix seconds>,v1=<hex of HMAC("t.body")>` in its own header: `{ scheme: 'timestamped',
  * header: 'vexy-signature' }`.
  */
-export type SignatureOptions =
-  | { scheme: 'sha256'; header?: string }
-  | { scheme: 'timestamped'; header: string; toleranceSeconds?: number };
+export type SignatureOptions = { scheme: 'sha256'; header?: string } | { scheme: 'timestamped'; header: string; toleranceSeconds?: number };
 
 export type InvalidHandler = (delivery: InvalidDelivery) => void | Promise<void>;
 
@@ -39,7 +37,10 @@ interface IntakeOptions {
 
 /** A receiver with its own processing (the options of `createProcessing`), or one sharing an existing `processing` (its options then go there). */
 export type ReceiverOptions = IntakeOptions &
-  ((ProcessingOptions & { processing?: undefined }) | ({ processing: Processing } & { [K in (typeof processingOptionNames)[number]]?: undefined }));
+  (
+    | (ProcessingOptions & { processing?: undefined })
+    | ({ processing: Processing } & { [K in (typeof processingOptionNames)[number]]?: undefined })
+  );
 
 const maxBodyBytesLimit = 1024 * 1024 * 1024;
 
@@ -74,17 +75,25 @@ export function refuseIgnoredWithProcessing(options: object): void {
   );
 }
 
-function resolveSignature(signature: SignatureOptions | undefined): Pick<ResolvedIntakeOptions, 'signatureHeader' | 'signatureScheme' | 'verify'> {
+function resolveSignature(
+  signature: SignatureOptions | undefined,
+): Pick<ResolvedIntakeOptions, 'signatureHeader' | 'signatureScheme' | 'verify'> {
   if (signature === undefined || signature.scheme === 'sha256') {
     if ((signature as { toleranceSeconds?: unknown } | undefined)?.toleranceSeconds !== undefined) {
-      throw new PixhookConfigError('pixhook: `signature.toleranceSeconds` applies to the timestamped scheme only; the sha256 scheme carries no timestamp.');
+      throw new PixhookConfigError(
+        'pixhook: `signature.toleranceSeconds` applies to the timestamped scheme only; the sha256 scheme carries no timestamp.',
+      );
     }
     return { signatureHeader: (signature?.header ?? 'x-signature').toLowerCase(), signatureScheme: 'sha256', verify: verifyCheckedSecret };
   }
   if (signature.scheme !== 'timestamped' || typeof signature.header !== 'string' || signature.header === '') {
     throw new PixhookConfigError('pixhook: `signature` must be { scheme: "sha256" } or { scheme: "timestamped", header }.');
   }
-  const toleranceSeconds = optionalNumber('signature.toleranceSeconds', signature.toleranceSeconds, 300, { min: 1, max: 86_400, note: '(24 h)' });
+  const toleranceSeconds = optionalNumber('signature.toleranceSeconds', signature.toleranceSeconds, 300, {
+    min: 1,
+    max: 86_400,
+    note: '(24 h)',
+  });
   return {
     signatureHeader: signature.header.toLowerCase(),
     signatureScheme: 'timestamped',

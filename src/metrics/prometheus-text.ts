@@ -24,6 +24,10 @@ export function metricsToPrometheus(metrics: ReceiverMetrics, options: { prefix?
   const h = metrics.ackLatencyMs;
   lines.push(`# HELP ${p}_ack_latency_ms Time from receiving a delivery to its answer.`, `# TYPE ${p}_ack_latency_ms histogram`);
   ackLatencyBucketsMs.forEach((le, i) => lines.push(`${p}_ack_latency_ms_bucket{le="${le}"} ${h.buckets[i] ?? 0}`));
-  lines.push(`${p}_ack_latency_ms_bucket{le="+Inf"} ${h.count}`, `${p}_ack_latency_ms_sum ${h.sum}`, `${p}_ack_latency_ms_count ${h.count}`);
+  lines.push(
+    `${p}_ack_latency_ms_bucket{le="+Inf"} ${h.count}`,
+    `${p}_ack_latency_ms_sum ${h.sum}`,
+    `${p}_ack_latency_ms_count ${h.count}`,
+  );
   return `${lines.join('\n')}\n`;
 }

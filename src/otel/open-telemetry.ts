@@ -18,7 +18,10 @@ export interface OpenTelemetryOptions {
 export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
   const tracer = options.tracer ?? trace.getTracer('pixhook');
   const meter = options.meter ?? metrics.getMeter('pixhook');
-  const duration = meter.createHistogram('http.server.request.duration', { unit: 's', description: 'Time from receiving a delivery to its answer.' });
+  const duration = meter.createHistogram('http.server.request.duration', {
+    unit: 's',
+    description: 'Time from receiving a delivery to its answer.',
+  });
   const deliveries = meter.createCounter('pixhook.deliveries', { description: 'Deliveries answered, by status and reason.' });
   const runs = meter.createCounter('pixhook.handler.runs', { description: 'Handler runs, by outcome.' });
 

@@ -44,7 +44,8 @@ export function fromDrizzle(db: DrizzleLike): SqlDatabase {
   const client = db.$client;
   let driver: SqlDatabase;
   if (isPgPool(client)) driver = toSqlDatabase(client as PgPoolLike);
-  else if (typeof (client as PostgresJsSqlLike)?.begin === 'function' && typeof (client as PostgresJsSqlLike).unsafe === 'function') driver = fromPostgresJs(client as PostgresJsSqlLike);
+  else if (typeof (client as PostgresJsSqlLike)?.begin === 'function' && typeof (client as PostgresJsSqlLike).unsafe === 'function')
+    driver = fromPostgresJs(client as PostgresJsSqlLike);
   else throw mustBe('db.$client', 'a pg Pool or a postgres.js instance (fromDrizzle takes a Drizzle database made from one)', client);
   return {
     ...drizzleExecutor(db),

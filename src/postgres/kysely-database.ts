@@ -50,16 +50,18 @@ export function fromKysely(db: KyselyLike, pool?: PgPoolLike): SqlDatabase {
     },
     async session<T>(fn: (connection: SqlExecutor, closed: Promise<void>) => Promise<T>): Promise<T> {
       if (viaPg) return viaPg.session(fn);
-      return calls(db).connection().execute(async (connection) => {
-        const executor = kyselyExecutor(connection);
-        try {
-          return await fn(executor, new Promise<void>(() => {}));
-        } catch (error) {
-          // Kysely hands the connection back to its pool: drop our locks first.
-          await executor.query('SELECT pg_advisory_unlock_all()').catch(() => {});
-          throw error;
-        }
-      });
+      return calls(db)
+        .connection()
+        .execute(async (connection) => {
+          const executor = kyselyExecutor(connection);
+          try {
+            return await fn(executor, new Promise<void>(() => {}));
+          } catch (error) {
+            // Kysely hands the connection back to its pool: drop our locks first.
+            await executor.query('SELECT pg_advisory_unlock_all()').catch(() => {});
+            throw error;
+          }
+        });
     },
   };
 }

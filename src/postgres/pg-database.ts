@@ -23,11 +23,21 @@ export interface PgPoolLike extends PgQueryable {
 export type PgClientLike = PgQueryable & PgEvents;
 
 export function isPgPool(value: unknown): value is PgPoolLike {
-  return typeof value === 'object' && value !== null && typeof (value as PgPoolLike).connect === 'function' && typeof (value as PgPoolLike).totalCount === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PgPoolLike).connect === 'function' &&
+    typeof (value as PgPoolLike).totalCount === 'number'
+  );
 }
 
 function isPgClient(value: unknown): value is PgClientLike {
-  return typeof value === 'object' && value !== null && typeof (value as PgClientLike).query === 'function' && typeof (value as PgClientLike).on === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PgClientLike).query === 'function' &&
+    typeof (value as PgClientLike).on === 'function'
+  );
 }
 
 /** `BEGIN ISOLATION LEVEL …`: one round trip, whatever `default_transaction_isolation` says. */
@@ -93,7 +103,11 @@ function closedSignal(client: PgEvents): { closed: Promise<void>; detach: () => 
 }
 
 function fromPgPool(pool: PgPoolLike): SqlDatabase {
-  async function inPooled<T>(isolation: IsolationLevel, fn: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>, first?: SqlStatement): Promise<T> {
+  async function inPooled<T>(
+    isolation: IsolationLevel,
+    fn: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>,
+    first?: SqlStatement,
+  ): Promise<T> {
     const client = await pool.connect();
     const { closed, detach } = closedSignal(client);
     let broken = false;

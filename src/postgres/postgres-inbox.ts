@@ -65,7 +65,6 @@ export interface PostgresInbox {
   close(): Promise<void>;
 }
 
-
 export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
   if (options?.pool === undefined || options.pool === null) {
     throw mustBe('pool', 'a pg Pool (e.g. new pg.Pool({ connectionString })), a connected pg Client or a SqlDatabase', options?.pool);

@@ -56,7 +56,10 @@ export function postgresWatchStore(options: PostgresWatchStoreOptions): Postgres
       await db.query(schema);
     },
     async watch(chargeId, createdAt = now()) {
-      await db.query(`INSERT INTO ${watch} (charge_id, created_at, next_check_at) VALUES ($1, $2, $2) ON CONFLICT (charge_id) DO NOTHING`, [chargeId, createdAt]);
+      await db.query(`INSERT INTO ${watch} (charge_id, created_at, next_check_at) VALUES ($1, $2, $2) ON CONFLICT (charge_id) DO NOTHING`, [
+        chargeId,
+        createdAt,
+      ]);
     },
     async lease(at, limit, leaseMs, owner) {
       const { rows } = await db.query(
@@ -79,11 +82,10 @@ export function postgresWatchStore(options: PostgresWatchStoreOptions): Postgres
       return rows.length > 0;
     },
     async finish(chargeId, owner) {
-      const { rows } = await db.query(`DELETE FROM ${watch} WHERE charge_id = $1 AND lease_owner = $2 AND lease_until > $3 RETURNING 1 AS ok`, [
-        chargeId,
-        owner,
-        now(),
-      ]);
+      const { rows } = await db.query(
+        `DELETE FROM ${watch} WHERE charge_id = $1 AND lease_owner = $2 AND lease_until > $3 RETURNING 1 AS ok`,
+        [chargeId, owner, now()],
+      );
       return rows.length > 0;
     },
     async reserveReads(want, limit, windowMs, at) {
@@ -100,7 +102,10 @@ export function postgresWatchStore(options: PostgresWatchStoreOptions): Postgres
     async stats(): Promise<WatchStats> {
       const { rows } = await db.query(`SELECT count(*)::int AS watched, min(created_at) AS oldest FROM ${watch}`);
       const row = rows[0] ?? {};
-      return { watched: Number(row['watched'] ?? 0), oldestCreatedAt: row['oldest'] === null || row['oldest'] === undefined ? undefined : Number(row['oldest']) };
+      return {
+        watched: Number(row['watched'] ?? 0),
+        oldestCreatedAt: row['oldest'] === null || row['oldest'] === undefined ? undefined : Number(row['oldest']),
+      };
     },
   };
 }

@@ -163,13 +163,15 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
 
   function ping(s: LockSession, everyMs: number): Promise<boolean> {
     if (Date.now() - s.lastPingAt < everyMs) return Promise.resolve(s.alive);
-    s.ping ??= run(s, 'SELECT 1', []).then(
-      () => {
-        s.lastPingAt = Date.now();
-        return s.alive;
-      },
-      () => false,
-    ).finally(() => (s.ping = undefined));
+    s.ping ??= run(s, 'SELECT 1', [])
+      .then(
+        () => {
+          s.lastPingAt = Date.now();
+          return s.alive;
+        },
+        () => false,
+      )
+      .finally(() => (s.ping = undefined));
     return s.ping;
   }
 

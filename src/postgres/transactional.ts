@@ -83,7 +83,12 @@ export function keyOf(settings: Pick<TransactionalSettings, 'dedupeKey'>, event:
 }
 
 /** Claims `key` inside the caller's open transaction: `claimed` (go on) or `done` (already processed; skip). */
-export async function claimIn(tx: SqlExecutor, settings: TransactionalSettings, key: string, scope = effectsScope): Promise<'claimed' | 'done'> {
+export async function claimIn(
+  tx: SqlExecutor,
+  settings: TransactionalSettings,
+  key: string,
+  scope = effectsScope,
+): Promise<'claimed' | 'done'> {
   const { rows } = await tx.query(claimStatement(settings.names), [scope, key, settings.dedupeTtlMs]);
   return rows.length > 0 ? 'claimed' : 'done';
 }

@@ -140,17 +140,26 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
 /** Options only one mode reads: given with another mode they would be ignored in silence, so they are refused. */
 function refuseIgnoredOptions(options: ProcessingOptions, mode: AckMode): void {
   if (options.background !== undefined && mode !== 'background') {
-    throw new PixhookConfigError(`pixhook: \`background\` applies to mode "background" only, got mode "${mode}"; remove it or set mode: "background".`);
+    throw new PixhookConfigError(
+      `pixhook: \`background\` applies to mode "background" only, got mode "${mode}"; remove it or set mode: "background".`,
+    );
   }
   if (options.retry !== undefined && mode !== 'background') {
-    const where = mode === 'durable' ? ' (a durable worker retries: startWorker({ retry }))' : ' (inline mode answers 5xx and the gateway retries)';
-    throw new PixhookConfigError(`pixhook: \`retry\` applies to mode "background" only, got mode "${mode}"${where}; remove it or set mode: "background".`);
+    const where =
+      mode === 'durable' ? ' (a durable worker retries: startWorker({ retry }))' : ' (inline mode answers 5xx and the gateway retries)';
+    throw new PixhookConfigError(
+      `pixhook: \`retry\` applies to mode "background" only, got mode "${mode}"${where}; remove it or set mode: "background".`,
+    );
   }
   if (options.queue !== undefined && mode !== 'durable') {
-    throw new PixhookConfigError(`pixhook: \`queue\` applies to mode "durable" only, got mode "${mode}"; remove it or set mode: "durable".`);
+    throw new PixhookConfigError(
+      `pixhook: \`queue\` applies to mode "durable" only, got mode "${mode}"; remove it or set mode: "durable".`,
+    );
   }
   if (options.deadlineMs !== undefined && mode !== 'inline') {
-    throw new PixhookConfigError(`pixhook: \`deadlineMs\` applies to mode "inline" only (it bounds the answer), got mode "${mode}"; use handlerTimeoutMs to bound runs.`);
+    throw new PixhookConfigError(
+      `pixhook: \`deadlineMs\` applies to mode "inline" only (it bounds the answer), got mode "${mode}"; use handlerTimeoutMs to bound runs.`,
+    );
   }
 }
 

@@ -95,7 +95,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   async function reportUnreadable(chargeId: string, status: string | undefined, message: string): Promise<void> {
     const error = new PixhookError('response_invalid', `pixhook reconcile: charge ${chargeId}: ${message}`);
-    errorLogger.error({ chargeId, ...(status !== undefined && { status }), error: error.message }, 'pixhook reconcile: a charge record it cannot read; it is read again later');
+    errorLogger.error(
+      { chargeId, ...(status !== undefined && { status }), error: error.message },
+      'pixhook reconcile: a charge record it cannot read; it is read again later',
+    );
     try {
       await config.onError?.({ reason: 'record_unreadable', chargeId, ...(status !== undefined && { status }), error });
     } catch (thrown) {
@@ -118,7 +121,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     if (!config.listPending) return;
     const listed = (await config.listPending()) as Iterable<PendingCharge> | AsyncIterable<PendingCharge>;
     for await (const charge of listed) {
-      if (typeof charge?.chargeId === 'string' && charge.chargeId !== '') await store.watch(charge.chargeId, epochMs(charge.createdAt, now));
+      if (typeof charge?.chargeId === 'string' && charge.chargeId !== '')
+        await store.watch(charge.chargeId, epochMs(charge.createdAt, now));
     }
   }
 
@@ -138,8 +142,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       result.checked++;
       result.failed++;
       // A record the client cannot parse (an amount that is not integer cents) will not heal by itself.
-      if ((error as { code?: unknown } | null)?.code === 'response_invalid') await reportUnreadable(entry.chargeId, undefined, describe(error));
-      else warn({ chargeId: entry.chargeId, error: describe(error) }, 'pixhook reconcile: reading the charge failed; it is read again later');
+      if ((error as { code?: unknown } | null)?.code === 'response_invalid')
+        await reportUnreadable(entry.chargeId, undefined, describe(error));
+      else
+        warn({ chargeId: entry.chargeId, error: describe(error) }, 'pixhook reconcile: reading the charge failed; it is read again later');
       await store.reschedule(entry.chargeId, owner, config.now() + config.retry.delayAfter(Math.max(checks, 1)), checks);
       return 'done';
     }
@@ -169,7 +175,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
     // In flight (a webhook is handling it right now), a failed handler, a store outage: look again soon.
     result.failed++;
-    warn({ chargeId: entry.chargeId, reason: accepted.reason, ...(accepted.key && { key: accepted.key }) }, 'pixhook reconcile: not handled; it is tried again');
+    warn(
+      { chargeId: entry.chargeId, reason: accepted.reason, ...(accepted.key && { key: accepted.key }) },
+      'pixhook reconcile: not handled; it is tried again',
+    );
     await store.reschedule(entry.chargeId, owner, config.now() + retrySoonMs, checks);
     return 'done';
   }
@@ -230,11 +239,14 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   function schedule(): void {
     if (stopped) return;
-    timer = setTimeout(() => {
-      runOnce()
-        .catch((error: unknown) => warn({ error: describe(error) }, 'pixhook reconcile: the run failed'))
-        .finally(schedule);
-    }, Math.max(config.everyMs, pausedUntil - config.now()));
+    timer = setTimeout(
+      () => {
+        runOnce()
+          .catch((error: unknown) => warn({ error: describe(error) }, 'pixhook reconcile: the run failed'))
+          .finally(schedule);
+      },
+      Math.max(config.everyMs, pausedUntil - config.now()),
+    );
   }
 
   return {

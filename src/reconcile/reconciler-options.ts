@@ -3,7 +3,18 @@ import { defaultBackoffMs } from './check-schedule.js';
 import { defaultStatusEvents, type ReadTransaction, type ReconcileVariant } from './recovered-event.js';
 import type { WatchStore } from './watch-store.js';
 import { memoryWatchStore } from './memory-watch-store.js';
-import { checkFunction, checkInteger, checkNumber, checkOneOf, checkTimeoutMs, checkTtlMs, maxDelayMs, maxTtlMs, optionalNumber, refuseRenamed } from '../shared/option-checks.js';
+import {
+  checkFunction,
+  checkInteger,
+  checkNumber,
+  checkOneOf,
+  checkTimeoutMs,
+  checkTtlMs,
+  maxDelayMs,
+  maxTtlMs,
+  optionalNumber,
+  refuseRenamed,
+} from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 
 /** What the reconciler needs of `pixhook/client` (a `PixClient` fits). */
@@ -110,7 +121,9 @@ export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedRe
   const maxAgeMs = checkTtlMs('maxAgeMs', options.maxAgeMs, 48 * 3_600_000);
   const minAgeMs = checkInteger('minAgeMs', options.minAgeMs, 0, maxTtlMs, 120_000);
   if (minAgeMs >= maxAgeMs) {
-    throw new PixhookConfigError(`pixhook: \`minAgeMs\` must be less than \`maxAgeMs\` (${maxAgeMs}), got ${minAgeMs}: no charge would ever be read.`);
+    throw new PixhookConfigError(
+      `pixhook: \`minAgeMs\` must be less than \`maxAgeMs\` (${maxAgeMs}), got ${minAgeMs}: no charge would ever be read.`,
+    );
   }
   return {
     client: options.client,
@@ -139,11 +152,14 @@ export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedRe
 function checkSchedule(value: RetryOptions | undefined): RetryPolicy {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return resolveRetry('retry', value, scheduleDefaults);
   if (value.attempts !== undefined) {
-    throw new PixhookConfigError('pixhook: `retry.attempts` does not apply to the reconciler: it reads a charge until it is final or `maxAgeMs` has passed; remove it (or lower `maxAgeMs`).');
+    throw new PixhookConfigError(
+      'pixhook: `retry.attempts` does not apply to the reconciler: it reads a charge until it is final or `maxAgeMs` has passed; remove it (or lower `maxAgeMs`).',
+    );
   }
   const backoff = value.backoff ?? defaultBackoffMs;
   if (Array.isArray(backoff)) {
-    if (backoff.length === 0) throw new PixhookConfigError('pixhook: `retry.backoff` must list at least one wait for the reconciler, got an empty list');
+    if (backoff.length === 0)
+      throw new PixhookConfigError('pixhook: `retry.backoff` must list at least one wait for the reconciler, got an empty list');
     (backoff as readonly unknown[]).forEach((ms, i) => checkNumber(`retry.backoff[${i}]`, ms, { min: 1, max: maxDelayMs, note: '(24 h)' }));
   } else if (typeof backoff === 'object' && backoff !== null && (backoff as { delayMs?: unknown }).delayMs !== undefined) {
     checkNumber('retry.backoff.delayMs', (backoff as { delayMs?: unknown }).delayMs, { min: 1, max: maxDelayMs, note: '(24 h)' });

@@ -71,7 +71,8 @@ export function recoveredEvent(
   const payload = payloadFor(variant, name, transaction, { endToEndId, payerInfo, refund });
   const normalized = normalizeEvent(payload, { source: 'reconcile' });
   if (!normalized.ok) return { skip: 'unreadable', message: `the record cannot make a ${name} event: ${normalized.message}` };
-  if (normalized.event.kind === 'unknown') return { skip: 'unreadable', message: `eventFor gave ${JSON.stringify(name)}, which is not a known event` };
+  if (normalized.event.kind === 'unknown')
+    return { skip: 'unreadable', message: `eventFor gave ${JSON.stringify(name)}, which is not a known event` };
   // `source` is set the same way whether or not normalizeEvent takes it as an option.
   return { event: Object.assign(normalized.event, { source: 'reconcile' as const }) };
 }
@@ -85,10 +86,25 @@ interface Details {
 function payloadFor(variant: ReconcileVariant, name: PixEventName, transaction: ReadTransaction, d: Details): Record<string, unknown> {
   const { id, status, amountInCents } = transaction;
   if (variant === 'a') {
-    const data = { id, status, amountInCents, ...(d.endToEndId && { endToEndId: d.endToEndId }), ...(d.payerInfo && { payerInfo: d.payerInfo }), ...(d.refund && { refund: d.refund }) };
+    const data = {
+      id,
+      status,
+      amountInCents,
+      ...(d.endToEndId && { endToEndId: d.endToEndId }),
+      ...(d.payerInfo && { payerInfo: d.payerInfo }),
+      ...(d.refund && { refund: d.refund }),
+    };
     return { event: name, data };
   }
   if (variant === 'short') return { id, type: 'transaction', event: name, transaction: { id, amount: amountInCents, status } };
-  const pix = (d.endToEndId ?? d.payerInfo) && { pix: { ...(d.endToEndId && { endToEndId: d.endToEndId }), ...(d.payerInfo && { payerInfo: d.payerInfo }) } };
-  return { id, type: 'transaction', event: name, scope: 'reconcile', transaction: { id, amount: amountInCents, status, ...pix, ...(d.refund && { refund: d.refund }) } };
+  const pix = (d.endToEndId ?? d.payerInfo) && {
+    pix: { ...(d.endToEndId && { endToEndId: d.endToEndId }), ...(d.payerInfo && { payerInfo: d.payerInfo }) },
+  };
+  return {
+    id,
+    type: 'transaction',
+    event: name,
+    scope: 'reconcile',
+    transaction: { id, amount: amountInCents, status, ...pix, ...(d.refund && { refund: d.refund }) },
+  };
 }

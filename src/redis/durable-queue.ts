@@ -6,7 +6,14 @@ import { checkTtlMs } from '../shared/option-checks.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { listDeadLetters, replayDeadLetter, replayDeadLetters, type DeadLetter, type DeadLetterRange } from './dead-letters.js';
 import { jobIdForKey } from './job-id.js';
-import { answeredWithin, checkConnectTimeoutMs, openConnection, redisUnavailable, type OpenedConnection, type RedisConnection } from './redis-connection.js';
+import {
+  answeredWithin,
+  checkConnectTimeoutMs,
+  openConnection,
+  redisUnavailable,
+  type OpenedConnection,
+  type RedisConnection,
+} from './redis-connection.js';
 
 /** The BullMQ queue of pixhook's jobs. */
 export type EventJobQueue = Queue<QueuedEvent, void, string, QueuedEvent, void, string>;
@@ -80,7 +87,10 @@ export async function createDurableQueue(options: DurableQueueOptions): Promise<
         removeOnFail: false,
       },
     });
-    created.on('error', quietRepeats((error) => logger.warn({ queue: queueName, ...error }, 'pixhook: queue error')));
+    created.on(
+      'error',
+      quietRepeats((error) => logger.warn({ queue: queueName, ...error }, 'pixhook: queue error')),
+    );
     return created;
   });
   // Dead letters and counts are an operator's calls: a Redis that stopped answering rejects them, never hangs them.
@@ -143,11 +153,15 @@ export function quietRepeats(log: (fields: { error: string; repeated?: number })
 export function checkQueueNaming(queueName: unknown, prefix: unknown): { queueName: string; prefix: string } {
   const name = queueName ?? defaultQueueName;
   if (typeof name !== 'string' || name === '' || name.includes(':')) {
-    throw new PixhookConfigError(`pixhook: \`queueName\` must be a non-empty string without ":", got ${typeof name === 'string' ? JSON.stringify(name.slice(0, 80)) : typeof name}.`);
+    throw new PixhookConfigError(
+      `pixhook: \`queueName\` must be a non-empty string without ":", got ${typeof name === 'string' ? JSON.stringify(name.slice(0, 80)) : typeof name}.`,
+    );
   }
   const chosen = prefix ?? defaultQueuePrefix;
   if (typeof chosen !== 'string' || chosen === '') {
-    throw new PixhookConfigError(`pixhook: \`prefix\` must be a non-empty string, got ${typeof chosen === 'string' ? 'an empty string' : typeof chosen}.`);
+    throw new PixhookConfigError(
+      `pixhook: \`prefix\` must be a non-empty string, got ${typeof chosen === 'string' ? 'an empty string' : typeof chosen}.`,
+    );
   }
   return { queueName: name, prefix: chosen };
 }
@@ -218,7 +232,11 @@ interface BullClass {
 }
 
 /** Closes gracefully when Redis answers; after `timeoutMs`, drops the connections instead of waiting on a silent Redis. */
-export async function closeBounded(target: { close(): Promise<void>; disconnect(): Promise<void> }, opened: OpenedConnection, timeoutMs: number): Promise<void> {
+export async function closeBounded(
+  target: { close(): Promise<void>; disconnect(): Promise<void> },
+  opened: OpenedConnection,
+  timeoutMs: number,
+): Promise<void> {
   try {
     await withTimeout(target.close(), timeoutMs, 'closing');
   } catch {

@@ -59,7 +59,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
   const concurrency = checkInteger('concurrency', options.concurrency, 1, 1_000, 10);
   const maxStalledCount = checkInteger('maxStalledCount', options.maxStalledCount, 0, 100, 2);
   const lockDurationMs = options.lockDurationMs === undefined ? undefined : checkTimeoutMs('lockDurationMs', options.lockDurationMs);
-  const stalledIntervalMs = options.stalledIntervalMs === undefined ? undefined : checkTimeoutMs('stalledIntervalMs', options.stalledIntervalMs);
+  const stalledIntervalMs =
+    options.stalledIntervalMs === undefined ? undefined : checkTimeoutMs('stalledIntervalMs', options.stalledIntervalMs);
   const timeoutMs = checkConnectTimeoutMs('connectTimeoutMs', options.connectTimeoutMs);
   if (typeof options.processing?.runQueued !== 'function') {
     throw new PixhookConfigError('pixhook: `processing` must be a processing (createProcessing() or receiver.processing) with handlers.');
@@ -82,7 +83,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
       if (final || (error instanceof PixhookError && error.code === 'payload_invalid')) {
         throw new UnrecoverableError(describeError(error));
       }
-      logger.warn({ key: job.data.key, event: job.data.name, attempt, error: describeError(error) }, 'pixhook: queued event failed; retrying');
+      logger.warn(
+        { key: job.data.key, event: job.data.name, attempt, error: describeError(error) },
+        'pixhook: queued event failed; retrying',
+      );
       throw error;
     }
   }
@@ -101,7 +105,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
         backoffStrategy: (attemptsMade: number, type?: string) => retry.delayAfter(type === backoffType ? attemptsMade : 1),
       },
     });
-    created.on('error', quietRepeats((error) => logger.warn({ queue: queueName, ...error }, 'pixhook: worker error')));
+    created.on(
+      'error',
+      quietRepeats((error) => logger.warn({ queue: queueName, ...error }, 'pixhook: worker error')),
+    );
     created.on('failed', (job: Job<QueuedEvent> | undefined, error: Error) => {
       // Retries and handler dead letters are logged above and by the core; this catches jobs that stalled too often.
       if (job && error.message.includes('stalled')) {

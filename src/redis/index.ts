@@ -9,6 +9,12 @@ export type { DurableWorker, StartWorkerOptions } from './durable-worker.js';
 export type { DeadLetter, DeadLetterRange } from './dead-letters.js';
 export type { RedisConnection } from './redis-connection.js';
 export { redisQuarantine } from './redis-quarantine.js';
-export type { QuarantinedDelivery, QuarantineRange, QuarantineSummary, RedisQuarantine, RedisQuarantineOptions } from './redis-quarantine.js';
+export type {
+  QuarantinedDelivery,
+  QuarantineRange,
+  QuarantineSummary,
+  RedisQuarantine,
+  RedisQuarantineOptions,
+} from './redis-quarantine.js';
 export { redisWatchStore } from './redis-watch-store.js';
 export type { RedisEvalClient, RedisWatchStore, RedisWatchStoreOptions } from './redis-watch-store.js';

@@ -46,7 +46,9 @@ const whichClientsWork =
  */
 export function checkRedisClient(client: unknown, option = 'client'): asserts client is RedisClientLike {
   if (typeof client !== 'object' || client === null) {
-    throw new PixhookConfigError(`pixhook: \`${option}\` must be a Redis client; ${whichClientsWork}. Got ${client === null ? 'null' : typeof client}.`);
+    throw new PixhookConfigError(
+      `pixhook: \`${option}\` must be a Redis client; ${whichClientsWork}. Got ${client === null ? 'null' : typeof client}.`,
+    );
   }
   const shape = client as Record<string, unknown>;
   if (typeof shape['eval'] !== 'function' || (typeof shape['evalsha'] !== 'function' && typeof shape['evalSha'] !== 'function')) {

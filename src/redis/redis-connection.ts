@@ -123,7 +123,9 @@ function refuseRetryingClient(client: Redis | Cluster): void {
   const options = isCluster(client) ? client.options.redisOptions : client.options;
   const retries = options?.maxRetriesPerRequest;
   if (retries !== undefined && retries !== null) {
-    const where = isCluster(client) ? 'new Redis.Cluster(nodes, { redisOptions: { maxRetriesPerRequest: null } })' : 'new Redis(url, { maxRetriesPerRequest: null })';
+    const where = isCluster(client)
+      ? 'new Redis.Cluster(nodes, { redisOptions: { maxRetriesPerRequest: null } })'
+      : 'new Redis(url, { maxRetriesPerRequest: null })';
     throw new PixhookConfigError(
       `pixhook: \`connection\` must be created with \`maxRetriesPerRequest: null\` for a worker (${where}), got ${String(retries)}; or pass a URL and pixhook opens it.`,
     );

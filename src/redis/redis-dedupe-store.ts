@@ -34,7 +34,6 @@ export interface RedisDedupeStoreOptions extends RedisPersistenceOptions {
   quarantine?: QuarantineStore | false;
 }
 
-
 /** A Redis store always answers with promises (one round trip each). */
 export interface RedisDedupeStore extends DedupeStore {
   claim(key: string, owner: string, ttlMs: number): Promise<ClaimResult>;

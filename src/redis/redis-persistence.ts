@@ -163,7 +163,11 @@ function tell(finding: PersistenceFinding, report: Report): void {
       `pixhook: Redis at ${finding.nodes.join(', ')} keeps its keys only in memory (appendonly no, save ""): a restart forgets which events were handled, and their retries run again. Turn on AOF (\`appendonly yes\`) or RDB snapshots (\`save 60 1000\`), or pass \`requirePersistence: true\` to refuse such a server.`,
     );
   } else {
-    report('info', { why: finding.why }, `pixhook: cannot check whether Redis keeps its keys across a restart (${finding.why}); make sure AOF or snapshots are on.`);
+    report(
+      'info',
+      { why: finding.why },
+      `pixhook: cannot check whether Redis keeps its keys across a restart (${finding.why}); make sure AOF or snapshots are on.`,
+    );
   }
 }
 
@@ -205,7 +209,8 @@ async function inspectNode(reader: ConfigReader): Promise<PersistenceFinding> {
     }
     throw error;
   }
-  if (appendonly === undefined || save === undefined) return { kind: 'unknown', why: `${reader.label} does not report appendonly and save` };
+  if (appendonly === undefined || save === undefined)
+    return { kind: 'unknown', why: `${reader.label} does not report appendonly and save` };
   if (appendonly.toLowerCase() === 'yes' || save.trim() !== '') return { kind: 'persistent' };
   return { kind: 'volatile', nodes: [reader.label] };
 }
@@ -242,7 +247,9 @@ async function configReaders(client: RedisClientLike): Promise<ConfigReader[] | 
   if (typeof shape['call'] === 'function') return [ioredisReader(client as unknown as IoredisNode)];
   if (Array.isArray(shape['masters'])) {
     const masters = shape['masters'] as { client?: { sendCommand?: unknown }; host?: string; port?: number }[];
-    const readers = masters.filter((m) => typeof m.client?.sendCommand === 'function').map((m) => nodeRedisReader(m.client!, `${m.host ?? '?'}:${m.port ?? '?'}`));
+    const readers = masters
+      .filter((m) => typeof m.client?.sendCommand === 'function')
+      .map((m) => nodeRedisReader(m.client!, `${m.host ?? '?'}:${m.port ?? '?'}`));
     return readers.length > 0 ? readers : 'the node-redis cluster has no master connected';
   }
   if (typeof shape['sendCommand'] === 'function') {
@@ -253,7 +260,10 @@ async function configReaders(client: RedisClientLike): Promise<ConfigReader[] | 
 }
 
 function ioredisReader(node: IoredisNode): ConfigReader {
-  return { label: `${node.options?.host ?? 'localhost'}:${node.options?.port ?? 6379}`, get: (parameter) => node.call('CONFIG', 'GET', parameter) };
+  return {
+    label: `${node.options?.host ?? 'localhost'}:${node.options?.port ?? 6379}`,
+    get: (parameter) => node.call('CONFIG', 'GET', parameter),
+  };
 }
 
 function nodeRedisReader(client: { sendCommand?: unknown }, label: string): ConfigReader {
@@ -264,7 +274,10 @@ function nodeRedisReader(client: { sendCommand?: unknown }, label: string): Conf
 // One check runs at a time per client, so at most one listener waits here; it leaves with the check's time limit.
 function clusterReady(cluster: Record<string, unknown>): Promise<void> {
   if (cluster['status'] === 'ready') return Promise.resolve();
-  const emitter = cluster as unknown as { once(event: string, listener: () => void): unknown; off(event: string, listener: () => void): unknown };
+  const emitter = cluster as unknown as {
+    once(event: string, listener: () => void): unknown;
+    off(event: string, listener: () => void): unknown;
+  };
   return new Promise((resolve, reject) => {
     const onReady = () => {
       clearTimeout(timer);

@@ -35,10 +35,14 @@ export function parseRedisUrl(url: string, name = 'url'): ParsedRedisUrl {
   const [, , auth, hosts, db] = match;
   const nodes = hosts!.split(',').map((hostPort) => parseHostPort(hostPort, url, name));
   if (!scheme.cluster && nodes.length > 1) {
-    throw new PixhookConfigError(`pixhook: \`${name}\` must use redis+cluster:// or rediss+cluster:// to list several hosts, got "${redactedRedisUrl(url)}"`);
+    throw new PixhookConfigError(
+      `pixhook: \`${name}\` must use redis+cluster:// or rediss+cluster:// to list several hosts, got "${redactedRedisUrl(url)}"`,
+    );
   }
   if (scheme.cluster && db !== undefined && db !== '' && db !== '0') {
-    throw new PixhookConfigError(`pixhook: \`${name}\` must name database 0 or none (a Redis Cluster has only database 0), got "${redactedRedisUrl(url)}"`);
+    throw new PixhookConfigError(
+      `pixhook: \`${name}\` must name database 0 or none (a Redis Cluster has only database 0), got "${redactedRedisUrl(url)}"`,
+    );
   }
   const { username, password } = parseAuth(auth);
   return {

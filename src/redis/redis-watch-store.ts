@@ -115,7 +115,11 @@ export function redisWatchStore(options: RedisWatchStoreOptions): RedisWatchStor
       return out;
     },
     async reschedule(chargeId, owner, nextCheckAt, checks) {
-      const done = await run(rescheduleScript, [due, entries, created, leaseKey(chargeId)], [chargeId, owner, Math.round(nextCheckAt), checks]);
+      const done = await run(
+        rescheduleScript,
+        [due, entries, created, leaseKey(chargeId)],
+        [chargeId, owner, Math.round(nextCheckAt), checks],
+      );
       return Number(done) === 1;
     },
     async finish(chargeId, owner) {

@@ -113,7 +113,8 @@ export function checkSecret(name: string, value: unknown): string {
 export function checkSecrets(name: string, value: unknown): readonly string[] {
   if (typeof value === 'string') return [checkSecret(name, value)];
   if (Array.isArray(value)) {
-    if (value.length === 0) throw new PixhookConfigError(`pixhook: \`${name}\` must be a non-empty string or a non-empty list of them, got an empty list.`);
+    if (value.length === 0)
+      throw new PixhookConfigError(`pixhook: \`${name}\` must be a non-empty string or a non-empty list of them, got an empty list.`);
     return value.map((secret: unknown, i) => checkSecret(`${name}[${i}]`, secret));
   }
   return [checkSecret(name, value)];

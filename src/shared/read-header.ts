@@ -1,7 +1,5 @@
 /** Headers as Node, Fetch and most frameworks hand them out. */
-export type HeaderSource =
-  | { get(name: string): string | null }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+export type HeaderSource = { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** Reads one header case-insensitively from a Fetch `Headers` or a plain record. */
 export function readHeader(headers: HeaderSource, name: string): string | undefined {

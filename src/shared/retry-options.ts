@@ -40,9 +40,15 @@ export interface RetryPolicy {
  * Checks `value` (named `name`, e.g. `retry` or `background.retry`) against the shape and its bounds,
  * filling what is missing from `defaults`. Throws a `PixhookConfigError` naming the option.
  */
-export function resolveRetry(name: string, value: RetryOptions | undefined, defaults: { attempts: number; backoff: Required<Backoff> }): RetryPolicy {
+export function resolveRetry(
+  name: string,
+  value: RetryOptions | undefined,
+  defaults: { attempts: number; backoff: Required<Backoff> },
+): RetryPolicy {
   if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-    throw new PixhookConfigError(`pixhook: \`${name}\` must be { attempts, backoff: { delayMs, factor, maxDelayMs } } or { attempts, backoff: [ms, …] }`);
+    throw new PixhookConfigError(
+      `pixhook: \`${name}\` must be { attempts, backoff: { delayMs, factor, maxDelayMs } } or { attempts, backoff: [ms, …] }`,
+    );
   }
   const backoff = value?.backoff;
   if (Array.isArray(backoff)) return scheduleRetry(name, value?.attempts, backoff as readonly number[]);
@@ -55,7 +61,9 @@ export function resolveRetry(name: string, value: RetryOptions | undefined, defa
   const factor = checkNumber(`${name}.backoff.factor`, b?.factor ?? defaults.backoff.factor, { min: 1, max: 10, integer: false });
   const cap = checkDelayMs(`${name}.backoff.maxDelayMs`, b?.maxDelayMs, Math.max(defaults.backoff.maxDelayMs, delayMs));
   if (cap < delayMs) {
-    throw new PixhookConfigError(`pixhook: \`${name}.backoff.maxDelayMs\` must be at least \`${name}.backoff.delayMs\` (${delayMs}), got ${cap}`);
+    throw new PixhookConfigError(
+      `pixhook: \`${name}.backoff.maxDelayMs\` must be at least \`${name}.backoff.delayMs\` (${delayMs}), got ${cap}`,
+    );
   }
   const delayAfter = (attempt: number): number => Math.min(cap, Math.round(delayMs * factor ** Math.max(0, attempt - 1)));
   let totalDelayMs = 0;

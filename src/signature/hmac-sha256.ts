@@ -43,9 +43,7 @@ function nodeVerifySync(crypto: typeof NodeCrypto) {
 }
 
 function importKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey> {
-  return globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    usage,
-  ]);
+  return globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
 }
 
 export const webSign: HmacSigner = async (secret, body) =>

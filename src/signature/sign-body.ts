@@ -26,7 +26,11 @@ export async function signTimestamped(input: { body: Uint8Array | string; secret
 }
 
 /** The header name and value a delivery carries under `scheme`. */
-export async function signatureHeader(scheme: SigningScheme, body: Uint8Array | string, secret: string): Promise<{ name: string; value: string }> {
+export async function signatureHeader(
+  scheme: SigningScheme,
+  body: Uint8Array | string,
+  secret: string,
+): Promise<{ name: string; value: string }> {
   if (scheme.scheme === 'timestamped') return { name: scheme.header.toLowerCase(), value: await signTimestamped({ body, secret }) };
   return { name: (scheme.header ?? 'x-signature').toLowerCase(), value: await signSha256(body, secret) };
 }

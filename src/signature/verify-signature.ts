@@ -80,7 +80,8 @@ export function verifyCheckedSecret(input: VerifySignatureInput): SignatureResul
     if (typeof input.secret === 'string') {
       if (hmacVerifySync(input.secret, bytes, given)) return matchedFirst;
     } else {
-      for (let i = 0; i < input.secret.length; i++) if (hmacVerifySync(input.secret[i] as string, bytes, given)) return { ok: true, secretIndex: i };
+      for (let i = 0; i < input.secret.length; i++)
+        if (hmacVerifySync(input.secret[i] as string, bytes, given)) return { ok: true, secretIndex: i };
     }
     return fail('signature_mismatch', mismatchMessage, secretHint(secretList(input.secret)));
   }

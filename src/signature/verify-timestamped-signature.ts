@@ -1,14 +1,7 @@
 import { checkSecretOption } from './check-secret.js';
 import { decodeHex } from './hex.js';
 import { hmacVerify } from './hmac-sha256.js';
-import {
-  fail,
-  mismatchMessage,
-  parsedBodyHint,
-  secretHint,
-  type SignatureResult,
-  type VerifySignatureInput,
-} from './verify-signature.js';
+import { fail, mismatchMessage, parsedBodyHint, secretHint, type SignatureResult, type VerifySignatureInput } from './verify-signature.js';
 
 export interface VerifyTimestampedSignatureInput extends VerifySignatureInput {
   /** Oldest (and furthest in the future) a timestamp may be, in seconds. Default 300. */

@@ -210,4 +210,3 @@ function preciseNow(): number {
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
-

@@ -45,11 +45,7 @@ export function toBodyBytes(body: unknown): Uint8Array {
  * Serializes and signs a payload like the gateway does. A string or `Uint8Array` is taken as the exact
  * body (so a test can sign pretty-printed, unicode or deliberately broken bodies).
  */
-export async function signedRequest(
-  payload: unknown,
-  secret: string,
-  options: SignedRequestOptions = {},
-): Promise<SignedRequest> {
+export async function signedRequest(payload: unknown, secret: string, options: SignedRequestOptions = {}): Promise<SignedRequest> {
   const bytes = toBodyBytes(payload);
   const signed = await signatureHeader(options.signing ?? { scheme: 'sha256' }, bytes, secret);
   return {

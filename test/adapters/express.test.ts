@@ -20,7 +20,12 @@ function receiverWith(handled: Handled) {
 }
 
 // The error handler an app would have: it sees the PixhookError with its code and status.
-function errorHandler(err: { status?: number; code?: string; message?: string }, _req: unknown, res: { status(n: number): { json(v: unknown): void } }, _next: unknown) {
+function errorHandler(
+  err: { status?: number; code?: string; message?: string },
+  _req: unknown,
+  res: { status(n: number): { json(v: unknown): void } },
+  _next: unknown,
+) {
   res.status(err.status ?? 500).json({ code: err.code, message: err.message });
 }
 
@@ -53,7 +58,12 @@ for (const [name, express] of [
       const app = express();
       app.use(express.json());
       app.post('/webhooks/pix', createExpressMiddleware(receiverWith({ events: [] })));
-      const res = await request(app).post('/webhooks/pix').set('content-type', 'application/json').set('x-signature', signature).send(body).timeout(3000);
+      const res = await request(app)
+        .post('/webhooks/pix')
+        .set('content-type', 'application/json')
+        .set('x-signature', signature)
+        .send(body)
+        .timeout(3000);
       expect(res.status).toBe(500);
       expect(res.text).not.toContain(secret);
     });
@@ -90,7 +100,11 @@ for (const [name, express] of [
       app.post('/api/orders', express.json(), (req, res) => {
         res.json({ echoed: (req.body as { sku: string }).sku });
       });
-      const hook = await request(app).post('/webhooks/pix').set('content-type', 'application/json').set('x-signature', signature).send(body);
+      const hook = await request(app)
+        .post('/webhooks/pix')
+        .set('content-type', 'application/json')
+        .set('x-signature', signature)
+        .send(body);
       const sibling = await request(app).post('/api/orders').send({ sku: 'ABC-1' });
       expect(hook.status).toBe(200);
       expect(sibling.status).toBe(200);
@@ -112,7 +126,11 @@ for (const [name, express] of [
       const handled: Handled = { events: [] };
       const app = express();
       app.post('/webhooks/pix', createExpressMiddleware(receiverWith(handled)));
-      const res = await request(app).post('/webhooks/pix').set('content-type', 'application/json').set('x-signature', signBytes(body, 'forged')).send(body);
+      const res = await request(app)
+        .post('/webhooks/pix')
+        .set('content-type', 'application/json')
+        .set('x-signature', signBytes(body, 'forged'))
+        .send(body);
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ error: 'signature_mismatch' });
       expect(handled.events).toHaveLength(0);
@@ -132,7 +150,13 @@ for (const [name, express] of [
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const port = (server.address() as { port: number }).port;
       await new Promise<void>((resolve) => {
-        const req = rawRequest({ port, host: '127.0.0.1', method: 'POST', path: '/webhooks/pix', headers: { 'content-length': '1000', 'x-signature': signature } });
+        const req = rawRequest({
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: '/webhooks/pix',
+          headers: { 'content-length': '1000', 'x-signature': signature },
+        });
         req.on('error', () => resolve());
         req.write(body.slice(0, 50));
         setTimeout(() => {

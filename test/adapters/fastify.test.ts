@@ -98,9 +98,19 @@ describe('Fastify plugin', () => {
     const events: PixEvent[] = [];
     const app = Fastify();
     await app.register(pixhookFastify, { receiver: receiverWith(events) });
-    const plain = await app.inject({ method: 'POST', url: '/webhooks/pix', headers: { ...headers, 'content-type': 'text/plain' }, payload: body });
+    const plain = await app.inject({
+      method: 'POST',
+      url: '/webhooks/pix',
+      headers: { ...headers, 'content-type': 'text/plain' },
+      payload: body,
+    });
     expect(plain.statusCode).toBe(200);
-    const bare = await app.inject({ method: 'POST', url: '/webhooks/pix', headers: { 'x-signature': headers['x-signature'] }, payload: body });
+    const bare = await app.inject({
+      method: 'POST',
+      url: '/webhooks/pix',
+      headers: { 'x-signature': headers['x-signature'] },
+      payload: body,
+    });
     expect(bare.statusCode).toBe(200);
     expect(bare.json()).toEqual({ ok: true, reason: 'duplicate' });
     expect(events).toHaveLength(1);

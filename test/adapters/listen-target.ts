@@ -7,6 +7,9 @@ export function urlTarget(url: string, close: () => Promise<void>): ContractTarg
 }
 
 /** A real `node:http` server around a `(req, res)` handler. */
-export function nodeHandlerTarget(handler: (req: IncomingMessage, res: ServerResponse) => void, path = '/webhooks/pix'): Promise<ContractTarget> {
+export function nodeHandlerTarget(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  path = '/webhooks/pix',
+): Promise<ContractTarget> {
   return serverTarget(createServer(handler), path);
 }

@@ -66,7 +66,11 @@ const targets: Record<string, () => Promise<Answer>> = {
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
-      const res = await fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/webhooks/pix`, { method: 'POST', headers, body });
+      const res = await fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/webhooks/pix`, {
+        method: 'POST',
+        headers,
+        body,
+      });
       return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
     } finally {
       await app.close();

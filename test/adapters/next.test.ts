@@ -79,7 +79,8 @@ describe('Next.js handlers with a receiver factory', () => {
     const pages = createPagesApiHandler(factory);
     expect(created).toBe(0);
     const body = JSON.stringify(variantAPaid);
-    const request = () => new Request('http://localhost/api/webhooks/pix', { method: 'POST', headers: { 'x-signature': signBytes(body, secret) }, body });
+    const request = () =>
+      new Request('http://localhost/api/webhooks/pix', { method: 'POST', headers: { 'x-signature': signBytes(body, secret) }, body });
     expect((await app(request())).status).toBe(200);
     expect((await app(request())).status).toBe(200);
     expect(created).toBe(1);
@@ -122,7 +123,12 @@ describe('Next.js App Router handler', () => {
       },
     });
     const handler = createAppRouteHandler(createReceiver({ secret, maxBodyBytes: 100_000 }));
-    const request = new Request('http://localhost/api/webhooks/pix', { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit);
+    const request = new Request('http://localhost/api/webhooks/pix', {
+      method: 'POST',
+      headers,
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     const res = await handler(request);
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: 'body_too_large' });

@@ -55,10 +55,28 @@ describe('pixhook/web import graph', () => {
     // Only Web platform globals: what a Worker, Deno or a browser offers. The typed arrays are this
     // realm's, like the bytes the (also this realm's) Request streams: one realm, as on a real edge.
     const context = createContext({
-      Uint8Array, ArrayBuffer,
+      Uint8Array,
+      ArrayBuffer,
       crypto: { subtle: countingSubtle, getRandomValues: (a: Uint8Array) => globalThis.crypto.getRandomValues(a) },
-      TextEncoder, TextDecoder, URL, Request, Response, Headers, ReadableStream, AbortController, AbortSignal,
-      Event, EventTarget, setTimeout, clearTimeout, setInterval, clearInterval, queueMicrotask, structuredClone, performance, console,
+      TextEncoder,
+      TextDecoder,
+      URL,
+      Request,
+      Response,
+      Headers,
+      ReadableStream,
+      AbortController,
+      AbortSignal,
+      Event,
+      EventTarget,
+      setTimeout,
+      clearTimeout,
+      setInterval,
+      clearInterval,
+      queueMicrotask,
+      structuredClone,
+      performance,
+      console,
     });
     runInContext(code, context);
     expect(runInContext('typeof process + typeof Buffer + typeof require', context)).toBe('undefinedundefinedundefined');

@@ -33,7 +33,7 @@ function expectNothingBackwards(statuses: string[]): void {
   }
 }
 
-describe('the payment book under every order of a charge\'s events', () => {
+describe("the payment book under every order of a charge's events", () => {
   it('through the pipeline (dedupe claim → record → complete) on two instances: right final status, nothing backwards, each forward fact handled once', async () => {
     await fc.assert(
       fc.asyncProperty(deliveries, fc.scheduler(), async (list, s) => {
@@ -71,13 +71,18 @@ describe('the payment book under every order of a charge\'s events', () => {
         // Each fact reaches the book once (the dedupe key is the fact, whatever the channel or instance).
         expect([...recordOrder].sort()).toEqual([...facts].sort());
         // A fact is handled exactly when nothing further along was applied before it; then once.
-        const expectedHandled = recordOrder.filter((fact, i) => recordOrder.slice(0, i).every((earlier) => facts.indexOf(earlier) < facts.indexOf(fact)));
+        const expectedHandled = recordOrder.filter((fact, i) =>
+          recordOrder.slice(0, i).every((earlier) => facts.indexOf(earlier) < facts.indexOf(fact)),
+        );
         expect(handled).toEqual(expectedHandled);
         expect(new Set(handled).size).toBe(handled.length);
         // The facts that came too late are held, each once, never applied.
         const held = await book.held();
         expect(held.map((entry) => entry.event.name).sort()).toEqual(
-          recordOrder.filter((fact) => !handled.includes(fact)).map((fact) => eventFor(fact, 'postback').name).sort(),
+          recordOrder
+            .filter((fact) => !handled.includes(fact))
+            .map((fact) => eventFor(fact, 'postback').name)
+            .sort(),
         );
         expect(held.every((entry) => entry.violations.every((violation) => violation.reason === 'stale_status'))).toBe(true);
         const applied = resource?.timeline.filter((entry) => entry.outcome === 'apply').map((entry) => entry.status) ?? [];

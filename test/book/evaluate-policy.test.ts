@@ -6,9 +6,12 @@ import { chargeEvent, transferEvent } from './book-events.js';
 
 const receivedAt = Date.parse('2026-05-01T12:00:00Z');
 const reasonsOf = (event: PixEvent, resource: PolicyView | undefined, extra: Partial<PolicyInput> = {}) =>
-  evaluatePolicy({ resource, event, receivedAt, expectationsInUse: false, policy: defaultPolicy, ...extra }).map((v) => `${v.reason}:${v.action}`);
+  evaluatePolicy({ resource, event, receivedAt, expectationsInUse: false, policy: defaultPolicy, ...extra }).map(
+    (v) => `${v.reason}:${v.action}`,
+  );
 const at = (status: string, more: Partial<PolicyView> = {}): PolicyView => ({ status, payments: [], ...more });
-const paidFact = (amountInCents: number, endToEndId?: string) => (endToEndId === undefined ? { amountInCents } : { amountInCents, endToEndId });
+const paidFact = (amountInCents: number, endToEndId?: string) =>
+  endToEndId === undefined ? { amountInCents } : { amountInCents, endToEndId };
 
 describe('evaluatePolicy: stale_status (the status order, transfers included)', () => {
   it.each([
@@ -30,7 +33,11 @@ describe('evaluatePolicy: stale_status (the status order, transfers included)', 
     ['an unknown status (cannot be judged)', chargeEvent('transaction_updated', { id: 'c', status: 'chargeback' }), 'paid'],
     ['a dispute after a refund (a new fact, not a status change)', chargeEvent('transaction_infraction', { id: 'c' }), 'refunded'],
     ['a transfer completed after processing', transferEvent('transfer_completed', { id: 't' }), 'processing'],
-    ['a transfer created when queued (two words for the first step)', transferEvent('transfer_created', { id: 't', status: 'created' }), 'queued'],
+    [
+      'a transfer created when queued (two words for the first step)',
+      transferEvent('transfer_created', { id: 't', status: 'created' }),
+      'queued',
+    ],
     ['a transfer queued when created', transferEvent('transfer_created', { id: 't', status: 'queued' }), 'created'],
     ['the first event of a resource', chargeEvent('transaction_created', { id: 'c' }), undefined],
   ])('%s: no violation', (_label, event, status) => {
@@ -43,7 +50,11 @@ describe('evaluatePolicy: a charge with an expectation', () => {
   const pending = at('pending', { expected });
 
   it('a matching payment before expiry breaks nothing', () => {
-    const event = chargeEvent('transaction_paid', { id: 'c', payer: { document: '123.456.789-09' } }, { timestamp: '2026-05-01T10:59:59Z' });
+    const event = chargeEvent(
+      'transaction_paid',
+      { id: 'c', payer: { document: '123.456.789-09' } },
+      { timestamp: '2026-05-01T10:59:59Z' },
+    );
     expect(reasonsOf(event, pending)).toEqual([]);
   });
 
@@ -53,7 +64,11 @@ describe('evaluatePolicy: a charge with an expectation', () => {
   });
 
   it('payer_mismatch: another document, whatever the formatting (held by default)', () => {
-    const event = chargeEvent('transaction_paid', { id: 'c', payer: { document: '987.654.321-00' } }, { timestamp: '2026-05-01T10:00:00Z' });
+    const event = chargeEvent(
+      'transaction_paid',
+      { id: 'c', payer: { document: '987.654.321-00' } },
+      { timestamp: '2026-05-01T10:00:00Z' },
+    );
     expect(reasonsOf(event, pending)).toEqual(['payer_mismatch:hold']);
   });
 
@@ -104,9 +119,9 @@ describe('evaluatePolicy: duplicate_payment', () => {
   });
 
   it('without an endToEndId, another amount is another payment and the same amount is not', () => {
-    expect(reasonsOf(chargeEvent('transaction_paid', { id: 'c', amountInCents: 500 }), at('paid', { payments: [paidFact(1000)] }))).toEqual([
-      'duplicate_payment:hold',
-    ]);
+    expect(reasonsOf(chargeEvent('transaction_paid', { id: 'c', amountInCents: 500 }), at('paid', { payments: [paidFact(1000)] }))).toEqual(
+      ['duplicate_payment:hold'],
+    );
     expect(reasonsOf(chargeEvent('transaction_paid', { id: 'c' }), at('paid', { payments: [paidFact(1000, 'E1')] }))).toEqual([]);
   });
 
@@ -130,7 +145,9 @@ describe('evaluatePolicy: unknown_charge', () => {
 
   it('applies only to an event that newly states paid', () => {
     expect(reasonsOf(chargeEvent('transaction_created', { id: 'c' }), undefined, { expectationsInUse: true })).toEqual([]);
-    expect(reasonsOf(chargeEvent('transaction_updated', { id: 'c' }), at('paid', { payments: [paidFact(1000)] }), { expectationsInUse: true })).toEqual([]);
+    expect(
+      reasonsOf(chargeEvent('transaction_updated', { id: 'c' }), at('paid', { payments: [paidFact(1000)] }), { expectationsInUse: true }),
+    ).toEqual([]);
     expect(reasonsOf(transferEvent('transfer_completed', { id: 't' }), undefined, { expectationsInUse: true })).toEqual([]);
   });
 });

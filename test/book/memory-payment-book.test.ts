@@ -34,7 +34,11 @@ describe('memoryPaymentBook: the book of a resource', () => {
     await book.record(chargeEvent('transaction_created', { id: 'c1' }, { deliveryId: 'd1' }), { dedupeKey: 'k1' });
     await book.record(chargeEvent('transaction_paid', { id: 'c1' }, { scope: 'user' }), { dedupeKey: 'k2' });
     await book.record(chargeEvent('transaction_refunded', { id: 'c1' }, { source: 'reconcile' }), { dedupeKey: 'k3', at: t0 + 5 });
-    await book.record(chargeEvent('transaction_refunded', { id: 'c1' }, { source: 'replay' }), { dedupeKey: 'k4', channel: 'replay', deliveryId: 'r1' });
+    await book.record(chargeEvent('transaction_refunded', { id: 'c1' }, { source: 'replay' }), {
+      dedupeKey: 'k4',
+      channel: 'replay',
+      deliveryId: 'r1',
+    });
     expect(await book.get('c1')).toEqual({
       id: 'c1',
       kind: 'transaction',
@@ -42,10 +46,44 @@ describe('memoryPaymentBook: the book of a resource', () => {
       amountInCents: 1000,
       disputes: [],
       timeline: [
-        { name: 'transaction_created', status: 'pending', amountInCents: 1000, channel: 'postback', deliveryId: 'd1', at: '2026-05-01T12:00:00.000Z', outcome: 'apply', reasons: [] },
-        { name: 'transaction_paid', status: 'paid', amountInCents: 1000, channel: 'user', at: '2026-05-01T12:00:00.000Z', outcome: 'apply', reasons: [] },
-        { name: 'transaction_refunded', status: 'refunded', amountInCents: 1000, channel: 'reconcile', at: '2026-05-01T12:00:00.005Z', outcome: 'apply', reasons: [] },
-        { name: 'transaction_refunded', status: 'refunded', amountInCents: 1000, channel: 'replay', deliveryId: 'r1', at: '2026-05-01T12:00:00.000Z', outcome: 'apply', reasons: [] },
+        {
+          name: 'transaction_created',
+          status: 'pending',
+          amountInCents: 1000,
+          channel: 'postback',
+          deliveryId: 'd1',
+          at: '2026-05-01T12:00:00.000Z',
+          outcome: 'apply',
+          reasons: [],
+        },
+        {
+          name: 'transaction_paid',
+          status: 'paid',
+          amountInCents: 1000,
+          channel: 'user',
+          at: '2026-05-01T12:00:00.000Z',
+          outcome: 'apply',
+          reasons: [],
+        },
+        {
+          name: 'transaction_refunded',
+          status: 'refunded',
+          amountInCents: 1000,
+          channel: 'reconcile',
+          at: '2026-05-01T12:00:00.005Z',
+          outcome: 'apply',
+          reasons: [],
+        },
+        {
+          name: 'transaction_refunded',
+          status: 'refunded',
+          amountInCents: 1000,
+          channel: 'replay',
+          deliveryId: 'r1',
+          at: '2026-05-01T12:00:00.000Z',
+          outcome: 'apply',
+          reasons: [],
+        },
       ],
     });
   });
@@ -86,7 +124,10 @@ describe('memoryPaymentBook: the book of a resource', () => {
   it('uses the policy given with the event', async () => {
     const book = memoryPaymentBook();
     await book.record(chargeEvent('transaction_refunded', { id: 'c' }), { dedupeKey: 'k1' });
-    const result = await book.record(chargeEvent('transaction_paid', { id: 'c' }), { dedupeKey: 'k2', policy: checkPolicy({ stale_status: 'flag' }) });
+    const result = await book.record(chargeEvent('transaction_paid', { id: 'c' }), {
+      dedupeKey: 'k2',
+      policy: checkPolicy({ stale_status: 'flag' }),
+    });
     expect(result).toMatchObject({ outcome: 'apply', violations: [{ reason: 'stale_status', action: 'flag' }] });
     expect(await book.get('c')).toMatchObject({ status: 'refunded' });
   });
@@ -106,7 +147,9 @@ describe('memoryPaymentBook: the book of a resource', () => {
 
   it('refuses a record without a dedupe key', async () => {
     const book = memoryPaymentBook();
-    await expect(book.record(chargeEvent('transaction_paid', { id: 'c' }), { dedupeKey: '' })).rejects.toThrow(/`dedupeKey` must be a non-empty string/);
+    await expect(book.record(chargeEvent('transaction_paid', { id: 'c' }), { dedupeKey: '' })).rejects.toThrow(
+      /`dedupeKey` must be a non-empty string/,
+    );
   });
 });
 
@@ -123,9 +166,20 @@ describe('memoryPaymentBook: expectations', () => {
       timeline: [],
       disputes: [],
     });
-    const wrongPayer = chargeEvent('transaction_paid', { id: 'c', payer: { document: '98765432100' } }, { timestamp: '2026-05-01T00:00:00Z' });
-    expect(await book.record(wrongPayer, { dedupeKey: 'k1' })).toMatchObject({ outcome: 'held', violations: [{ reason: 'payer_mismatch' }] });
-    const rightPayer = chargeEvent('transaction_paid', { id: 'c', payer: { document: '12345678909' }, endToEndId: 'E2' }, { timestamp: '2026-05-01T00:00:00Z' });
+    const wrongPayer = chargeEvent(
+      'transaction_paid',
+      { id: 'c', payer: { document: '98765432100' } },
+      { timestamp: '2026-05-01T00:00:00Z' },
+    );
+    expect(await book.record(wrongPayer, { dedupeKey: 'k1' })).toMatchObject({
+      outcome: 'held',
+      violations: [{ reason: 'payer_mismatch' }],
+    });
+    const rightPayer = chargeEvent(
+      'transaction_paid',
+      { id: 'c', payer: { document: '12345678909' }, endToEndId: 'E2' },
+      { timestamp: '2026-05-01T00:00:00Z' },
+    );
     expect(await book.record(rightPayer, { dedupeKey: 'k2' })).toEqual({ outcome: 'apply', violations: [] });
   });
 
@@ -191,7 +245,9 @@ describe('memoryPaymentBook: held events', () => {
   it("a sender's retry, or the copy on the other channel, is duplicate_hold: never a second hold", async () => {
     const { book, heldId } = await heldPayment();
     const retry = await book.record(chargeEvent('transaction_paid', { id: 'c', endToEndId: 'E1' }), { dedupeKey: 'paid' });
-    const copy = await book.record(chargeEvent('transaction_paid', { id: 'c', endToEndId: 'E1' }, { scope: 'user' }), { dedupeKey: 'paid' });
+    const copy = await book.record(chargeEvent('transaction_paid', { id: 'c', endToEndId: 'E1' }, { scope: 'user' }), {
+      dedupeKey: 'paid',
+    });
     expect(retry).toMatchObject({ outcome: 'duplicate_hold', heldId, violations: [{ reason: 'not_confirmed' }] });
     expect(copy).toMatchObject({ outcome: 'duplicate_hold', heldId });
     expect(await book.held()).toHaveLength(1);
@@ -215,10 +271,13 @@ describe('memoryPaymentBook: held events', () => {
     expect(await book.claimRelease(heldId)).toEqual({ ok: false, reason: 'already_released' });
     expect(await book.held()).toEqual([]);
     // Released: applied to the book, forward only, and on the timeline.
-    expect(await book.get('c')).toMatchObject({ status: 'paid', timeline: [{ outcome: 'apply' }, { outcome: 'held' }, { outcome: 'released', heldId }] });
+    expect(await book.get('c')).toMatchObject({
+      status: 'paid',
+      timeline: [{ outcome: 'apply' }, { outcome: 'held' }, { outcome: 'released', heldId }],
+    });
   });
 
-  it('a released payment counts as the charge\'s payment: another one is a duplicate_payment', async () => {
+  it("a released payment counts as the charge's payment: another one is a duplicate_payment", async () => {
     const { book, heldId } = await heldPayment();
     await book.claimRelease(heldId);
     await book.finishRelease(heldId, true);
@@ -261,7 +320,10 @@ describe('memoryPaymentBook: held events', () => {
   it('a retry after the hold was dismissed is judged again (the dedupe store answers duplicate before the book)', async () => {
     const { book, heldId } = await heldPayment();
     await book.dismiss(heldId, 'n');
-    const again = await book.record(chargeEvent('transaction_paid', { id: 'c', endToEndId: 'E1' }), { dedupeKey: 'paid', confirmed: false });
+    const again = await book.record(chargeEvent('transaction_paid', { id: 'c', endToEndId: 'E1' }), {
+      dedupeKey: 'paid',
+      confirmed: false,
+    });
     expect(again.outcome).toBe('held');
     expect(again.outcome === 'held' && again.heldId).not.toBe(heldId);
   });
@@ -273,12 +335,25 @@ describe('memoryPaymentBook: disputes', () => {
     const book = memoryPaymentBook({ now: time.now });
     await book.record(chargeEvent('transaction_paid', { id: 'c' }), { dedupeKey: 'p' });
     const infraction = { id: 'med_1', status: 'open', reason: 'fraud', amountInCents: 1000, openedAt: '2026-05-01T11:00:00Z' };
-    expect(await book.record(chargeEvent('transaction_infraction', { id: 'c', infraction }), { dedupeKey: 'i1' })).toEqual({ outcome: 'apply', violations: [] });
+    expect(await book.record(chargeEvent('transaction_infraction', { id: 'c', infraction }), { dedupeKey: 'i1' })).toEqual({
+      outcome: 'apply',
+      violations: [],
+    });
     time.advance(60_000);
-    const opened = { resourceId: 'c', id: 'med_1', status: 'open', reason: 'fraud', amountInCents: 1000, openedAt: '2026-05-01T11:00:00.000Z', open: true };
+    const opened = {
+      resourceId: 'c',
+      id: 'med_1',
+      status: 'open',
+      reason: 'fraud',
+      amountInCents: 1000,
+      openedAt: '2026-05-01T11:00:00.000Z',
+      open: true,
+    };
     expect(await book.get('c')).toMatchObject({ status: 'paid', disputes: [opened] });
     expect(await book.disputes({ open: true })).toEqual([{ ...opened, ageMs: 3_660_000 }]);
-    await book.record(chargeEvent('transaction_infraction', { id: 'c', infraction: { id: 'med_1', status: 'CLOSED' } }), { dedupeKey: 'i2' });
+    await book.record(chargeEvent('transaction_infraction', { id: 'c', infraction: { id: 'med_1', status: 'CLOSED' } }), {
+      dedupeKey: 'i2',
+    });
     expect(await book.disputes({ open: true })).toEqual([]);
     expect(await book.disputes({ open: false })).toMatchObject([{ id: 'med_1', status: 'CLOSED', reason: 'fraud', open: false }]);
     expect(await book.disputes()).toHaveLength(1);
@@ -288,7 +363,9 @@ describe('memoryPaymentBook: disputes', () => {
     const book = memoryPaymentBook({ now: () => t0 });
     await book.record(chargeEvent('transaction_infraction', { id: 'c', infraction: {} }), { dedupeKey: 'i1' });
     await book.record(chargeEvent('transaction_infraction', { id: 'c', infraction: { status: 'resolved' } }), { dedupeKey: 'i2' });
-    expect(await book.disputes()).toEqual([{ resourceId: 'c', openedAt: '2026-05-01T12:00:00.000Z', status: 'resolved', open: false, ageMs: 0 }]);
+    expect(await book.disputes()).toEqual([
+      { resourceId: 'c', openedAt: '2026-05-01T12:00:00.000Z', status: 'resolved', open: false, ageMs: 0 },
+    ]);
   });
 });
 

@@ -17,9 +17,16 @@ describe('checkPolicy', () => {
   });
 
   it('has the stable reason codes, dispute_deadline among the violations but not a policy key', () => {
-    expect([...violationReasons].sort()).toEqual(
-      ['amount_mismatch', 'dispute_deadline', 'duplicate_payment', 'not_confirmed', 'paid_after_expiry', 'payer_mismatch', 'stale_status', 'unknown_charge'],
-    );
+    expect([...violationReasons].sort()).toEqual([
+      'amount_mismatch',
+      'dispute_deadline',
+      'duplicate_payment',
+      'not_confirmed',
+      'paid_after_expiry',
+      'payer_mismatch',
+      'stale_status',
+      'unknown_charge',
+    ]);
     expect(policyReasons).not.toContain('dispute_deadline');
   });
 

@@ -42,13 +42,22 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
 
 async function deliver(url: string, payload: unknown): Promise<number> {
   const body = bytesOf(payload);
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signBytes(body, secret) }, body });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-signature': signBytes(body, secret) },
+    body,
+  });
   await res.arrayBuffer();
   return res.status;
 }
 
 const paid = (id: string) => ({ event: 'transaction_paid', data: { id, status: 'paid', amountInCents: 1000 } });
-const jsonLines = (text: string) => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const jsonLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('pixhook listen --redis redis+cluster://…', () => {
   for (const mode of ['inline', 'durable']) {
@@ -78,7 +87,9 @@ describe('pixhook worker quarantine list --redis redis+cluster://…', () => {
     const listen = start(['listen', '--port', '0', '--secret', secret, '--redis', cluster.url]);
     const [, url] = await listen.waitFor(/listening on (\S+)/, 30_000);
     // Verified, but its amount is not an integer: 400 payload_invalid, kept in the quarantine.
-    expect(await deliver(url!, { event: 'transaction_paid', data: { id: 'tx_q_cluster', status: 'paid', amountInCents: '12.50' } })).toBe(400);
+    expect(await deliver(url!, { event: 'transaction_paid', data: { id: 'tx_q_cluster', status: 'paid', amountInCents: '12.50' } })).toBe(
+      400,
+    );
     const listed = await runCli(['worker', 'quarantine', 'list', '--redis', cluster.url]);
     expect(listed.stderr).toContain('1 quarantined delivery');
     expect(listed.code).toBe(0);
@@ -102,7 +113,12 @@ describe('pixhook reconcile --redis redis+cluster://…', () => {
     emulator.pay(charge.id);
     const handled = join(dir, 'handled.jsonl');
     await writeFile(handled, '');
-    const env = { PIXHOOK_API_KEY: emulator.credentials.apiKey, PIXHOOK_API_SECRET: emulator.credentials.apiSecret, PIXHOOK_BASE_URL: emulator.url, HANDLED_FILE: handled };
+    const env = {
+      PIXHOOK_API_KEY: emulator.credentials.apiKey,
+      PIXHOOK_API_SECRET: emulator.credentials.apiSecret,
+      PIXHOOK_BASE_URL: emulator.url,
+      HANDLED_FILE: handled,
+    };
     const args = ['reconcile', '--handlers', reconcileHandlers, '--once', '--redis', cluster.url, '--charge', charge.id];
     const first = await runCli(args, { env });
     expect(first.stderr).not.toMatch(/MOVED|CROSSSLOT|unexpected/);

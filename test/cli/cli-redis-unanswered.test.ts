@@ -58,18 +58,28 @@ async function runAgainst(url: string, args: string[], env: Record<string, strin
 }
 
 describe('a Redis that accepts the connection and never answers', () => {
-  it.each(commands)('%s exits 1 within --redis-wait with one line, the password masked', async (name, args, env) => {
-    const before = accepted;
-    const run = await runAgainst(`redis://:pass_never_printed@127.0.0.1:${silentPort}`, args(`redis://:pass_never_printed@127.0.0.1:${silentPort}`), env);
-    figures.push(`  silent  ${name.padEnd(32)} exit ${run.code} after ${run.ms} ms`);
-    expect(run.killed).toBe(false);
-    expect(run.code).toBe(1);
-    // The fault happened: the command reached the server, which never answered.
-    expect(accepted).toBeGreaterThan(before);
-    expect(run.errors).toEqual([`pixhook: Redis at redis://:***@127.0.0.1:${silentPort} did not answer within 1 s (the server accepted the connection and did not reply; 1 attempt)`]);
-    expect(run.stderr + run.stdout).not.toContain('pass_never_printed');
-    expect(run.ms).toBeLessThan(1_000 + slackMs);
-  }, 30_000);
+  it.each(commands)(
+    '%s exits 1 within --redis-wait with one line, the password masked',
+    async (name, args, env) => {
+      const before = accepted;
+      const run = await runAgainst(
+        `redis://:pass_never_printed@127.0.0.1:${silentPort}`,
+        args(`redis://:pass_never_printed@127.0.0.1:${silentPort}`),
+        env,
+      );
+      figures.push(`  silent  ${name.padEnd(32)} exit ${run.code} after ${run.ms} ms`);
+      expect(run.killed).toBe(false);
+      expect(run.code).toBe(1);
+      // The fault happened: the command reached the server, which never answered.
+      expect(accepted).toBeGreaterThan(before);
+      expect(run.errors).toEqual([
+        `pixhook: Redis at redis://:***@127.0.0.1:${silentPort} did not answer within 1 s (the server accepted the connection and did not reply; 1 attempt)`,
+      ]);
+      expect(run.stderr + run.stdout).not.toContain('pass_never_printed');
+      expect(run.ms).toBeLessThan(1_000 + slackMs);
+    },
+    30_000,
+  );
 
   it('a cluster URL whose seed node never answers ends the same way', async () => {
     const url = `redis+cluster://:pass_never_printed@127.0.0.1:${silentPort},127.0.0.1:${silentPort}`;
@@ -77,20 +87,30 @@ describe('a Redis that accepts the connection and never answers', () => {
     figures.push(`  silent  ${'worker quarantine list (cluster)'.padEnd(32)} exit ${run.code} after ${run.ms} ms`);
     expect(run.code).toBe(1);
     expect(run.errors).toHaveLength(1);
-    expect(run.errors[0]).toMatch(/^pixhook: Redis at redis\+cluster:\/\/:\*\*\*@127\.0\.0\.1:\d+,127\.0\.0\.1:\d+ did not answer within 1 s/);
+    expect(run.errors[0]).toMatch(
+      /^pixhook: Redis at redis\+cluster:\/\/:\*\*\*@127\.0\.0\.1:\d+,127\.0\.0\.1:\d+ did not answer within 1 s/,
+    );
     expect(run.stderr).not.toContain('pass_never_printed');
   }, 30_000);
 });
 
 describe('a refused port', () => {
-  it.each(commands)('%s exits 1 after --redis-wait with one error line', async (name, args, env) => {
-    const url = `redis://127.0.0.1:${refusedPort}`;
-    const run = await runAgainst(url, args(url), env);
-    figures.push(`  refused ${name.padEnd(32)} exit ${run.code} after ${run.ms} ms`);
-    expect(run.killed).toBe(false);
-    expect(run.code).toBe(1);
-    expect(run.errors).toHaveLength(1);
-    expect(run.errors[0]).toMatch(new RegExp(`^pixhook: Redis at redis://127\\.0\\.0\\.1:${refusedPort} did not answer within 1 s \\(ECONNREFUSED; \\d+ attempts\\)$`));
-    expect(run.ms).toBeLessThan(1_000 + slackMs);
-  }, 30_000);
+  it.each(commands)(
+    '%s exits 1 after --redis-wait with one error line',
+    async (name, args, env) => {
+      const url = `redis://127.0.0.1:${refusedPort}`;
+      const run = await runAgainst(url, args(url), env);
+      figures.push(`  refused ${name.padEnd(32)} exit ${run.code} after ${run.ms} ms`);
+      expect(run.killed).toBe(false);
+      expect(run.code).toBe(1);
+      expect(run.errors).toHaveLength(1);
+      expect(run.errors[0]).toMatch(
+        new RegExp(
+          `^pixhook: Redis at redis://127\\.0\\.0\\.1:${refusedPort} did not answer within 1 s \\(ECONNREFUSED; \\d+ attempts\\)$`,
+        ),
+      );
+      expect(run.ms).toBeLessThan(1_000 + slackMs);
+    },
+    30_000,
+  );
 });

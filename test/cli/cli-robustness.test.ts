@@ -14,7 +14,11 @@ afterEach(async () => {
   running = undefined;
 });
 
-const oneLine = (stderr: string) => stderr.trim().split('\n').filter((l) => !l.startsWith('usage:'));
+const oneLine = (stderr: string) =>
+  stderr
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith('usage:'));
 
 describe('secrets', () => {
   it('an empty secret is refused by verify (exit 2), even with a signature made with it', async () => {
@@ -59,7 +63,19 @@ describe('one-line errors and exit codes', () => {
 
   it('listen --mode durable with an unreachable Redis says it is waiting, then exits 1 after --redis-wait', async () => {
     const startedAt = Date.now();
-    const result = await runCli(['listen', '--secret', secret, '--port', '0', '--mode', 'durable', '--redis', 'redis://127.0.0.1:1', '--redis-wait', '2s']);
+    const result = await runCli([
+      'listen',
+      '--secret',
+      secret,
+      '--port',
+      '0',
+      '--mode',
+      'durable',
+      '--redis',
+      'redis://127.0.0.1:1',
+      '--redis-wait',
+      '2s',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/waiting for Redis at redis:\/\/127\.0\.0\.1:1 \(ECONNREFUSED; trying every second for up to 2 s\)/);
     expect(result.stderr).toMatch(/^pixhook: Redis at redis:\/\/127\.0\.0\.1:1 did not answer within 2 s \(ECONNREFUSED; \d+ attempts\)$/m);
@@ -106,10 +122,15 @@ describe('listen output', () => {
     await deliverPaid(url!, evilId); // a duplicate: printed on stderr with its id
     await deliverRaw(url!, { event: 'evil_event\nforged line\u001b[0m', data: {} });
     await running.waitFor(/acknowledged 200 unknown_event/);
-    for (const output of [running.stdout(), running.stderr()]) for (const raw of ['\u001b', '\u009b', '\u2028']) expect(output).not.toContain(raw);
+    for (const output of [running.stdout(), running.stderr()])
+      for (const raw of ['\u001b', '\u009b', '\u2028']) expect(output).not.toContain(raw);
     expect(running.stderr()).not.toMatch(/^pixhook: rejected 401 signature_mismatch FORGED/m);
     expect(running.stderr()).not.toMatch(/^forged line/m);
-    const printed = running.stdout().trim().split('\n').map((l) => JSON.parse(l) as { id: string });
+    const printed = running
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string });
     expect(printed.map((p) => p.id)).toEqual([evilId]);
   });
 });
@@ -129,7 +150,9 @@ describe('the timestamped signature scheme on the CLI', () => {
     const header = `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
     expect((await runCli(['verify', '--secret', secret, '--signature', header, ...flags], { input: body })).code).toBe(0);
     expect((await runCli(['verify', '--secret', secret, '--signature', header], { input: body })).code).toBe(1);
-    expect((await runCli(['verify', '--secret', secret, '--signature', header, '--signature-scheme', 'timestamped'], { input: body })).code).toBe(2);
+    expect(
+      (await runCli(['verify', '--secret', secret, '--signature', header, '--signature-scheme', 'timestamped'], { input: body })).code,
+    ).toBe(2);
   });
 });
 
@@ -139,6 +162,10 @@ async function deliverPaid(url: string, id: string): Promise<number> {
 
 async function deliverRaw(url: string, payload: unknown): Promise<number> {
   const bytes = bytesOf(payload);
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signBytes(bytes, secret) }, body: bytes });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-signature': signBytes(bytes, secret) },
+    body: bytes,
+  });
   return res.status;
 }

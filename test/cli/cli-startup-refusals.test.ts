@@ -29,27 +29,108 @@ afterAll(async () => {
 describe('numeric flags are whole numbers within stated bounds (exit 2, the bound in the message)', () => {
   // Before: `--backoff-ms 1e12` was taken (and a timer past 2^31 − 1 ms fires at once: 1 ms), `--attempts 1000000000` too.
   const cases: [string, string[], RegExp, Record<string, string>?][] = [
-    ['worker --backoff-ms 1e12', ['worker', '--redis', 'R', '--handlers', workerHandlers, '--backoff-ms', '1e12'], /`--backoff-ms` must be an integer from 0 to 86400000 \(24 h\), got the string "1e12"/],
-    ['worker --backoff-ms 86400001', ['worker', '--redis', 'R', '--handlers', workerHandlers, '--backoff-ms', '86400001'], /`--backoff-ms` must be an integer from 0 to 86400000/],
-    ['worker --attempts 1000000000', ['worker', '--redis', 'R', '--handlers', workerHandlers, '--attempts', '1000000000'], /`--attempts` must be an integer from 1 to 100, got 1000000000/],
-    ['worker --attempts 0', ['worker', '--redis', 'R', '--handlers', workerHandlers, '--attempts', '0'], /`--attempts` must be an integer from 1 to 100/],
-    ['worker --concurrency 2.5', ['worker', '--redis', 'R', '--handlers', workerHandlers, '--concurrency', '2.5'], /`--concurrency` must be an integer from 1 to 1000/],
-    ['worker --redis-wait 25h', ['worker', '--redis', 'R', '--handlers', workerHandlers, '--redis-wait', '25h'], /`--redis-wait` must be an integer from 0 to 86400000 ms \(24 h\)/],
-    ['listen --redis-wait 1e9s', ['listen', '--secret', 'whsec_x', '--redis', 'R', '--redis-wait', '1e9s'], /--redis-wait must be a duration like 30s/],
-    ['emulator --backoff-ms 1e12', ['emulator', '--port', '0', '--backoff-ms', '1e12'], /`--backoff-ms` must be an integer from 0 to 86400000/],
-    ['emulator --delivery-timeout-ms 0', ['emulator', '--port', '0', '--delivery-timeout-ms', '0'], /`--delivery-timeout-ms` must be an integer from 1 to 86400000/],
-    ['emulator --transfer-step-ms 0.5', ['emulator', '--port', '0', '--transfer-step-ms', '0.5'], /`--transfer-step-ms` must be an integer/],
-    ['reconcile --every 25h', ['reconcile', '--handlers', reconcileHandlers, '--every', '25h', '--charge', 'x'], /`--every` must be an integer from 1 to 86400000 ms \(24 h\)/, reconcileEnv],
-    ['reconcile --batch 0', ['reconcile', '--handlers', reconcileHandlers, '--once', '--batch', '0', '--charge', 'x'], /`--batch` must be an integer from 1 to 1000/, reconcileEnv],
-    ['reconcile --concurrency 1e3', ['reconcile', '--handlers', reconcileHandlers, '--once', '--concurrency', '1e3', '--charge', 'x'], /`--concurrency` must be an integer from 1 to 100/, reconcileEnv],
-    ['reconcile --query-limit 1.5', ['reconcile', '--handlers', reconcileHandlers, '--once', '--query-limit', '1.5', '--charge', 'x'], /`--query-limit` must be an integer/, reconcileEnv],
-    ['reconcile --query-share 0.001', ['reconcile', '--handlers', reconcileHandlers, '--once', '--query-share', '0.001', '--charge', 'x'], /`--query-share` must be a number from 0.01 to 1/, reconcileEnv],
-    ['reconcile --max-age 9000h', ['reconcile', '--handlers', reconcileHandlers, '--once', '--max-age', '9000h', '--charge', 'x'], /`--max-age` must be an integer from 1 to \d+ ms \(366 days\)/, reconcileEnv],
-    ['send --attempts 1000000000', ['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', 'whsec_x', '--attempts', '1000000000'], /`--attempts` must be an integer from 1 to 100/],
-    ['send --backoff-ms 99999999999', ['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', 'whsec_x', '--backoff-ms', '99999999999'], /`--backoff-ms` must be an integer from 0 to 86400000/],
+    [
+      'worker --backoff-ms 1e12',
+      ['worker', '--redis', 'R', '--handlers', workerHandlers, '--backoff-ms', '1e12'],
+      /`--backoff-ms` must be an integer from 0 to 86400000 \(24 h\), got the string "1e12"/,
+    ],
+    [
+      'worker --backoff-ms 86400001',
+      ['worker', '--redis', 'R', '--handlers', workerHandlers, '--backoff-ms', '86400001'],
+      /`--backoff-ms` must be an integer from 0 to 86400000/,
+    ],
+    [
+      'worker --attempts 1000000000',
+      ['worker', '--redis', 'R', '--handlers', workerHandlers, '--attempts', '1000000000'],
+      /`--attempts` must be an integer from 1 to 100, got 1000000000/,
+    ],
+    [
+      'worker --attempts 0',
+      ['worker', '--redis', 'R', '--handlers', workerHandlers, '--attempts', '0'],
+      /`--attempts` must be an integer from 1 to 100/,
+    ],
+    [
+      'worker --concurrency 2.5',
+      ['worker', '--redis', 'R', '--handlers', workerHandlers, '--concurrency', '2.5'],
+      /`--concurrency` must be an integer from 1 to 1000/,
+    ],
+    [
+      'worker --redis-wait 25h',
+      ['worker', '--redis', 'R', '--handlers', workerHandlers, '--redis-wait', '25h'],
+      /`--redis-wait` must be an integer from 0 to 86400000 ms \(24 h\)/,
+    ],
+    [
+      'listen --redis-wait 1e9s',
+      ['listen', '--secret', 'whsec_x', '--redis', 'R', '--redis-wait', '1e9s'],
+      /--redis-wait must be a duration like 30s/,
+    ],
+    [
+      'emulator --backoff-ms 1e12',
+      ['emulator', '--port', '0', '--backoff-ms', '1e12'],
+      /`--backoff-ms` must be an integer from 0 to 86400000/,
+    ],
+    [
+      'emulator --delivery-timeout-ms 0',
+      ['emulator', '--port', '0', '--delivery-timeout-ms', '0'],
+      /`--delivery-timeout-ms` must be an integer from 1 to 86400000/,
+    ],
+    [
+      'emulator --transfer-step-ms 0.5',
+      ['emulator', '--port', '0', '--transfer-step-ms', '0.5'],
+      /`--transfer-step-ms` must be an integer/,
+    ],
+    [
+      'reconcile --every 25h',
+      ['reconcile', '--handlers', reconcileHandlers, '--every', '25h', '--charge', 'x'],
+      /`--every` must be an integer from 1 to 86400000 ms \(24 h\)/,
+      reconcileEnv,
+    ],
+    [
+      'reconcile --batch 0',
+      ['reconcile', '--handlers', reconcileHandlers, '--once', '--batch', '0', '--charge', 'x'],
+      /`--batch` must be an integer from 1 to 1000/,
+      reconcileEnv,
+    ],
+    [
+      'reconcile --concurrency 1e3',
+      ['reconcile', '--handlers', reconcileHandlers, '--once', '--concurrency', '1e3', '--charge', 'x'],
+      /`--concurrency` must be an integer from 1 to 100/,
+      reconcileEnv,
+    ],
+    [
+      'reconcile --query-limit 1.5',
+      ['reconcile', '--handlers', reconcileHandlers, '--once', '--query-limit', '1.5', '--charge', 'x'],
+      /`--query-limit` must be an integer/,
+      reconcileEnv,
+    ],
+    [
+      'reconcile --query-share 0.001',
+      ['reconcile', '--handlers', reconcileHandlers, '--once', '--query-share', '0.001', '--charge', 'x'],
+      /`--query-share` must be a number from 0.01 to 1/,
+      reconcileEnv,
+    ],
+    [
+      'reconcile --max-age 9000h',
+      ['reconcile', '--handlers', reconcileHandlers, '--once', '--max-age', '9000h', '--charge', 'x'],
+      /`--max-age` must be an integer from 1 to \d+ ms \(366 days\)/,
+      reconcileEnv,
+    ],
+    [
+      'send --attempts 1000000000',
+      ['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', 'whsec_x', '--attempts', '1000000000'],
+      /`--attempts` must be an integer from 1 to 100/,
+    ],
+    [
+      'send --backoff-ms 99999999999',
+      ['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', 'whsec_x', '--backoff-ms', '99999999999'],
+      /`--backoff-ms` must be an integer from 0 to 86400000/,
+    ],
   ];
   it.each(cases)('%s', async (_, args, message, env) => {
-    const run = await runCli(args.map((a) => (a === 'R' ? refused : a)), { env: env ?? {}, killAfterMs });
+    const run = await runCli(
+      args.map((a) => (a === 'R' ? refused : a)),
+      { env: env ?? {}, killAfterMs },
+    );
     expect(run.killed).toBe(false);
     expect(run.code).toBe(2);
     expect(run.stderr.split('\n')[0]).toMatch(message);
@@ -117,13 +198,36 @@ describe('an optional package that is not installed: one line naming what to ins
   });
 
   it.each([
-    ['listen --redis', ['listen', '--port', '0', '--secret', 'whsec_x', '--redis', 'R'], '--redis needs the optional package ioredis: npm install ioredis'],
-    ['worker quarantine list', ['worker', 'quarantine', 'list', '--redis', 'R'], '--redis needs the optional package ioredis: npm install ioredis'],
-    ['reconcile --redis', ['reconcile', '--handlers', reconcileHandlers, '--once', '--redis', 'R'], '--redis needs the optional package ioredis: npm install ioredis'],
-    ['worker', ['worker', '--redis', 'R', '--handlers', workerHandlers], 'the durable queue (listen --mode durable, worker) needs the optional package bullmq: npm install bullmq'],
-    ['worker dead-letters', ['worker', 'dead-letters', '--redis', 'R'], 'the durable queue (listen --mode durable, worker) needs the optional package bullmq: npm install bullmq'],
+    [
+      'listen --redis',
+      ['listen', '--port', '0', '--secret', 'whsec_x', '--redis', 'R'],
+      '--redis needs the optional package ioredis: npm install ioredis',
+    ],
+    [
+      'worker quarantine list',
+      ['worker', 'quarantine', 'list', '--redis', 'R'],
+      '--redis needs the optional package ioredis: npm install ioredis',
+    ],
+    [
+      'reconcile --redis',
+      ['reconcile', '--handlers', reconcileHandlers, '--once', '--redis', 'R'],
+      '--redis needs the optional package ioredis: npm install ioredis',
+    ],
+    [
+      'worker',
+      ['worker', '--redis', 'R', '--handlers', workerHandlers],
+      'the durable queue (listen --mode durable, worker) needs the optional package bullmq: npm install bullmq',
+    ],
+    [
+      'worker dead-letters',
+      ['worker', 'dead-letters', '--redis', 'R'],
+      'the durable queue (listen --mode durable, worker) needs the optional package bullmq: npm install bullmq',
+    ],
   ])('without ioredis or bullmq: %s', async (_, args, line) => {
-    const result = await run(bare, args.map((a) => (a === 'R' ? redis.url : a)));
+    const result = await run(
+      bare,
+      args.map((a) => (a === 'R' ? redis.url : a)),
+    );
     expect(result.killed).toBe(false);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`pixhook: ${line}\n`);
@@ -133,7 +237,9 @@ describe('an optional package that is not installed: one line naming what to ins
     const result = await run(withIoredis, ['listen', '--port', '0', '--secret', 'whsec_x', '--mode', 'durable', '--redis', redis.url]);
     expect(result.killed).toBe(false);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('pixhook: the durable queue (listen --mode durable, worker) needs the optional package bullmq: npm install bullmq\n');
+    expect(result.stderr).toBe(
+      'pixhook: the durable queue (listen --mode durable, worker) needs the optional package bullmq: npm install bullmq\n',
+    );
   });
 
   it('without any optional package, the commands that need none still run', async () => {

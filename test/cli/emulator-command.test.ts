@@ -14,7 +14,12 @@ afterEach(async () => {
 });
 
 function envLines(stdout: string): Record<string, string> {
-  return Object.fromEntries(stdout.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  return Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
 }
 
 describe('pixhook emulator', () => {
@@ -28,7 +33,12 @@ describe('pixhook emulator', () => {
 
     const recorder = await startRecorder();
     cleanups.push(() => recorder.close());
-    const client = createClient({ apiKey: env['PIXHOOK_API_KEY']!, apiSecret: env['PIXHOOK_API_SECRET']!, baseUrl: env['PIXHOOK_BASE_URL']!, variant: 'b' });
+    const client = createClient({
+      apiKey: env['PIXHOOK_API_KEY']!,
+      apiSecret: env['PIXHOOK_API_SECRET']!,
+      baseUrl: env['PIXHOOK_BASE_URL']!,
+      variant: 'b',
+    });
     await client.webhooks.register({ url: recorder.url, events: ['transaction_paid'] });
     const charge = await client.createCharge({
       amountInCents: 1,
@@ -43,7 +53,11 @@ describe('pixhook emulator', () => {
     const [delivery] = recorder.received;
     const body = JSON.parse(delivery!.body) as Record<string, unknown>;
     expect(body).toMatchObject({ event: 'transaction_paid', scope: 'user', transaction: { id: charge.id, amount: 1, status: 'paid' } });
-    const check = await verifySignature({ body: delivery!.body, signature: delivery!.headers['x-signature'] as string, secret: 'whsec_cli_given' });
+    const check = await verifySignature({
+      body: delivery!.body,
+      signature: delivery!.headers['x-signature'] as string,
+      secret: 'whsec_cli_given',
+    });
     expect(check.ok).toBe(true);
     expect(running.stdout() + running.stderr()).not.toContain('whsec_cli_given');
 
@@ -51,12 +65,28 @@ describe('pixhook emulator', () => {
   });
 
   it('signs with the timestamped scheme, logs each attempt JSON-escaped, and the give-up after the fifth', async () => {
-    running = startCli(['emulator', '--port', '0', '--webhook-secret', 'whsec_ts', '--backoff-ms', '1', '--signature-scheme', 'timestamped', '--signature-header', 'Vexy-Signature']);
+    running = startCli([
+      'emulator',
+      '--port',
+      '0',
+      '--webhook-secret',
+      'whsec_ts',
+      '--backoff-ms',
+      '1',
+      '--signature-scheme',
+      'timestamped',
+      '--signature-header',
+      'Vexy-Signature',
+    ]);
     await running.waitFor(/PIXHOOK_WEBHOOK_SECRET=.*\n/);
     const env = envLines(running.stdout());
     const recorder = await startRecorder([500, 500, 500, 500, 500]);
     cleanups.push(() => recorder.close());
-    const client = createClient({ apiKey: env['PIXHOOK_API_KEY']!, apiSecret: env['PIXHOOK_API_SECRET']!, baseUrl: env['PIXHOOK_BASE_URL']! });
+    const client = createClient({
+      apiKey: env['PIXHOOK_API_KEY']!,
+      apiSecret: env['PIXHOOK_API_SECRET']!,
+      baseUrl: env['PIXHOOK_BASE_URL']!,
+    });
     // A URL with a quote and a newline-like escape: it must stay inside one JSON string on one line.
     const url = `${recorder.url}?q=%22x%0Ay`;
     await client.webhooks.register({ url, events: ['transaction_paid'] });
@@ -66,8 +96,17 @@ describe('pixhook emulator', () => {
     });
     await fetch(`${env['PIXHOOK_BASE_URL']}/_emulator/transactions/${charge.id}/pay`, { method: 'POST' });
     await running.waitFor(/gave up after 5 attempts/);
-    const lines = running.stderr().split('\n').filter((line) => line.includes('transaction_paid'));
-    expect(lines.filter((line) => / attempt \d\/5 /.test(line)).map((line) => /attempt (\d)\/5 .* answered 500/.exec(line)?.[1])).toEqual(['1', '2', '3', '4', '5']);
+    const lines = running
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('transaction_paid'));
+    expect(lines.filter((line) => / attempt \d\/5 /.test(line)).map((line) => /attempt (\d)\/5 .* answered 500/.exec(line)?.[1])).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
     expect(lines.every((line) => line.includes(JSON.stringify(url)))).toBe(true);
     const header = recorder.received[0]?.headers['vexy-signature'] as string;
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);

@@ -19,17 +19,29 @@ afterEach(async () => {
 });
 
 function envLines(stdout: string): Record<string, string> {
-  return Object.fromEntries(stdout.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  return Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
 }
 
 /** A raw POST: `chunks` written one by one (chunked unless `contentLength` is given); resolves with the status. */
 function post(url: string, chunks: Buffer[], contentLength?: number): Promise<{ status: number | undefined; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(contentLength !== undefined && { 'content-length': contentLength }) } }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode, body }));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(contentLength !== undefined && { 'content-length': contentLength }) },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      },
+    );
     // The emulator may answer 413 and close before the whole body is written: that is the point.
     req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
     const write = (i: number) => {
@@ -48,7 +60,11 @@ describe('pixhook emulator: what it prints', () => {
     const env = envLines(running.stdout());
     const recorder = await startRecorder();
     cleanups.push(() => recorder.close());
-    const client = createClient({ apiKey: env['PIXHOOK_API_KEY']!, apiSecret: env['PIXHOOK_API_SECRET']!, baseUrl: env['PIXHOOK_BASE_URL']! });
+    const client = createClient({
+      apiKey: env['PIXHOOK_API_KEY']!,
+      apiSecret: env['PIXHOOK_API_SECRET']!,
+      baseUrl: env['PIXHOOK_BASE_URL']!,
+    });
     const url = recorder.url.replace('http://', 'http://merchant:hunter2@');
     await client.webhooks.register({ url, events: ['transaction_paid'] });
     const charge = await client.createCharge({
@@ -57,7 +73,10 @@ describe('pixhook emulator: what it prints', () => {
     });
     await fetch(`${env['PIXHOOK_BASE_URL']}/_emulator/transactions/${charge.id}/pay`, { method: 'POST' });
     await running.waitFor(/transaction_paid "txn_\w+" → "[^"]+" \[user\] (delivered|gave up)/);
-    const lines = running.stderr().split('\n').filter((line) => line.includes('transaction_paid'));
+    const lines = running
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('transaction_paid'));
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(lines.every((line) => line.includes(`"${recorder.url.replace('http://', 'http://merchant:***@')}"`))).toBe(true);
     expect(running.stdout() + running.stderr()).not.toContain('hunter2');
@@ -72,10 +91,18 @@ describe('the emulator reads request bodies with a bound', () => {
     const declared = await post(target, [Buffer.alloc(16, 0x20)], 64 * mib);
     expect(declared.status).toBe(413);
     expect(declared.body).toContain('PAYLOAD_TOO_LARGE');
-    const streamed = await post(target, Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x20)));
+    const streamed = await post(
+      target,
+      Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x20)),
+    );
     expect(streamed.status).toBe(413);
     const atLimit = await post(target, [Buffer.alloc(mib, 0x20)]);
     expect(atLimit.status).not.toBe(413);
-    expect(emulator.requests().map((r) => r.status).slice(-3)).toEqual([413, 413, atLimit.status]);
+    expect(
+      emulator
+        .requests()
+        .map((r) => r.status)
+        .slice(-3),
+    ).toEqual([413, 413, atLimit.status]);
   });
 });

@@ -99,7 +99,10 @@ describe('pixhook listen --forward-to', () => {
     expect(second.attempts[0]!.responseBody).toContain('duplicate');
     await target.until(2);
     await listen.forwards(2);
-    expect(target.received.map((r) => (JSON.parse(r.body.toString()) as { data: { id: string } }).data.id)).toEqual(['txn_twice', 'txn_twice']);
+    expect(target.received.map((r) => (JSON.parse(r.body.toString()) as { data: { id: string } }).data.id)).toEqual([
+      'txn_twice',
+      'txn_twice',
+    ]);
     expect(listen.out.stderr).not.toContain('txn_forged');
   });
 

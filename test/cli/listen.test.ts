@@ -19,12 +19,21 @@ async function listen(args: string[], env: NodeJS.ProcessEnv = {}) {
 
 async function post(url: string, payload: unknown, withSecret = secret) {
   const body = bytesOf(payload);
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signBytes(body, withSecret) }, body });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-signature': signBytes(body, withSecret) },
+    body,
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 function printedEvents(cli: RunningCli): Record<string, unknown>[] {
-  return cli.stdout().trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return cli
+    .stdout()
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe('pixhook listen', () => {

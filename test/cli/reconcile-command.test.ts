@@ -13,7 +13,13 @@ import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 // Runs the built CLI (`npm run build` first), against the emulator and a real redis-server.
 const handlers = fileURLToPath(new URL('../reconcile/fixtures/handlers.js', import.meta.url));
-const customer = { name: 'Ana Souza', email: 'ana@example.com.br', documentType: 'cpf' as const, document: '52998224725', phone: '11999998888' };
+const customer = {
+  name: 'Ana Souza',
+  email: 'ana@example.com.br',
+  documentType: 'cpf' as const,
+  document: '52998224725',
+  phone: '11999998888',
+};
 let emulator: Emulator;
 let redis: RedisServer;
 let dir: string;
@@ -41,27 +47,49 @@ async function paidCharges(amounts: number[], watch?: { watch(id: string, create
     emulator.pay(charge.id);
     ids.push(charge.id);
   }
-  const env = { PIXHOOK_API_KEY: emulator.credentials.apiKey, PIXHOOK_API_SECRET: emulator.credentials.apiSecret, PIXHOOK_BASE_URL: emulator.url };
+  const env = {
+    PIXHOOK_API_KEY: emulator.credentials.apiKey,
+    PIXHOOK_API_SECRET: emulator.credentials.apiSecret,
+    PIXHOOK_BASE_URL: emulator.url,
+  };
   return { ids, env };
 }
 
-const jsonLines = (text: string) => text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const jsonLines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('pixhook reconcile', () => {
   it('--once --charge: one JSON line per recovered event, a summary line, exit 0, handled once', async () => {
     const { ids, env } = await paidCharges([1990, 250]);
     const handled = join(dir, 'handled-once.jsonl');
     await writeFile(handled, '');
-    running = startCli(['reconcile', '--handlers', handlers, '--once', ...ids.flatMap((id) => ['--charge', id])], { ...env, HANDLED_FILE: handled });
+    running = startCli(['reconcile', '--handlers', handlers, '--once', ...ids.flatMap((id) => ['--charge', id])], {
+      ...env,
+      HANDLED_FILE: handled,
+    });
     expect(await running.exited).toBe(0);
     const lines = jsonLines(running.stdout());
-    expect(lines.slice(0, 2).map((l) => [l['type'], l['chargeId'], l['amountInCents']]).sort()).toEqual(
+    expect(
+      lines
+        .slice(0, 2)
+        .map((l) => [l['type'], l['chargeId'], l['amountInCents']])
+        .sort(),
+    ).toEqual(
       [
         ['recovered', ids[0], 1990],
         ['recovered', ids[1], 250],
       ].sort(),
     );
-    expect(lines[0]).toMatchObject({ event: 'transaction_paid', status: 'paid', source: 'reconcile', key: expect.stringMatching(/^transaction_paid:txn_\w+:paid:\d+$/) });
+    expect(lines[0]).toMatchObject({
+      event: 'transaction_paid',
+      status: 'paid',
+      source: 'reconcile',
+      key: expect.stringMatching(/^transaction_paid:txn_\w+:paid:\d+$/),
+    });
     expect(lines[2]).toEqual({ type: 'summary', checked: 2, recovered: 2, finished: 2, deferred: 0, failed: 0, watched: 0, lagMs: 0 });
     expect(jsonLines(await readFile(handled, 'utf8')).map((h) => h['source'])).toEqual(['reconcile', 'reconcile']);
     expect(running.stderr()).toMatch(/no --redis/);
@@ -81,8 +109,14 @@ describe('pixhook reconcile', () => {
       // A second run finds nothing left to follow.
       running = startCli(args, { ...env, HANDLED_FILE: handled });
       expect(await running.exited).toBe(0);
-      expect(jsonLines(running.stdout())).toEqual([{ type: 'summary', checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0, watched: 0, lagMs: 0 }]);
-      expect(jsonLines(await readFile(handled, 'utf8')).map((h) => h['id']).sort()).toEqual([...ids].sort());
+      expect(jsonLines(running.stdout())).toEqual([
+        { type: 'summary', checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0, watched: 0, lagMs: 0 },
+      ]);
+      expect(
+        jsonLines(await readFile(handled, 'utf8'))
+          .map((h) => h['id'])
+          .sort(),
+      ).toEqual([...ids].sort());
     } finally {
       client.disconnect();
     }
@@ -117,7 +151,11 @@ describe('pixhook reconcile', () => {
 
   it('exits 2 when the credentials are not in the environment', async () => {
     emulator = await startEmulator();
-    running = startCli(['reconcile', '--handlers', handlers, '--once', '--charge', 'x'], { PIXHOOK_API_KEY: '', PIXHOOK_API_SECRET: '', PIXHOOK_BASE_URL: '' });
+    running = startCli(['reconcile', '--handlers', handlers, '--once', '--charge', 'x'], {
+      PIXHOOK_API_KEY: '',
+      PIXHOOK_API_SECRET: '',
+      PIXHOOK_BASE_URL: '',
+    });
     expect(await running.exited).toBe(2);
     expect(running.stderr()).toMatch(/set PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL/);
   });

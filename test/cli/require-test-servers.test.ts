@@ -35,7 +35,9 @@ describe('scripts/require-test-servers.js', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/^pixhook tests: missing redis-server and redis-cli \(Debian: apt-get install redis-server\) and PostgreSQL 15's initdb and pg_ctl/);
+    expect(result.stderr).toMatch(
+      /^pixhook tests: missing redis-server and redis-cli \(Debian: apt-get install redis-server\) and PostgreSQL 15's initdb and pg_ctl/,
+    );
     expect(result.stderr).not.toMatch(/ENOENT/);
   });
 
@@ -46,7 +48,10 @@ describe('scripts/require-test-servers.js', () => {
     fakeCommand(pgBin, 'initdb');
     fakeCommand(pgBin, 'pg_ctl');
     const partial = await run(bin, pgBin, { PIXHOOK_NO_INSTALL: '1' });
-    expect([partial.code, partial.stderr]).toEqual([1, 'pixhook tests: missing redis-server and redis-cli (Debian: apt-get install redis-server); install it, then run npm test again\n']);
+    expect([partial.code, partial.stderr]).toEqual([
+      1,
+      'pixhook tests: missing redis-server and redis-cli (Debian: apt-get install redis-server); install it, then run npm test again\n',
+    ]);
     fakeCommand(bin, 'redis-cli');
     expect(await run(bin, pgBin, { PIXHOOK_NO_INSTALL: '1' })).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
@@ -58,7 +63,11 @@ describe('scripts/require-test-servers.js', () => {
     fakeCommand(pgBin, 'pg_ctl');
     const calls = join(bin, 'apt-get.calls');
     // A stand-in apt-get that records its arguments and "installs" the two binaries into PATH.
-    fakeCommand(bin, 'apt-get', `echo "$@" >> ${calls}\ncase "$1" in install) printf '#!/bin/sh\\n' > ${bin}/redis-server; /bin/cp ${bin}/redis-server ${bin}/redis-cli; /bin/chmod +x ${bin}/redis-server ${bin}/redis-cli;; esac`);
+    fakeCommand(
+      bin,
+      'apt-get',
+      `echo "$@" >> ${calls}\ncase "$1" in install) printf '#!/bin/sh\\n' > ${bin}/redis-server; /bin/cp ${bin}/redis-server ${bin}/redis-cli; /bin/chmod +x ${bin}/redis-server ${bin}/redis-cli;; esac`,
+    );
     const result = await run(bin, pgBin);
     if (process.getuid?.() !== 0) {
       expect([result.code, result.stderr]).toEqual([1, expect.stringMatching(/^pixhook tests: missing redis-server and redis-cli/)]);

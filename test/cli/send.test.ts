@@ -28,7 +28,12 @@ function runBounded(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     const env = { ...process.env };
     delete env['PIXHOOK_SECRET'];
-    const child = spawn(process.execPath, [pixhookBin, ...args], { env, timeout: 15_000, killSignal: 'SIGKILL', stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [pixhookBin, ...args], {
+      env,
+      timeout: 15_000,
+      killSignal: 'SIGKILL',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -76,15 +81,29 @@ describe('pixhook send (a real process against a real receiver)', () => {
   it('delivers on the first attempt, exits 0 and the handler sees the event as built', async () => {
     const target = await startReceiver(0);
     const run = await pixhook([
-      'send', 'transaction_paid', '--url', target.url, '--secret', secret,
-      '--variant', 'b', '--id', 'txn_cli_1', '--amount', '4990',
+      'send',
+      'transaction_paid',
+      '--url',
+      target.url,
+      '--secret',
+      secret,
+      '--variant',
+      'b',
+      '--id',
+      'txn_cli_1',
+      '--amount',
+      '4990',
     ]);
     expect(run.code).toBe(0);
     expect(attemptLines(run.stdout)).toHaveLength(1);
     expect(attemptLines(run.stdout)[0]).toMatch(/^attempt 1\/5 {2}200 {2}[\d.]+ ms {2}\d{4}-\d\d-\d\dT/);
     expect(run.stdout).toMatch(/delivered: 200 after 1 of 5 attempts/);
     expect(target.handled).toHaveLength(1);
-    expect(target.handled[0]).toMatchObject({ name: 'transaction_paid', variant: 'b', transaction: { id: 'txn_cli_1', amountInCents: 4990, status: 'paid' } });
+    expect(target.handled[0]).toMatchObject({
+      name: 'transaction_paid',
+      variant: 'b',
+      transaction: { id: 'txn_cli_1', amountInCents: 4990, status: 'paid' },
+    });
   });
 
   it('a receiver that fails 3 times then succeeds: 4 attempts, exit 0', async () => {
@@ -113,7 +132,18 @@ describe('pixhook send (a real process against a real receiver)', () => {
 
   it('--attempts bounds the retries; a wrong secret is rejected 401 and never printed', async () => {
     const target = await startReceiver(0);
-    const run = await pixhook(['send', 'transaction_paid', '--url', target.url, '--secret', 'not-the-secret', '--attempts', '2', '--backoff-ms', '0']);
+    const run = await pixhook([
+      'send',
+      'transaction_paid',
+      '--url',
+      target.url,
+      '--secret',
+      'not-the-secret',
+      '--attempts',
+      '2',
+      '--backoff-ms',
+      '0',
+    ]);
     expect(run.code).toBe(1);
     expect(attemptLines(run.stdout).map((line) => line.split('  ')[1])).toEqual(['401 signature_mismatch', '401 signature_mismatch']);
     expect(run.stdout + run.stderr).not.toContain('not-the-secret');
@@ -135,12 +165,23 @@ describe('pixhook send (a real process against a real receiver)', () => {
     const target = await startReceiver(0);
     await new Promise<void>((resolve) => server!.close(() => resolve()));
     server = undefined;
-    const run = await pixhook(['send', 'transaction_paid', '--url', target.url, '--secret', secret, '--attempts', '2', '--backoff-ms', '0']);
+    const run = await pixhook([
+      'send',
+      'transaction_paid',
+      '--url',
+      target.url,
+      '--secret',
+      secret,
+      '--attempts',
+      '2',
+      '--backoff-ms',
+      '0',
+    ]);
     expect(run.code).toBe(1);
     expect(attemptLines(run.stdout).every((line) => line.includes('error "fetch failed: ECONNREFUSED"'))).toBe(true);
   });
 
-  it('never prints the URL\'s password (nor a token in its query); its credentials go as HTTP Basic auth', async () => {
+  it("never prints the URL's password (nor a token in its query); its credentials go as HTTP Basic auth", async () => {
     const target = await startReceiver(0);
     let authorization: string | undefined;
     server!.prependListener('request', (req) => (authorization ??= req.headers.authorization));
@@ -153,7 +194,16 @@ describe('pixhook send (a real process against a real receiver)', () => {
   });
 
   it('a refused URL with a password: the network error is printed with the password masked', async () => {
-    const run = await pixhook(['send', 'transaction_paid', '--url', 'http://merchant:hunter2@127.0.0.1:9/x', '--secret', secret, '--attempts', '1']);
+    const run = await pixhook([
+      'send',
+      'transaction_paid',
+      '--url',
+      'http://merchant:hunter2@127.0.0.1:9/x',
+      '--secret',
+      secret,
+      '--attempts',
+      '1',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).not.toContain('hunter2');
   });
@@ -161,10 +211,23 @@ describe('pixhook send (a real process against a real receiver)', () => {
   it('--id and --status holding an escape, a newline, a C1 CSI and U+2028 are printed escaped, on one line', async () => {
     const target = await startReceiver(0);
     const id = 'a\u001b[31m\nforged\u009b31m\u2028x';
-    const run = await pixhook(['send', 'transaction_paid', '--url', target.url, '--secret', secret, '--id', id, '--status', 'paid\u202e\n']);
+    const run = await pixhook([
+      'send',
+      'transaction_paid',
+      '--url',
+      target.url,
+      '--secret',
+      secret,
+      '--id',
+      id,
+      '--status',
+      'paid\u202e\n',
+    ]);
     expect(run.code).toBe(0);
     for (const raw of ['\u001b', '\u009b', '\u2028', '\u202e']) expect(run.stdout + run.stderr).not.toContain(raw);
-    expect(run.stdout.split('\n')[0]).toBe(`sending transaction_paid (variant a, "a\\u001b[31m\\nforged\\u009b31m\\u2028x", "paid\\u202e\\n") to "${target.url}"`);
+    expect(run.stdout.split('\n')[0]).toBe(
+      `sending transaction_paid (variant a, "a\\u001b[31m\\nforged\\u009b31m\\u2028x", "paid\\u202e\\n") to "${target.url}"`,
+    );
     expect(run.stdout).not.toMatch(/^forged/m);
     const unknown = await pixhook(['send', 'evil\u001b[2J\nforged', '--url', target.url, '--secret', secret]);
     expect(unknown.code).toBe(2);
@@ -184,7 +247,10 @@ describe('pixhook send (a real process against a real receiver)', () => {
     [['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', secret, '--variant', 'c'], /--variant must be a, b or short/],
     [['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', secret, '--amount', '12.50'], /--amount must be an integer/],
     [['send', 'transaction_paid', '--url', 'ftp://x/', '--secret', secret], /--url must be http or https/],
-    [['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', secret, '--attempts', '0'], /`--attempts` must be an integer from 1 to 100, got 0/],
+    [
+      ['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', secret, '--attempts', '0'],
+      /`--attempts` must be an integer from 1 to 100, got 0/,
+    ],
     [['send', '--body', '/nonexistent/file.json', '--url', 'http://127.0.0.1:9/', '--secret', secret], /cannot read --body/],
     [['send', 'transaction_paid', '--url', 'http://127.0.0.1:9/', '--secret', secret, '--wat'], /Unknown option '--wat'/],
   ])('usage error %j exits 2 without sending', async (args, message) => {

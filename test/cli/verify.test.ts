@@ -70,7 +70,11 @@ describe('pixhook verify', () => {
 function runWithStdin(args: string[], stdin: string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const input = openSync(stdin, 'r');
-    const child = spawn(process.execPath, [pixhookBin, ...args], { stdio: [input, 'pipe', 'pipe'], timeout: 15_000, killSignal: 'SIGKILL' });
+    const child = spawn(process.execPath, [pixhookBin, ...args], {
+      stdio: [input, 'pipe', 'pipe'],
+      timeout: 15_000,
+      killSignal: 'SIGKILL',
+    });
     closeSync(input);
     let stdout = '';
     let stderr = '';
@@ -87,7 +91,7 @@ describe('pixhook verify reads at most maxBodyBytes', () => {
   const tooLarge = (what: string, limit = 1048576) =>
     `invalid: body_too_large: ${what} is larger than ${limit} bytes, the receiver's maxBodyBytes (--max-body-bytes raises it)\n`;
 
-  it('its default is the receiver\'s maxBodyBytes', () => {
+  it("its default is the receiver's maxBodyBytes", () => {
     expect(receiverDefaultMaxBodyBytes).toBe(internalsOf(createReceiver({ secret })).maxBodyBytes);
   });
 
@@ -111,7 +115,9 @@ describe('pixhook verify reads at most maxBodyBytes', () => {
     expect([refused.code, refused.stderr]).toEqual([1, tooLarge(`body file "${join(dir, 'over.bin')}"`)]);
     const at = await runCli(['verify', '--secret', secret, '--signature', signBytes(atLimit, secret), join(dir, 'at.bin')]);
     expect([at.code, at.stdout]).toEqual([0, 'valid: the signature matches 1048576 bytes; the body is not JSON\n']);
-    const raised = await runCli(['verify', '--secret', secret, '--signature', signBytes(over, secret), '--max-body-bytes', '2000000'], { input: over });
+    const raised = await runCli(['verify', '--secret', secret, '--signature', signBytes(over, secret), '--max-body-bytes', '2000000'], {
+      input: over,
+    });
     expect(raised.code).toBe(0);
     const lowered = await runCli(['verify', '--secret', secret, '--signature', signature, '--max-body-bytes', '10'], { input: body });
     expect([lowered.code, lowered.stderr]).toEqual([1, tooLarge('stdin', 10)]);

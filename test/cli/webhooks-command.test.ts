@@ -23,17 +23,26 @@ function run(args: string[], env: Record<string, string | undefined>) {
 
 async function setup() {
   emulator = await startEmulator();
-  const env = { PIXHOOK_API_KEY: emulator.credentials.apiKey, PIXHOOK_API_SECRET: emulator.credentials.apiSecret, PIXHOOK_BASE_URL: emulator.url };
+  const env = {
+    PIXHOOK_API_KEY: emulator.credentials.apiKey,
+    PIXHOOK_API_SECRET: emulator.credentials.apiSecret,
+    PIXHOOK_BASE_URL: emulator.url,
+  };
   return { env, emulator };
 }
 
 describe('pixhook webhooks', () => {
   it('registers, lists and deletes with credentials from the environment', async () => {
     const { env, emulator: emu } = await setup();
-    const registered = await run(['register', '--url', 'https://shop.example/pix', '--event', 'transaction_paid', '--event', 'transfer_completed,transfer_updated'], env);
+    const registered = await run(
+      ['register', '--url', 'https://shop.example/pix', '--event', 'transaction_paid', '--event', 'transfer_completed,transfer_updated'],
+      env,
+    );
     expect(registered).toMatchObject({ code: 0, stderr: '' });
     const [id, url, events] = registered.stdout.trim().split('\t');
-    expect(emu.webhooks()).toMatchObject([{ id, url: 'https://shop.example/pix', events: ['transaction_paid', 'transfer_completed', 'transfer_updated'] }]);
+    expect(emu.webhooks()).toMatchObject([
+      { id, url: 'https://shop.example/pix', events: ['transaction_paid', 'transfer_completed', 'transfer_updated'] },
+    ]);
     expect([url, events]).toEqual(['https://shop.example/pix', 'transaction_paid,transfer_completed,transfer_updated']);
 
     const listed = await run(['list', '--json'], env);
@@ -47,11 +56,22 @@ describe('pixhook webhooks', () => {
 
   it('takes --events as a comma list, and subscribes to every event when none is named', async () => {
     const { env, emulator: emu } = await setup();
-    expect((await run(['register', '--url', 'https://a.example/pix', '--events', 'transaction_paid,transaction_created'], env)).code).toBe(0);
+    expect((await run(['register', '--url', 'https://a.example/pix', '--events', 'transaction_paid,transaction_created'], env)).code).toBe(
+      0,
+    );
     expect((await run(['register', '--url', 'https://b.example/pix'], env)).code).toBe(0);
     const [first, second] = emu.webhooks();
     expect(first?.events).toEqual(['transaction_paid', 'transaction_created']);
-    expect(second?.events).toEqual(['transaction_created', 'transaction_paid', 'transaction_refunded', 'transaction_updated', 'transfer_created', 'transfer_completed', 'transfer_canceled', 'transfer_updated']);
+    expect(second?.events).toEqual([
+      'transaction_created',
+      'transaction_paid',
+      'transaction_refunded',
+      'transaction_updated',
+      'transfer_created',
+      'transfer_completed',
+      'transfer_canceled',
+      'transfer_updated',
+    ]);
   });
 
   it('exits 1 when the gateway refuses, without printing the secret', async () => {
@@ -69,7 +89,14 @@ describe('pixhook webhooks', () => {
   it('exits 2 on usage errors, before any request', async () => {
     const { env, emulator: emu } = await setup();
     expect((await run(['list'], {})).stderr).toMatch(/PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL/);
-    for (const args of [[], ['rename'], ['register', '--events', 'transaction_paid'], ['register', '--url', 'https://a.example', '--event', 'order_paid'], ['register', '--url', 'ftp://a.example', '--event', 'transaction_paid'], ['delete']]) {
+    for (const args of [
+      [],
+      ['rename'],
+      ['register', '--events', 'transaction_paid'],
+      ['register', '--url', 'https://a.example', '--event', 'order_paid'],
+      ['register', '--url', 'ftp://a.example', '--event', 'transaction_paid'],
+      ['delete'],
+    ]) {
       expect((await run(args, env)).code, args.join(' ')).toBe(2);
     }
     expect(emu.requests()).toEqual([]);

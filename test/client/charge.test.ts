@@ -107,7 +107,9 @@ describe('charges (PIX IN)', () => {
 
     const controller = new AbortController();
     controller.abort(new Error('user navigated away'));
-    const aborted = await client.waitForTransactionStatus(charge.id, { status: 'paid', signal: controller.signal }).catch((e: unknown) => e);
+    const aborted = await client
+      .waitForTransactionStatus(charge.id, { status: 'paid', signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(aborted).toMatchObject({ message: 'user navigated away' });
   });
 
@@ -134,17 +136,33 @@ describe('retries', () => {
     const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, sleep: clock.sleep });
     emulator.injectFault({ path: '/api/v1/company', action: 'status', status: 503 });
     await client.getCompany();
-    expect(emulator.requests().filter((r) => r.path === '/api/v1/company').map((r) => r.status)).toEqual([503, 200]);
+    expect(
+      emulator
+        .requests()
+        .filter((r) => r.path === '/api/v1/company')
+        .map((r) => r.status),
+    ).toEqual([503, 200]);
     expect(clock.sleeps).toEqual([500]);
   });
 
   it('retry: { attempts } counts every run, the first included: 3 runs, waits 500 ms doubling (the default backoff)', async () => {
     const clock = fakeClock();
     emulator = await startEmulator({ now: clock.now });
-    const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, sleep: clock.sleep, retry: { attempts: 3 } });
+    const client = createClient({
+      ...emulator.credentials,
+      baseUrl: emulator.url,
+      now: clock.now,
+      sleep: clock.sleep,
+      retry: { attempts: 3 },
+    });
     emulator.injectFault({ path: '/api/v1/company', action: 'status', status: 503, times: 10 });
     await expect(client.getCompany()).rejects.toMatchObject({ status: 503 });
-    expect(emulator.requests().filter((r) => r.path === '/api/v1/company').map((r) => r.status)).toEqual([503, 503, 503]);
+    expect(
+      emulator
+        .requests()
+        .filter((r) => r.path === '/api/v1/company')
+        .map((r) => r.status),
+    ).toEqual([503, 503, 503]);
     expect(clock.sleeps).toEqual([500, 1000]);
   });
 
@@ -156,8 +174,13 @@ describe('retries', () => {
       ...emulator.credentials,
       baseUrl: real,
       fetch: async (input, init) =>
-        input.endsWith('/api/v1/company') ? new Response(JSON.stringify({ success: true, data: { company: { id: 1 } } })) : fetch(input, init),
+        input.endsWith('/api/v1/company')
+          ? new Response(JSON.stringify({ success: true, data: { company: { id: 1 } } }))
+          : fetch(input, init),
     });
-    await expect(client.getCompany()).rejects.toMatchObject({ name: 'PixResponseError', message: expect.stringMatching(/data\.company\.id/) });
+    await expect(client.getCompany()).rejects.toMatchObject({
+      name: 'PixResponseError',
+      message: expect.stringMatching(/data\.company\.id/),
+    });
   });
 });

@@ -5,7 +5,12 @@ const now = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 describe('X-RateLimit-* headers', () => {
   it('reads every figure, the reset as epoch seconds', () => {
-    const headers = new Headers({ 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': String(now / 1000 + 42), 'x-ratelimit-window': '60' });
+    const headers = new Headers({
+      'x-ratelimit-limit': '30',
+      'x-ratelimit-remaining': '7',
+      'x-ratelimit-reset': String(now / 1000 + 42),
+      'x-ratelimit-window': '60',
+    });
     expect(readRateLimit(headers, 'GET /api/v1/webhook', now)).toEqual({
       operation: 'GET /api/v1/webhook',
       limit: 30,

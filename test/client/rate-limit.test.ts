@@ -10,7 +10,11 @@ async function setup(options: EmulatorOptions, clientOptions: { retry?: { backof
   const clock = fakeClock();
   emulator = await startEmulator({ now: clock.now, ...options });
   const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, sleep: clock.sleep, ...clientOptions });
-  const statuses = (path: string) => emulator!.requests().filter((r) => r.path === path).map((r) => r.status);
+  const statuses = (path: string) =>
+    emulator!
+      .requests()
+      .filter((r) => r.path === path)
+      .map((r) => r.status);
   return { clock, client, emulator, statuses };
 }
 
@@ -35,7 +39,12 @@ describe('rate limits', () => {
     await client.createCharge({ amountInCents: 1990, customer });
     const error = await client.createCharge({ amountInCents: 1990, customer }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PixRateLimitedError);
-    expect(error).toMatchObject({ status: 429, apiCode: 'RATE_LIMITED', retryAfter: 60, details: { limit: 1, window: 60, retryAfter: 60 } });
+    expect(error).toMatchObject({
+      status: 429,
+      apiCode: 'RATE_LIMITED',
+      retryAfter: 60,
+      details: { limit: 1, window: 60, retryAfter: 60 },
+    });
     expect(statuses('/api/v1/pix/in/qrcode')).toEqual([201, 429]);
     expect(clock.sleeps).toEqual([]);
   });

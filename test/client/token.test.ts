@@ -50,7 +50,10 @@ describe('access token', () => {
     const info = await client.getCompany();
     expect(info.company.id).toBe('cmp_emulator');
     expect(auths()).toBe(2);
-    const company = emu.requests().filter((r) => r.path === '/api/v1/company').map((r) => r.status);
+    const company = emu
+      .requests()
+      .filter((r) => r.path === '/api/v1/company')
+      .map((r) => r.status);
     expect(company).toEqual([200, 401, 200]);
   });
 

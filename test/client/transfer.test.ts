@@ -12,7 +12,12 @@ async function setup(options: EmulatorOptions = {}) {
     sent.push(new Headers(init.headers));
     return fetch(input, init);
   };
-  const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, fetch: recordingFetch, retry: { backoff: { delayMs: 1 } } });
+  const client = createClient({
+    ...emulator.credentials,
+    baseUrl: emulator.url,
+    fetch: recordingFetch,
+    retry: { backoff: { delayMs: 1 } },
+  });
   return { client, emulator, sent };
 }
 
@@ -49,7 +54,9 @@ describe('transfers', () => {
     const again = await client.sendTransfer({ pixKey: '+5511999998888', amountInCents: 700, idempotencyKey: 'order-42' });
     expect(again.id).toBe(first.id);
     expect(emu.transfers()).toHaveLength(1);
-    const other = await client.sendTransfer({ pixKey: '+5511999998888', amountInCents: 701, idempotencyKey: 'order-42' }).catch((e: unknown) => e);
+    const other = await client
+      .sendTransfer({ pixKey: '+5511999998888', amountInCents: 701, idempotencyKey: 'order-42' })
+      .catch((e: unknown) => e);
     expect(other).toBeInstanceOf(PixBusinessRuleError);
     expect(other).toMatchObject({ status: 422, apiCode: 'IDEMPOTENCY_KEY_REUSED' });
   });

@@ -52,7 +52,11 @@ describe('error bodies', () => {
   });
 
   it('reads the nested form', () => {
-    const body = { success: false, error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow down', details: { retryAfter: 12 } }, timestamp: 'x' };
+    const body = {
+      success: false,
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow down', details: { retryAfter: 12 } },
+      timestamp: 'x',
+    };
     expect(parseErrorBody(429, body)).toEqual({ code: 'RATE_LIMIT_EXCEEDED', message: 'slow down', details: { retryAfter: 12 } });
   });
 

@@ -37,7 +37,8 @@ function flakyWatcher(failures: number) {
 
 function recordingLogger() {
   const lines: { level: string; fields: Record<string, unknown>; message?: string }[] = [];
-  const at = (level: string) => (fields: object, message?: string) => void lines.push({ level, fields: fields as Record<string, unknown>, message });
+  const at = (level: string) => (fields: object, message?: string) =>
+    void lines.push({ level, fields: fields as Record<string, unknown>, message });
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
 }
 
@@ -102,7 +103,12 @@ describe('createClient({ watch })', () => {
     const charge = await client.createCharge({ amountInCents: 100, customer });
     expect(charge.watch).toMatchObject({ ok: false, retrying: true, attempts: 1 });
     const failure = await onErrorCalled;
-    expect(failure).toMatchObject({ operation: 'watch', chargeId: charge.id, attempts: 5, error: { message: expect.stringMatching(/^CROSSSLOT/) } });
+    expect(failure).toMatchObject({
+      operation: 'watch',
+      chargeId: charge.id,
+      attempts: 5,
+      error: { message: expect.stringMatching(/^CROSSSLOT/) },
+    });
     expect(failures).toHaveLength(1);
     expect(calls).toHaveLength(5);
     expect(clock.sleeps).toEqual([...defaultWatchRetryDelaysMs]);
@@ -124,7 +130,14 @@ describe('createClient({ watch })', () => {
     let watchedAgain: () => void = () => {};
     const retried = new Promise<void>((resolve) => (watchedAgain = resolve));
     const logger = { info: () => watchedAgain(), warn() {}, error() {} };
-    const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, sleep: clock.sleep, watch: reconciler, logger });
+    const client = createClient({
+      ...emulator.credentials,
+      baseUrl: emulator.url,
+      now: clock.now,
+      sleep: clock.sleep,
+      watch: reconciler,
+      logger,
+    });
     const charge = await client.createCharge({ amountInCents: 100, customer });
     expect(charge.watch).toMatchObject({ ok: false, retrying: true, error: { message: expect.stringMatching(/^CROSSSLOT/) } });
     await retried;
@@ -132,7 +145,11 @@ describe('createClient({ watch })', () => {
   });
 
   it('a watcher that never settles fails after watchTimeoutMs; the charge is still returned', async () => {
-    const { client, onErrorCalled } = await setup({ watch: { watch: () => new Promise(() => {}) }, watchTimeoutMs: 20, watchRetry: { attempts: 1 } });
+    const { client, onErrorCalled } = await setup({
+      watch: { watch: () => new Promise(() => {}) },
+      watchTimeoutMs: 20,
+      watchRetry: { attempts: 1 },
+    });
     const charge = await client.createCharge({ amountInCents: 100, customer });
     expect(charge.watch).toMatchObject({ ok: false, retrying: false, attempts: 1 });
     expect((charge.watch as { error: unknown }).error).toBeInstanceOf(PixhookTimeoutError);
@@ -140,7 +157,12 @@ describe('createClient({ watch })', () => {
   });
 
   it('watchRetry: { attempts: 1 } reports at once; a throwing or rejecting onError breaks nothing', async () => {
-    for (const onError of [() => { throw new Error('boom'); }, () => Promise.reject(new Error('boom'))]) {
+    for (const onError of [
+      () => {
+        throw new Error('boom');
+      },
+      () => Promise.reject(new Error('boom')),
+    ]) {
       const { watcher } = flakyWatcher(Infinity);
       const { lines, logger } = recordingLogger();
       const { client } = await setup({ watch: watcher, watchRetry: { attempts: 1 }, onError, logger });
@@ -156,7 +178,9 @@ describe('createClient({ watch })', () => {
 
   it('refuses watch options that cannot work', async () => {
     const base = { apiKey: 'k', apiSecret: 's', baseUrl: 'http://127.0.0.1:1', watch: { watch() {} } };
-    expect(() => createClient({ ...base, watchRetry: { backoff: [-1] } })).toThrow(/`watchRetry.backoff\[0\]` must be an integer from 0 to/);
+    expect(() => createClient({ ...base, watchRetry: { backoff: [-1] } })).toThrow(
+      /`watchRetry.backoff\[0\]` must be an integer from 0 to/,
+    );
     expect(() => createClient({ ...base, watchRetry: { attempts: 101 } })).toThrow(PixhookConfigError);
     expect(() => createClient({ ...base, watchRetry: 5 as never })).toThrow(/`watchRetry` must be/);
     expect(() => createClient({ ...base, watchRetryDelaysMs: [] } as never)).toThrow(

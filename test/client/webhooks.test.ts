@@ -10,7 +10,11 @@ describe('webhook management', () => {
     emulator = await startEmulator();
     const client = createClient({ ...emulator.credentials, baseUrl: emulator.url });
     const created = await client.webhooks.register({ url: 'https://shop.example/pix', events: ['transaction_paid', 'transfer_completed'] });
-    expect(created).toMatchObject({ url: 'https://shop.example/pix', events: ['transaction_paid', 'transfer_completed'], status: 'active' });
+    expect(created).toMatchObject({
+      url: 'https://shop.example/pix',
+      events: ['transaction_paid', 'transfer_completed'],
+      status: 'active',
+    });
 
     expect((await client.webhooks.list()).map((w) => w.id)).toEqual([created.id]);
     expect(await client.webhooks.get(created.id)).toMatchObject({ id: created.id, totalDeliveries: 0 });
@@ -22,7 +26,9 @@ describe('webhook management', () => {
   it('refuses unknown events and non-http URLs before sending', async () => {
     emulator = await startEmulator();
     const client = createClient({ ...emulator.credentials, baseUrl: emulator.url });
-    const badEvent = await client.webhooks.register({ url: 'https://shop.example/pix', events: ['order_paid' as 'transaction_paid'] }).catch((e: unknown) => e);
+    const badEvent = await client.webhooks
+      .register({ url: 'https://shop.example/pix', events: ['order_paid' as 'transaction_paid'] })
+      .catch((e: unknown) => e);
     expect(badEvent).toMatchObject({ name: 'PixValidationError', path: 'events.0' });
     const badUrl = await client.webhooks.register({ url: 'ftp://shop.example/pix', events: ['transaction_paid'] }).catch((e: unknown) => e);
     expect(badUrl).toBeInstanceOf(PixValidationError);

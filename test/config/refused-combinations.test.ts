@@ -78,7 +78,15 @@ describe('createReceiver with a shared processing refuses the processing options
   it('what the receiver itself reads is still taken beside processing (logger, telemetry, quarantine, onInvalid, limits)', () => {
     const logger = { info: () => {}, warn: () => {}, error: () => {} };
     expect(() =>
-      createReceiver({ secret, processing: createProcessing(), logger, quarantine: false, onInvalid: () => {}, maxBodyBytes: 1000, retryAfterSeconds: 3 }),
+      createReceiver({
+        secret,
+        processing: createProcessing(),
+        logger,
+        quarantine: false,
+        onInvalid: () => {},
+        maxBodyBytes: 1000,
+        retryAfterSeconds: 3,
+      }),
     ).not.toThrow();
   });
 
@@ -101,7 +109,10 @@ describe('the quarantine of a store given through processing (the README reconci
     const result = await shared.receive(invalidDelivery());
     expect(result).toMatchObject({ status: 400, reason: 'json_invalid' });
     expect(viaProcessing.quarantine.kept).toHaveLength(1);
-    expect(viaProcessing.quarantine.kept[0]).toMatchObject({ reason: 'json_invalid', headers: { 'x-signature': expect.stringMatching(/^sha256=/) } });
+    expect(viaProcessing.quarantine.kept[0]).toMatchObject({
+      reason: 'json_invalid',
+      headers: { 'x-signature': expect.stringMatching(/^sha256=/) },
+    });
   });
 
   it('quarantine: false still turns it off, and an explicit quarantine still wins', async () => {
@@ -123,10 +134,26 @@ describe('the quarantine of a store given through processing (the README reconci
 
 describe('options one mode reads are refused with another mode', () => {
   it.each<[string, Record<string, unknown>, string]>([
-    ['queue without durable (events would run inline, never queued)', { queue }, 'pixhook: `queue` applies to mode "durable" only, got mode "inline"; remove it or set mode: "durable".'],
-    ['queue with background', { mode: 'background', queue }, 'pixhook: `queue` applies to mode "durable" only, got mode "background"; remove it or set mode: "durable".'],
-    ['background options with inline', { background: { concurrency: 5 } }, 'pixhook: `background` applies to mode "background" only, got mode "inline"; remove it or set mode: "background".'],
-    ['background options with durable', { mode: 'durable', queue, background: { concurrency: 5 } }, 'pixhook: `background` applies to mode "background" only, got mode "durable"; remove it or set mode: "background".'],
+    [
+      'queue without durable (events would run inline, never queued)',
+      { queue },
+      'pixhook: `queue` applies to mode "durable" only, got mode "inline"; remove it or set mode: "durable".',
+    ],
+    [
+      'queue with background',
+      { mode: 'background', queue },
+      'pixhook: `queue` applies to mode "durable" only, got mode "background"; remove it or set mode: "durable".',
+    ],
+    [
+      'background options with inline',
+      { background: { concurrency: 5 } },
+      'pixhook: `background` applies to mode "background" only, got mode "inline"; remove it or set mode: "background".',
+    ],
+    [
+      'background options with durable',
+      { mode: 'durable', queue, background: { concurrency: 5 } },
+      'pixhook: `background` applies to mode "background" only, got mode "durable"; remove it or set mode: "background".',
+    ],
     [
       'deadlineMs with background',
       { mode: 'background', deadlineMs: 1_000 },

@@ -117,7 +117,9 @@ export const contractCases: ContractCase[] = [
   },
   {
     name: 'a missing signature answers 401 signature_missing',
-    steps: [{ send: { method: 'POST', headers: { 'content-type': json }, body: aBytes }, expect: { status: 401, reason: 'signature_missing' } }],
+    steps: [
+      { send: { method: 'POST', headers: { 'content-type': json }, body: aBytes }, expect: { status: 401, reason: 'signature_missing' } },
+    ],
     handled: 0,
   },
   {
@@ -227,13 +229,11 @@ export const contractCases: ContractCase[] = [
     steps: [{ send: signed(aBytes), expect: { status: 413, reason: 'body_too_large' } }],
     handled: 0,
   },
-  ...(['null', '[]', '[{"event":"transaction_paid"}]', '42', '"transaction_paid"'] as const).map(
-    (body): ContractCase => ({
-      name: `signed JSON ${body} answers 400 payload_invalid`,
-      steps: [{ send: signed(body), expect: { status: 400, reason: 'payload_invalid' } }],
-      handled: 0,
-    }),
-  ),
+  ...(['null', '[]', '[{"event":"transaction_paid"}]', '42', '"transaction_paid"'] as const).map((body): ContractCase => ({
+    name: `signed JSON ${body} answers 400 payload_invalid`,
+    steps: [{ send: signed(body), expect: { status: 400, reason: 'payload_invalid' } }],
+    handled: 0,
+  })),
   ...(
     [
       ['a string amount', '"2500"'],
@@ -242,18 +242,16 @@ export const contractCases: ContractCase[] = [
       ['an unsafe integer amount', 2 ** 53],
       ['a missing amount', undefined],
     ] as const
-  ).map(
-    ([what, amount]): ContractCase => ({
-      name: `${what} answers 400 payload_invalid`,
-      steps: [
-        {
-          send: signed(typeof amount === 'string' ? withAmount('X').replace('"X"', amount) : withAmount(amount)),
-          expect: { status: 400, reason: 'payload_invalid' },
-        },
-      ],
-      handled: 0,
-    }),
-  ),
+  ).map(([what, amount]): ContractCase => ({
+    name: `${what} answers 400 payload_invalid`,
+    steps: [
+      {
+        send: signed(typeof amount === 'string' ? withAmount('X').replace('"X"', amount) : withAmount(amount)),
+        expect: { status: 400, reason: 'payload_invalid' },
+      },
+    ],
+    handled: 0,
+  })),
   {
     name: 'a known event without its resource answers 400 payload_invalid',
     steps: [{ send: signed(JSON.stringify({ event: 'transaction_paid', id: 'x' })), expect: { status: 400, reason: 'payload_invalid' } }],

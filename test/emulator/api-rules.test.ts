@@ -36,7 +36,10 @@ describe('emulator: authentication', () => {
   it('answers 401 UNAUTHORIZED for wrong credentials, a missing, forged or expired token', async () => {
     let now = Date.now();
     const { base, call } = await setup({ now: () => now });
-    const wrong = await fetch(`${base}/api/auth`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from('pk_test:nope').toString('base64')}` } });
+    const wrong = await fetch(`${base}/api/auth`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('pk_test:nope').toString('base64')}` },
+    });
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ error: 'UNAUTHORIZED' });
     expect((await fetch(`${base}/api/v1/company`)).status).toBe(401);
@@ -52,7 +55,8 @@ describe('emulator: authentication', () => {
     const withBody = await fetch(`${base}/api/auth`, { method: 'POST', headers: { authorization: basic }, body: '{}' });
     expect(withBody.status).toBe(400);
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await fetch(`${base}/api/auth`, { method: 'POST', headers: { authorization: basic } })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await fetch(`${base}/api/auth`, { method: 'POST', headers: { authorization: basic } })).status);
     // One was taken by setup, one by the body test.
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
@@ -60,7 +64,10 @@ describe('emulator: authentication', () => {
 
 describe('emulator: authentication limits', () => {
   const auth = (base: string, key: string, secret: string) =>
-    fetch(`${base}/api/auth`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}` } }).then((r) => r.status);
+    fetch(`${base}/api/auth`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}` },
+    }).then((r) => r.status);
 
   it('Variant A counts per IP: wrong secrets use up the allowance, so guessing is limited', async () => {
     const { base, emulator } = await setup();
@@ -116,7 +123,10 @@ describe('emulator: rules', () => {
   it('requires an idempotency key on transfers and accepts only BRL', async () => {
     const { call } = await setup();
     const body = { pixKey: 'ana@example.com', amount: 10, currency: 'BRL' };
-    expect(await call('POST', '/api/v1/pix/out/pixkey', body)).toMatchObject({ status: 400, body: { details: { field: 'x-idempotency-key' } } });
+    expect(await call('POST', '/api/v1/pix/out/pixkey', body)).toMatchObject({
+      status: 400,
+      body: { details: { field: 'x-idempotency-key' } },
+    });
     expect(await call('POST', '/api/v1/pix/out/pixkey', { ...body, currency: 'USD' }, { 'x-idempotency-key': 'k' })).toMatchObject({
       status: 400,
       body: { details: { field: 'currency' } },
@@ -135,7 +145,11 @@ describe('emulator: rules', () => {
     expect(await control('pay')).toBe(422);
     expect(await control('expire')).toBe(422);
     expect(await control('refund')).toBe(200);
-    expect((await call('GET', `/api/v1/transactions/${id}`)).body).toMatchObject({ id, status: 'refunded', refund: { amountInCents: 100 } });
+    expect((await call('GET', `/api/v1/transactions/${id}`)).body).toMatchObject({
+      id,
+      status: 'refunded',
+      refund: { amountInCents: 100 },
+    });
     expect(await fetch(`${base}/_emulator/transactions/txn_nope/pay`, { method: 'POST' })).toMatchObject({ status: 404 });
   });
 

@@ -4,7 +4,13 @@ import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/em
 import { normalizeEvent, verifySignature } from '../../src/index.js';
 import { startRecorder } from './webhook-receiver.js';
 
-const customer = { name: 'Ana Souza', email: 'ana@example.com.br', documentType: 'cpf' as const, document: '52998224725', phone: '11999998888' };
+const customer = {
+  name: 'Ana Souza',
+  email: 'ana@example.com.br',
+  documentType: 'cpf' as const,
+  document: '52998224725',
+  phone: '11999998888',
+};
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -13,7 +19,10 @@ afterEach(async () => {
 async function setup(options: EmulatorOptions, statuses: number[] = []) {
   const emulator: Emulator = await startEmulator({ retry: { backoff: { delayMs: 5 } }, transferStepMs: 5, ...options });
   const recorder = await startRecorder(statuses);
-  cleanups.push(() => emulator.close(), () => recorder.close());
+  cleanups.push(
+    () => emulator.close(),
+    () => recorder.close(),
+  );
   const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, variant: emulator.variant === 'a' ? 'a' : 'b' });
   return { emulator, recorder, client };
 }
@@ -29,7 +38,11 @@ describe('webhook deliveries', () => {
     // The postback gets every event of its charge; the registered webhook only what it subscribed to.
     expect(recorder.events().sort()).toEqual(['transaction_created', 'transaction_paid', 'transaction_paid']);
     for (const delivery of recorder.received) {
-      const check = await verifySignature({ body: delivery.body, signature: delivery.headers['x-signature'] as string, secret: 'whsec_test' });
+      const check = await verifySignature({
+        body: delivery.body,
+        signature: delivery.headers['x-signature'] as string,
+        secret: 'whsec_test',
+      });
       expect(check.ok).toBe(true);
       const normalized = normalizeEvent(JSON.parse(delivery.body));
       expect(normalized.ok && normalized.event.kind === 'transaction' && normalized.event.transaction).toMatchObject({
@@ -57,7 +70,7 @@ describe('webhook deliveries', () => {
     ]);
     expect(recorder.received).toHaveLength(3);
     expect(new Set(recorder.received.map((r) => r.body)).size).toBe(1);
-    expect((await client.webhooks.get(delivery!.webhookId!))).toMatchObject({ totalDeliveries: 1, successfulDeliveries: 1 });
+    expect(await client.webhooks.get(delivery!.webhookId!)).toMatchObject({ totalDeliveries: 1, successfulDeliveries: 1 });
   });
 
   it('gives up after 5 attempts', async () => {
@@ -75,7 +88,15 @@ describe('webhook deliveries', () => {
     const { emulator, recorder, client } = await setup({ variant: 'b' });
     await client.webhooks.register({
       url: recorder.url,
-      events: ['transaction_created', 'transaction_paid', 'transaction_refunded', 'transaction_updated', 'transfer_created', 'transfer_updated', 'transfer_completed'],
+      events: [
+        'transaction_created',
+        'transaction_paid',
+        'transaction_refunded',
+        'transaction_updated',
+        'transfer_created',
+        'transfer_updated',
+        'transfer_completed',
+      ],
     });
     const refunded = await client.createCharge({ amountInCents: 100, customer });
     const expired = await client.createCharge({ amountInCents: 100, customer });
@@ -87,7 +108,11 @@ describe('webhook deliveries', () => {
     await emulator.idle();
 
     const statuses = recorder.received.map((r) => {
-      const body = JSON.parse(r.body) as { event: string; transaction?: { id: string; status: string }; transfer?: { id: string; status: string } };
+      const body = JSON.parse(r.body) as {
+        event: string;
+        transaction?: { id: string; status: string };
+        transfer?: { id: string; status: string };
+      };
       const resource = body.transaction ?? body.transfer;
       return `${resource?.id === refunded.id ? 'R' : resource?.id === expired.id ? 'E' : 'T'} ${body.event} ${resource?.status}`;
     });

@@ -5,7 +5,13 @@ import { startEmulator, type DeliveryRecord, type Emulator, type EmulatorOptions
 import { verifySignature, verifyTimestampedSignature } from '../../src/index.js';
 import { startRecorder } from './webhook-receiver.js';
 
-const customer = { name: 'Ana Souza', email: 'ana@example.com.br', documentType: 'cpf' as const, document: '52998224725', phone: '11999998888' };
+const customer = {
+  name: 'Ana Souza',
+  email: 'ana@example.com.br',
+  documentType: 'cpf' as const,
+  document: '52998224725',
+  phone: '11999998888',
+};
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -14,7 +20,10 @@ afterEach(async () => {
 async function setup(options: EmulatorOptions = {}) {
   const emulator: Emulator = await startEmulator({ retry: { backoff: { delayMs: 5 } }, webhookSecret: 'whsec_test', ...options });
   const recorder = await startRecorder();
-  cleanups.push(() => emulator.close(), () => recorder.close());
+  cleanups.push(
+    () => emulator.close(),
+    () => recorder.close(),
+  );
   const client = createClient({ ...emulator.credentials, baseUrl: emulator.url });
   await client.webhooks.register({ url: recorder.url, events: ['transaction_paid'] });
   const paid = async () => {
@@ -64,7 +73,9 @@ describe('emulator: delivery faults', () => {
     expect(delivery.state).toBe('gave_up');
     expect(delivery.delivered).toBe(false);
     expect(delivery.attempts).toHaveLength(5);
-    expect(delivery.attempts.every((a) => a.status === undefined && /timeout/.test(a.error ?? '') && a.fault?.action === 'timeout')).toBe(true);
+    expect(delivery.attempts.every((a) => a.status === undefined && /timeout/.test(a.error ?? '') && a.fault?.action === 'timeout')).toBe(
+      true,
+    );
     expect(delivery.attempts.map((a) => a.retryInMs)).toEqual([7, 14, 28, 56, undefined]);
     expect(emulator.retry).toEqual({ attempts: 5, scheduleMs: [7, 14, 28, 56] });
     expect(recorder.received).toHaveLength(0);
@@ -86,7 +97,9 @@ describe('emulator: delivery faults', () => {
     expect(added.status).toBe(201);
     expect((await control('GET', '/_emulator/delivery-faults')).body.data).toMatchObject([{ url: recorder.url, action: 'drop', hits: 0 }]);
     const delivery = await paid();
-    expect(delivery.attempts.map((a) => a.error)).toEqual(Array(5).fill(expect.stringMatching(/ECONNRESET \(dropped by delivery fault flt_\d+\)/)));
+    expect(delivery.attempts.map((a) => a.error)).toEqual(
+      Array(5).fill(expect.stringMatching(/ECONNRESET \(dropped by delivery fault flt_\d+\)/)),
+    );
 
     const log = await control('GET', `/_emulator/deliveries?state=gave_up&url=${encodeURIComponent(recorder.url)}`);
     expect(log.body).toMatchObject({ retry: { attempts: 5, scheduleMs: [5, 10, 20, 40] } });
@@ -130,7 +143,9 @@ describe('emulator: signature schemes', () => {
     const { recorder, paid } = await setup();
     await paid();
     const [received] = recorder.received;
-    expect(await verifySignature({ body: received?.body ?? '', signature: received?.headers['x-signature'] as string, secret: 'whsec_test' })).toMatchObject({ ok: true });
+    expect(
+      await verifySignature({ body: received?.body ?? '', signature: received?.headers['x-signature'] as string, secret: 'whsec_test' }),
+    ).toMatchObject({ ok: true });
   });
 
   it('signs t=<unix>,v1=<hex HMAC of "t.body"> in the brand header, fresh at every attempt', async () => {
@@ -145,7 +160,12 @@ describe('emulator: signature schemes', () => {
     expect(header).toMatch(new RegExp(`^t=${Math.floor(now / 1000)},v1=[0-9a-f]{64}$`));
     const check = await verifyTimestampedSignature({ body: received?.body ?? '', signature: header, secret: 'whsec_test', now: () => now });
     expect(check.ok).toBe(true);
-    const wrong = await verifyTimestampedSignature({ body: received?.body ?? '', signature: header, secret: 'whsec_other', now: () => now });
+    const wrong = await verifyTimestampedSignature({
+      body: received?.body ?? '',
+      signature: header,
+      secret: 'whsec_other',
+      now: () => now,
+    });
     expect(wrong.ok).toBe(false);
   });
 

@@ -17,23 +17,26 @@ function runExample(variant: string) {
 }
 
 describe('examples/emulator-e2e', () => {
-  it.each(['a', 'b', 'short'])('variant %s: register, charge, pay → exactly one transaction_paid handled, then read back as paid', async (variant) => {
-    const { code, stdout, stderr } = await runExample(variant);
-    expect(stderr).toBe('');
-    const summary = JSON.parse(stdout.trim()) as {
-      chargeId: string;
-      paidDeliveries: { scope: string; delivered: boolean }[];
-      handled: { id: string; amountInCents: number }[];
-      transactionStatus: string;
-      transactionAmountInCents: number;
-    };
-    // Two signed deliveries of the same event (webhook + postbackUrl), both acknowledged…
-    expect(summary.paidDeliveries.map((d) => d.scope).sort()).toEqual(['postback', 'user']);
-    expect(summary.paidDeliveries.every((d) => d.delivered)).toBe(true);
-    // …one handled, with the charge's amount.
-    expect(summary.handled).toEqual([expect.objectContaining({ id: summary.chargeId, amountInCents: 2590 })]);
-    expect(summary.transactionStatus).toBe('paid');
-    expect(summary.transactionAmountInCents).toBe(2590);
-    expect(code).toBe(0);
-  });
+  it.each(['a', 'b', 'short'])(
+    'variant %s: register, charge, pay → exactly one transaction_paid handled, then read back as paid',
+    async (variant) => {
+      const { code, stdout, stderr } = await runExample(variant);
+      expect(stderr).toBe('');
+      const summary = JSON.parse(stdout.trim()) as {
+        chargeId: string;
+        paidDeliveries: { scope: string; delivered: boolean }[];
+        handled: { id: string; amountInCents: number }[];
+        transactionStatus: string;
+        transactionAmountInCents: number;
+      };
+      // Two signed deliveries of the same event (webhook + postbackUrl), both acknowledged…
+      expect(summary.paidDeliveries.map((d) => d.scope).sort()).toEqual(['postback', 'user']);
+      expect(summary.paidDeliveries.every((d) => d.delivered)).toBe(true);
+      // …one handled, with the charge's amount.
+      expect(summary.handled).toEqual([expect.objectContaining({ id: summary.chargeId, amountInCents: 2590 })]);
+      expect(summary.transactionStatus).toBe('paid');
+      expect(summary.transactionAmountInCents).toBe(2590);
+      expect(code).toBe(0);
+    },
+  );
 });

@@ -8,9 +8,24 @@ describe('BR Code (EMV)', () => {
   });
 
   it('builds a code a bank app can read: fields, amount, key and a CRC over the rest', () => {
-    const code = buildEmvCode({ pixKey: 'ana@example.com', amountInCents: 12345, merchantName: 'Loja São João', merchantCity: 'São Paulo', txid: 'txn_abc-123' });
+    const code = buildEmvCode({
+      pixKey: 'ana@example.com',
+      amountInCents: 12345,
+      merchantName: 'Loja São João',
+      merchantCity: 'São Paulo',
+      txid: 'txn_abc-123',
+    });
     const fields = parseEmvFields(code);
-    expect(fields).toMatchObject({ '00': '01', '01': '12', '52': '0000', '53': '986', '54': '123.45', '58': 'BR', '59': 'Loja Sao Joao', '60': 'Sao Paulo' });
+    expect(fields).toMatchObject({
+      '00': '01',
+      '01': '12',
+      '52': '0000',
+      '53': '986',
+      '54': '123.45',
+      '58': 'BR',
+      '59': 'Loja Sao Joao',
+      '60': 'Sao Paulo',
+    });
     expect(parseEmvFields(fields['26'] as string)).toEqual({ '00': 'br.gov.bcb.pix', '01': 'ana@example.com' });
     expect(parseEmvFields(fields['62'] as string)).toEqual({ '05': 'txnabc123' });
     expect(code.slice(-8, -4)).toBe('6304');

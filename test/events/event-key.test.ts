@@ -15,7 +15,11 @@ function event(value: unknown): PixEvent {
 const key = (value: unknown) => eventKey(event(value));
 
 function refunded(refund: unknown, id = 'tx_b_0001', amount = 2500) {
-  return { ...samplePaidB, event: 'transaction_refunded', transaction: { ...samplePaidB.transaction, id, amount, status: 'refunded', refund } };
+  return {
+    ...samplePaidB,
+    event: 'transaction_refunded',
+    transaction: { ...samplePaidB.transaction, id, amount, status: 'refunded', refund },
+  };
 }
 
 function refundedA(refund: unknown, id: string, amountInCents: number) {
@@ -42,9 +46,18 @@ describe('eventKey', () => {
   });
 
   it('a retry is one key, whatever its delivery id or timestamp; A and B of one fact are one key', () => {
-    const a = buildPayload('transaction_refunded', { variant: 'a', seed: 3, timestamp: '2026-11-23T05:00:00Z', refund: { amountInCents: 500, refundedAt: '2026-11-23T04:00:00Z' } });
+    const a = buildPayload('transaction_refunded', {
+      variant: 'a',
+      seed: 3,
+      timestamp: '2026-11-23T05:00:00Z',
+      refund: { amountInCents: 500, refundedAt: '2026-11-23T04:00:00Z' },
+    });
     const aLater = { ...a, timestamp: '2026-11-23T05:10:00Z' };
-    const b = buildPayload('transaction_refunded', { variant: 'b', seed: 3, refund: { amountInCents: 500, refundedAt: '2026-11-23T04:00:00Z' } });
+    const b = buildPayload('transaction_refunded', {
+      variant: 'b',
+      seed: 3,
+      refund: { amountInCents: 500, refundedAt: '2026-11-23T04:00:00Z' },
+    });
     expect(key(aLater)).toBe(key(a));
     expect(key(b)).toBe(key(a));
     expect(key(structuredClone(b))).toBe(key(b));
@@ -75,7 +88,12 @@ describe('eventKey', () => {
   it('two partial refunds of one charge with the same amount and no refundedAt are two keys by refund.id, in A, B and short', () => {
     const refundA = (refund: unknown) => refundedA(refund, 'tx_r', 2500);
     const refundB = (refund: unknown) => refunded(refund, 'tx_r', 2500);
-    const refundShort = (refund: unknown) => ({ id: 'tx_r', type: 'transaction', event: 'transaction_refunded', transaction: { id: 'tx_r', amount: 2500, status: 'refunded', refund } });
+    const refundShort = (refund: unknown) => ({
+      id: 'tx_r',
+      type: 'transaction',
+      event: 'transaction_refunded',
+      transaction: { id: 'tx_r', amount: 2500, status: 'refunded', refund },
+    });
     for (const shape of [refundA, refundB, refundShort]) {
       const first = key(shape({ id: 'rf_1', amount: 500, amountInCents: 500 }));
       const second = key(shape({ id: 'rf_2', amount: 500, amountInCents: 500 }));
@@ -83,7 +101,9 @@ describe('eventKey', () => {
       expect(first).toBe('transaction_refunded:tx_r:refunded:2500:ra=500:ri=rf_1');
       // The same refundedAt does not merge them either: the id decides.
       const at = '2026-11-22T13:00:00Z';
-      expect(key(shape({ id: 'rf_1', amount: 500, amountInCents: 500, refundedAt: at }))).not.toBe(key(shape({ id: 'rf_2', amount: 500, amountInCents: 500, refundedAt: at })));
+      expect(key(shape({ id: 'rf_1', amount: 500, amountInCents: 500, refundedAt: at }))).not.toBe(
+        key(shape({ id: 'rf_2', amount: 500, amountInCents: 500, refundedAt: at })),
+      );
       // A retry of one refund, restamped or restating its reason, is one key.
       expect(key(shape({ id: 'rf_1', amount: 500, amountInCents: 500, refundedAt: at, reason: 'x' }))).toBe(first);
     }
@@ -104,7 +124,13 @@ describe('eventKey', () => {
     // `id` first: a payload naming two ids is keyed by `id`.
     expect(key(refunded({ id: 'rf_1', refundId: 'other', amount: 500 }))).toBe(key(refunded({ id: 'rf_1', amount: 500 })));
     // The short form may carry the refund beside the transaction.
-    const rootRefund = (id: string) => ({ id: 'tx_r', type: 'transaction', event: 'transaction_refunded', transaction: { id: 'tx_r', amount: 2500, status: 'refunded' }, refund: { id, amount: 500 } });
+    const rootRefund = (id: string) => ({
+      id: 'tx_r',
+      type: 'transaction',
+      event: 'transaction_refunded',
+      transaction: { id: 'tx_r', amount: 2500, status: 'refunded' },
+      refund: { id, amount: 500 },
+    });
     expect(key(rootRefund('rf_1'))).toBe('transaction_refunded:tx_r:refunded:2500:ra=500:ri=rf_1');
     expect(key(rootRefund('rf_2'))).not.toBe(key(rootRefund('rf_1')));
     // A refund id is escaped like every part.
@@ -132,7 +158,9 @@ describe('eventKey', () => {
     expect(key(first)).toBe('transaction_infraction:tx_b_0001:paid:2500:mi=med_1:ms=open');
     // Without an id, the moment it was opened tells two disputes apart.
     expect(key(disputed({ createdAt: '2026-11-23T10:00:00Z' }))).not.toBe(key(disputed({ createdAt: '2026-11-23T11:00:00Z' })));
-    expect(key(disputed({ createdAt: '2026-11-23T10:00:00Z' }))).toBe('transaction_infraction:tx_b_0001:paid:2500:mo=2026-11-23T10%3A00%3A00Z');
+    expect(key(disputed({ createdAt: '2026-11-23T10:00:00Z' }))).toBe(
+      'transaction_infraction:tx_b_0001:paid:2500:mo=2026-11-23T10%3A00%3A00Z',
+    );
   });
 
   it('transaction_updated: status, amount and any refund or dispute it states tell two updates apart; the timestamp does not', () => {
@@ -150,7 +178,11 @@ describe('eventKey', () => {
   });
 
   it('transfer_updated: status and amount tell two updates apart', () => {
-    const update = (status: string, amount = 7000) => ({ ...sampleTransferCompletedB, event: 'transfer_updated', transfer: { ...sampleTransferCompletedB.transfer, status, amount, pix: null } });
+    const update = (status: string, amount = 7000) => ({
+      ...sampleTransferCompletedB,
+      event: 'transfer_updated',
+      transfer: { ...sampleTransferCompletedB.transfer, status, amount, pix: null },
+    });
     expect(key(update('processing'))).toBe('transfer_updated:tr_b_0001:processing:7000');
     expect(key(update('processing'))).toBe(key({ ...update('processing'), id: 'other-delivery', scope: 'user' }));
     expect(key(update('refused'))).not.toBe(key(update('processing')));
@@ -183,7 +215,14 @@ describe('eventKey', () => {
         }),
         { nil: undefined },
       ),
-      infraction: fc.option(fc.record({ id: fc.option(part, { nil: undefined }), status: fc.option(part, { nil: undefined }), openedAt: fc.option(part, { nil: undefined }) }), { nil: undefined }),
+      infraction: fc.option(
+        fc.record({
+          id: fc.option(part, { nil: undefined }),
+          status: fc.option(part, { nil: undefined }),
+          openedAt: fc.option(part, { nil: undefined }),
+        }),
+        { nil: undefined },
+      ),
     });
     type Fact = typeof fact extends fc.Arbitrary<infer T> ? T : never;
     const toPayload = (f: Fact) => ({
@@ -198,7 +237,12 @@ describe('eventKey', () => {
     // states nothing is no refund or dispute.
     const identity = (f: Fact) => {
       const r = f.refund;
-      const refund = r && [r.amount, r.id, r.id === undefined ? r.refundedAt : undefined, r.id === undefined && r.refundedAt === undefined ? r.reason : undefined];
+      const refund = r && [
+        r.amount,
+        r.id,
+        r.id === undefined ? r.refundedAt : undefined,
+        r.id === undefined && r.refundedAt === undefined ? r.reason : undefined,
+      ];
       const m = f.infraction && [f.infraction.id, f.infraction.id === undefined ? f.infraction.openedAt : undefined, f.infraction.status];
       const stated = (parts: unknown[] | undefined) => (parts?.some((p) => p !== undefined) ? parts : undefined);
       return JSON.stringify([f.id, f.status, f.amount, stated(refund), stated(m)]);

@@ -18,17 +18,28 @@ function invalid(value: unknown): string {
 
 const idArb = fc.stringMatching(/^[a-zA-Z0-9_-]{1,40}$/);
 const centsArb = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER });
-const statusArb = fc.oneof(fc.constantFrom('pending', 'paid', 'canceled', 'refunded', 'expired'), fc.string({ minLength: 1, maxLength: 12 }));
+const statusArb = fc.oneof(
+  fc.constantFrom('pending', 'paid', 'canceled', 'refunded', 'expired'),
+  fc.string({ minLength: 1, maxLength: 12 }),
+);
 
 describe('normalizeEvent', () => {
   it('A, B and short encodings of one transaction event normalize to the same fields', () => {
     fc.assert(
       fc.property(fc.constantFrom(...transactionEventNames), idArb, centsArb, statusArb, (name, id, amount, status) => {
         const a = ok({ event: name, timestamp: '2026-01-01T00:00:00Z', data: { id, status, amountInCents: amount } });
-        const b = ok({ id, type: 'transaction', event: name, scope: 'postback', transaction: { id, amount, status, pix: { endToEndId: 'E1' } } });
+        const b = ok({
+          id,
+          type: 'transaction',
+          event: name,
+          scope: 'postback',
+          transaction: { id, amount, status, pix: { endToEndId: 'E1' } },
+        });
         const short = ok({ id, type: 'transaction', event: name, transaction: { id, amount, status } });
         const fields = (e: ReturnType<typeof ok>) =>
-          e.kind === 'transaction' ? { name: e.name, id: e.transaction.id, status: e.transaction.status, cents: e.transaction.amountInCents } : e;
+          e.kind === 'transaction'
+            ? { name: e.name, id: e.transaction.id, status: e.transaction.status, cents: e.transaction.amountInCents }
+            : e;
         expect(fields(b)).toEqual(fields(a));
         expect(fields(short)).toEqual(fields(a));
         expect([a, b, short].map((e) => (e.kind === 'unknown' ? 'x' : e.variant))).toEqual(['a', 'b', 'short']);
@@ -39,15 +50,23 @@ describe('normalizeEvent', () => {
 
   it('A and B encodings of one transfer event normalize to the same fields', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...transferEventNames), idArb, centsArb, statusArb, fc.boolean(), (name, id, amount, status, aUsesAmount) => {
-        const data = aUsesAmount ? { id, status, amount } : { id, status, amountInCents: amount };
-        const a = ok({ event: name, data });
-        const b = ok({ id, type: 'transfer', event: name, scope: 'user', transfer: { id, amount, status } });
-        for (const e of [a, b]) {
-          expect(e.kind).toBe('transfer');
-          if (e.kind === 'transfer') expect([e.name, e.transfer.id, e.transfer.status, e.transfer.amountInCents]).toEqual([name, id, status, amount]);
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...transferEventNames),
+        idArb,
+        centsArb,
+        statusArb,
+        fc.boolean(),
+        (name, id, amount, status, aUsesAmount) => {
+          const data = aUsesAmount ? { id, status, amount } : { id, status, amountInCents: amount };
+          const a = ok({ event: name, data });
+          const b = ok({ id, type: 'transfer', event: name, scope: 'user', transfer: { id, amount, status } });
+          for (const e of [a, b]) {
+            expect(e.kind).toBe('transfer');
+            if (e.kind === 'transfer')
+              expect([e.name, e.transfer.id, e.transfer.status, e.transfer.amountInCents]).toEqual([name, id, status, amount]);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -76,7 +95,14 @@ describe('normalizeEvent', () => {
         id: 'tx_b_0001',
         amountInCents: 2500,
         endToEndId: 'E12345678202611221200abcdefghijk',
-        payer: { name: 'João Pereira', bank: 'Banco Exemplo', branch: '0001', document: '12345678909', accountType: 'CHECKING', accountNumber: '123456-7' },
+        payer: {
+          name: 'João Pereira',
+          bank: 'Banco Exemplo',
+          branch: '0001',
+          document: '12345678909',
+          accountType: 'CHECKING',
+          accountNumber: '123456-7',
+        },
       },
     });
   });
@@ -95,13 +121,30 @@ describe('normalizeEvent', () => {
       kind: 'transfer',
       variant: 'b',
       scope: 'user',
-      transfer: { id: 'tr_b_0001', amountInCents: 7000, endToEndId: 'E87654321202611221205zyxwvutsrqp', creditorAccount: { ispb: '87654321' } },
+      transfer: {
+        id: 'tr_b_0001',
+        amountInCents: 7000,
+        endToEndId: 'E87654321202611221205zyxwvutsrqp',
+        creditorAccount: { ispb: '87654321' },
+      },
     });
   });
 
   it('maps a refund in either amount spelling', () => {
-    const b = ok({ ...variantBPaid, event: 'transaction_refunded', transaction: { ...variantBPaid.transaction, status: 'refunded', refund: { amount: 500, reason: 'customer', refundedAt: '2026-11-22T13:00:00Z' } } });
-    expect(b.kind === 'transaction' && b.transaction.refund).toEqual({ amountInCents: 500, reason: 'customer', refundedAt: '2026-11-22T13:00:00Z' });
+    const b = ok({
+      ...variantBPaid,
+      event: 'transaction_refunded',
+      transaction: {
+        ...variantBPaid.transaction,
+        status: 'refunded',
+        refund: { amount: 500, reason: 'customer', refundedAt: '2026-11-22T13:00:00Z' },
+      },
+    });
+    expect(b.kind === 'transaction' && b.transaction.refund).toEqual({
+      amountInCents: 500,
+      reason: 'customer',
+      refundedAt: '2026-11-22T13:00:00Z',
+    });
   });
 
   it('accepts an endToEndId of 33 characters (a documented sample has one)', () => {

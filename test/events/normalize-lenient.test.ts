@@ -22,7 +22,12 @@ const clone = <T>(v: T): T => structuredClone(v);
 describe('published samples', () => {
   it('the documented transfer_completed with creditorAccount null, fees null and pixKey null is read, without warnings', () => {
     const e = tr(sampleTransferCompletedB);
-    expect(e.transfer).toEqual({ id: 'tr_b_0001', status: 'completed', amountInCents: 7000, endToEndId: 'E87654321202611221205zyxwvutsrqp' });
+    expect(e.transfer).toEqual({
+      id: 'tr_b_0001',
+      status: 'completed',
+      amountInCents: 7000,
+      endToEndId: 'E87654321202611221205zyxwvutsrqp',
+    });
     expect(e.warnings).toEqual([]);
     expect(e.payload).toBe(sampleTransferCompletedB);
   });
@@ -35,7 +40,13 @@ describe('published samples', () => {
       amountInCents: 1,
       netAmountInCents: -49,
       feesInCents: 50,
-      customer: { name: 'Maria da Silva', email: 'maria@example.com.br', document: '12345678909', documentType: 'cpf', phone: '+5511999990000' },
+      customer: {
+        name: 'Maria da Silva',
+        email: 'maria@example.com.br',
+        document: '12345678909',
+        documentType: 'cpf',
+        phone: '+5511999990000',
+      },
       endToEndId: 'E12345678202611221200abcdefghijk',
     });
     expect(e.warnings).toEqual([]);
@@ -51,7 +62,14 @@ describe('published samples', () => {
       feesInCents: 25,
       customer: { name: 'João Pereira', email: 'joao@example.com.br', document: '98765432100' },
       endToEndId: 'E12345678202611221200abcdefghijk',
-      payer: { name: 'João Pereira', document: '98765432100', bank: 'Banco Exemplo', branch: '0001', accountType: 'CHECKING', accountNumber: '123456-7' },
+      payer: {
+        name: 'João Pereira',
+        document: '98765432100',
+        bank: 'Banco Exemplo',
+        branch: '0001',
+        accountType: 'CHECKING',
+        accountNumber: '123456-7',
+      },
     });
     expect(e).toMatchObject({ variant: 'b', scope: 'postback', deliveryId: 'tx_b_0001', warnings: [] });
   });
@@ -78,7 +96,13 @@ describe('published samples', () => {
   it('B transfers with every field: fees, netAmount, pixKey, pix.endToEndId and pix.creditorAccount', () => {
     const e = tr({
       ...sampleTransferCompletedB,
-      transfer: { ...sampleTransferCompletedB.transfer, fees: 70, netAmount: 6930, pixKey: '12345678000190', pix: { endToEndId: 'E1', creditorAccount: { ispb: '1' } } },
+      transfer: {
+        ...sampleTransferCompletedB.transfer,
+        fees: 70,
+        netAmount: 6930,
+        pixKey: '12345678000190',
+        pix: { endToEndId: 'E1', creditorAccount: { ispb: '1' } },
+      },
     });
     expect(e.transfer).toEqual({
       id: 'tr_b_0001',
@@ -141,7 +165,9 @@ describe('lenient secondary fields', () => {
   });
 
   it('a number where a string was expected is left out and reported by type, never by value', () => {
-    const payload = clone(samplePaidB) as unknown as { transaction: { customer: Record<string, unknown>; pix: { endToEndId: unknown; payerInfo: Record<string, unknown> } } };
+    const payload = clone(samplePaidB) as unknown as {
+      transaction: { customer: Record<string, unknown>; pix: { endToEndId: unknown; payerInfo: Record<string, unknown> } };
+    };
     payload.transaction.customer['document'] = 98765432100;
     payload.transaction.pix.payerInfo['branch'] = 1;
     payload.transaction.pix.endToEndId = 12345;
@@ -183,7 +209,11 @@ describe('lenient secondary fields', () => {
       ...samplePaidB,
       brand: 'vexy',
       metadata: { order: 1 },
-      transaction: { ...samplePaidB.transaction, installments: [1, 2], pix: { ...samplePaidB.transaction.pix, qrCode: null, extra: { a: 1 } } },
+      transaction: {
+        ...samplePaidB.transaction,
+        installments: [1, 2],
+        pix: { ...samplePaidB.transaction.pix, qrCode: null, extra: { a: 1 } },
+      },
     };
     const e = tx(payload);
     expect(e.warnings).toEqual([]);
@@ -191,25 +221,55 @@ describe('lenient secondary fields', () => {
   });
 
   it('a transfer’s creditorAccount of the wrong type is reported; a flat endToEndId is used when pix has none', () => {
-    const e = tr({ ...sampleTransferCompletedB, transfer: { ...sampleTransferCompletedB.transfer, endToEndId: 'E-flat', pix: { endToEndId: null, creditorAccount: 'acc' } } });
+    const e = tr({
+      ...sampleTransferCompletedB,
+      transfer: { ...sampleTransferCompletedB.transfer, endToEndId: 'E-flat', pix: { endToEndId: null, creditorAccount: 'acc' } },
+    });
     expect(e.transfer.endToEndId).toBe('E-flat');
     expect(e.warnings).toEqual([{ path: 'transfer.pix.creditorAccount', found: 'string', message: 'expected an object' }]);
   });
 
   it('refunds in either spelling, and a negative refund amount kept as stated', () => {
-    const b = tx({ ...samplePaidB, event: 'transaction_refunded', transaction: { ...samplePaidB.transaction, status: 'refunded', refund: { amount: 500, reason: 'customer', refundedAt: '2026-11-22T13:00:00Z' } } });
+    const b = tx({
+      ...samplePaidB,
+      event: 'transaction_refunded',
+      transaction: {
+        ...samplePaidB.transaction,
+        status: 'refunded',
+        refund: { amount: 500, reason: 'customer', refundedAt: '2026-11-22T13:00:00Z' },
+      },
+    });
     expect(b.transaction.refund).toEqual({ amountInCents: 500, reason: 'customer', refundedAt: '2026-11-22T13:00:00Z' });
-    const a = tx({ ...samplePaidA, event: 'transaction_refunded', data: { ...samplePaidA.data, refund: { amountInCents: -1, reason: null, refundedAt: 1 } } });
+    const a = tx({
+      ...samplePaidA,
+      event: 'transaction_refunded',
+      data: { ...samplePaidA.data, refund: { amountInCents: -1, reason: null, refundedAt: 1 } },
+    });
     expect(a.transaction.refund).toEqual({ amountInCents: -1 });
     expect(a.warnings).toEqual([{ path: 'data.refund.refundedAt', found: 'number', message: 'expected a string' }]);
   });
 
   it('MED disputes: transaction.infraction (or med, or at the root) with id, status, reason, amount and openedAt', () => {
     const base = { ...samplePaidB, event: 'transaction_infraction' };
-    const a = tx({ ...base, transaction: { ...samplePaidB.transaction, infraction: { id: 'med_1', status: 'open', reason: 'fraud', amount: 2500, createdAt: '2026-11-23T10:00:00Z' } } });
+    const a = tx({
+      ...base,
+      transaction: {
+        ...samplePaidB.transaction,
+        infraction: { id: 'med_1', status: 'open', reason: 'fraud', amount: 2500, createdAt: '2026-11-23T10:00:00Z' },
+      },
+    });
     expect(a.transaction.status).toBe('paid');
-    expect(a.transaction.infraction).toEqual({ id: 'med_1', status: 'open', reason: 'fraud', amountInCents: 2500, openedAt: '2026-11-23T10:00:00Z' });
-    const b = tx({ ...base, transaction: { ...samplePaidB.transaction, med: { id: 77, type: 'RETURN_REQUEST', openedAt: '2026-11-23T11:00:00Z' } } });
+    expect(a.transaction.infraction).toEqual({
+      id: 'med_1',
+      status: 'open',
+      reason: 'fraud',
+      amountInCents: 2500,
+      openedAt: '2026-11-23T10:00:00Z',
+    });
+    const b = tx({
+      ...base,
+      transaction: { ...samplePaidB.transaction, med: { id: 77, type: 'RETURN_REQUEST', openedAt: '2026-11-23T11:00:00Z' } },
+    });
     expect(b.transaction.infraction).toEqual({ id: '77', reason: 'RETURN_REQUEST', openedAt: '2026-11-23T11:00:00Z' });
     const c = tx({ ...base, infraction: { id: 'med_root', status: null, amount: 'x' } });
     expect(c.transaction.infraction).toEqual({ id: 'med_root' });
@@ -217,7 +277,10 @@ describe('lenient secondary fields', () => {
   });
 
   it('A transactions may carry payment details flat or under pix', () => {
-    const e = tx({ ...samplePaidA, data: { ...samplePaidA.data, endToEndId: null, pix: { endToEndId: 'E-nested' }, payerInfo: { name: 'Ana', accountType: 'SAVINGS' } } });
+    const e = tx({
+      ...samplePaidA,
+      data: { ...samplePaidA.data, endToEndId: null, pix: { endToEndId: 'E-nested' }, payerInfo: { name: 'Ana', accountType: 'SAVINGS' } },
+    });
     expect(e.transaction.endToEndId).toBe('E-nested');
     expect(e.transaction.payer).toEqual({ name: 'Ana', accountType: 'SAVINGS' });
   });
@@ -231,14 +294,39 @@ describe('strict essentials', () => {
     ['a null resource', { ...samplePaidB, transaction: null }, 'transaction', /found null$/],
     ['an empty id', { ...samplePaidB, transaction: { ...samplePaidB.transaction, id: '' } }, 'transaction.id', /found string \(empty\)$/],
     ['an object id', { ...samplePaidB, transaction: { ...samplePaidB.transaction, id: { v: 1 } } }, 'transaction.id', /found object$/],
-    ['a fractional id', { ...samplePaidB, transaction: { ...samplePaidB.transaction, id: 1.5 } }, 'transaction.id', /found number \(fraction\)$/],
+    [
+      'a fractional id',
+      { ...samplePaidB, transaction: { ...samplePaidB.transaction, id: 1.5 } },
+      'transaction.id',
+      /found number \(fraction\)$/,
+    ],
     ['a null status', { ...samplePaidB, transaction: { ...samplePaidB.transaction, status: null } }, 'transaction.status', /found null$/],
-    ['a numeric status', { ...samplePaidA, data: { ...samplePaidA.data, status: 2 } }, 'data.status', /expected the status as a string, found number$/],
-    ['a string amount', { ...samplePaidB, transaction: { ...samplePaidB.transaction, amount: '2500' } }, 'transaction.amount', /found string$/],
-    ['a negative amount', { ...samplePaidA, data: { ...samplePaidA.data, amountInCents: -1 } }, 'data.amountInCents', /found number \(negative\)$/],
+    [
+      'a numeric status',
+      { ...samplePaidA, data: { ...samplePaidA.data, status: 2 } },
+      'data.status',
+      /expected the status as a string, found number$/,
+    ],
+    [
+      'a string amount',
+      { ...samplePaidB, transaction: { ...samplePaidB.transaction, amount: '2500' } },
+      'transaction.amount',
+      /found string$/,
+    ],
+    [
+      'a negative amount',
+      { ...samplePaidA, data: { ...samplePaidA.data, amountInCents: -1 } },
+      'data.amountInCents',
+      /found number \(negative\)$/,
+    ],
     ['an unsafe amount', { ...samplePaidA, data: { ...samplePaidA.data, amountInCents: 2 ** 53 } }, 'data.amountInCents', /unsafe integer/],
     ['a fractional amount', { ...samplePaidA, data: { ...samplePaidA.data, amountInCents: 25.5 } }, 'data.amountInCents', /fraction/],
-    ['a missing amount', { ...sampleTransferA, data: { ...sampleTransferA.data, amount: null } }, 'data.amountInCents', /expected amountInCents or amount as non-negative integer cents, found null$/],
+    [
+      'a missing amount',
+      { ...sampleTransferA, data: { ...sampleTransferA.data, amount: null } },
+      'data.amountInCents',
+      /expected amountInCents or amount as non-negative integer cents, found null$/,
+    ],
   ];
   for (const [what, payload, path, message] of cases) {
     it(`${what} is refused at ${path}, the value never echoed`, () => {
@@ -272,14 +360,25 @@ describe('source', () => {
     expect(ok(samplePaidA, { source: 'replay' }).source).toBe('replay');
     expect(ok(sampleTransferA, { source: 'reconcile' }).source).toBe('reconcile');
     const unknown = normalizeEvent({ event: 'transaction_chargeback', id: 9 }, { source: 'replay' });
-    expect(unknown).toEqual({ ok: true, event: { kind: 'unknown', name: 'transaction_chargeback', source: 'replay', deliveryId: '9', payload: { event: 'transaction_chargeback', id: 9 } } });
+    expect(unknown).toEqual({
+      ok: true,
+      event: {
+        kind: 'unknown',
+        name: 'transaction_chargeback',
+        source: 'replay',
+        deliveryId: '9',
+        payload: { event: 'transaction_chargeback', id: 9 },
+      },
+    });
   });
 });
 
 describe('the test kit emits the new fields', () => {
   it('B transactions carry netAmount, fees and customer when given; A carries fees and endToEndId when given', () => {
     const customer = { name: 'Ana', email: 'ana@example.com', document: '12345678909', phone: '+5511988887777' };
-    const b = tx(buildPayload('transaction_paid', { variant: 'b', seed: 1, amountInCents: 1, netAmountInCents: -49, feesInCents: 50, customer }));
+    const b = tx(
+      buildPayload('transaction_paid', { variant: 'b', seed: 1, amountInCents: 1, netAmountInCents: -49, feesInCents: 50, customer }),
+    );
     expect(b.transaction).toMatchObject({ amountInCents: 1, netAmountInCents: -49, feesInCents: 50, customer });
     const a = tx(buildPayload('transaction_paid', { variant: 'a', seed: 1, feesInCents: 50, endToEndId: 'E1' }));
     expect(a.transaction).toMatchObject({ feesInCents: 50, endToEndId: 'E1' });
@@ -292,8 +391,14 @@ describe('the test kit emits the new fields', () => {
     const a = tx(buildPayload('transaction_infraction', { variant: 'a', seed: 2 }));
     const b = tx(buildPayload('transaction_infraction', { variant: 'b', seed: 2 }));
     expect(a.transaction.infraction).toEqual(b.transaction.infraction);
-    expect(a.transaction.infraction).toMatchObject({ id: expect.stringMatching(/^med_/), status: 'open', amountInCents: a.transaction.amountInCents });
-    expect(tx(buildPayload('transaction_infraction', { variant: 'b', seed: 3 })).transaction.infraction?.id).not.toBe(b.transaction.infraction?.id);
+    expect(a.transaction.infraction).toMatchObject({
+      id: expect.stringMatching(/^med_/),
+      status: 'open',
+      amountInCents: a.transaction.amountInCents,
+    });
+    expect(tx(buildPayload('transaction_infraction', { variant: 'b', seed: 3 })).transaction.infraction?.id).not.toBe(
+      b.transaction.infraction?.id,
+    );
     const given = tx(buildPayload('transaction_paid', { variant: 'b', seed: 2, infraction: { id: 'med_x', reason: 'scam' } }));
     expect(given.transaction.infraction).toEqual({ id: 'med_x', reason: 'scam' });
   });

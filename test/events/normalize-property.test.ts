@@ -18,13 +18,33 @@ const str = (key: string, typed?: string[]): FieldSpec => ({ key, type: 'string'
 const transactionFields = (variant: 'a' | 'b' | 'short'): FieldSpec[] => [
   { key: variant === 'a' ? 'netAmountInCents' : 'netAmount', type: 'cents', typed: ['netAmountInCents'] },
   { key: 'fees', type: 'cents', typed: ['feesInCents'] },
-  { key: 'customer', type: 'object', children: [str('name', ['customer', 'name']), str('email', ['customer', 'email']), str('document', ['customer', 'document']), str('phone', ['customer', 'phone'])] },
+  {
+    key: 'customer',
+    type: 'object',
+    children: [
+      str('name', ['customer', 'name']),
+      str('email', ['customer', 'email']),
+      str('document', ['customer', 'document']),
+      str('phone', ['customer', 'phone']),
+    ],
+  },
   {
     key: 'pix',
     type: 'object',
-    children: [str('endToEndId', ['endToEndId']), { key: 'payerInfo', type: 'object', children: [str('bank', ['payer', 'bank']), str('account_number', ['payer', 'accountNumber'])] }],
+    children: [
+      str('endToEndId', ['endToEndId']),
+      { key: 'payerInfo', type: 'object', children: [str('bank', ['payer', 'bank']), str('account_number', ['payer', 'accountNumber'])] },
+    ],
   },
-  { key: 'refund', type: 'object', children: [{ key: 'amount', type: 'cents', typed: ['refund', 'amountInCents'] }, str('reason', ['refund', 'reason']), str('refundedAt', ['refund', 'refundedAt'])] },
+  {
+    key: 'refund',
+    type: 'object',
+    children: [
+      { key: 'amount', type: 'cents', typed: ['refund', 'amountInCents'] },
+      str('reason', ['refund', 'reason']),
+      str('refundedAt', ['refund', 'refundedAt']),
+    ],
+  },
 ];
 const transferFields: FieldSpec[] = [
   { key: 'netAmount', type: 'cents', typed: ['netAmountInCents'] },
@@ -34,9 +54,18 @@ const transferFields: FieldSpec[] = [
 ];
 
 // Junk: anything JSON that is not null and not of the expected type.
-const jsonJunk = fc.oneof(fc.boolean(), fc.array(fc.jsonValue(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }));
+const jsonJunk = fc.oneof(
+  fc.boolean(),
+  fc.array(fc.jsonValue(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+);
 const junkFor: Record<FieldSpec['type'], fc.Arbitrary<unknown>> = {
-  cents: fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isSafeInteger(n)), fc.constant(2 ** 53 + 2), jsonJunk),
+  cents: fc.oneof(
+    fc.string(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isSafeInteger(n)),
+    fc.constant(2 ** 53 + 2),
+    jsonJunk,
+  ),
   string: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), jsonJunk),
   object: fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.jsonValue(), { maxLength: 3 })),
 };
@@ -59,8 +88,16 @@ function fieldsArb(specs: FieldSpec[], base: string): fc.Arbitrary<Built> {
     const none: Built = { value: {}, junkPaths: [], valid: [] };
     const valid =
       spec.type === 'object'
-        ? fieldsArb(spec.children ?? [], path).map((inner): Built => ({ value: { [spec.key]: inner.value }, junkPaths: inner.junkPaths, valid: inner.valid }))
-        : validFor[spec.type].map((v): Built => ({ value: { [spec.key]: v }, junkPaths: [], valid: spec.typed ? [{ typed: spec.typed, value: v }] : [] }));
+        ? fieldsArb(spec.children ?? [], path).map((inner): Built => ({
+            value: { [spec.key]: inner.value },
+            junkPaths: inner.junkPaths,
+            valid: inner.valid,
+          }))
+        : validFor[spec.type].map((v): Built => ({
+            value: { [spec.key]: v },
+            junkPaths: [],
+            valid: spec.typed ? [{ typed: spec.typed, value: v }] : [],
+          }));
     return fc.oneof(
       fc.constant(none),
       fc.constant<Built>({ value: { [spec.key]: null }, junkPaths: [], valid: [] }),
@@ -69,7 +106,11 @@ function fieldsArb(specs: FieldSpec[], base: string): fc.Arbitrary<Built> {
     );
   };
   // Unknown extras (never a known name: every one starts with x_) must never warn.
-  const extras = fc.dictionary(fc.string({ maxLength: 6 }).map((k) => `x_${k}`), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
+  const extras = fc.dictionary(
+    fc.string({ maxLength: 6 }).map((k) => `x_${k}`),
+    fc.jsonValue({ maxDepth: 2 }),
+    { maxKeys: 3 },
+  );
   return fc.tuple(fc.tuple(...specs.map(one)), extras).map(([parts, extra]) => ({
     value: Object.assign({}, extra, ...parts.map((p) => p.value)) as Record<string, unknown>,
     junkPaths: parts.flatMap((p) => p.junkPaths),
@@ -112,7 +153,13 @@ describe('normalizeEvent property', () => {
         const payload =
           s.variant === 'a'
             ? { event: name, timestamp: '2026-11-23T05:00:00Z', data: resource, x_top: [1] }
-            : { id: 'dlv', type: s.transfer ? 'transfer' : 'transaction', event: name, ...(s.variant === 'b' && { scope: 'user' }), [s.base]: resource };
+            : {
+                id: 'dlv',
+                type: s.transfer ? 'transfer' : 'transaction',
+                event: name,
+                ...(s.variant === 'b' && { scope: 'user' }),
+                [s.base]: resource,
+              };
 
         const result = normalizeEvent(JSON.parse(JSON.stringify(payload)));
         if (!result.ok) throw new Error(result.message);

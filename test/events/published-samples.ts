@@ -10,7 +10,13 @@ export const samplePaidA = {
     amountInCents: 1,
     netAmountInCents: -49,
     fees: 50,
-    customer: { name: 'Maria da Silva', email: 'maria@example.com.br', document: '12345678909', documentType: 'cpf', phone: '+5511999990000' },
+    customer: {
+      name: 'Maria da Silva',
+      email: 'maria@example.com.br',
+      document: '12345678909',
+      documentType: 'cpf',
+      phone: '+5511999990000',
+    },
     endToEndId: 'E12345678202611221200abcdefghijk',
     refund: null,
     pix: null,
@@ -33,7 +39,14 @@ export const samplePaidB = {
     refund: null,
     pix: {
       endToEndId: 'E12345678202611221200abcdefghijk',
-      payerInfo: { bank: 'Banco Exemplo', name: 'João Pereira', branch: '0001', document: '98765432100', account_type: 'CHECKING', account_number: '123456-7' },
+      payerInfo: {
+        bank: 'Banco Exemplo',
+        name: 'João Pereira',
+        branch: '0001',
+        document: '98765432100',
+        account_type: 'CHECKING',
+        account_number: '123456-7',
+      },
     },
   },
 };

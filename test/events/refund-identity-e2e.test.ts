@@ -19,8 +19,18 @@ const shapes: Record<string, (refund: Record<string, unknown>) => unknown> = {
     data: { id: 'tx_partial', status: 'refunded', amountInCents: 3000, refund: { amountInCents: refund['amount'], ...refund } },
   }),
   'Variant B': (refund) =>
-    buildPayload('transaction_refunded', { variant: 'b', id: 'tx_partial', amountInCents: 3000, refund: { amountInCents: refund['amount'] as number, ...(refund as PixRefund) } }),
-  'the short form': (refund) => ({ id: 'tx_partial', type: 'transaction', event: 'transaction_refunded', transaction: { id: 'tx_partial', amount: 3000, status: 'refunded', refund } }),
+    buildPayload('transaction_refunded', {
+      variant: 'b',
+      id: 'tx_partial',
+      amountInCents: 3000,
+      refund: { amountInCents: refund['amount'] as number, ...(refund as PixRefund) },
+    }),
+  'the short form': (refund) => ({
+    id: 'tx_partial',
+    type: 'transaction',
+    event: 'transaction_refunded',
+    transaction: { id: 'tx_partial', amount: 3000, status: 'refunded', refund },
+  }),
 };
 
 describe('two partial refunds with the same amount through createReceiver().receive()', () => {

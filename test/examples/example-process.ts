@@ -102,7 +102,9 @@ export async function deliverScenario(url: string, example: RunningExample, tag?
   }
   expect(answers).toEqual(['200 ok', '200 ok', '200 ok', '200 duplicate', '401 signature_mismatch']);
 
-  const expected = ['paid tx_a_0001 15990 a', 'paid tx_b_0001 2500 b', 'paid tx_s_0001 990 short'].map((line) => (tag ? `${line} ${tag}` : line));
+  const expected = ['paid tx_a_0001 15990 a', 'paid tx_b_0001 2500 b', 'paid tx_s_0001 990 short'].map((line) =>
+    tag ? `${line} ${tag}` : line,
+  );
   const printed = () => example.stdout().filter((line) => line.startsWith('paid ') && (tag === undefined || line.endsWith(` ${tag}`)));
   // Background mode prints after answering: give it a moment.
   for (let waited = 0; printed().length < expected.length && waited < 5_000; waited += 50) {

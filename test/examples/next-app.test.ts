@@ -30,45 +30,49 @@ async function installNextApp(): Promise<void> {
 // The real thing: `npm ci` (first run only), `next build`, `next start`, real HTTP. Its dependencies stay
 // in examples/next-app, so the library itself never depends on next.
 describe('examples/next-app (Next.js 16, built and started for real)', () => {
-  it('handles deliveries on the App Router (background + after), the edge runtime and Pages Router routes', { timeout: 300_000 }, async () => {
-    await requireBuiltPackage();
-    if (!existsSync(next)) await installNextApp();
-    const startedAt = Date.now();
-    // Built without the secret: the routes create their receivers on the first request.
-    const { PIXHOOK_SECRET: _absentAtBuild, ...buildEnv } = env;
-    await run(process.execPath, [next, 'build'], { cwd: app, env: buildEnv, timeout: 180_000 });
-    console.info(`next build took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  it(
+    'handles deliveries on the App Router (background + after), the edge runtime and Pages Router routes',
+    { timeout: 300_000 },
+    async () => {
+      await requireBuiltPackage();
+      if (!existsSync(next)) await installNextApp();
+      const startedAt = Date.now();
+      // Built without the secret: the routes create their receivers on the first request.
+      const { PIXHOOK_SECRET: _absentAtBuild, ...buildEnv } = env;
+      await run(process.execPath, [next, 'build'], { cwd: app, env: buildEnv, timeout: 180_000 });
+      console.info(`next build took ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
 
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}/api/webhooks`;
-    const example = await startExample({
-      command: process.execPath,
-      args: [next, 'start', '-p', String(port), '-H', '127.0.0.1'],
-      cwd: app,
-      env: { PIXHOOK_SECRET: exampleSecret },
-      waitFor: `${base}/pix`,
-      timeoutMs: 30_000,
-    });
-    try {
-      await deliverScenario(`${base}/pix`, example, 'app');
-      await deliverScenario(`${base}/pix-pages`, example, 'pages');
-      // The edge runtime route (pixhook/web, Web Crypto): signed events, a retry and a forgery.
-      await deliverScenario(`${base}/pix-edge`, example, 'edge');
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}/api/webhooks`;
+      const example = await startExample({
+        command: process.execPath,
+        args: [next, 'start', '-p', String(port), '-H', '127.0.0.1'],
+        cwd: app,
+        env: { PIXHOOK_SECRET: exampleSecret },
+        waitFor: `${base}/pix`,
+        timeoutMs: 30_000,
+      });
+      try {
+        await deliverScenario(`${base}/pix`, example, 'app');
+        await deliverScenario(`${base}/pix-pages`, example, 'pages');
+        // The edge runtime route (pixhook/web, Web Crypto): signed events, a retry and a forgery.
+        await deliverScenario(`${base}/pix-edge`, example, 'edge');
 
-      // A Pages route without `bodyParser: false`: Next's parser ran, and the answer says what to write.
-      const body = bytesOf(variantAPaid);
-      const forgot = await sendHttp(`${base}/forgot-config`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-signature': signBytes(body, exampleSecret) },
-        body,
-      });
-      expect(forgot.status).toBe(500);
-      expect(JSON.parse(forgot.body)).toMatchObject({
-        error: 'body_already_parsed',
-        message: expect.stringContaining('export const config = { api: { bodyParser: false } }'),
-      });
-    } finally {
-      await example.stop();
-    }
-  });
+        // A Pages route without `bodyParser: false`: Next's parser ran, and the answer says what to write.
+        const body = bytesOf(variantAPaid);
+        const forgot = await sendHttp(`${base}/forgot-config`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-signature': signBytes(body, exampleSecret) },
+          body,
+        });
+        expect(forgot.status).toBe(500);
+        expect(JSON.parse(forgot.body)).toMatchObject({
+          error: 'body_already_parsed',
+          message: expect.stringContaining('export const config = { api: { bodyParser: false } }'),
+        });
+      } finally {
+        await example.stop();
+      }
+    },
+  );
 });

@@ -16,11 +16,22 @@ describe('README adapter quick starts', () => {
   });
 
   it('has the Express quick start at the top as well', () => {
-    expect(everyBlock.map((b) => b.file.split('/')[1])).toEqual(['express', 'express', 'fastify', 'next-app', 'next-app', 'hono', 'node-http']);
+    expect(everyBlock.map((b) => b.file.split('/')[1])).toEqual([
+      'express',
+      'express',
+      'fastify',
+      'next-app',
+      'next-app',
+      'hono',
+      'node-http',
+    ]);
   });
 
-  it.each(everyBlock.map((b, i) => [`${i}: ${b.file}`, b] as const))('%s is copied from the tested example, in at most 10 lines', (_file, { file, code }) => {
-    expect(readFileSync(`${repoRoot}${file}`, 'utf8')).toContain(code);
-    expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(10);
-  });
+  it.each(everyBlock.map((b, i) => [`${i}: ${b.file}`, b] as const))(
+    '%s is copied from the tested example, in at most 10 lines',
+    (_file, { file, code }) => {
+      expect(readFileSync(`${repoRoot}${file}`, 'utf8')).toContain(code);
+      expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(10);
+    },
+  );
 });

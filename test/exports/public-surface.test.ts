@@ -26,7 +26,15 @@ function exportedNames(source: string): string[] {
   checker ??= (() => {
     const program = ts.createProgram(
       subpaths.map((s) => `${root}${s.source}`),
-      { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true, types: ['node'] },
+      {
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+        types: ['node'],
+      },
     );
     return { program, checker: program.getTypeChecker() };
   })();
@@ -42,20 +50,37 @@ describe('the public surface (package.json exports)', () => {
     expect(subpaths.map((s) => s.source).some((source) => source.includes('adapter-kit'))).toBe(false);
   });
 
-  it.each(subpaths)('$subpath exports exactly these values and types', async ({ source }) => {
-    const module = (await import(`${root}${source}`)) as Record<string, unknown>;
-    const values = Object.keys(module).sort();
-    const types = exportedNames(source)
-      .filter((name) => !(name in module))
-      .sort();
-    expect({ values, types }).toMatchSnapshot();
-  }, 60_000);
+  it.each(subpaths)(
+    '$subpath exports exactly these values and types',
+    async ({ source }) => {
+      const module = (await import(`${root}${source}`)) as Record<string, unknown>;
+      const values = Object.keys(module).sort();
+      const types = exportedNames(source)
+        .filter((name) => !(name in module))
+        .sort();
+      expect({ values, types }).toMatchSnapshot();
+    },
+    60_000,
+  );
 
   it("keeps the adapters' and the CLI's internals out of every subpath", async () => {
-    const internal = ['internalsOf', 'withReceive', 'assertKeptAlive', 'messageOf', 'signaturePrefix', 'isBodyFailureReason', 'reasonCodes', 'reasonStatus', 'defaultDedupeKey'];
+    const internal = [
+      'internalsOf',
+      'withReceive',
+      'assertKeptAlive',
+      'messageOf',
+      'signaturePrefix',
+      'isBodyFailureReason',
+      'reasonCodes',
+      'reasonStatus',
+      'defaultDedupeKey',
+    ];
     for (const { source } of subpaths) {
       const module = (await import(`${root}${source}`)) as Record<string, unknown>;
-      expect(internal.filter((name) => name in module), source).toEqual([]);
+      expect(
+        internal.filter((name) => name in module),
+        source,
+      ).toEqual([]);
     }
   });
 });

@@ -5,7 +5,14 @@ import pg from 'pg';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { normalizeEvent, type HandlerContext, type PixEventOf } from '../../src/index.js';
-import { fromDrizzle, fromKysely, fromPostgresJs, postgresInbox, transactionalOutcome, type SqlDatabase } from '../../src/postgres/index.js';
+import {
+  fromDrizzle,
+  fromKysely,
+  fromPostgresJs,
+  postgresInbox,
+  transactionalOutcome,
+  type SqlDatabase,
+} from '../../src/postgres/index.js';
 import { transactionPaid } from '../../src/testing/index.js';
 import { freshTable, usePostgres } from './use-postgres.js';
 
@@ -21,7 +28,14 @@ function paid(id: string): Paid {
   if (!read.ok || read.event.kind === 'unknown') throw new Error('fixture did not normalize');
   return read.event as Paid;
 }
-const context = (key: string): HandlerContext => ({ key, attempt: 1, mode: 'inline', source: 'webhook', signal: new AbortController().signal, markDuplicate: () => {} });
+const context = (key: string): HandlerContext => ({
+  key,
+  attempt: 1,
+  mode: 'inline',
+  source: 'webhook',
+  signal: new AbortController().signal,
+  markDuplicate: () => {},
+});
 
 /** As a merchant's pool should be: an idle client whose server goes away must not crash the process. */
 function quiet(pool: pg.Pool): pg.Pool {

@@ -11,7 +11,9 @@ describe('pixhook postgres schema', () => {
     expect(result.stdout).toContain('CREATE TABLE IF NOT EXISTS "billing"."webhook_inbox"');
     await db().pool.query(result.stdout);
     await db().pool.query(result.stdout);
-    const { rows } = await db().pool.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'billing' AND tablename = 'webhook_inbox' ORDER BY 1`);
+    const { rows } = await db().pool.query(
+      `SELECT indexname FROM pg_indexes WHERE schemaname = 'billing' AND tablename = 'webhook_inbox' ORDER BY 1`,
+    );
     expect(rows.map((r: { indexname: string }) => r.indexname)).toEqual(['webhook_inbox_done_at', 'webhook_inbox_pkey']);
   });
 

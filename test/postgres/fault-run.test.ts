@@ -48,12 +48,17 @@ interface RunResult {
   seconds: number;
 }
 
-async function faultRun(name: string, options: { inbox: boolean; deliveries: number; kills: number; restartPostgres: boolean }): Promise<RunResult> {
+async function faultRun(
+  name: string,
+  options: { inbox: boolean; deliveries: number; kills: number; restartPostgres: boolean },
+): Promise<RunResult> {
   const startedAt = performance.now();
   const table = `inbox_${name}`;
   const ledger = `ledger_${name}`;
   await pool.query(`CREATE TABLE ${ledger} (event_key text NOT NULL, tx_id text NOT NULL, amount_in_cents integer NOT NULL)`);
-  await pool.query(`CREATE TABLE ${table} (scope text NOT NULL, key text NOT NULL, done_at timestamptz NOT NULL DEFAULT now(), expires_at timestamptz NOT NULL, PRIMARY KEY (scope, key))`);
+  await pool.query(
+    `CREATE TABLE ${table} (scope text NOT NULL, key text NOT NULL, done_at timestamptz NOT NULL DEFAULT now(), expires_at timestamptz NOT NULL, PRIMARY KEY (scope, key))`,
+  );
   const env = { REDIS_URL: redisServer().url, QUEUE_NAME: name, PREFIX: `${name}:dedupe:` };
   const receivers = await Promise.all([1, 2].map(() => startReceiver({ ...env, MODE: 'durable' })));
   const workerEnv = { ...env, PG_URL: server.url, LEDGER: ledger, TABLE: table, INBOX: options.inbox ? '1' : '0', CONCURRENCY: '8' };
@@ -70,9 +75,9 @@ async function faultRun(name: string, options: { inbox: boolean; deliveries: num
 
   const { list, unique } = schedule(name, options.deliveries);
   let sending = true;
-  const send = mapLimit(list, 32, (delivery, i) => sendUntilAccepted(receivers[i % 2]!.url, delivery, { pauseMs: 20, maxTries: 500 })).finally(
-    () => (sending = false),
-  );
+  const send = mapLimit(list, 32, (delivery, i) =>
+    sendUntilAccepted(receivers[i % 2]!.url, delivery, { pauseMs: 20, maxTries: 500 }),
+  ).finally(() => (sending = false));
 
   // The faults, each on a signal, never on timing: kill a worker once its handler committed and hung.
   const faults = (async () => {
@@ -111,7 +116,9 @@ async function faultRun(name: string, options: { inbox: boolean; deliveries: num
   const { rows: byTx } = await pool.query(`SELECT DISTINCT tx_id FROM ${ledger}`);
   const booked = new Set(byTx.map((r: { tx_id: string }) => r.tx_id));
   const expected = Array.from({ length: unique }, (_, i) => `tx_${name}_${i}`);
-  const skippedKeys = new Set(workers.flatMap((w) => w.lines.filter((l) => typeof l['skipped'] === 'string').map((l) => l['skipped'] as string)));
+  const skippedKeys = new Set(
+    workers.flatMap((w) => w.lines.filter((l) => typeof l['skipped'] === 'string').map((l) => l['skipped'] as string)),
+  );
   await Promise.all([...workers, ...receivers.map((r) => r.process)].map((p) => p.stop('SIGKILL')));
   expect(results.every((r) => r.status === 200)).toBe(true);
   expect(deadLetters).toBe(0);

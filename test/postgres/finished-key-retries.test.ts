@@ -65,7 +65,11 @@ async function startInstance(
 
 /** One POST, as the gateway sends it: `duplicate`, `in_flight`, `handled` (200 with no reason) or another reason. */
 async function send(url: string, delivery: { body: Uint8Array<ArrayBuffer>; signature: string }): Promise<string> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': delivery.signature }, body: delivery.body });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-signature': delivery.signature },
+    body: delivery.body,
+  });
   const answer = (await res.json()) as { ok?: boolean; reason?: string; error?: string };
   if (res.status === 200) return answer.reason ?? 'handled';
   return `${res.status} ${answer.error ?? '?'}`;
@@ -175,7 +179,9 @@ describe('postgres store: 200 concurrent copies of a NEW event across 2 instance
     const firstAttempts = tally(senders.map((a) => a[0]!));
     const finals = tally(senders.map((a) => a.at(-1)!));
     const exhausted = senders.filter((a) => a.length === 5 && a[4]!.startsWith('5')).length;
-    console.info(`200 senders, new event: first attempts ${JSON.stringify(firstAttempts)}, final ${JSON.stringify(finals)}, exhausted ${exhausted}, runs ${runs}`);
+    console.info(
+      `200 senders, new event: first attempts ${JSON.stringify(firstAttempts)}, final ${JSON.stringify(finals)}, exhausted ${exhausted}, runs ${runs}`,
+    );
     expect(exhausted).toBe(0);
     expect(finals['handled']).toBe(1);
     expect(finals['duplicate']).toBe(199);

@@ -38,7 +38,9 @@ describe('postgres dedupe store: claims are session locks, freed with the connec
     expect(await b.store.claim('k', 'b2', 60_000)).toBe('done');
     // Racing instances: exactly one claim wins across both.
     const keys = Array.from({ length: 50 }, (_, i) => `race-${i}`);
-    const results = await Promise.all(keys.flatMap((key) => [a.store.claim(key, `a-${key}`, 60_000), b.store.claim(key, `b-${key}`, 60_000)]));
+    const results = await Promise.all(
+      keys.flatMap((key) => [a.store.claim(key, `a-${key}`, 60_000), b.store.claim(key, `b-${key}`, 60_000)]),
+    );
     for (let i = 0; i < keys.length; i++) expect([results[2 * i], results[2 * i + 1]].filter((r) => r === 'claimed')).toHaveLength(1);
     await a.close();
     await b.close();

@@ -1,7 +1,13 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { eventKey, normalizeEvent, type HandlerContext, type PixEventOf } from '../../src/index.js';
-import { inboxSchemaSql, postgresInbox, transactionalOutcome, type PostgresInbox, type TransactionalContext } from '../../src/postgres/index.js';
+import {
+  inboxSchemaSql,
+  postgresInbox,
+  transactionalOutcome,
+  type PostgresInbox,
+  type TransactionalContext,
+} from '../../src/postgres/index.js';
 import { transactionPaid } from '../../src/testing/index.js';
 import { freshTable, usePostgres } from './use-postgres.js';
 
@@ -14,9 +20,14 @@ async function setup(options: { isolation?: 'read committed' | 'serializable' } 
   const inbox = postgresInbox({ pool: db().pool, table, ...options });
   await inbox.migrate();
   await db().pool.query(`CREATE TABLE ${ledger} (event_key text NOT NULL, tx_id text NOT NULL, amount integer NOT NULL)`);
-  const rows = async () => (await db().pool.query(`SELECT event_key FROM ${ledger} ORDER BY event_key`)).rows.map((r: { event_key: string }) => r.event_key);
+  const rows = async () =>
+    (await db().pool.query(`SELECT event_key FROM ${ledger} ORDER BY event_key`)).rows.map((r: { event_key: string }) => r.event_key);
   const book = (event: Paid, { key, tx }: TransactionalContext) =>
-    tx.query(`INSERT INTO ${ledger} (event_key, tx_id, amount) VALUES ($1, $2, $3)`, [key, event.transaction.id, event.transaction.amountInCents]);
+    tx.query(`INSERT INTO ${ledger} (event_key, tx_id, amount) VALUES ($1, $2, $3)`, [
+      key,
+      event.transaction.id,
+      event.transaction.amountInCents,
+    ]);
   return { inbox, table, ledger, rows, book };
 }
 
@@ -27,7 +38,15 @@ async function outcome<E>(handler: (event: E, context: HandlerContext) => Promis
 }
 
 function context(key: string, overrides: Partial<HandlerContext> = {}): HandlerContext {
-  return { key, attempt: 1, mode: 'inline', source: 'webhook', signal: new AbortController().signal, markDuplicate: () => {}, ...overrides } as HandlerContext;
+  return {
+    key,
+    attempt: 1,
+    mode: 'inline',
+    source: 'webhook',
+    signal: new AbortController().signal,
+    markDuplicate: () => {},
+    ...overrides,
+  } as HandlerContext;
 }
 
 /**
@@ -81,7 +100,7 @@ describe('transactional(handler): the handler’s writes and the key commit toge
   it('keys with quotes and backslashes are claimed as they are (BEGIN and the claim share one round trip)', async () => {
     const { inbox, rows, book, table } = await setup();
     const handler = inbox.transactional(book);
-    const odd = "transaction_paid:it's\\a \"key\"; DROP TABLE x; --:paid";
+    const odd = 'transaction_paid:it\'s\\a "key"; DROP TABLE x; --:paid';
     expect(await outcome(handler, paid('tx_odd'), context(odd))).toBe('handled');
     expect(await outcome(handler, paid('tx_odd'), context(odd))).toBe('skipped');
     expect(await rows()).toEqual([odd]);
@@ -179,9 +198,12 @@ describe('transactional(handler): the handler’s writes and the key commit toge
 
   it('separate scopes let two transactional handlers of one event each run once', async () => {
     const { inbox, rows, book, ledger } = await setup();
-    const fees = inbox.transactional<Paid>(async (_e, { key, tx }) => {
-      await tx.query(`INSERT INTO ${ledger} (event_key, tx_id, amount) VALUES ($1, 'fee', 1)`, [`${key}#fee`]);
-    }, { scope: 'fees' });
+    const fees = inbox.transactional<Paid>(
+      async (_e, { key, tx }) => {
+        await tx.query(`INSERT INTO ${ledger} (event_key, tx_id, amount) VALUES ($1, 'fee', 1)`, [`${key}#fee`]);
+      },
+      { scope: 'fees' },
+    );
     const main = inbox.transactional(book);
     expect(await outcome(main, paid('tx_8'), context('k8'))).toBe('handled');
     expect(await outcome(fees, paid('tx_8'), context('k8'))).toBe('handled');
@@ -236,10 +258,14 @@ describe('transactional(handler): the handler’s writes and the key commit toge
 
 describe('migrate, schema, sweep', () => {
   it('migrate is idempotent and safe from several instances at once; the schema option creates the schema', async () => {
-    const inboxes: PostgresInbox[] = Array.from({ length: 4 }, () => postgresInbox({ pool: db().pool, schema: 'payments', table: 'inbox' }));
+    const inboxes: PostgresInbox[] = Array.from({ length: 4 }, () =>
+      postgresInbox({ pool: db().pool, schema: 'payments', table: 'inbox' }),
+    );
     await Promise.all(inboxes.map((i) => i.migrate()));
     await inboxes[0]!.migrate();
-    const { rows } = await db().pool.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = 'payments' AND table_name = 'inbox' ORDER BY ordinal_position`);
+    const { rows } = await db().pool.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'payments' AND table_name = 'inbox' ORDER BY ordinal_position`,
+    );
     expect(rows.map((r: { column_name: string }) => r.column_name)).toEqual(['scope', 'key', 'done_at', 'expires_at']);
     expect(inboxes[0]!.schemaSql()).toBe(inboxSchemaSql({ schema: 'payments', table: 'inbox' }));
     expect(inboxSchemaSql()).toContain('CREATE TABLE IF NOT EXISTS "pixhook_inbox"');
@@ -248,8 +274,12 @@ describe('migrate, schema, sweep', () => {
   it('refuses table and schema names that are not plain identifiers', () => {
     expect(() => postgresInbox({ pool: db().pool, table: 'x; DROP TABLE y' })).toThrow(/plain identifier/);
     expect(() => inboxSchemaSql({ schema: 'a"b' })).toThrow(/plain identifier/);
-    expect(() => postgresInbox({ pool: db().pool, isolation: 'read uncommitted; DROP TABLE x' as never })).toThrow(/`isolation` must be "read committed", "repeatable read" or "serializable"/);
-    expect(() => postgresInbox({ pool: db().pool }).transactional(async () => {}, { isolation: 'snapshot' as never })).toThrow(/`isolation` must be "read committed", "repeatable read" or "serializable"/);
+    expect(() => postgresInbox({ pool: db().pool, isolation: 'read uncommitted; DROP TABLE x' as never })).toThrow(
+      /`isolation` must be "read committed", "repeatable read" or "serializable"/,
+    );
+    expect(() => postgresInbox({ pool: db().pool }).transactional(async () => {}, { isolation: 'snapshot' as never })).toThrow(
+      /`isolation` must be "read committed", "repeatable read" or "serializable"/,
+    );
   });
 
   it('sweep deletes only keys older than olderThanMs, in batches', async () => {

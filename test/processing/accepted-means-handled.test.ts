@@ -57,7 +57,11 @@ describe('a logger that throws never breaks a delivery', () => {
     const app = express();
     app.post('/pix', createExpressMiddleware(receiver));
     const d = delivery(paid('tx_log_1'));
-    const res = await request(app).post('/pix').set('content-type', 'application/json').set('x-signature', d.headers['x-signature']).send(new TextDecoder().decode(d.body));
+    const res = await request(app)
+      .post('/pix')
+      .set('content-type', 'application/json')
+      .set('x-signature', d.headers['x-signature'])
+      .send(new TextDecoder().decode(d.body));
     expect(res.status).toBe(200);
     expect(res.text).toBe('{"ok":true}');
   });
@@ -68,7 +72,11 @@ describe('a logger that throws never breaks a delivery', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const d = delivery(paid('tx_log_2'));
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: 'POST', headers: d.headers, body: d.body });
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+        method: 'POST',
+        headers: d.headers,
+        body: d.body,
+      });
       expect(res.status).toBe(200);
     } finally {
       server.close();
@@ -93,12 +101,14 @@ describe('a logger that throws never breaks a delivery', () => {
   it('logger.warn throwing during a background retry: retries go on and the event is handled', async () => {
     watcher = watchCrashes();
     let runs = 0;
-    const receiver = createReceiver({ secret, mode: 'background', logger: throwingLogger, retry: { attempts: 3, backoff: { delayMs: 1 } } }).on(
-      'transaction_paid',
-      () => {
-        if (++runs < 3) throw new Error('flaky');
-      },
-    );
+    const receiver = createReceiver({
+      secret,
+      mode: 'background',
+      logger: throwingLogger,
+      retry: { attempts: 3, backoff: { delayMs: 1 } },
+    }).on('transaction_paid', () => {
+      if (++runs < 3) throw new Error('flaky');
+    });
     expect((await receiver.receive(delivery(paid('tx_log_4')))).status).toBe(200);
     expect(await receiver.drain()).toBe(true);
     expect(runs).toBe(3);
@@ -114,11 +124,29 @@ describe('odd throwables never crash the process', () => {
       'an Error whose message getter throws',
       () => {
         const error = new Error('x');
-        Object.defineProperty(error, 'message', { get: () => { throw new Error('getter'); } });
+        Object.defineProperty(error, 'message', {
+          get: () => {
+            throw new Error('getter');
+          },
+        });
         return error;
       },
     ],
-    ['a Proxy that throws on every trap', () => new Proxy({}, { get: () => { throw new Error('trap'); }, getPrototypeOf: () => { throw new Error('trap'); } })],
+    [
+      'a Proxy that throws on every trap',
+      () =>
+        new Proxy(
+          {},
+          {
+            get: () => {
+              throw new Error('trap');
+            },
+            getPrototypeOf: () => {
+              throw new Error('trap');
+            },
+          },
+        ),
+    ],
     ['undefined', () => undefined],
     ['a symbol', () => Symbol('odd')],
   ];
@@ -216,7 +244,14 @@ describe('claims are owned and kept alive from the moment they are taken', () =>
   it('a store that cannot renew turns the run into a failure before the claim lapses, never a second run', async () => {
     const base = memoryDedupeStore();
     let renewals = true;
-    const store = { ...base, claim: base.claim, complete: base.complete, release: base.release, local: true, extend: (k: string, o: string, t: number) => (renewals ? base.extend(k, o, t) : false) };
+    const store = {
+      ...base,
+      claim: base.claim,
+      complete: base.complete,
+      release: base.release,
+      local: true,
+      extend: (k: string, o: string, t: number) => (renewals ? base.extend(k, o, t) : false),
+    };
     const failures: HandlerFailure[] = [];
     const receiver = createReceiver({ secret, store, claimTtlMs: 80, deadlineMs: 2_000 })
       .on('transaction_paid', (_e, context) => new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve())))
@@ -237,7 +272,11 @@ describe('durable mode queues what any mode accepts', () => {
     const text = `{"event":"transaction_paid","data":{"id":"tx_deep","status":"paid","amountInCents":100,"extra":${JSON.stringify({ x: 1 }).slice(0, 0)}${'{"d":'.repeat(10_000)}"bottom"${'}'.repeat(10_000)}}}`;
     const body = new TextEncoder().encode(text);
     const jobs: QueuedEvent[] = [];
-    const receiver = createReceiver({ secret, mode: 'durable', queue: { enqueue: async (job) => void jobs.push(JSON.parse(JSON.stringify(job)) as QueuedEvent) } });
+    const receiver = createReceiver({
+      secret,
+      mode: 'durable',
+      queue: { enqueue: async (job) => void jobs.push(JSON.parse(JSON.stringify(job)) as QueuedEvent) },
+    });
     const result = await receiver.receive({ method: 'POST', headers: { 'x-signature': signBytes(body, secret) }, body });
     expect(result.status).toBe(200);
     expect(jobs).toHaveLength(1);

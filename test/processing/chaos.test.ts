@@ -19,7 +19,11 @@ function oddValue(random: () => number): unknown {
   if (pick === 1) return undefined;
   if (pick === 2) {
     const error = new Error('x');
-    Object.defineProperty(error, 'message', { get: () => { throw new Error('getter'); } });
+    Object.defineProperty(error, 'message', {
+      get: () => {
+        throw new Error('getter');
+      },
+    });
     return error;
   }
   return 42;
@@ -33,9 +37,15 @@ async function chaos(mode: AckMode) {
   process.on('uncaughtException', onCrash);
 
   const logger: Logger = {
-    info: () => { if (random() < 0.3) throw new Error('logger down'); },
-    warn: () => { if (random() < 0.3) throw new Error('logger down'); },
-    error: () => { if (random() < 0.3) throw Object.create(null); },
+    info: () => {
+      if (random() < 0.3) throw new Error('logger down');
+    },
+    warn: () => {
+      if (random() < 0.3) throw new Error('logger down');
+    },
+    error: () => {
+      if (random() < 0.3) throw Object.create(null);
+    },
   };
   const successes = new Map<string, number>();
   const reported = new Set<string>();
@@ -95,7 +105,12 @@ async function chaos(mode: AckMode) {
       while (taken < jobs.length) {
         const job = jobs[taken++]!;
         for (let attempt = 1; attempt <= 3; attempt++) {
-          const done = await internalsOf(receiver).processing.runQueued(job, { attempt, final: attempt === 3 }).then(() => true, () => false);
+          const done = await internalsOf(receiver)
+            .processing.runQueued(job, { attempt, final: attempt === 3 })
+            .then(
+              () => true,
+              () => false,
+            );
           if (done) break;
         }
       }
@@ -108,19 +123,29 @@ async function chaos(mode: AckMode) {
 
   const twice = [...successes].filter(([, n]) => n > 1);
   const lost = [...acknowledged].filter((id) => (successes.get(id) ?? 0) !== 1 && !reported.has(id));
-  const counts = { fates: Object.fromEntries(behaviours), acknowledged: acknowledged.size, handledOnce: [...successes.values()].filter((n) => n === 1).length, reported: reported.size, statuses: Object.fromEntries(statuses) };
+  const counts = {
+    fates: Object.fromEntries(behaviours),
+    acknowledged: acknowledged.size,
+    handledOnce: [...successes.values()].filter((n) => n === 1).length,
+    reported: reported.size,
+    statuses: Object.fromEntries(statuses),
+  };
   console.log(`chaos ${mode}: ${JSON.stringify(counts)}`);
   return { crashes, twice, lost, counts, behaviours };
 }
 
 describe('chaos: 2 000 deliveries, odd throwables, hung and slow handlers, a logger that throws', () => {
-  it.each<AckMode>(['inline', 'background', 'durable'])('%s: every acknowledged event handled exactly once or reported; none twice; no crash', async (mode) => {
-    const { crashes, twice, lost, counts, behaviours } = await chaos(mode);
-    expect(crashes).toEqual([]);
-    expect(twice).toEqual([]);
-    expect(lost).toEqual([]);
-    expect(counts.acknowledged).toBeGreaterThan(unique * 0.8);
-    // The faults really happened.
-    for (const fate of ['odd', 'hang', 'slow'] as const) expect(behaviours.get(fate)).toBeGreaterThan(10);
-  }, 60_000);
+  it.each<AckMode>(['inline', 'background', 'durable'])(
+    '%s: every acknowledged event handled exactly once or reported; none twice; no crash',
+    async (mode) => {
+      const { crashes, twice, lost, counts, behaviours } = await chaos(mode);
+      expect(crashes).toEqual([]);
+      expect(twice).toEqual([]);
+      expect(lost).toEqual([]);
+      expect(counts.acknowledged).toBeGreaterThan(unique * 0.8);
+      // The faults really happened.
+      for (const fate of ['odd', 'hang', 'slow'] as const) expect(behaviours.get(fate)).toBeGreaterThan(10);
+    },
+    60_000,
+  );
 });

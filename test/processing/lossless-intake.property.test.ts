@@ -10,26 +10,48 @@ const junk = fc.jsonValue({ maxDepth: 2 });
 const secondary = (keys: string[]) => fc.record(Object.fromEntries(keys.map((k) => [k, junk])), { requiredKeys: [] });
 
 const essentials = fc.record({
-  id: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }).map((n) => n)),
+  id: fc.oneof(
+    fc.string({ minLength: 1, maxLength: 20 }),
+    fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }).map((n) => n),
+  ),
   status: fc.constantFrom('paid', 'pending', 'refunded', 'canceled', 'expired', 'weird:status'),
   amount: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
 });
 
 const shapes = fc.oneof(
-  fc.tuple(essentials, secondary(['netAmountInCents', 'customer', 'endToEndId', 'refund', 'fees', 'pix', 'extra'])).map(([e, junkFields]) => ({
-    essentials: e,
-    name: 'transaction_paid' as const,
-    payload: { event: 'transaction_paid', timestamp: '2026-11-23T10:00:00Z', data: { ...junkFields, id: e.id, status: e.status, amountInCents: e.amount } },
-  })),
-  fc.tuple(essentials, secondary(['pix', 'netAmount', 'fees', 'customer', 'refund', 'extra']), secondary(['scope', 'type', 'extraTop'])).map(([e, junkFields, top]) => ({
-    essentials: e,
-    name: 'transaction_paid' as const,
-    payload: { ...top, id: 'd', event: 'transaction_paid', type: 'transaction', transaction: { ...junkFields, id: e.id, amount: e.amount, status: e.status } },
-  })),
+  fc
+    .tuple(essentials, secondary(['netAmountInCents', 'customer', 'endToEndId', 'refund', 'fees', 'pix', 'extra']))
+    .map(([e, junkFields]) => ({
+      essentials: e,
+      name: 'transaction_paid' as const,
+      payload: {
+        event: 'transaction_paid',
+        timestamp: '2026-11-23T10:00:00Z',
+        data: { ...junkFields, id: e.id, status: e.status, amountInCents: e.amount },
+      },
+    })),
+  fc
+    .tuple(essentials, secondary(['pix', 'netAmount', 'fees', 'customer', 'refund', 'extra']), secondary(['scope', 'type', 'extraTop']))
+    .map(([e, junkFields, top]) => ({
+      essentials: e,
+      name: 'transaction_paid' as const,
+      payload: {
+        ...top,
+        id: 'd',
+        event: 'transaction_paid',
+        type: 'transaction',
+        transaction: { ...junkFields, id: e.id, amount: e.amount, status: e.status },
+      },
+    })),
   fc.tuple(essentials, secondary(['pix', 'fees', 'pixKey', 'netAmount', 'extra'])).map(([e, junkFields]) => ({
     essentials: e,
     name: 'transfer_completed' as const,
-    payload: { id: 'd', event: 'transfer_completed', type: 'transfer', transfer: { ...junkFields, id: e.id, amount: e.amount, status: e.status } },
+    payload: {
+      id: 'd',
+      event: 'transfer_completed',
+      type: 'transfer',
+      transfer: { ...junkFields, id: e.id, amount: e.amount, status: e.status },
+    },
   })),
 );
 

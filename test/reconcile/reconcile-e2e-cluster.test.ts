@@ -16,7 +16,13 @@ import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.j
 // each payment, and each is handled exactly once. (The single-server run is in reconcile-e2e.test.ts.)
 
 const secret = 'whsec_e2e_reconcile_cluster';
-const customer = { name: 'Ana Souza', email: 'ana@example.com.br', documentType: 'cpf' as const, document: '52998224725', phone: '11999998888' };
+const customer = {
+  name: 'Ana Souza',
+  email: 'ana@example.com.br',
+  documentType: 'cpf' as const,
+  document: '52998224725',
+  phone: '11999998888',
+};
 const charges = 12;
 
 let cluster: RedisCluster;
@@ -25,7 +31,10 @@ const clients: Cluster[] = [];
 const closers: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
-  [cluster, emulator] = await Promise.all([startRedisCluster(), startEmulator({ webhookSecret: secret, retry: { backoff: { delayMs: 20 } }, deliveryTimeoutMs: 2_000 })]);
+  [cluster, emulator] = await Promise.all([
+    startRedisCluster(),
+    startEmulator({ webhookSecret: secret, retry: { backoff: { delayMs: 20 } }, deliveryTimeoutMs: 2_000 }),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -87,7 +96,14 @@ describe('reconcile end to end on a Redis Cluster', () => {
 
     const reader = createClient({ ...emulator.credentials, baseUrl: emulator.url });
     const reconcilers = [0, 1].map(() =>
-      createReconciler({ client: reader, processing: processingOn(connect(), handled), watchStore: redisWatchStore({ client: connect() }), minAgeMs: 0, retry: { backoff: [60_000] }, batch: 5 }),
+      createReconciler({
+        client: reader,
+        processing: processingOn(connect(), handled),
+        watchStore: redisWatchStore({ client: connect() }),
+        minAgeMs: 0,
+        retry: { backoff: [60_000] },
+        batch: 5,
+      }),
     );
     const totals: RunResult = { checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0 };
     const checkedBy = [0, 0];

@@ -21,7 +21,13 @@ import { startRedisServer } from '../helpers/redis-server.js';
 // whole retry window, the gateway gives up on every payment, and still each one is handled exactly once.
 
 const secret = 'whsec_e2e_reconcile';
-const customer = { name: 'Ana Souza', email: 'ana@example.com.br', documentType: 'cpf' as const, document: '52998224725', phone: '11999998888' };
+const customer = {
+  name: 'Ana Souza',
+  email: 'ana@example.com.br',
+  documentType: 'cpf' as const,
+  document: '52998224725',
+  phone: '11999998888',
+};
 const charges = 20;
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -81,7 +87,8 @@ async function runScenario(backend: Backend, instances: 1 | 2) {
   await emulator.idle();
 
   // The gateway gave up on every payment: 5 refused attempts each, in the delivery log.
-  const gaveUp = (await control(emulator, 'GET', `/_emulator/deliveries?state=gave_up&url=${encodeURIComponent(webhookUrl)}`)).data as DeliveryRecord[];
+  const gaveUp = (await control(emulator, 'GET', `/_emulator/deliveries?state=gave_up&url=${encodeURIComponent(webhookUrl)}`))
+    .data as DeliveryRecord[];
   expect(gaveUp).toHaveLength(charges);
   expect(new Set(gaveUp.map((d) => d.resourceId))).toEqual(new Set(amounts.keys()));
   for (const delivery of gaveUp) {
@@ -192,9 +199,15 @@ describe('reconcile end to end: Variant A expiry and an unreadable amount', () =
     const handled: { name: string; id: string; status: string; source: string }[] = [];
     const recording = () =>
       createProcessing({ store: dedupe }).onAny((event, context) => {
-        if (event.kind === 'transaction') handled.push({ name: event.name, id: event.transaction.id, status: event.transaction.status, source: context.source });
+        if (event.kind === 'transaction')
+          handled.push({ name: event.name, id: event.transaction.id, status: event.transaction.status, source: context.source });
       });
-    const reconciler = createReconciler({ client: createClient({ ...emulator.credentials, baseUrl: emulator.url }), processing: recording(), minAgeMs: 0, retry: { backoff: [60_000] } });
+    const reconciler = createReconciler({
+      client: createClient({ ...emulator.credentials, baseUrl: emulator.url }),
+      processing: recording(),
+      minAgeMs: 0,
+      retry: { backoff: [60_000] },
+    });
     const pix = createClient({ ...emulator.credentials, baseUrl: emulator.url, watch: reconciler });
     await pix.webhooks.register({ url: webhookUrl, events: ['transaction_updated'] });
 

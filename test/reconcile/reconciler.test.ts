@@ -17,7 +17,13 @@ import {
 // The gateway and the client are real (the emulator over HTTP); `accept` records what processing got.
 // The end-to-end test (reconcile-e2e.test.ts) runs the real processing.
 
-const customer = { name: 'Ana Souza', email: 'ana@example.com.br', documentType: 'cpf' as const, document: '52998224725', phone: '11999998888' };
+const customer = {
+  name: 'Ana Souza',
+  email: 'ana@example.com.br',
+  documentType: 'cpf' as const,
+  document: '52998224725',
+  phone: '11999998888',
+};
 const minute = 60_000;
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -58,7 +64,13 @@ describe('createReconciler: schedule', () => {
     const { emulator, clock, client, reads } = await setup();
     const { accepted, processing } = recorder();
     const reconcilerClient = client();
-    const reconciler = createReconciler({ client: reconcilerClient, processing, now: clock.now, minAgeMs: 2 * minute, retry: { backoff: [5 * minute, 15 * minute, 60 * minute] } });
+    const reconciler = createReconciler({
+      client: reconcilerClient,
+      processing,
+      now: clock.now,
+      minAgeMs: 2 * minute,
+      retry: { backoff: [5 * minute, 15 * minute, 60 * minute] },
+    });
     const pix = client(reconciler);
     const charges = [];
     for (const amountInCents of [1234, 5678, 910]) charges.push(await pix.createCharge({ amountInCents, customer }));
@@ -95,9 +107,20 @@ describe('createReconciler: schedule', () => {
   it('turns refunded, canceled (A) and expired (B) into their events, and stops after maxAgeMs without one', async () => {
     const { emulator, clock, client } = await setup({ variant: 'b' });
     const { accepted, processing } = recorder();
-    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, maxAgeMs: 30 * minute, retry: { backoff: [minute] } });
+    const reconciler = createReconciler({
+      client: client(),
+      processing,
+      now: clock.now,
+      minAgeMs: 0,
+      maxAgeMs: 30 * minute,
+      retry: { backoff: [minute] },
+    });
     const pix = client(reconciler);
-    const [refunded, expired, pending] = [await pix.createCharge({ amountInCents: 300, customer }), await pix.createCharge({ amountInCents: 5, customer }), await pix.createCharge({ amountInCents: 7, customer })];
+    const [refunded, expired, pending] = [
+      await pix.createCharge({ amountInCents: 300, customer }),
+      await pix.createCharge({ amountInCents: 5, customer }),
+      await pix.createCharge({ amountInCents: 7, customer }),
+    ];
     emulator.pay(refunded!.id);
     emulator.refund(refunded!.id);
     emulator.expire(expired!.id);
@@ -125,7 +148,14 @@ describe('createReconciler: schedule', () => {
     for (let i = 0; i < 3; i++) ids.push((await pix.createCharge({ amountInCents: 100 + i, customer })).id);
     for (const id of ids) emulator.pay(id);
     // concurrency 1 keeps the answers in order
-    const serial = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, retry: { backoff: [10 * minute] }, concurrency: 1 });
+    const serial = createReconciler({
+      client: client(),
+      processing,
+      now: clock.now,
+      minAgeMs: 0,
+      retry: { backoff: [10 * minute] },
+      concurrency: 1,
+    });
     for (const id of ids) await serial.watch(id, clock.now());
     expect(await serial.runOnce()).toMatchObject({ checked: 3, recovered: 0, finished: 1, failed: 2 });
     clock.advance(minute);
@@ -134,14 +164,19 @@ describe('createReconciler: schedule', () => {
     expect(await reconciler.metrics()).toMatchObject({ watched: 3 });
   });
 
-  it('reads charges from listPending (the merchant\'s own list), with their creation time', async () => {
+  it("reads charges from listPending (the merchant's own list), with their creation time", async () => {
     const { emulator, clock, client } = await setup();
     const { accepted, processing } = recorder();
     const pix = client();
     const charge = await pix.createCharge({ amountInCents: 4200, customer });
     emulator.pay(charge.id);
     const created = new Date(clock.now()).toISOString();
-    const reconciler = createReconciler({ client: client(), processing, now: clock.now, listPending: async () => [{ chargeId: charge.id, createdAt: created }] });
+    const reconciler = createReconciler({
+      client: client(),
+      processing,
+      now: clock.now,
+      listPending: async () => [{ chargeId: charge.id, createdAt: created }],
+    });
     expect(await reconciler.runOnce()).toMatchObject({ checked: 0 });
     clock.advance(2 * minute);
     expect(await reconciler.runOnce()).toMatchObject({ checked: 1, recovered: 1 });
@@ -153,7 +188,14 @@ describe('createReconciler: limits', () => {
   it('never spends more than its share of the query limit per minute', async () => {
     const { clock, client, reads } = await setup({ rateLimits: { readTransaction: Infinity } });
     const { processing } = recorder();
-    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, queryLimitPerMinute: 10, querySharePerMinute: 0.5 });
+    const reconciler = createReconciler({
+      client: client(),
+      processing,
+      now: clock.now,
+      minAgeMs: 0,
+      queryLimitPerMinute: 10,
+      querySharePerMinute: 0.5,
+    });
     const pix = client(reconciler);
     for (let i = 0; i < 12; i++) await pix.createCharge({ amountInCents: 100 + i, customer });
     expect(await reconciler.runOnce()).toMatchObject({ checked: 5, deferred: 7 });
@@ -164,7 +206,7 @@ describe('createReconciler: limits', () => {
     expect(reads()).toBe(10);
   });
 
-  it('leaves the merchant\'s share of the gateway\'s own limit alone (X-RateLimit-Remaining), then resumes after the reset', async () => {
+  it("leaves the merchant's share of the gateway's own limit alone (X-RateLimit-Remaining), then resumes after the reset", async () => {
     const { clock, client, reads } = await setup({ rateLimits: { readTransaction: 4 } });
     const { processing } = recorder();
     const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, concurrency: 1 });
@@ -184,7 +226,13 @@ describe('createReconciler: limits', () => {
     const { processing } = recorder();
     // A client that shares no X-RateLimit figures: only the 429 itself can stop the reads.
     const reader = client();
-    const reconciler = createReconciler({ client: { getTransaction: (id) => reader.getTransaction(id) }, processing, now: clock.now, minAgeMs: 0, concurrency: 1 });
+    const reconciler = createReconciler({
+      client: { getTransaction: (id) => reader.getTransaction(id) },
+      processing,
+      now: clock.now,
+      minAgeMs: 0,
+      concurrency: 1,
+    });
     const pix = client(reconciler);
     for (let i = 0; i < 4; i++) await pix.createCharge({ amountInCents: 100 + i, customer });
     expect(await reconciler.runOnce()).toMatchObject({ checked: 2, deferred: 2, failed: 0 });
@@ -202,7 +250,14 @@ describe('createReconciler: one schedule for several instances', () => {
     const store = memoryWatchStore({ now: clock.now });
     const a = recorder();
     const b = recorder();
-    const options = (processing: ReconcilerProcessing): ReconcilerOptions => ({ client: client(), processing, watchStore: store, now: clock.now, minAgeMs: 0, batch: 7 });
+    const options = (processing: ReconcilerProcessing): ReconcilerOptions => ({
+      client: client(),
+      processing,
+      watchStore: store,
+      now: clock.now,
+      minAgeMs: 0,
+      batch: 7,
+    });
     const first = createReconciler(options(a.processing));
     const second = createReconciler(options(b.processing));
     const pix = client(store);
@@ -229,21 +284,30 @@ function webhookKey(payload: unknown): string {
 
 function recordingLogger() {
   const lines: { level: string; fields: Record<string, unknown>; message?: string }[] = [];
-  const at = (level: string) => (fields: object, message?: string) => void lines.push({ level, fields: fields as Record<string, unknown>, message });
+  const at = (level: string) => (fields: object, message?: string) =>
+    void lines.push({ level, fields: fields as Record<string, unknown>, message });
   const logger: Logger = { info: at('info'), warn: at('warn'), error: at('error') };
   return { lines, logger };
 }
 
 /** A client that answers every read with one record (what a custom ReconcilerClient, or a gateway, may give). */
-function fixedClient(record: { status: string; amountInCents: unknown; raw?: Record<string, unknown> }, variant?: string): ReconcilerClient {
+function fixedClient(
+  record: { status: string; amountInCents: unknown; raw?: Record<string, unknown> },
+  variant?: string,
+): ReconcilerClient {
   return {
     ...(variant !== undefined && { variant }),
-    getTransaction: async (id) => ({ id, status: record.status, amountInCents: record.amountInCents as number, raw: { id, ...record.raw } }),
+    getTransaction: async (id) => ({
+      id,
+      status: record.status,
+      amountInCents: record.amountInCents as number,
+      raw: { id, ...record.raw },
+    }),
   };
 }
 
-describe('createReconciler: the event and key the variant\'s webhook carries', () => {
-  it('Variant A: an expiry (status canceled) is recovered as transaction_updated, the webhook\'s name, variant and key', async () => {
+describe("createReconciler: the event and key the variant's webhook carries", () => {
+  it("Variant A: an expiry (status canceled) is recovered as transaction_updated, the webhook's name, variant and key", async () => {
     const { emulator, clock, client } = await setup();
     const { accepted, processing } = recorder();
     const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, retry: { backoff: [minute] } });
@@ -251,14 +315,19 @@ describe('createReconciler: the event and key the variant\'s webhook carries', (
     emulator.expire(charge.id);
     expect(await reconciler.runOnce()).toMatchObject({ checked: 1, recovered: 1, finished: 1, failed: 0 });
     const event = accepted[0] as PixEvent;
-    expect(event).toMatchObject({ name: 'transaction_updated', variant: 'a', source: 'reconcile', transaction: { id: charge.id, status: 'canceled', amountInCents: 300 } });
+    expect(event).toMatchObject({
+      name: 'transaction_updated',
+      variant: 'a',
+      source: 'reconcile',
+      transaction: { id: charge.id, status: 'canceled', amountInCents: 300 },
+    });
     // What the emulator's Variant A webhook for that expiry carries (the emulator builds it with buildPayload).
     const webhook = buildPayload('transaction_updated', { variant: 'a', id: charge.id, status: 'canceled', amountInCents: 300 });
     expect(eventKey(event)).toBe(webhookKey(webhook));
     expect(eventKey(event)).toBe(`transaction_updated:${charge.id}:canceled:300`);
   });
 
-  it('takes the variant from the client, or from the option; the short form\'s event carries no refund, as its webhook', async () => {
+  it("takes the variant from the client, or from the option; the short form's event carries no refund, as its webhook", async () => {
     const refund = { id: 'rf_9', amountInCents: 100, reason: 'partial', refundedAt: '2026-11-23T10:00:00Z' };
     const record = { status: 'refunded', amountInCents: 300, raw: { refund } };
     const events: Record<string, PixEvent> = {};
@@ -296,7 +365,9 @@ describe('createReconciler: the event and key the variant\'s webhook carries', (
 
   it('refuses an unknown variant', () => {
     const { processing } = recorder();
-    expect(() => createReconciler({ client: fixedClient({ status: 'paid', amountInCents: 1 }), processing, variant: 'c' as never })).toThrow(/`variant` must be "a", "b" or "short"/);
+    expect(() =>
+      createReconciler({ client: fixedClient({ status: 'paid', amountInCents: 1 }), processing, variant: 'c' as never }),
+    ).toThrow(/`variant` must be "a", "b" or "short"/);
   });
 });
 
@@ -319,8 +390,15 @@ describe('createReconciler: a paid record it cannot read', () => {
     expect(await reconciler.runOnce()).toMatchObject({ checked: 1, recovered: 0, finished: 0, failed: 1 });
     expect(accepted).toHaveLength(0);
     expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ reason: 'record_unreadable', chargeId: 'tx_frac', status: 'paid', error: { code: 'response_invalid' } });
-    expect(failures[0]?.error.message).toMatch(/transaction_paid event: data\.amountInCents: expected non-negative integer cents, found number \(fraction\)/);
+    expect(failures[0]).toMatchObject({
+      reason: 'record_unreadable',
+      chargeId: 'tx_frac',
+      status: 'paid',
+      error: { code: 'response_invalid' },
+    });
+    expect(failures[0]?.error.message).toMatch(
+      /transaction_paid event: data\.amountInCents: expected non-negative integer cents, found number \(fraction\)/,
+    );
     const errors = lines.filter((l) => l.level === 'error');
     expect(errors).toHaveLength(1);
     expect(errors[0]?.fields).toMatchObject({ chargeId: 'tx_frac', status: 'paid' });
@@ -331,7 +409,7 @@ describe('createReconciler: a paid record it cannot read', () => {
     expect(failures).toHaveLength(2);
   });
 
-  it('an amount the client refuses (a fraction in the gateway\'s answer) counts as failed and reaches onError too', async () => {
+  it("an amount the client refuses (a fraction in the gateway's answer) counts as failed and reaches onError too", async () => {
     const { emulator, clock } = await setup();
     // The gateway's answer to a read, rewritten on the wire: the real client parses it.
     const fractional: typeof fetch = async (input, init) => {
@@ -340,12 +418,28 @@ describe('createReconciler: a paid record it cannot read', () => {
       const body = (await response.json()) as Record<string, unknown>;
       return new Response(JSON.stringify({ ...body, amountInCents: 10.5 }), { status: response.status, headers: response.headers });
     };
-    const reader = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, retry: { backoff: { delayMs: 1 } }, fetch: fractional });
+    const reader = createClient({
+      ...emulator.credentials,
+      baseUrl: emulator.url,
+      now: clock.now,
+      retry: { backoff: { delayMs: 1 } },
+      fetch: fractional,
+    });
     const failures: ReconcileFailure[] = [];
     const { lines, logger } = recordingLogger();
     const { processing } = recorder();
-    const reconciler = createReconciler({ client: reader, processing, now: clock.now, minAgeMs: 0, logger, onError: (f) => void failures.push(f) });
-    const charge = await createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now }).createCharge({ amountInCents: 1050, customer });
+    const reconciler = createReconciler({
+      client: reader,
+      processing,
+      now: clock.now,
+      minAgeMs: 0,
+      logger,
+      onError: (f) => void failures.push(f),
+    });
+    const charge = await createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now }).createCharge({
+      amountInCents: 1050,
+      customer,
+    });
     emulator.pay(charge.id);
     await reconciler.watch(charge.id, clock.now());
     expect(await reconciler.runOnce()).toMatchObject({ checked: 1, recovered: 0, failed: 1 });
@@ -355,8 +449,18 @@ describe('createReconciler: a paid record it cannot read', () => {
 
   it('an onError that throws or rejects does not stop the run', async () => {
     const { processing } = recorder();
-    for (const onError of [() => { throw new Error('boom'); }, () => Promise.reject(new Error('boom'))]) {
-      const reconciler = createReconciler({ client: fixedClient({ status: 'paid', amountInCents: undefined }), processing, minAgeMs: 0, onError });
+    for (const onError of [
+      () => {
+        throw new Error('boom');
+      },
+      () => Promise.reject(new Error('boom')),
+    ]) {
+      const reconciler = createReconciler({
+        client: fixedClient({ status: 'paid', amountInCents: undefined }),
+        processing,
+        minAgeMs: 0,
+        onError,
+      });
       await reconciler.watch('tx_none');
       expect(await reconciler.runOnce()).toMatchObject({ checked: 1, failed: 1 });
     }
@@ -369,7 +473,14 @@ describe('createReconciler: lifecycle and options', () => {
     let recovered: () => void = () => {};
     const first = new Promise<void>((resolve) => (recovered = resolve));
     const { processing } = recorder();
-    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, everyMs: 5, onRecovered: () => recovered() });
+    const reconciler = createReconciler({
+      client: client(),
+      processing,
+      now: clock.now,
+      minAgeMs: 0,
+      everyMs: 5,
+      onRecovered: () => recovered(),
+    });
     const charge = await client(reconciler).createCharge({ amountInCents: 990, customer });
     emulator.pay(charge.id);
     reconciler.start();
@@ -389,9 +500,15 @@ describe('createReconciler: lifecycle and options', () => {
     const { client } = await setup();
     const { processing } = recorder();
     expect(() => createReconciler({ client: client(), processing, querySharePerMinute: 2 })).toThrow(PixhookConfigError);
-    expect(() => createReconciler({ client: client(), processing, retry: { backoff: [] } })).toThrow('pixhook: `retry.backoff` must list at least one wait');
-    expect(() => createReconciler({ client: client(), processing, retry: { backoff: [minute, 0] } })).toThrow('pixhook: `retry.backoff[1]` must be an integer from 1 to 86400000');
-    expect(() => createReconciler({ client: client(), processing, retry: { attempts: 3 } })).toThrow(/^pixhook: `retry.attempts` does not apply to the reconciler/);
+    expect(() => createReconciler({ client: client(), processing, retry: { backoff: [] } })).toThrow(
+      'pixhook: `retry.backoff` must list at least one wait',
+    );
+    expect(() => createReconciler({ client: client(), processing, retry: { backoff: [minute, 0] } })).toThrow(
+      'pixhook: `retry.backoff[1]` must be an integer from 1 to 86400000',
+    );
+    expect(() => createReconciler({ client: client(), processing, retry: { attempts: 3 } })).toThrow(
+      /^pixhook: `retry.attempts` does not apply to the reconciler/,
+    );
     expect(() => createReconciler({ client: client(), processing, backoffMs: [minute] } as never)).toThrow(
       'pixhook: `backoffMs` was renamed: use `retry: { backoff: [ms, …] }` (the check schedule)',
     );

@@ -22,7 +22,13 @@ describe('an instance killed mid-handler (two instances on one Redis, inline mod
       return fetch(b.url, init);
     };
     const attempts: DeliveryAttempt[] = [];
-    const result = await deliver({ url: b.url, body: event.body, secret: testSecret, fetch: routed, onAttempt: (x) => void attempts.push(x) });
+    const result = await deliver({
+      url: b.url,
+      body: event.body,
+      secret: testSecret,
+      fetch: routed,
+      onAttempt: (x) => void attempts.push(x),
+    });
     const statuses = attempts.map((x) => x.status ?? 0);
     // Attempt 1 died with A; B answered in_flight while A's claim lived (≤ 5 s), then handled it.
     expect(statuses[0]).toBe(0);

@@ -10,7 +10,8 @@ import { paidDelivery, post, testSecret, until } from './deliveries.js';
 /** Every line a logger was given, with its level. */
 function recordingLogger(): Logger & { lines: { level: string; message?: string; fields: object }[] } {
   const lines: { level: string; message?: string; fields: object }[] = [];
-  const push = (level: string) => (fields: object, message?: string) => void lines.push({ level, fields, ...(message !== undefined && { message }) });
+  const push = (level: string) => (fields: object, message?: string) =>
+    void lines.push({ level, fields, ...(message !== undefined && { message }) });
   return { lines, info: push('info'), warn: push('warn'), error: push('error') };
 }
 
@@ -24,7 +25,9 @@ function listen(receiver: Receiver): Promise<{ server: Server; url: string }> {
       });
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })),
+  );
 }
 
 describe('durable mode on a real 3-master Redis Cluster, default options', () => {
@@ -42,7 +45,13 @@ describe('durable mode on a real 3-master Redis Cluster, default options', () =>
   it('20 events over HTTP: all 200, each handled once by the worker, counts work, a dead letter is listed and replayed', async () => {
     const logger = recordingLogger();
     const queue = await createDurableQueue({ connection: cluster.url, logger });
-    const receiver = createReceiver({ secret: testSecret, mode: 'durable', queue, store: redisDedupeStore({ client, prefix: '{e2e}:' }), logger });
+    const receiver = createReceiver({
+      secret: testSecret,
+      mode: 'durable',
+      queue,
+      store: redisDedupeStore({ client, prefix: '{e2e}:' }),
+      logger,
+    });
     const { server, url } = await listen(receiver);
     const processing = createProcessing({ logger });
     const handled = new Map<string, number>();
@@ -107,7 +116,13 @@ describe('durable mode on a real 3-master Redis Cluster, default options', () =>
       expect((refused as Error).message).toMatch(/`prefix` must carry a hash tag.*prefix: '\{(bull|myapp)\}'/);
     }
     const tagged = await createDurableQueue({ connection: cluster.url, prefix: 'bull', queueName: '{orders}' });
-    await tagged.enqueue({ key: 'transaction_paid:tag:paid', name: 'transaction_paid', body: '{}', source: 'webhook', receivedAt: new Date().toISOString() });
+    await tagged.enqueue({
+      key: 'transaction_paid:tag:paid',
+      name: 'transaction_paid',
+      body: '{}',
+      source: 'webhook',
+      receivedAt: new Date().toISOString(),
+    });
     expect((await tagged.counts()).waiting).toBe(1);
     await tagged.close();
   });

@@ -36,7 +36,12 @@ describe.each(redisTargetNames)('on %s', (kind) => {
     const queueName = `q${++queueCount}`;
     const queue = await createDurableQueue({ connection: redis().url, queueName });
     // Hash-tagged, so the dedupe keys are valid on the cluster whatever the store requires.
-    const receiver = createReceiver({ secret: testSecret, mode: 'durable', queue, store: redisDedupeStore({ client, prefix: `{${prefix}}` }) });
+    const receiver = createReceiver({
+      secret: testSecret,
+      mode: 'durable',
+      queue,
+      store: redisDedupeStore({ client, prefix: `{${prefix}}` }),
+    });
     return { queue, receiver, queueName };
   }
 
@@ -86,7 +91,12 @@ describe.each(redisTargetNames)('on %s', (kind) => {
         attempts.push(context.attempt);
         if (context.attempt < 3) throw new Error('bank API down');
       });
-      const worker = await startWorker({ processing: internalsOf(receiver).processing, connection: redis().url, queueName, retry: { attempts: 5, backoff: { delayMs: 10 } } });
+      const worker = await startWorker({
+        processing: internalsOf(receiver).processing,
+        connection: redis().url,
+        queueName,
+        retry: { attempts: 5, backoff: { delayMs: 10 } },
+      });
       try {
         expect((await receive(receiver, paidDelivery('tx_retry'))).status).toBe(200);
         await until(async () => (await queue.counts()).completed === 1);
@@ -108,7 +118,12 @@ describe.each(redisTargetNames)('on %s', (kind) => {
         handled++;
       });
       receiver.onError((failure) => void failures.push(failure));
-      const worker = await startWorker({ processing: internalsOf(receiver).processing, connection: redis().url, queueName, retry: { attempts: 2, backoff: { delayMs: 10 } } });
+      const worker = await startWorker({
+        processing: internalsOf(receiver).processing,
+        connection: redis().url,
+        queueName,
+        retry: { attempts: 2, backoff: { delayMs: 10 } },
+      });
       try {
         const a = paidDelivery('tx_dead_a');
         const b = paidDelivery('tx_dead_b');
@@ -140,7 +155,9 @@ describe.each(redisTargetNames)('on %s', (kind) => {
 
     it('rejects attempts outside 1..100', async () => {
       const receiver = createReceiver({ secret: testSecret });
-      await expect(startWorker({ processing: internalsOf(receiver).processing, connection: redis().url, retry: { attempts: 0 } })).rejects.toThrow('`retry.attempts`');
+      await expect(
+        startWorker({ processing: internalsOf(receiver).processing, connection: redis().url, retry: { attempts: 0 } }),
+      ).rejects.toThrow('`retry.attempts`');
     });
   });
 
@@ -149,9 +166,18 @@ describe.each(redisTargetNames)('on %s', (kind) => {
       const own = redis().connect({ maxRetriesPerRequest: null });
       const byClient = await createDurableQueue({ connection: own, queueName: 'conn' });
       const optionsClient = kind === 'cluster' ? redis().connect() : undefined;
-      const byOptions = await createDurableQueue({ connection: optionsClient ?? { host: '127.0.0.1', port: redis().server!.port }, queueName: 'conn' });
+      const byOptions = await createDurableQueue({
+        connection: optionsClient ?? { host: '127.0.0.1', port: redis().server!.port },
+        queueName: 'conn',
+      });
       try {
-        const event = { key: 'transaction_paid:conn:paid', name: 'transaction_paid', body: '{}', source: 'webhook' as const, receivedAt: new Date().toISOString() };
+        const event = {
+          key: 'transaction_paid:conn:paid',
+          name: 'transaction_paid',
+          body: '{}',
+          source: 'webhook' as const,
+          receivedAt: new Date().toISOString(),
+        };
         await byClient.enqueue(event);
         await byOptions.enqueue(event);
         expect((await byOptions.counts()).waiting).toBe(1);
@@ -179,7 +205,13 @@ describe('durable mode, single server', () => {
   it('answers 503 enqueue_failed and releases the claim when the queue’s Redis is down', async () => {
     const queueServer = await startRedisServer();
     const queue = await createDurableQueue({ connection: queueServer.url, queueName: 'down' });
-    const receiver = createReceiver({ secret: testSecret, mode: 'durable', queue, store: redisDedupeStore({ client: dedupeServer.client, prefix: '{d2}:' }), storeTimeoutMs: 500 });
+    const receiver = createReceiver({
+      secret: testSecret,
+      mode: 'durable',
+      queue,
+      store: redisDedupeStore({ client: dedupeServer.client, prefix: '{d2}:' }),
+      storeTimeoutMs: 500,
+    });
     const delivery = paidDelivery('tx_enqueue_down');
     try {
       await queueServer.stop();

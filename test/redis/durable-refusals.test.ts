@@ -84,7 +84,11 @@ describe('numeric options are bounded', () => {
     ['retry.backoff.maxDelayMs', { retry: { backoff: { maxDelayMs: -1 } } }, '`retry.backoff.maxDelayMs`'],
     ['retry.backoff.factor', { retry: { backoff: { factor: Number.NaN } } }, '`retry.backoff.factor`'],
     ['the old `attempts`', { attempts: 3 }, 'pixhook: `attempts` was renamed: use `retry: { attempts }`'],
-    ['the old `backoff`', { backoff: { delayMs: 10 } }, 'pixhook: `backoff` was renamed: use `retry: { backoff: { delayMs, factor, maxDelayMs } }`'],
+    [
+      'the old `backoff`',
+      { backoff: { delayMs: 10 } },
+      'pixhook: `backoff` was renamed: use `retry: { backoff: { delayMs, factor, maxDelayMs } }`',
+    ],
     ['concurrency', { concurrency: 0 }, '`concurrency`'],
     ['lockDurationMs', { lockDurationMs: 2 ** 31 }, '`lockDurationMs`'],
     ['connectTimeoutMs', { connectTimeoutMs: 0 }, '`connectTimeoutMs` must be an integer from 100 to 300000'],
@@ -166,7 +170,12 @@ describe('never hangs on a Redis that does not answer', () => {
       try {
         expect((await queue.counts()).waiting).toBe(0);
         proxy.silence();
-        for (const call of [() => queue.counts(), () => queue.listDeadLetters(), () => queue.replayDeadLetters(), () => queue.replayDeadLetter('transaction_paid:x:paid')]) {
+        for (const call of [
+          () => queue.counts(),
+          () => queue.listDeadLetters(),
+          () => queue.replayDeadLetters(),
+          () => queue.replayDeadLetter('transaction_paid:x:paid'),
+        ]) {
           const error = await rejection(call());
           expect((error as PixhookError).code).toBe('redis_unavailable');
         }

@@ -8,7 +8,17 @@ const bin = fileURLToPath(new URL('../../bin/pixhook.js', import.meta.url));
 const redisServer = useRedisWithFixtures();
 
 async function listen(mode: string): Promise<{ process: FixtureProcess; url: string }> {
-  const proc = startFixture(bin, { PIXHOOK_SECRET: testSecret }, ['listen', '--port', '0', '--path', '/hook', '--redis', redisServer().url, '--mode', mode]);
+  const proc = startFixture(bin, { PIXHOOK_SECRET: testSecret }, [
+    'listen',
+    '--port',
+    '0',
+    '--path',
+    '/hook',
+    '--redis',
+    redisServer().url,
+    '--mode',
+    mode,
+  ]);
   let url: string | undefined;
   await until(() => {
     proc.assertRunning();
@@ -27,7 +37,11 @@ describe('pixhook listen --redis', () => {
       const results = await mapLimit(sends, 16, ({ delivery, url }) => sendUntilAccepted(url, delivery, { pauseMs: 20 }));
       expect(results.every((r) => r.status === 200)).toBe(true);
 
-      const printed = () => countBy(listeners.flatMap((l) => l.process.lines).filter((l) => l['event'] === 'transaction_paid'), 'key');
+      const printed = () =>
+        countBy(
+          listeners.flatMap((l) => l.process.lines).filter((l) => l['event'] === 'transaction_paid'),
+          'key',
+        );
       await until(() => printed().size === events.length);
       await Promise.all(listeners.map((l) => l.process.stop()));
       expect([...printed().values()].every((n) => n === 1)).toBe(true);
@@ -37,7 +51,10 @@ describe('pixhook listen --redis', () => {
   }
 
   it('refuses --mode durable without a Redis URL (exit 2)', () => {
-    const run = spawnSync(process.execPath, [bin, 'listen', '--port', '0', '--secret', testSecret, '--mode', 'durable'], { encoding: 'utf8', env: { ...process.env, PIXHOOK_REDIS_URL: '' } });
+    const run = spawnSync(process.execPath, [bin, 'listen', '--port', '0', '--secret', testSecret, '--mode', 'durable'], {
+      encoding: 'utf8',
+      env: { ...process.env, PIXHOOK_REDIS_URL: '' },
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--redis <url>');
   });

@@ -40,7 +40,10 @@ const post = (receiver: ReturnType<typeof receiverOn>['receiver'], body: string)
 
 async function handledLines(name: string): Promise<{ key: string; source: string }[]> {
   const text = await readFile(join(dir, `handled-${name}.log`), 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { key: string; source: string });
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { key: string; source: string });
 }
 
 describe.each(redisTargetNames)('nothing verified is thrown away, on %s', (name) => {
@@ -72,9 +75,20 @@ describe.each(redisTargetNames)('nothing verified is thrown away, on %s', (name)
   it('worker quarantine list / show / replay: a still-invalid body stays; a readable one runs once; a replay after a later retry is a duplicate', async () => {
     const quarantine = redisQuarantine({ client });
     const put = (body: string) =>
-      quarantine.put({ reason: 'payload_invalid', message: 'kept by an older reader', bytes: new TextEncoder().encode(body), headers: {}, receivedAt: new Date().toISOString() });
+      quarantine.put({
+        reason: 'payload_invalid',
+        message: 'kept by an older reader',
+        bytes: new TextEncoder().encode(body),
+        headers: {},
+        receivedAt: new Date().toISOString(),
+      });
     // Bodies an older, stricter pixhook refused (a null creditorAccount), now readable.
-    const readable = JSON.stringify({ id: 'd1', type: 'transfer', event: 'transfer_completed', transfer: { id: 'tr_q', amount: 500, status: 'completed', pix: { creditorAccount: null } } });
+    const readable = JSON.stringify({
+      id: 'd1',
+      type: 'transfer',
+      event: 'transfer_completed',
+      transfer: { id: 'tr_q', amount: 500, status: 'completed', pix: { creditorAccount: null } },
+    });
     const alreadyHandled = JSON.stringify({ event: 'transaction_paid', data: { id: 'tx_q_retry', status: 'paid', amountInCents: 700 } });
     const readableId = await put(readable);
     const retriedId = await put(alreadyHandled);
@@ -86,14 +100,22 @@ describe.each(redisTargetNames)('nothing verified is thrown away, on %s', (name)
     const redis = ['--redis', target(name).url];
     const listed = await runCli(['worker', 'quarantine', 'list', ...redis]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(expect.arrayContaining([readableId, retriedId]));
+    expect(
+      listed.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    ).toEqual(expect.arrayContaining([readableId, retriedId]));
     const shown = await runCli(['worker', 'quarantine', 'show', readableId, ...redis]);
     expect(JSON.parse(shown.stdout)).toMatchObject({ id: readableId, body: readable });
 
     const handlers = ['--handlers', join(dir, `handlers-${name}.js`)];
     const invalidId = (await quarantine.list()).find((e) => e.reason === 'payload_invalid' && e.message.includes('amount'))!.id;
     const replayed = await runCli(['worker', 'quarantine', 'replay', readableId, retriedId, invalidId, ...redis, ...handlers]);
-    const lines = replayed.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = replayed.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toEqual([
       { id: readableId, replayed: true, key: expect.stringMatching(/^transfer_completed:tr_q:completed:500/) },
       { id: retriedId, replayed: true, reason: 'duplicate', key: expect.stringMatching(/^transaction_paid:tx_q_retry:paid:700/) },

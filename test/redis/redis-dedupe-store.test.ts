@@ -107,7 +107,8 @@ describe('redisDedupeStore on a single server', () => {
     const slow: NodeRedisLikeClient = {
       evalSha: (sha, o) => {
         const run = chain.then(async () => {
-          if (o.keys[0] === 't7:slow' && o.arguments.length === 2 && o.arguments[0] === 'slow-owner') await new Promise((r) => setTimeout(r, 200));
+          if (o.keys[0] === 't7:slow' && o.arguments.length === 2 && o.arguments[0] === 'slow-owner')
+            await new Promise((r) => setTimeout(r, 200));
           return client().evalsha(sha, o.keys.length, ...o.keys, ...o.arguments);
         });
         chain = run.catch(() => {});
@@ -139,15 +140,18 @@ describe('Redis clients pixhook cannot drive are refused at construction', () =>
     redisWatchStore: (client) => redisWatchStore({ client }),
   };
 
-  it.each(Object.keys(makers))('%s refuses an @upstash/redis-shaped REST client, null and a plain object, saying which clients work', (store) => {
-    const make = makers[store]!;
-    expect(() => make(upstashLike)).toThrow(PixhookConfigError);
-    expect(() => make(upstashLike)).toThrow(/REST client.*@upstash\/redis.*ioredis `Redis` or `Cluster`.*node-redis/);
-    for (const bad of [null, undefined, {}, { get: () => null }, 'redis://127.0.0.1:6379']) {
-      expect(() => make(bad as unknown as RedisClientLike)).toThrow(PixhookConfigError);
-      expect(() => make(bad as unknown as RedisClientLike)).toThrow(/`client` must be a Redis client.*ioredis `Redis` or `Cluster`/);
-    }
-  });
+  it.each(Object.keys(makers))(
+    '%s refuses an @upstash/redis-shaped REST client, null and a plain object, saying which clients work',
+    (store) => {
+      const make = makers[store]!;
+      expect(() => make(upstashLike)).toThrow(PixhookConfigError);
+      expect(() => make(upstashLike)).toThrow(/REST client.*@upstash\/redis.*ioredis `Redis` or `Cluster`.*node-redis/);
+      for (const bad of [null, undefined, {}, { get: () => null }, 'redis://127.0.0.1:6379']) {
+        expect(() => make(bad as unknown as RedisClientLike)).toThrow(PixhookConfigError);
+        expect(() => make(bad as unknown as RedisClientLike)).toThrow(/`client` must be a Redis client.*ioredis `Redis` or `Cluster`/);
+      }
+    },
+  );
 
   it('still takes a real ioredis client and a node-redis shaped one', () => {
     expect(() => redisDedupeStore({ client: single() })).not.toThrow();
@@ -197,7 +201,15 @@ describe('redisDedupeStore complete during an outage', () => {
     let marking = false;
     const flaky: NodeRedisLikeClient = {
       evalSha: (sha, o) => {
-        if (o.keys[0] === 't8:k' && o.arguments.length === 2 && o.arguments[1] === '60000' && o.arguments[0] === 'o' && marking && failures-- > 0) return Promise.reject(new Error('connection lost'));
+        if (
+          o.keys[0] === 't8:k' &&
+          o.arguments.length === 2 &&
+          o.arguments[1] === '60000' &&
+          o.arguments[0] === 'o' &&
+          marking &&
+          failures-- > 0
+        )
+          return Promise.reject(new Error('connection lost'));
         return client.evalsha(sha, o.keys.length, ...o.keys, ...o.arguments);
       },
       eval: (script, o) => client.eval(script, o.keys.length, ...o.keys, ...o.arguments),

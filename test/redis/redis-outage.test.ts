@@ -48,6 +48,8 @@ describe('Redis stopped in the middle of a run', () => {
     expect([...perKey.entries()].filter(([, n]) => n !== 1)).toEqual([]);
     const retried = results.filter((r) => r.tries > 1).length;
     expect(outage).toBe('after');
-    console.log(`redis outage: ${sends.length} deliveries, ${unavailable} answers 503 during the outage, ${retried} deliveries retried, ${perKey.size} events handled once each`);
+    console.log(
+      `redis outage: ${sends.length} deliveries, ${unavailable} answers 503 during the outage, ${retried} deliveries retried, ${perKey.size} events handled once each`,
+    );
   }, 90_000);
 });

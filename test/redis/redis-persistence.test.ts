@@ -40,7 +40,13 @@ describe('Redis persistence, checked once per connection', () => {
     expect(results.every((r) => r === 'claimed')).toBe(true);
     await store.ready();
     await watch.ready();
-    await store.quarantine!.put({ reason: 'json_invalid', message: 'x', bytes: new Uint8Array([1]), headers: {}, receivedAt: new Date().toISOString() });
+    await store.quarantine!.put({
+      reason: 'json_invalid',
+      message: 'x',
+      bytes: new Uint8Array([1]),
+      headers: {},
+      receivedAt: new Date().toISOString(),
+    });
     for (let i = 0; i < 20; i++) await store.claim(`again${i}`, 'o', 60_000);
     expect(lines).toHaveLength(1);
     expect(lines[0]!.level).toBe('warn');
@@ -143,6 +149,8 @@ describe('Redis persistence, checked once per connection', () => {
 
   it('refuses a requirePersistence that is not a boolean', async () => {
     const client = await serverWith({ persistent: true });
-    expect(() => redisDedupeStore({ client, requirePersistence: 'yes' as unknown as boolean })).toThrow(/`requirePersistence` must be true or false/);
+    expect(() => redisDedupeStore({ client, requirePersistence: 'yes' as unknown as boolean })).toThrow(
+      /`requirePersistence` must be true or false/,
+    );
   });
 });

@@ -37,7 +37,14 @@ describe.each(redisTargetNames)('redisQuarantine on %s', (name) => {
     const id = await q.put(d);
     expect(id).toBe(sha256(d.bytes));
     const shown = await q.show(id);
-    expect(shown).toMatchObject({ id, reason: 'payload_invalid', message: d.message, headers: d.headers, receivedAt: d.receivedAt, deliveries: 1 });
+    expect(shown).toMatchObject({
+      id,
+      reason: 'payload_invalid',
+      message: d.message,
+      headers: d.headers,
+      receivedAt: d.receivedAt,
+      deliveries: 1,
+    });
     expect(Buffer.from(shown!.bytes).equals(Buffer.from(d.bytes))).toBe(true);
     expect(shown!.json).toEqual(JSON.parse(body));
     expect(Date.parse(shown!.lastReceivedAt)).not.toBeNaN();
@@ -87,7 +94,15 @@ describe.each(redisTargetNames)('redisQuarantine on %s', (name) => {
     expect((await q.list()).map((e) => e.id)).toEqual([...ids].reverse());
     expect((await q.list({ start: 1, end: 2 })).map((e) => e.id)).toEqual([ids[3], ids[2]]);
     expect(await q.list({ start: 3, end: 1 })).toEqual([]);
-    expect(Object.keys((await q.list())[0]!).sort()).toEqual(['deliveries', 'id', 'lastReceivedAt', 'message', 'reason', 'receivedAt', 'size']);
+    expect(Object.keys((await q.list())[0]!).sort()).toEqual([
+      'deliveries',
+      'id',
+      'lastReceivedAt',
+      'message',
+      'reason',
+      'receivedAt',
+      'size',
+    ]);
   });
 
   it('is bounded: past maxEntries the body delivered longest ago is evicted, with its bytes', async () => {
@@ -154,7 +169,12 @@ describe.each(redisTargetNames)('redisQuarantine on %s', (name) => {
     const q = redisQuarantine({ client });
     const id = await q.put(delivery('{"slot":1}'));
     const keys = (await target(name).keys('pixhook:{quarantine}:*')).sort();
-    expect(keys).toEqual(['pixhook:{quarantine}:bodies', 'pixhook:{quarantine}:deliveries', 'pixhook:{quarantine}:index', 'pixhook:{quarantine}:meta']);
+    expect(keys).toEqual([
+      'pixhook:{quarantine}:bodies',
+      'pixhook:{quarantine}:deliveries',
+      'pixhook:{quarantine}:index',
+      'pixhook:{quarantine}:meta',
+    ]);
     await q.remove(id);
   });
 
@@ -184,7 +204,9 @@ describe.each(redisTargetNames)('redisQuarantine on %s', (name) => {
   it('refuses a custom prefix without a {hash tag} on a Cluster, with the fix in the message; a single server takes it', () => {
     if (name === 'cluster') {
       expect(() => redisQuarantine({ client, prefix: 'shop:quarantine:' })).toThrow(PixhookConfigError);
-      expect(() => redisQuarantine({ client, prefix: 'shop:quarantine:' })).toThrow(/must carry a \{hash tag\} on a Redis Cluster.*such as "shop:\{quarantine\}:"/);
+      expect(() => redisQuarantine({ client, prefix: 'shop:quarantine:' })).toThrow(
+        /must carry a \{hash tag\} on a Redis Cluster.*such as "shop:\{quarantine\}:"/,
+      );
       // An empty tag hashes the whole key: no slot is shared.
       expect(() => redisQuarantine({ client, prefix: 'shop:{}:' })).toThrow(PixhookConfigError);
     } else {

@@ -6,18 +6,31 @@ import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.j
 describe('parseRedisUrl', () => {
   test('a single server with a password-only auth and a database', () => {
     expect(parseRedisUrl('redis://:p%40ss@127.0.0.1:6380/2')).toEqual({
-      cluster: false, nodes: [{ host: '127.0.0.1', port: 6380 }], tls: false, password: 'p@ss', db: 2,
+      cluster: false,
+      nodes: [{ host: '127.0.0.1', port: 6380 }],
+      tls: false,
+      password: 'p@ss',
+      db: 2,
     });
   });
 
   test('a cluster by its seed nodes, TLS and the default port', () => {
     expect(parseRedisUrl('rediss+cluster://user:pw@a:7000,b')).toEqual({
-      cluster: true, nodes: [{ host: 'a', port: 7000 }, { host: 'b', port: 6379 }], tls: true, username: 'user', password: 'pw',
+      cluster: true,
+      nodes: [
+        { host: 'a', port: 7000 },
+        { host: 'b', port: 6379 },
+      ],
+      tls: true,
+      username: 'user',
+      password: 'pw',
     });
   });
 
   test('refuses other schemes, several hosts without +cluster, and a cluster database — never echoing the password', () => {
-    expect(() => parseRedisUrl('http://x')).toThrow(/^pixhook: `url` must be a redis:\/\/, rediss:\/\/, redis\+cluster:\/\/ or rediss\+cluster:\/\/ URL/);
+    expect(() => parseRedisUrl('http://x')).toThrow(
+      /^pixhook: `url` must be a redis:\/\/, rediss:\/\/, redis\+cluster:\/\/ or rediss\+cluster:\/\/ URL/,
+    );
     let message = '';
     try {
       parseRedisUrl('redis://u:secret@a:1,b:2');

@@ -49,7 +49,12 @@ const stores: Record<string, () => { a: WatchStore; b: WatchStore }> = {
     const ready = a.migrate();
     pgStores.push(ready);
     const after = <T extends object>(store: T): T =>
-      new Proxy(store, { get: (target, name) => (typeof target[name as keyof T] === 'function' ? async (...args: unknown[]) => (await ready, (target[name as keyof T] as (...a: unknown[]) => unknown)(...args)) : target[name as keyof T]) });
+      new Proxy(store, {
+        get: (target, name) =>
+          typeof target[name as keyof T] === 'function'
+            ? async (...args: unknown[]) => (await ready, (target[name as keyof T] as (...a: unknown[]) => unknown)(...args))
+            : target[name as keyof T],
+      });
     return { a: after(a), b: after(b) };
   },
 };
@@ -114,13 +119,20 @@ describe.each(['redis', 'redis-cluster'] as const)('%s watch store with its defa
     expect(await client.exists('pixhook:{reconcile}:reads')).toBe(1);
   });
 
-  it(kind === 'redis-cluster' ? 'refuses a custom prefix without a {hash tag}, with the fix in the message' : 'takes a custom prefix without a hash tag', () => {
-    const client = connect(kind);
-    if (kind === 'redis-cluster') {
-      expect(() => redisWatchStore({ client, prefix: 'shop:reconcile:' })).toThrow(PixhookConfigError);
-      expect(() => redisWatchStore({ client, prefix: 'shop:reconcile:' })).toThrow(/watch store must carry a \{hash tag\} on a Redis Cluster.*such as "shop:\{reconcile\}:"/);
-    } else {
-      expect(() => redisWatchStore({ client, prefix: 'shop:reconcile:' })).not.toThrow();
-    }
-  });
+  it(
+    kind === 'redis-cluster'
+      ? 'refuses a custom prefix without a {hash tag}, with the fix in the message'
+      : 'takes a custom prefix without a hash tag',
+    () => {
+      const client = connect(kind);
+      if (kind === 'redis-cluster') {
+        expect(() => redisWatchStore({ client, prefix: 'shop:reconcile:' })).toThrow(PixhookConfigError);
+        expect(() => redisWatchStore({ client, prefix: 'shop:reconcile:' })).toThrow(
+          /watch store must carry a \{hash tag\} on a Redis Cluster.*such as "shop:\{reconcile\}:"/,
+        );
+      } else {
+        expect(() => redisWatchStore({ client, prefix: 'shop:reconcile:' })).not.toThrow();
+      }
+    },
+  );
 });

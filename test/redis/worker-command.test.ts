@@ -40,7 +40,10 @@ function pixhook(args: string[]): Promise<{ code: number | null; lines: Line[]; 
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     child.on('exit', (code) => {
-      const lines = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+      const lines = out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Line);
       resolve({ code, lines, stderr: err });
     });
   });
@@ -72,7 +75,18 @@ describe('pixhook worker', () => {
     expect(listed.stderr).toContain('1 dead letter on cli');
 
     const healed = startFixture(bin, { HEAL: '1' }, args);
-    const replay = await pixhook(['worker', 'replay', '--redis', server.url, '--queue', 'cli', '--key', poison.key, '--key', 'transaction_paid:nope:paid']);
+    const replay = await pixhook([
+      'worker',
+      'replay',
+      '--redis',
+      server.url,
+      '--queue',
+      'cli',
+      '--key',
+      poison.key,
+      '--key',
+      'transaction_paid:nope:paid',
+    ]);
     expect(replay.lines).toEqual([
       { key: poison.key, replayed: true },
       { key: 'transaction_paid:nope:paid', replayed: false },

@@ -16,7 +16,10 @@ export const bin = (name: string) => join(repo, 'node_modules', '.bin', name);
 export function packedApp(): { dir: string; dispose(): void } {
   if (!existsSync(join(repo, 'dist/src/index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   const dir = mkdtempSync(join(repo, 'test/runtimes/.app-'));
-  const packed = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  const packed = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: repo, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .at(-1)!;
   const target = join(dir, 'node_modules', 'pixhook');
   mkdirSync(target, { recursive: true });
   execFileSync('tar', ['-xzf', join(dir, packed), '-C', target, '--strip-components=1']);
@@ -26,8 +29,16 @@ export function packedApp(): { dir: string; dispose(): void } {
 }
 
 /** Starts a runtime process and waits for its `{"listening":port}` line (or, with `port`, for the port to answer). */
-export async function serve(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; port?: number }): Promise<RemoteApp & { runtime: string }> {
-  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function serve(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; port?: number },
+): Promise<RemoteApp & { runtime: string }> {
+  const child: ChildProcess = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

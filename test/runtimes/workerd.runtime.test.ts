@@ -20,7 +20,10 @@ describe('background mode on workerd', () => {
     const port = await freePort();
     const served = await serve(bin('workerd'), ['serve', await workerdConfig(app.dir, port), '--experimental'], { cwd: app.dir, port });
     try {
-      const setup = await fetch(`${served.baseUrl}/_control/setup`, { method: 'POST', body: JSON.stringify({ options: { secret, mode: 'background' }, handler: 'blocked' }) });
+      const setup = await fetch(`${served.baseUrl}/_control/setup`, {
+        method: 'POST',
+        body: JSON.stringify({ options: { secret, mode: 'background' }, handler: 'blocked' }),
+      });
       expect(((await setup.json()) as { runtime: string }).runtime).toBe('Cloudflare-Workers');
       const one = signed(JSON.stringify({ event: 'transaction_paid', data: { id: 'tx_wu', status: 'paid', amountInCents: 1 } }));
       const answered = await sendHttp(`${served.baseUrl}/webhooks/pix`, one);

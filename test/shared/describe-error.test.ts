@@ -50,7 +50,11 @@ const throwables: [string, () => unknown, string][] = [
   ['an object with a code, no message', () => ({ code: 'E_OWN', token: 's3cr3t' }), 'Object (code E_OWN)'],
   ['an object whose message getter throws', throwingGetter, 'Object'],
   ['a Proxy that throws on every trap', hostileProxy, 'object'],
-  ['an Error whose cause holds a secret', () => new TypeError('fetch failed', { cause: { code: 'ECONNRESET', secret: 's3cr3t' } }), 'TypeError: fetch failed (cause: Object (code ECONNRESET))'],
+  [
+    'an Error whose cause holds a secret',
+    () => new TypeError('fetch failed', { cause: { code: 'ECONNRESET', secret: 's3cr3t' } }),
+    'TypeError: fetch failed (cause: Object (code ECONNRESET))',
+  ],
   ['a message with a forged line and a C1 CSI', () => new Error('a\nforged\u009b31m'), 'Error: a\\u000aforged\\u009b31m'],
 ];
 
@@ -61,18 +65,22 @@ describe('describeError: type, code and message only', () => {
     expect(text).not.toContain('s3cr3t');
   });
 
-  it.each(throwables)('a handler throwing %s: the log line and the answer say type/code/message only, nothing crashes', async (_what, make) => {
-    const lines: { level: string; fields: Record<string, unknown>; message: string | undefined }[] = [];
-    const capture = (level: string) => (fields: object, message?: string) => void lines.push({ level, fields: fields as Record<string, unknown>, message });
-    const logger: Logger = { info: capture('info'), warn: capture('warn'), error: capture('error') };
-    const receiver = createReceiver({ secret, logger }).on('transaction_paid', () => {
-      throw make();
-    });
-    const result = await receiver.receive(delivery(paid('tx_describe')));
-    expect(result).toMatchObject({ status: 500, reason: 'handler_failed' });
-    const failure = lines.find((line) => line.fields['error'] !== undefined);
-    expect(failure?.fields['error']).toBe(describeError(make()));
-    const everything = JSON.stringify(lines) + JSON.stringify(result);
-    expect(everything).not.toContain('s3cr3t');
-  });
+  it.each(throwables)(
+    'a handler throwing %s: the log line and the answer say type/code/message only, nothing crashes',
+    async (_what, make) => {
+      const lines: { level: string; fields: Record<string, unknown>; message: string | undefined }[] = [];
+      const capture = (level: string) => (fields: object, message?: string) =>
+        void lines.push({ level, fields: fields as Record<string, unknown>, message });
+      const logger: Logger = { info: capture('info'), warn: capture('warn'), error: capture('error') };
+      const receiver = createReceiver({ secret, logger }).on('transaction_paid', () => {
+        throw make();
+      });
+      const result = await receiver.receive(delivery(paid('tx_describe')));
+      expect(result).toMatchObject({ status: 500, reason: 'handler_failed' });
+      const failure = lines.find((line) => line.fields['error'] !== undefined);
+      expect(failure?.fields['error']).toBe(describeError(make()));
+      const everything = JSON.stringify(lines) + JSON.stringify(result);
+      expect(everything).not.toContain('s3cr3t');
+    },
+  );
 });

@@ -29,13 +29,24 @@ function pinoInto(): { logger: pino.Logger; text: () => string } {
 describe('every string pixhook hands to a logger has its control characters escaped', () => {
   it('pino: signed ids and event names holding U+009B, U+2028, a bidi override and NEL are written escaped', async () => {
     const { logger, text } = pinoInto();
-    const receiver = createReceiver({ secret, logger })
-      .on('transaction_paid', () => {
-        throw new Error(`handler saw ${hostile}`);
-      });
-    await receiver.receive(delivery({ event: 'transaction_paid', timestamp: '2026-11-23T10:00:00Z', data: { id: hostile, status: 'paid', amountInCents: 1000 } }));
+    const receiver = createReceiver({ secret, logger }).on('transaction_paid', () => {
+      throw new Error(`handler saw ${hostile}`);
+    });
+    await receiver.receive(
+      delivery({
+        event: 'transaction_paid',
+        timestamp: '2026-11-23T10:00:00Z',
+        data: { id: hostile, status: 'paid', amountInCents: 1000 },
+      }),
+    );
     await receiver.receive(delivery({ event: `evil_${hostile}`, data: { id: hostile } }));
-    await receiver.receive(delivery({ event: 'transaction_paid', timestamp: '2026-11-23T10:00:00Z', data: { id: 'tx_ok', status: hostile, amountInCents: 1000 } }));
+    await receiver.receive(
+      delivery({
+        event: 'transaction_paid',
+        timestamp: '2026-11-23T10:00:00Z',
+        data: { id: 'tx_ok', status: hostile, amountInCents: 1000 },
+      }),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     const output = text();
     const lines = output.trimEnd().split('\n');

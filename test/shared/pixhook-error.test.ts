@@ -9,9 +9,19 @@ describe('PixhookError: the code on `.code`, a plain message', () => {
     ['PixhookError', new PixhookError('handler_failed', 'the handler threw'), 'handler_failed', 'the handler threw'],
     ['PixhookTimeoutError', new PixhookTimeoutError('the store took longer than 10 ms'), 'timeout', 'the store took longer than 10 ms'],
     ['RedisUnavailableError', new RedisUnavailableError('redis is not connected'), 'redis_unavailable', 'redis is not connected'],
-    ['PixhookConfigError', new PixhookConfigError('pixhook: `secret` must be a string'), 'config_invalid', 'pixhook: `secret` must be a string'],
+    [
+      'PixhookConfigError',
+      new PixhookConfigError('pixhook: `secret` must be a string'),
+      'config_invalid',
+      'pixhook: `secret` must be a string',
+    ],
     ['PixNetworkError', new PixNetworkError('connection refused'), 'network_error', 'connection refused'],
-    ['PixValidationError', new PixValidationError('createCharge', [{ path: 'amount', message: 'too small' }]), 'validation_failed', 'createCharge: amount: too small'],
+    [
+      'PixValidationError',
+      new PixValidationError('createCharge', [{ path: 'amount', message: 'too small' }]),
+      'validation_failed',
+      'createCharge: amount: too small',
+    ],
   ])('%s keeps its code apart from its message', (_name, error, code, message) => {
     expect(error.code).toBe(code);
     expect(error.message).toBe(message);

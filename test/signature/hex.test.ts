@@ -18,13 +18,18 @@ describe('decodeHex on Buffer and without it', () => {
   const alphabet = '0123456789abcdefABCDEFgGzZ -+\u00e9\u0660x';
   it('gives the same answer for every 64-character string, hex or not', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...alphabet), { minLength: 64, maxLength: 64 }), fc.nat(63), fc.boolean(), (chars, at, spoil) => {
-        if (spoil) chars[at] = 'g';
-        const text = `sha256=${chars.join('')}`;
-        const viaBuffer = decodeHex(text, 7);
-        const portable = decodePortably(text, 7, 32);
-        expect(viaBuffer === undefined ? undefined : [...viaBuffer]).toEqual(portable === undefined ? undefined : [...portable]);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...alphabet), { minLength: 64, maxLength: 64 }),
+        fc.nat(63),
+        fc.boolean(),
+        (chars, at, spoil) => {
+          if (spoil) chars[at] = 'g';
+          const text = `sha256=${chars.join('')}`;
+          const viaBuffer = decodeHex(text, 7);
+          const portable = decodePortably(text, 7, 32);
+          expect(viaBuffer === undefined ? undefined : [...viaBuffer]).toEqual(portable === undefined ? undefined : [...portable]);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

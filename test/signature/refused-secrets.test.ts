@@ -40,16 +40,25 @@ const goodHeader = `sha256=${'0'.repeat(64)}`;
 // Each public door a secret enters by, as a call that must refuse it.
 const entryPoints: [string, (secret: never) => unknown][] = [
   ['createReceiver', (secret) => createReceiver({ secret })],
-  ['createReceiver with a timestamped scheme', (secret) => createReceiver({ secret, signature: { scheme: 'timestamped', header: 'vexy-signature' } })],
+  [
+    'createReceiver with a timestamped scheme',
+    (secret) => createReceiver({ secret, signature: { scheme: 'timestamped', header: 'vexy-signature' } }),
+  ],
   ['verifySignature', (secret) => verifySignature({ body, signature: goodHeader, secret })],
   ['verifySignatureNow', (secret) => verifySignatureNow({ body, signature: goodHeader, secret })],
-  ['verifyTimestampedSignature', (secret) => verifyTimestampedSignature({ body, signature: `t=1,v1=${'0'.repeat(64)}`, secret, now: () => 1000 })],
+  [
+    'verifyTimestampedSignature',
+    (secret) => verifyTimestampedSignature({ body, signature: `t=1,v1=${'0'.repeat(64)}`, secret, now: () => 1000 }),
+  ],
   ['signSha256', (secret) => signSha256(body, secret)],
   ['signTimestamped', (secret) => signTimestamped({ body, secret })],
   ['signatureHeader', (secret) => signatureHeader({ scheme: 'sha256' }, body, secret)],
   ['pixhook/testing sign', (secret) => sign(body, secret)],
   ['pixhook/testing signedRequest', (secret) => signedRequest(variantAPaid, secret)],
-  ['pixhook/testing deliver', (secret) => deliver({ url: 'http://127.0.0.1:9/', body, secret, fetch: () => Promise.reject(new Error('never sent')) })],
+  [
+    'pixhook/testing deliver',
+    (secret) => deliver({ url: 'http://127.0.0.1:9/', body, secret, fetch: () => Promise.reject(new Error('never sent')) }),
+  ],
 ];
 
 /** The error a call throws or rejects with (undefined when it neither threw nor rejected). */
@@ -96,7 +105,9 @@ describe('a secret that cannot be one is refused at every entry point', () => {
 
   it('says what was given without the value', async () => {
     const messages = await Promise.all(
-      (['', '\0', undefined, 123, '  ', 'undefined'] as unknown[]).map(async (secret) => ((await refusal(() => createReceiver({ secret } as never))) as Error).message),
+      (['', '\0', undefined, 123, '  ', 'undefined'] as unknown[]).map(
+        async (secret) => ((await refusal(() => createReceiver({ secret } as never))) as Error).message,
+      ),
     );
     expect(messages).toEqual([
       expect.stringContaining('got an empty string'),
@@ -120,7 +131,9 @@ describe('a body signed with the empty key never verifies', () => {
   });
 
   it.each(['', '\0'])('verifyTimestampedSignature with secret %j rejects instead of answering ok', async (secret) => {
-    await expect(verifyTimestampedSignature({ body, signature: forgedAt(1000), secret, now: () => 1_000_000 })).rejects.toBeInstanceOf(PixhookConfigError);
+    await expect(verifyTimestampedSignature({ body, signature: forgedAt(1000), secret, now: () => 1_000_000 })).rejects.toBeInstanceOf(
+      PixhookConfigError,
+    );
   });
 
   it('a receiver cannot be made with a NUL secret, so the forged delivery never reaches a handler', () => {

@@ -48,14 +48,20 @@ describe('verifySignature properties', () => {
 
   it('changing any hex digit of the signature fails with signature_mismatch', async () => {
     await fc.assert(
-      fc.asyncProperty(bodyArb, secretArb, fc.integer({ min: 0, max: 63 }), fc.integer({ min: 1, max: 15 }), async (body, secret, at, delta) => {
-        const signature = signBytes(body, secret);
-        const hex = signature.slice(7);
-        const digit = ((Number.parseInt(hex[at]!, 16) + delta) % 16).toString(16);
-        const changed = `sha256=${hex.slice(0, at)}${digit}${hex.slice(at + 1)}`;
-        const result = await verifySignature({ body, signature: changed, secret });
-        expect(result.ok ? 'ok' : result.reason).toBe('signature_mismatch');
-      }),
+      fc.asyncProperty(
+        bodyArb,
+        secretArb,
+        fc.integer({ min: 0, max: 63 }),
+        fc.integer({ min: 1, max: 15 }),
+        async (body, secret, at, delta) => {
+          const signature = signBytes(body, secret);
+          const hex = signature.slice(7);
+          const digit = ((Number.parseInt(hex[at]!, 16) + delta) % 16).toString(16);
+          const changed = `sha256=${hex.slice(0, at)}${digit}${hex.slice(at + 1)}`;
+          const result = await verifySignature({ body, signature: changed, secret });
+          expect(result.ok ? 'ok' : result.reason).toBe('signature_mismatch');
+        },
+      ),
       { numRuns: 300 },
     );
   });

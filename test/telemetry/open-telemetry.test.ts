@@ -30,7 +30,14 @@ afterAll(() => {
 beforeEach(() => spans.reset());
 
 function delivery(id: string, extra: Record<string, unknown> = {}) {
-  const body = bytesOf({ id: `d_${id}`, type: 'transaction', event: 'transaction_paid', scope: 'postback', transaction: { id, amount: 500, status: 'paid' }, ...extra });
+  const body = bytesOf({
+    id: `d_${id}`,
+    type: 'transaction',
+    event: 'transaction_paid',
+    scope: 'postback',
+    transaction: { id, amount: 500, status: 'paid' },
+    ...extra,
+  });
   return { method: 'POST', headers: { 'x-signature': signBytes(body, secret) }, body };
 }
 
@@ -76,14 +83,21 @@ describe('OpenTelemetry (pixhook/otel)', () => {
 
   it('durable: the job carries the trace context; the worker’s handler span links to the delivery span', async () => {
     const jobs: QueuedEvent[] = [];
-    const receiver = createReceiver({ secret, mode: 'durable', telemetry: openTelemetry(), queue: { enqueue: async (job) => void jobs.push(job) } });
+    const receiver = createReceiver({
+      secret,
+      mode: 'durable',
+      telemetry: openTelemetry(),
+      queue: { enqueue: async (job) => void jobs.push(job) },
+    });
     await receiver.receive(delivery('tx_otel_durable'));
     expect(jobs[0]!.trace?.['traceparent']).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
     // A worker in another process: its own processing, no receiver, the job's JSON.
     const worker = createProcessing({ telemetry: openTelemetry() }).on('transaction_paid', () => {
       throw new Error('ledger down');
     });
-    await expect(worker.runQueued(JSON.parse(JSON.stringify(jobs[0])) as QueuedEvent, { attempt: 1, final: false })).rejects.toThrow('ledger down');
+    await expect(worker.runQueued(JSON.parse(JSON.stringify(jobs[0])) as QueuedEvent, { attempt: 1, final: false })).rejects.toThrow(
+      'ledger down',
+    );
     const [receive] = named('pixhook receive');
     const [run] = named('pixhook handle transaction_paid');
     expect(linkedTo(run!, receive!)).toBe(true);
@@ -99,7 +113,9 @@ describe('OpenTelemetry (pixhook/otel)', () => {
     const exported = metricExporter.getMetrics().flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics));
     const byName = (name: string) => exported.filter((m) => m.descriptor.name === name).at(-1);
     const answered = byName('pixhook.deliveries')!.dataPoints as { attributes: Record<string, unknown>; value: number }[];
-    expect(answered.some((p) => p.attributes['pixhook.reason'] === 'signature_malformed' && p.attributes['http.response.status_code'] === 401)).toBe(true);
+    expect(
+      answered.some((p) => p.attributes['pixhook.reason'] === 'signature_malformed' && p.attributes['http.response.status_code'] === 401),
+    ).toBe(true);
     expect(byName('http.server.request.duration')!.descriptor.unit).toBe('s');
     const runs = byName('pixhook.handler.runs')!.dataPoints as { attributes: Record<string, unknown>; value: number }[];
     expect(runs.some((p) => p.attributes['pixhook.outcome'] === 'handled' && p.value >= 1)).toBe(true);
@@ -107,14 +123,22 @@ describe('OpenTelemetry (pixhook/otel)', () => {
 
   it('real pino: a log line carries trace_id and span_id of the active delivery span', async () => {
     const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) });
+    const sink = new Writable({
+      write: (chunk: Buffer, _enc, done) => (lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()),
+    });
     const logger = pino({ level: 'info' }, sink);
     const receiver = createReceiver({ secret, logger, telemetry: openTelemetry() }).on('transaction_paid', () => {});
     await receiver.receive(delivery('tx_otel_log'));
     await new Promise((r) => setImmediate(r));
     const line = lines.find((l) => l['msg'] === 'pixhook: delivery');
     const [receive] = named('pixhook receive');
-    expect(line).toMatchObject({ level: 30, status: 200, event: 'transaction_paid', trace_id: receive!.spanContext().traceId, span_id: receive!.spanContext().spanId });
+    expect(line).toMatchObject({
+      level: 30,
+      status: 200,
+      event: 'transaction_paid',
+      trace_id: receive!.spanContext().traceId,
+      span_id: receive!.spanContext().spanId,
+    });
   });
 
   it('pino without telemetry: the same structured line, no trace fields, and a secret never logged', async () => {

@@ -57,7 +57,9 @@ describe('buildPayload', () => {
   });
 
   it('is deterministic for a seed and differs between seeds', () => {
-    expect(buildPayload('transaction_paid', { seed: 3, variant: 'b' })).toEqual(buildPayload('transaction_paid', { seed: 3, variant: 'b' }));
+    expect(buildPayload('transaction_paid', { seed: 3, variant: 'b' })).toEqual(
+      buildPayload('transaction_paid', { seed: 3, variant: 'b' }),
+    );
     expect(buildPayload('transaction_paid', { seed: 3 })).not.toEqual(buildPayload('transaction_paid', { seed: 4 }));
   });
 
@@ -93,15 +95,22 @@ describe('buildPayload', () => {
     const payload = transactionPaid({ seed: 1, variant: 'b', scope: 'user' });
     expect(payload).toMatchObject({ type: 'transaction', event: 'transaction_paid', scope: 'user' });
     expect(payload['id']).toBe((payload['transaction'] as { id: string }).id);
-    expect(Object.keys((payload['transaction'] as { pix: { payerInfo: object } }).pix.payerInfo).sort()).toEqual(
-      ['account_number', 'account_type', 'bank', 'branch', 'document', 'name'],
-    );
+    expect(Object.keys((payload['transaction'] as { pix: { payerInfo: object } }).pix.payerInfo).sort()).toEqual([
+      'account_number',
+      'account_type',
+      'bank',
+      'branch',
+      'document',
+      'name',
+    ]);
   });
 
   it('keeps the short form to id, type, event and the resource', () => {
     for (const name of ['transaction_paid', ...transferEventNames] as PixEventName[]) {
       const payload = buildPayload(name, { variant: 'short', seed: 2 });
-      expect(Object.keys(payload).sort()).toEqual(['event', 'id', 'type', name.startsWith('transfer_') ? 'transfer' : 'transaction'].sort());
+      expect(Object.keys(payload).sort()).toEqual(
+        ['event', 'id', 'type', name.startsWith('transfer_') ? 'transfer' : 'transaction'].sort(),
+      );
     }
   });
 

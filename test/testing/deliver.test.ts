@@ -98,7 +98,14 @@ describe('deliver (injected fetch and clock)', () => {
   it('honours retry: attempts and backoff', async () => {
     const { fetch } = scriptedFetch([503]);
     const clock = fakeClock();
-    const result = await deliver({ url, body: '{}', secret, fetch, retry: { attempts: 3, backoff: { delayMs: 250, factor: 3 } }, ...clock });
+    const result = await deliver({
+      url,
+      body: '{}',
+      secret,
+      fetch,
+      retry: { attempts: 3, backoff: { delayMs: 250, factor: 3 } },
+      ...clock,
+    });
     expect(result.attempts).toHaveLength(3);
     expect(clock.waits).toEqual([250, 750]);
   });
@@ -131,7 +138,7 @@ describe('deliver (injected fetch and clock)', () => {
     let timeouts = 0;
     const waits: number[] = [];
     const sleep: Sleep = (ms, signal) => {
-      if (!signal) return void waits.push(ms), Promise.resolve();
+      if (!signal) return (void waits.push(ms), Promise.resolve());
       timeouts++;
       return timeouts === 1 ? Promise.resolve() : new Promise(() => {});
     };
@@ -226,7 +233,12 @@ describe('deliver (real HTTP against a real receiver)', () => {
 
   it('a wrong secret gets 401 five times and the handler never runs', async () => {
     const target = await start(0);
-    const result = await deliver({ url: target.url, body: transactionPaid({ seed: 9 }), secret: 'wrong', retry: { backoff: { delayMs: 0 } } });
+    const result = await deliver({
+      url: target.url,
+      body: transactionPaid({ seed: 9 }),
+      secret: 'wrong',
+      retry: { backoff: { delayMs: 0 } },
+    });
     expect(result.delivered).toBe(false);
     expect(result.attempts.map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
     expect(target.runs()).toBe(0);

@@ -23,7 +23,10 @@ describe('npm run demo', () => {
     expect(row(7).slice(1, 5)).toEqual(['malformed body (signed)', '5', '400 json_invalid×5', 'no']);
     expect(row(9).slice(1, 5)).toEqual(['handler fails once (inline)', '2', '500 handler_failed, 200', 'yes (2 runs)']);
     // The exactly-once scenarios on an embedded PGlite: one ledger row each, the restart's redelivery a duplicate.
-    const pg = run.stdout.split('\n').filter((line) => /^[✓✗] pg\d/.test(line)).map((line) => line.split(/ {2,}/));
+    const pg = run.stdout
+      .split('\n')
+      .filter((line) => /^[✓✗] pg\d/.test(line))
+      .map((line) => line.split(/ {2,}/));
     expect(pg.map((r) => r[0])).toEqual(['✓ pg1', '✓ pg2', '✓ pg3']);
     expect(pg.map((r) => [r[3], r[4]])).toEqual([
       ['200', '1 (1 run)'],

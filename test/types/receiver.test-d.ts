@@ -81,8 +81,10 @@ describe('event types narrow by name', () => {
 });
 
 describe('the public receiver is only what a merchant calls (issue 21)', () => {
-  it('has its eight members, and the adapters\' internals are not on it', () => {
-    expectTypeOf<keyof Receiver>().toEqualTypeOf<'on' | 'onAny' | 'onUnknown' | 'onError' | 'onInvalid' | 'receive' | 'drain' | 'metrics'>();
+  it("has its eight members, and the adapters' internals are not on it", () => {
+    expectTypeOf<keyof Receiver>().toEqualTypeOf<
+      'on' | 'onAny' | 'onUnknown' | 'onError' | 'onInvalid' | 'receive' | 'drain' | 'metrics'
+    >();
     // @ts-expect-error the adapters' fast path is in src/adapter-kit
     void receiver.handle;
     // @ts-expect-error adapters answer their own body failures through src/adapter-kit
@@ -99,7 +101,7 @@ describe('the public receiver is only what a merchant calls (issue 21)', () => {
     void receiver.mode;
   });
 
-  it('no longer exports the adapters\' helpers from the root', async () => {
+  it("no longer exports the adapters' helpers from the root", async () => {
     const root = await import('../../src/index.js');
     // @ts-expect-error moved to src/adapter-kit
     void root.assertKeptAlive;
