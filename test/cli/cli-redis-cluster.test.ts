@@ -8,6 +8,7 @@ import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { runCli, startCli, type RunningCli } from '../helpers/cli-process.js';
 import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
+import { customer } from '../helpers/customer.js';
 
 // Issue 20: every CLI `--redis` takes a Redis Cluster (`redis+cluster://host:port,…`). Before, each
 // opened a single-node client: `listen` answered 5 of 6 events 503 (MOVED), `worker quarantine list`
@@ -108,7 +109,7 @@ describe('pixhook reconcile --redis redis+cluster://…', () => {
     const pix = createClient({ ...emulator.credentials, baseUrl: emulator.url });
     const charge = await pix.createCharge({
       amountInCents: 4321,
-      customer: { name: 'Ana Souza', email: 'ana@example.com.br', documentType: 'cpf', document: '52998224725', phone: '11999998888' },
+      customer,
     });
     emulator.pay(charge.id);
     const handled = join(dir, 'handled.jsonl');

@@ -10,16 +10,10 @@ import { redisWatchStore } from '../../src/redis/index.js';
 import { startCli, type RunningCli } from '../helpers/cli-process.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { customer } from '../helpers/customer.js';
 
 // Runs the built CLI (`npm run build` first), against the emulator and a real redis-server.
 const handlers = fileURLToPath(new URL('../reconcile/fixtures/handlers.js', import.meta.url));
-const customer = {
-  name: 'Ana Souza',
-  email: 'ana@example.com.br',
-  documentType: 'cpf' as const,
-  document: '52998224725',
-  phone: '11999998888',
-};
 let emulator: Emulator;
 let redis: RedisServer;
 let dir: string;

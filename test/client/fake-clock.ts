@@ -16,10 +16,4 @@ export function fakeClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)) {
   };
 }
 
-export const customer = {
-  name: 'Ana Souza',
-  email: 'ana@example.com.br',
-  documentType: 'cpf' as const,
-  document: '52998224725',
-  phone: '11999998888',
-};
+export { customer } from '../helpers/customer.js';

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
+import { customer } from '../helpers/customer.js';
 
 let emulator: Emulator | undefined;
 afterEach(() => emulator?.close());
-
-const customer = { name: 'Ana Souza', email: 'ana@example.com.br', documentType: 'cpf', document: '52998224725', phone: '11999998888' };
 
 async function setup(options: EmulatorOptions = {}) {
   emulator = await startEmulator({ apiKey: 'pk_test', apiSecret: 'sk_test', ...options });

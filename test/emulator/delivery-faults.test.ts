@@ -4,14 +4,8 @@ import { createClient } from '../../src/client/index.js';
 import { startEmulator, type DeliveryRecord, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { verifySignature, verifyTimestampedSignature } from '../../src/index.js';
 import { startRecorder } from './webhook-receiver.js';
+import { customer } from '../helpers/customer.js';
 
-const customer = {
-  name: 'Ana Souza',
-  email: 'ana@example.com.br',
-  documentType: 'cpf' as const,
-  document: '52998224725',
-  phone: '11999998888',
-};
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();

@@ -10,19 +10,13 @@ import { redisWatchStore } from '../../src/redis/index.js';
 import { redisDedupeStore } from '../../src/redis/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.js';
+import { customer } from '../helpers/customer.js';
 
 // The reconcile end to end on a real 3-master Redis Cluster, with every store's default prefix: the
 // receiver is down through the gateway's whole retry window, two reconcilers on one schedule recover
 // each payment, and each is handled exactly once. (The single-server run is in reconcile-e2e.test.ts.)
 
 const secret = 'whsec_e2e_reconcile_cluster';
-const customer = {
-  name: 'Ana Souza',
-  email: 'ana@example.com.br',
-  documentType: 'cpf' as const,
-  document: '52998224725',
-  phone: '11999998888',
-};
 const charges = 12;
 
 let cluster: RedisCluster;

@@ -16,18 +16,12 @@ import {
 import { redisDedupeStore, redisWatchStore } from '../../src/redis/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedisServer } from '../helpers/redis-server.js';
+import { customer } from '../helpers/customer.js';
 
 // The point of the reconciler, end to end over real HTTP: the receiver is down through the gateway's
 // whole retry window, the gateway gives up on every payment, and still each one is handled exactly once.
 
 const secret = 'whsec_e2e_reconcile';
-const customer = {
-  name: 'Ana Souza',
-  email: 'ana@example.com.br',
-  documentType: 'cpf' as const,
-  document: '52998224725',
-  phone: '11999998888',
-};
 const charges = 20;
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

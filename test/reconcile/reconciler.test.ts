@@ -13,17 +13,11 @@ import {
   type ReconcilerOptions,
   type ReconcilerProcessing,
 } from '../../src/reconcile/index.js';
+import { customer } from '../helpers/customer.js';
 
 // The gateway and the client are real (the emulator over HTTP); `accept` records what processing got.
 // The end-to-end test (reconcile-e2e.test.ts) runs the real processing.
 
-const customer = {
-  name: 'Ana Souza',
-  email: 'ana@example.com.br',
-  documentType: 'cpf' as const,
-  document: '52998224725',
-  phone: '11999998888',
-};
 const minute = 60_000;
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
