@@ -8,7 +8,30 @@ export type { InvalidHandler, ReceiverOptions, SignatureOptions } from './intake
 export { createProcessing } from './processing/create-processing.js';
 export type { AcceptOptions, AcceptResult, Processing } from './processing/create-processing.js';
 export type { AckMode, BackgroundOptions, EventQueue, ProcessingOptions, QueuedEvent } from './processing/processing-options.js';
-export type { ErrorHandler, EventHandler, HandlerContext, HandlerFailure } from './processing/handler-registry.js';
+export type { ErrorHandler, EventHandler, HandlerContext, HandlerFailure, ViolationHandler } from './processing/handler-registry.js';
+export { memoryPaymentBook } from './book/memory-payment-book.js';
+export type { MemoryPaymentBook, MemoryPaymentBookOptions } from './book/memory-payment-book.js';
+export type {
+  BookChannel,
+  BookResource,
+  DismissResult,
+  Dispute,
+  DisputeWithAge,
+  DuplicateHold,
+  Expectation,
+  ExpectedCharge,
+  HeldEvent,
+  HeldState,
+  PaymentBook,
+  RecordContext,
+  RecordResult,
+  ReleaseClaim,
+  ReleaseResult,
+  TimelineEntry,
+  TimelineOutcome,
+} from './book/payment-book.js';
+export { policyReasons, violationReasons } from './book/payment-policy.js';
+export type { PaymentPolicy, PolicyAction, PolicyReason, ResolvedPolicy, Violation, ViolationReason } from './book/payment-policy.js';
 export { eventKey } from './events/event-key.js';
 export { verifySignature } from './signature/verify-signature.js';
 export { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';

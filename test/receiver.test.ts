@@ -313,7 +313,11 @@ describe('durable mode', () => {
     expect((await receiver.receive(delivery(variantBPaid))).status).toBe(200);
     expect(handler).not.toHaveBeenCalled();
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]).toMatchObject({ key: 'transaction_paid:tx_b_0001:paid:2500', name: 'transaction_paid', source: 'webhook' });
+    expect(jobs[0]).toMatchObject({
+      key: 'transaction_paid:tx_b_0001:paid:2500:e2e=E12345678202611221200abcdefghijk',
+      name: 'transaction_paid',
+      source: 'webhook',
+    });
     // The verified bytes themselves: a string cannot fail to serialize, whatever the payload's depth.
     expect(JSON.parse(jobs[0]!.body)).toEqual(variantBPaid);
     expect((await receiver.receive(delivery(variantBPaid))).reason).toBe('duplicate');

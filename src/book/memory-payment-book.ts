@@ -3,7 +3,8 @@ import { checkInteger } from '../shared/option-checks.js';
 import { channelOf } from './book-channel.js';
 import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from './book-state.js';
 import { checkExpectation } from './check-expectation.js';
-import type { DisputeWithAge, HeldEvent, PaymentBook } from './payment-book.js';
+import type { PixEvent } from '../events/event-types.js';
+import type { DisputeWithAge, HeldEvent, PaymentBook, RecordContext, RecordResult } from './payment-book.js';
 import { defaultPolicy } from './payment-policy.js';
 
 export interface MemoryPaymentBookOptions {
@@ -92,6 +93,31 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
 
   const heldKey = (entry: HeldEvent) => resourceKey(entry.kind, entry.resourceId) + '\n' + entry.dedupeKey;
 
+  /** One `record`, inside the resource's turn. */
+  function recordNow(event: PixEvent, key: string, context: RecordContext): RecordResult {
+    const openHeldId = openHeldByKey.get(key + '\n' + context.dedupeKey);
+    const step = recordStep({
+      resource: read(key),
+      event,
+      dedupeKey: context.dedupeKey,
+      channel: context.channel ?? channelOf(event),
+      deliveryId: context.deliveryId ?? event.deliveryId,
+      at: typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now(),
+      policy: context.policy ?? defaultPolicy,
+      confirmed: context.confirmed,
+      expectationsInUse,
+      openHeld: openHeldId === undefined ? undefined : held.get(openHeldId),
+      newHeldId: () => 'held_' + crypto.randomUUID(),
+      maxTimeline,
+    });
+    write(key, step.resource);
+    if (step.held !== undefined) {
+      held.set(step.held.heldId, step.held);
+      openHeldByKey.set(heldKey(step.held), step.held.heldId);
+    }
+    return step.result;
+  }
+
   return {
     get size() {
       return resources.size + pinned.size;
@@ -155,28 +181,20 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       }
       const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
       const key = resourceKey(event.kind, resource.id);
+      return serialize(key, () => recordNow(event, key, context));
+    },
+
+    async retryOfHeld(event, context) {
+      const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
+      const key = resourceKey(event.kind, resource.id);
+      const heldKey = key + '\n' + String(context?.dedupeKey);
+      if (!openHeldByKey.has(heldKey)) return undefined;
       return serialize(key, () => {
-        const openHeldId = openHeldByKey.get(key + '\n' + context.dedupeKey);
-        const step = recordStep({
-          resource: read(key),
-          event,
-          dedupeKey: context.dedupeKey,
-          channel: context.channel ?? channelOf(event),
-          deliveryId: context.deliveryId ?? event.deliveryId,
-          at: typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now(),
-          policy: context.policy ?? defaultPolicy,
-          confirmed: context.confirmed,
-          expectationsInUse,
-          openHeld: openHeldId === undefined ? undefined : held.get(openHeldId),
-          newHeldId: () => 'held_' + crypto.randomUUID(),
-          maxTimeline,
-        });
-        write(key, step.resource);
-        if (step.held !== undefined) {
-          held.set(step.held.heldId, step.held);
-          openHeldByKey.set(heldKey(step.held), step.held.heldId);
-        }
-        return step.result;
+        if (!openHeldByKey.has(heldKey)) return undefined;
+        const result = recordNow(event, key, context);
+        return result.outcome === 'duplicate_hold'
+          ? { outcome: result.outcome, violations: result.violations, heldId: result.heldId }
+          : undefined;
       });
     },
 

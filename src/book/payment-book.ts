@@ -2,9 +2,10 @@
 // expected, a timeline of every event, open MED disputes and held events. Built here, framework-free:
 // this contract, the pure policy (payment-policy.ts, evaluate-policy.ts), the pure per-resource update
 // (book-state.ts) and `memoryPaymentBook` (serialized per resource by a promise chain, bounded).
-// Still to wire: `createReceiver({ book, policy })` / `createProcessing({ book })` call `record` before
-// any named handler (held → 200 `held`, flags → `event.violations`, `onViolation`), `receiver.release`
-// over claimRelease/finishRelease, `confirm: client` (passes `confirmed` to record, 503 when unreadable),
+// Wired (memory book): `createReceiver({ book, policy })` / `createProcessing({ book })` call `record`
+// after the dedupe claim, before any named handler (held → 200 `held`, flags → `event.violations`,
+// `onViolation`), `retryOfHeld` when the store answers `done`, `receiver.release` over
+// claimRelease/finishRelease. Still to build: `confirm: client` (passes `confirmed` to record, 503 when unreadable),
 // `disputeAlertMs`; `redisPaymentBook` (claim and book update in one script), `postgresPaymentBook`
 // (inside the inbox transaction), `createClient({ book })` expectations, emulator cases (pay twice, late,
 // infraction, `delay` fault), CLI `pixhook book show|held|release|dismiss`, the README "Payment safety".
@@ -111,6 +112,9 @@ export interface HeldEvent {
 
 export type DismissResult = { ok: true } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' };
 
+/** What `receiver.release(heldId)` answers: the handlers ran once, or why they did not (`handler_failed`: still held). */
+export type ReleaseResult = { ok: true } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' | 'handler_failed' };
+
 /** `claimRelease`: the held event, now `releasing` and claimed by this caller alone; or why not. */
 export type ReleaseClaim = { ok: true; held: HeldEvent } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' };
 
@@ -134,6 +138,13 @@ export interface RecordContext {
 export type RecordResult =
   { outcome: 'apply'; violations: Violation[] } | { outcome: 'held' | 'duplicate_hold'; violations: Violation[]; heldId: string };
 
+/** A retry of an event still held: the same hold, never a second one. */
+export interface DuplicateHold {
+  outcome: 'duplicate_hold';
+  violations: Violation[];
+  heldId: string;
+}
+
 /** Every method returns a promise, on every backend. */
 export interface PaymentBook {
   /** The charge or transfer with this id (a charge first when both exist), or undefined. */
@@ -152,6 +163,12 @@ export interface PaymentBook {
    * opens or updates a dispute on `transaction_infraction`, and keeps the event when a violation holds it.
    */
   record(event: PixEvent, context: RecordContext): Promise<RecordResult>;
+  /**
+   * For a delivery the dedupe store already answered `done`: when its dedupe key has an open held event
+   * on its resource, records the retry (a `duplicate_hold` entry) and returns it, so the sender hears
+   * `held` again; otherwise undefined, and nothing changes (a plain duplicate).
+   */
+  retryOfHeld(event: PixEvent, context: RecordContext): Promise<DuplicateHold | undefined>;
   /** Marks a held event `releasing` for this caller alone: a release runs exactly once. */
   claimRelease(heldId: string): Promise<ReleaseClaim>;
   /**

@@ -4,7 +4,8 @@ import type { PixEvent } from './event-types.js';
  * The default dedupe key: the fact an event states, never how it travelled.
  *
  * `<name>:<resource id>:<status>:<amount in cents>`, then tagged parts for facts that repeat name, id and
- * status: a refund adds `ra=<refund cents>` and its identity — `ri=<refund id>`, else `rt=<refundedAt>`, else
+ * status: a payment (a charge event stating `paid`, other than a dispute) adds `e2e=<endToEndId>` when it has one, so a
+ * second payment of the same amount is a new key for the payment book to judge; a refund adds `ra=<refund cents>` and its identity — `ri=<refund id>`, else `rt=<refundedAt>`, else
  * `rr=<reason>` (the first the refund states) —, a MED dispute adds `mi=<infraction id>`
  * (or `mo=<openedAt>` without an id) and `ms=<dispute status>`. Every part is percent-escaped (`%` → `%25`,
  * `:` → `%3A`), so no two different facts build one key. The delivery id, scope and timestamp stay out:
@@ -18,7 +19,10 @@ export function eventKey(event: PixEvent): string {
   const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
   const parts = [event.name, escapePart(resource.id), escapePart(resource.status), String(resource.amountInCents)];
   if (event.kind === 'transaction') {
-    const { refund, infraction } = event.transaction;
+    const { refund, infraction, endToEndId } = event.transaction;
+    if (endToEndId !== undefined && resource.status === 'paid' && event.name !== 'transaction_infraction') {
+      parts.push('e2e=' + escapePart(endToEndId));
+    }
     if (refund) {
       if (refund.amountInCents !== undefined) parts.push('ra=' + String(refund.amountInCents));
       // The refund's own id is its identity; without one, when it happened; without that, why.

@@ -1,3 +1,4 @@
+import type { Violation } from '../book/payment-policy.js';
 import type { PixEventName, TransactionEventName, TransactionStatus, TransferEventName, TransferStatus } from './event-names.js';
 
 /** Which of the gateway's payload shapes the delivery used. */
@@ -101,6 +102,11 @@ interface EventBase<N extends string> {
   warnings: readonly EventWarning[];
   /** The verified JSON payload exactly as parsed, every field included. */
   payload: JsonObject;
+  /**
+   * With a payment book: the violations the book found and the policy flags (the handlers run), or, on a
+   * release, the ones that held the event. Absent when there were none, or without a book.
+   */
+  violations?: readonly Violation[];
 }
 
 export interface TransactionEvent<N extends TransactionEventName = TransactionEventName> extends EventBase<N> {

@@ -5,7 +5,8 @@ import { normalizeEvent } from '../events/normalize-event.js';
 import { createAnswerMetrics, type ReceiverMetrics } from '../metrics/receiver-metrics.js';
 import { createProcessing, type AcceptOptions, type AcceptResult } from '../processing/create-processing.js';
 import type { SignatureResult } from '../signature/verify-signature.js';
-import { registrationOf, type ErrorHandler, type EventHandler } from '../processing/handler-registry.js';
+import { registrationOf, type ErrorHandler, type EventHandler, type ViolationHandler } from '../processing/handler-registry.js';
+import type { ReleaseResult } from '../book/payment-book.js';
 import { describeError } from '../shared/describe-error.js';
 import { andThen, type MaybePromise } from '../shared/maybe-promise.js';
 import { guardLogger, silentLogger, withTraceFields, type Logger } from '../shared/logger.js';
@@ -39,6 +40,10 @@ export interface Receiver {
   onError(handler: ErrorHandler): Receiver;
   /** Gets every verified body that is not JSON or misses an essential; the answer stays 400 so the sender retries. */
   onInvalid(handler: InvalidHandler): Receiver;
+  /** Hears every violation the payment book finds, held or flagged, with the event (needs a `book`). */
+  onViolation(handler: ViolationHandler): Receiver;
+  /** Runs a held event's handlers exactly once (across instances sharing the book); see "Payment safety". */
+  release(heldId: string): Promise<ReleaseResult>;
   /** The whole pipeline: verify → parse → normalize → process → answer. Never rejects. */
   receive(request: ReceiveRequest): Promise<ReceiveResult>;
   /** Resolves `true` once every accepted event's handlers have settled (see `Processing.drain`). */
@@ -193,6 +198,11 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       invalidHandlers.push(handler);
       return receiver;
     },
+    onViolation(handler) {
+      processing.onViolation(handler);
+      return receiver;
+    },
+    release: (heldId) => processing.release(heldId),
     async receive(request) {
       return handle(request);
     },

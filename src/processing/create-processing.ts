@@ -1,3 +1,5 @@
+import type { PaymentBook, RecordResult, ReleaseResult } from '../book/payment-book.js';
+import type { Violation } from '../book/payment-policy.js';
 import { createClaimKeeper } from '../dedupe/claim-keeper.js';
 import type { ClaimResult } from '../dedupe/dedupe-store.js';
 import { guardStore } from '../dedupe/guard-store.js';
@@ -9,12 +11,12 @@ import { createProcessingMetrics, type ProcessingMetrics } from '../metrics/rece
 import { describeError } from '../shared/describe-error.js';
 import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import { maxDelayMs } from '../shared/option-checks.js';
-import { PixhookError } from '../shared/pixhook-error.js';
+import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
 import type { ProcessingReason } from '../shared/reasons.js';
 import type { Acknowledgement, ClaimedRun } from './acknowledgement.js';
 import { createBackgroundMode } from './background-mode.js';
 import { createDurableMode } from './durable-mode.js';
-import { createHandlerRegistry, registrationOf, type ErrorHandler, type EventHandler } from './handler-registry.js';
+import { createHandlerRegistry, registrationOf, type ErrorHandler, type EventHandler, type ViolationHandler } from './handler-registry.js';
 import { resolveProcessingOptions, type AckMode, type ProcessingOptions, type QueuedEvent } from './processing-options.js';
 import { runAttempt, type AttemptOutcome, type FailedAttempt } from './run-attempt.js';
 
@@ -50,6 +52,13 @@ export interface Processing {
   onAny(handler: EventHandler<PixEvent>): Processing;
   onUnknown(handler: EventHandler<UnknownEvent>): Processing;
   onError(handler: ErrorHandler): Processing;
+  /** Hears every violation the payment book finds, held or flagged, with the event (needs a `book`). */
+  onViolation(handler: ViolationHandler): Processing;
+  /**
+   * Runs a held event's handlers once, when a person decided it is right (`book.held()` lists them): exactly
+   * once across every processing sharing the book. A failing handler leaves it held (`handler_failed`).
+   */
+  release(heldId: string): Promise<ReleaseResult>;
   /** Claims the event's dedupe key, then dispatches it as the mode says. Never rejects. */
   accept(event: PixEvent | UnknownEvent, options?: AcceptOptions): Promise<AcceptResult>;
   /** `accept`, answering synchronously when the store and the handlers did (the receiver's fast path). Never throws. */
@@ -80,6 +89,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   const metrics = createProcessingMetrics();
   const pending = new Set<Promise<unknown>>();
   const log = config.logger;
+  const { book, policy } = config;
+  const violationHandlers: ViolationHandler[] = [];
 
   /**
    * Inline: run the handlers, then answer. Past `deadlineMs` the answer is 503 `handler_timeout` while
@@ -120,7 +131,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
 
     constructor(
-      readonly event: PixEvent,
+      public event: PixEvent,
       readonly key: string,
       readonly owner: string,
       options: AcceptOptions,
@@ -171,6 +182,16 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       }
     }
 
+    /** The book holds the event: its fact is recorded, so the key is done (the book answers its retries `held`). */
+    markHeld(): MaybePromise<void> {
+      this.unhold();
+      try {
+        return andThen(store.complete(this.key, this.owner, config.dedupeTtlMs), ignore, heldUnmarked, this);
+      } catch (error) {
+        return heldUnmarked(error, this);
+      }
+    }
+
     markQueued(): MaybePromise<void> {
       this.unhold();
       try {
@@ -214,6 +235,13 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   function failedToMark(error: unknown, run: Run): void {
     // Handled already: answering an error would only make the sender run it again.
     log.error({ key: run.key, error: describeError(error) }, 'pixhook: could not mark an event done; its claim will expire');
+  }
+
+  function heldUnmarked(error: unknown, run: Run): void {
+    log.warn(
+      { key: run.key, error: describeError(error) },
+      'pixhook: could not mark a held event done; a retry finds its hold in the book',
+    );
   }
 
   function queuedUnmarked(error: unknown, run: Run): void {
@@ -280,10 +308,94 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   }
 
   function claimed(result: ClaimResult, run: Run): MaybePromise<AcceptResult> {
-    if (result === 'done') return { reason: 'duplicate', key: run.key };
+    if (result === 'done') return book === undefined ? { reason: 'duplicate', key: run.key } : retryOfHeld(book, run);
     if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
-    // 2. Dispatch and acknowledge, as the mode says.
+    // 2. The payment book, before any named handler: a hold ends here, a flag rides on the event.
+    if (book !== undefined) return recordInBook(book, run);
+    // 3. Dispatch and acknowledge, as the mode says.
     return andThen(acknowledgement.acknowledge(run), acknowledged, undefined, run);
+  }
+
+  async function recordInBook(book: PaymentBook, run: Run): Promise<AcceptResult> {
+    run.hold();
+    let recorded: RecordResult;
+    try {
+      recorded = await book.record(run.event, { dedupeKey: run.key, policy });
+    } catch (error) {
+      // Fail closed, like the dedupe store: the sender retries and the book judges it then.
+      await run.release();
+      return { reason: 'store_unavailable', key: run.key, hint: 'payment book: ' + describeError(error) };
+    }
+    if (recorded.violations.length > 0) {
+      run.event = { ...run.event, violations: recorded.violations };
+      tellViolations(recorded.violations, run.event);
+    }
+    if (recorded.outcome !== 'apply') {
+      await run.markHeld();
+      return { reason: 'held', key: run.key };
+    }
+    return andThen(acknowledgement.acknowledge(run), acknowledged, undefined, run);
+  }
+
+  /** The store says done; the book says `held` while the event waits for a person (its retries and its other-channel copy). */
+  async function retryOfHeld(book: PaymentBook, run: Run): Promise<AcceptResult> {
+    try {
+      if ((await book.retryOfHeld(run.event, { dedupeKey: run.key, policy })) !== undefined) return { reason: 'held', key: run.key };
+    } catch (error) {
+      return { reason: 'duplicate', key: run.key, hint: 'payment book: ' + describeError(error) };
+    }
+    return { reason: 'duplicate', key: run.key };
+  }
+
+  /** Every `onViolation` handler hears each violation; their failures are logged, never the delivery's. */
+  function tellViolations(violations: readonly Violation[], event: PixEvent): void {
+    for (const violation of violations) {
+      for (const handler of violationHandlers) {
+        try {
+          const told = handler(violation, event);
+          if (told !== undefined && typeof told.then === 'function') keepAlive(Promise.resolve(told).catch(violationHandlerFailed));
+        } catch (error) {
+          violationHandlerFailed(error);
+        }
+      }
+    }
+  }
+
+  function violationHandlerFailed(error: unknown): void {
+    log.error({ error: describeError(error) }, 'pixhook: an onViolation handler failed');
+  }
+
+  async function releaseHeld(heldId: string): Promise<ReleaseResult> {
+    if (book === undefined)
+      throw new PixhookConfigError('pixhook: `release` needs a `book` (createReceiver({ book })): nothing is held without one.');
+    const claim = await book.claimRelease(heldId);
+    if (!claim.ok) return claim;
+    const { held } = claim;
+    const event: PixEvent = held.violations.length > 0 ? { ...held.event, violations: held.violations } : held.event;
+    const outcome = await runAttempt({
+      handlers,
+      event,
+      attempt: 1,
+      mode,
+      source: event.source ?? 'webhook',
+      limitMs: config.handlerTimeoutMs,
+      key: held.dedupeKey,
+      telemetry,
+      link: currentTrace(),
+    });
+    await book.finishRelease(heldId, outcome.ok);
+    if (!outcome.ok) {
+      await reportFailure(event, held.dedupeKey, outcome, 1);
+      return { ok: false, reason: 'handler_failed' };
+    }
+    metrics.handled();
+    // A fresh done mark: a late retry of a released event stays a duplicate for another dedupeTtlMs.
+    try {
+      await store.complete(held.dedupeKey, ownerPrefix + ++ownerSeq, config.dedupeTtlMs);
+    } catch (error) {
+      log.warn({ key: held.dedupeKey, error: describeError(error) }, 'pixhook: could not mark a released event done');
+    }
+    return { ok: true };
   }
 
   /** Unknown names are acknowledged and handed to onUnknown, never to typed handlers; not deduplicated. */
@@ -316,6 +428,13 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     ...(config.store.quarantine && { quarantine: config.store.quarantine }),
     hasWaitUntil: config.waitUntil !== undefined,
     ...registrationOf(() => processing, handlers),
+    onViolation(handler) {
+      if (book === undefined)
+        throw new PixhookConfigError('pixhook: `onViolation` needs a `book` (createProcessing({ book })): nothing is checked without one.');
+      violationHandlers.push(handler);
+      return processing;
+    },
+    release: releaseHeld,
     async accept(event, options = {}) {
       return processing.acceptNow(event, options);
     },

@@ -1,3 +1,4 @@
+import type { Violation } from '../book/payment-policy.js';
 import type { PixEventName } from '../events/event-names.js';
 import type { EventSource, PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import type { AckMode } from './processing-options.js';
@@ -31,6 +32,9 @@ export interface HandlerFailure {
 }
 
 export type ErrorHandler = (failure: HandlerFailure) => void | Promise<void>;
+
+/** Hears one violation the payment book found (held or flagged) and the event; its failures are logged, never the delivery's. */
+export type ViolationHandler = (violation: Violation, event: PixEvent) => void | Promise<void>;
 
 export interface HandlerRegistry {
   on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): void;

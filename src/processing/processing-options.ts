@@ -7,6 +7,9 @@ import type { Telemetry } from '../shared/telemetry.js';
 import { checkTimeoutMs, checkTtlMs, maxDelayMs, optionalNumber, refuseRenamed } from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
+import { describeGiven } from '../shared/option-checks.js';
+import type { PaymentBook } from '../book/payment-book.js';
+import { checkPolicy, type PaymentPolicy, type ResolvedPolicy } from '../book/payment-policy.js';
 
 export type AckMode = 'inline' | 'background' | 'durable';
 
@@ -72,6 +75,13 @@ export interface ProcessingOptions {
   logger?: Logger;
   /** Spans and metrics (see `pixhook/otel`). Default: none. */
   telemetry?: Telemetry;
+  /**
+   * The payment book (`memoryPaymentBook()`): every event is recorded and checked against it after the
+   * dedupe claim and before any named handler; see "Payment safety" in the README. Default: none.
+   */
+  book?: PaymentBook;
+  /** Each violation reason set to `hold` or `flag`; the others keep their defaults. Needs a `book`. */
+  policy?: PaymentPolicy;
 }
 
 export interface ResolvedProcessingOptions {
@@ -92,6 +102,8 @@ export interface ResolvedProcessingOptions {
   waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   logger: Logger;
   telemetry: Telemetry | undefined;
+  book: PaymentBook | undefined;
+  policy: ResolvedPolicy;
 }
 
 const defaultHandlerTimeoutMs: Record<AckMode, number> = { inline: 30_000, background: 60_000, durable: 5 * 60_000 };
@@ -134,7 +146,34 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
     waitUntil: options.waitUntil,
     logger: withTraceFields(guardLogger(options.logger), options.telemetry),
     telemetry: options.telemetry,
+    ...resolveBook(options),
   };
+}
+
+const bookMethods = ['record', 'retryOfHeld', 'claimRelease', 'finishRelease'] as const;
+
+/** The book and its policy: `policy` (and the future `confirm`) mean nothing without a book, so they are refused alone. */
+function resolveBook(options: ProcessingOptions): { book: PaymentBook | undefined; policy: ResolvedPolicy } {
+  const { book } = options;
+  const confirm = (options as { confirm?: unknown }).confirm;
+  if (book === undefined) {
+    if (options.policy !== undefined) {
+      throw new PixhookConfigError('pixhook: `policy` needs a `book` (e.g. `book: memoryPaymentBook()`); without one no event is checked.');
+    }
+    if (confirm !== undefined) {
+      throw new PixhookConfigError(
+        'pixhook: `confirm` needs a `book` (e.g. `book: memoryPaymentBook()`); without one no event is checked.',
+      );
+    }
+    return { book, policy: checkPolicy(undefined) };
+  }
+  if (typeof book !== 'object' || book === null || bookMethods.some((name) => typeof book[name] !== 'function')) {
+    throw new PixhookConfigError(`pixhook: \`book\` must be a payment book (e.g. memoryPaymentBook()), got ${describeGiven(book)}.`);
+  }
+  if (confirm !== undefined) {
+    throw new PixhookConfigError('pixhook: `confirm` must be left out: confirming events with the gateway is not available yet.');
+  }
+  return { book, policy: checkPolicy(options.policy) };
 }
 
 /** Options only one mode reads: given with another mode they would be ignored in silence, so they are refused. */
@@ -177,4 +216,6 @@ export const processingOptionNames = [
   'retry',
   'queue',
   'waitUntil',
+  'book',
+  'policy',
 ] as const satisfies readonly (keyof ProcessingOptions)[];

@@ -4,6 +4,7 @@
  */
 const reasonTable = {
   duplicate: [200, 'processing', 'Already processed.'],
+  held: [200, 'processing', 'The event is recorded and held for review by the payment book.'],
   unknown_event: [200, 'processing', 'Event name not known to this receiver; acknowledged.'],
   signature_missing: [401, 'signature', 'The X-Signature header is missing.'],
   signature_malformed: [401, 'signature', 'The X-Signature header must be "sha256=" followed by 64 hexadecimal characters.'],

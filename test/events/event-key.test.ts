@@ -32,7 +32,8 @@ function disputed(infraction: unknown) {
 
 describe('eventKey', () => {
   it('is name:id:status:amount for a plain event, and the root export', () => {
-    expect(key(samplePaidB)).toBe('transaction_paid:tx_b_0001:paid:2500');
+    expect(key(samplePaidB)).toBe('transaction_paid:tx_b_0001:paid:2500:e2e=E12345678202611221200abcdefghijk');
+    expect(key(sampleTransferCompletedB)).not.toContain('e2e=');
     expect(key(sampleTransferCompletedB)).toBe('transfer_completed:tr_b_0001:completed:7000');
     expect(eventKeyFromIndex).toBe(eventKey);
   });
@@ -63,10 +64,18 @@ describe('eventKey', () => {
     expect(key(structuredClone(b))).toBe(key(b));
   });
 
+  it('a second payment of the same amount with another endToEndId is a different fact; one without an endToEndId keeps the short key', () => {
+    const pix = { ...samplePaidB.transaction.pix, endToEndId: 'E99999999202611221201zzzzzzzzzzz' };
+    const second = { ...samplePaidB, transaction: { ...samplePaidB.transaction, pix } };
+    expect(key(second)).toBe('transaction_paid:tx_b_0001:paid:2500:e2e=E99999999202611221201zzzzzzzzzzz');
+    expect(key({ ...samplePaidB, transaction: { ...samplePaidB.transaction, pix: null } })).toBe('transaction_paid:tx_b_0001:paid:2500');
+    expect(key(disputed({ id: 'med_1', status: 'open' }))).not.toContain('e2e=');
+  });
+
   it('the same paid id with a different amount is a different fact', () => {
     const other = { ...samplePaidB, transaction: { ...samplePaidB.transaction, amount: 2499 } };
     expect(key(other)).not.toBe(key(samplePaidB));
-    expect(key(other)).toBe('transaction_paid:tx_b_0001:paid:2499');
+    expect(key(other)).toBe('transaction_paid:tx_b_0001:paid:2499:e2e=E12345678202611221200abcdefghijk');
   });
 
   it('two partial refunds of one charge are two keys; the refund identity is its amount and refundedAt', () => {
@@ -194,7 +203,7 @@ describe('eventKey', () => {
     expect(key(with_('X:paid', 's'))).not.toBe(key(with_('X', 'paid:s')));
     expect(key(with_('X:paid', 's'))).toBe('transaction_paid:X%3Apaid:s:2500');
     expect(key(with_('a%3Ab', 'paid'))).not.toBe(key(with_('a:b', 'paid')));
-    expect(key(with_('a%3Ab', 'paid'))).toBe('transaction_paid:a%253Ab:paid:2500');
+    expect(key(with_('a%3Ab', 'paid'))).toBe('transaction_paid:a%253Ab:paid:2500:e2e=E12345678202611221200abcdefghijk');
     // A tagged part cannot be forged by a status that looks like one.
     const forged = { ...with_('tx', 'refunded:ra=500'), event: 'transaction_refunded' };
     expect(key(forged)).not.toBe(key(refunded({ amount: 500 }, 'tx')));
@@ -274,11 +283,9 @@ describe('eventKey', () => {
     expect(equal).toBeGreaterThan(100);
   });
 
-  it('stays short: a typical paid key is under 64 characters, a refund or dispute key under 112', () => {
-    for (const name of ['transaction_paid', 'transfer_completed'] as const) {
-      expect(key(buildPayload(name, { variant: 'b', seed: 1 })).length).toBeLessThan(64);
-    }
-    for (const name of ['transaction_refunded', 'transaction_infraction'] as const) {
+  it('stays short: a typical transfer key is under 64 characters, a payment, refund or dispute key under 112', () => {
+    expect(key(buildPayload('transfer_completed', { variant: 'b', seed: 1 })).length).toBeLessThan(64);
+    for (const name of ['transaction_paid', 'transaction_refunded', 'transaction_infraction'] as const) {
       expect(key(buildPayload(name, { variant: 'b', seed: 1 })).length).toBeLessThan(112);
     }
   });

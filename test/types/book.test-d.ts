@@ -10,7 +10,8 @@ import type {
   ReleaseClaim,
 } from '../../src/book/payment-book.js';
 import { checkPolicy, type PaymentPolicy, type ResolvedPolicy, type ViolationReason } from '../../src/book/payment-policy.js';
-import type { PixEvent } from '../../src/index.js';
+import { createProcessing, createReceiver, memoryPaymentBook as rootBook } from '../../src/index.js';
+import type { PixEvent, ReleaseResult, Violation } from '../../src/index.js';
 
 const book: PaymentBook = memoryPaymentBook({ max: 10 });
 declare const event: PixEvent;
@@ -81,5 +82,32 @@ describe('the payment book contract', () => {
     void checkPolicy({ stale_status: 'ignore' });
     // @ts-expect-error dispute_deadline is an alert, not a policy key
     void checkPolicy({ dispute_deadline: 'hold' });
+  });
+});
+
+describe('createReceiver({ book, policy }) and createProcessing({ book, policy }) (issue 22 wiring)', () => {
+  it('takes a book and a policy keyed by reason code, and hears violations', async () => {
+    const receiver = createReceiver({ secret: 's', book: rootBook(), policy: { amount_mismatch: 'flag' } });
+    const processing = createProcessing({ book: rootBook(), policy: { unknown_charge: 'hold' } });
+    receiver.onViolation((violation, event) => {
+      expectTypeOf(violation.reason).toEqualTypeOf<ViolationReason>();
+      expectTypeOf(event.violations).toEqualTypeOf<readonly Violation[] | undefined>();
+    });
+    processing.onViolation(async () => undefined);
+    expectTypeOf(receiver.release('held_1')).toEqualTypeOf<Promise<ReleaseResult>>();
+    const released = await processing.release('held_1');
+    if (!released.ok) expectTypeOf(released.reason).toEqualTypeOf<'not_found' | 'already_released' | 'dismissed' | 'handler_failed'>();
+    // @ts-expect-error a policy key is a reason code
+    createReceiver({ secret: 's', book: rootBook(), policy: { amount: 'hold' } });
+    // @ts-expect-error a policy value is hold or flag
+    createProcessing({ book: rootBook(), policy: { stale_status: 'ignore' } });
+    // @ts-expect-error a book is a PaymentBook
+    createReceiver({ secret: 's', book: {} });
+    // @ts-expect-error the book belongs to the shared processing
+    createReceiver({ secret: 's', processing, book: rootBook() });
+    // @ts-expect-error the policy belongs to the shared processing
+    createReceiver({ secret: 's', processing, policy: {} });
+    // @ts-expect-error release takes a held id
+    void receiver.release();
   });
 });
