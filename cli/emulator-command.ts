@@ -9,20 +9,39 @@ import {
   parseCommandLine,
   portFrom,
   retryFlags,
-  retryFlagsBounds,
-  retryFlagsUsage,
+  retryFlagsHelp,
   retryFromFlags,
   runCommand,
   untilSignal,
   UsageError,
 } from './shared/cli-args.js';
+import type { CommandHelp } from './shared/command-help.js';
 import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
 import { redactedUrl, redactedUrlsIn } from '../src/shared/redacted-url.js';
 
-const usage =
-  `emulator [--port <n>] [--host 127.0.0.1] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--signature-scheme sha256|timestamped --signature-header <name>] ${retryFlagsUsage} [--delivery-timeout-ms <n>] [--transfer-step-ms <n>] [--quiet]\n` +
-  `  --port 0–65535, ${retryFlagsBounds} (deliveries: default 5 attempts, waits 1 s doubling), --transfer-step-ms 0–86400000 (24 h), --delivery-timeout-ms 1–86400000 (whole milliseconds)`;
+export const emulatorHelp: CommandHelp = {
+  usage: 'emulator [--port 4010] [flags]',
+  about:
+    'Serves a local gateway until Ctrl-C: its API, and webhooks signed and retried as it sends them. Prints PIXHOOK_BASE_URL and the credentials on stdout (secrets only when generated here); requests and deliveries on stderr.',
+  flags: [
+    { flag: '--port <n>', meaning: 'the port to listen on, 0–65535 (0: any free port) (default 4010)' },
+    { flag: '--host <h>', meaning: 'the address to listen on (default 127.0.0.1)' },
+    { flag: '--api-key <k>', meaning: 'the API key clients must use (default: generated)' },
+    { flag: '--api-secret <s>', meaning: 'the API secret clients must use (default: generated)' },
+    { flag: '--webhook-secret <w>', meaning: 'the secret webhooks are signed with (default: generated)' },
+    { flag: '--variant <v>', meaning: 'the payload shape it sends: a, b or short (default a)' },
+    { flag: '--signature-scheme <s>', meaning: 'sha256 (X-Signature: sha256=<hex>) or timestamped (t=<unix>,v1=<hex>) (default sha256)' },
+    { flag: '--signature-header <name>', meaning: 'the signature header, with timestamped only, e.g. Vexy-Signature' },
+    ...retryFlagsHelp({ attempts: 5, delayMs: 1_000 }, ', per delivery'),
+    { flag: '--delivery-timeout-ms <n>', meaning: 'a delivery with no answer by then fails, 1–86400000 ms (default 10000)' },
+    {
+      flag: '--transfer-step-ms <n>',
+      meaning: 'each transfer step (queued → processing → outcome) after this, 0–86400000 ms (default 200)',
+    },
+    { flag: '--quiet', meaning: 'no request or delivery lines on stderr (default off)' },
+  ],
+};
 
 /**
  * Serves the gateway emulator until SIGINT/SIGTERM. Prints, on stdout, the base URL and the
@@ -30,7 +49,7 @@ const usage =
  * requests and deliveries go to stderr, one line each.
  */
 export function emulatorCommand(argv: string[]): Promise<number> {
-  return runCommand(usage, async () => {
+  return runCommand('emulator', async () => {
     const { values } = parseCommandLine(argv, {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },

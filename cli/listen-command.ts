@@ -4,35 +4,49 @@ import {
   portFrom,
   requirePackage,
   retryFlags,
-  retryFlagsBounds,
-  retryFlagsUsage,
+  retryFlagsHelp,
   retryFromFlags,
   runCommand,
+  secretEnvHelp,
+  secretFlagHelp,
   secretsFrom,
   untilSignal,
   UsageError,
 } from './shared/cli-args.js';
 import { createForwarder } from './shared/listen-forward.js';
-import { openRedisBackend, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom } from './shared/redis-backend.js';
+import type { CommandHelp } from './shared/command-help.js';
+import { openRedisBackend, redisEnvHelp, redisFlags, redisFlagsHelp, redisUrlFrom, redisWaitFrom } from './shared/redis-backend.js';
 import { serveReceiver } from './shared/serve-receiver.js';
 import { eventLine } from './shared/event-line.js';
-import { signatureFlags, signingFrom } from './shared/signature-flags.js';
+import { signatureFlags, signatureFlagsHelp, signingFrom } from './shared/signature-flags.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { waitForRedis } from './shared/wait-for-redis.js';
 import { jsonText } from './shared/json-text.js';
 
-const usage =
-  'listen --port <n> --path <p> --secret <s> [--secret <s2>] [--host 127.0.0.1] [--mode inline|background|durable] ' +
-  `[--redis <url>] [--redis-wait 30s] [--forward-to <url>] [--signature-scheme sha256|timestamped] [--signature-header <name>] ${retryFlagsUsage}\n` +
-  `  --port 0–65535; --redis-wait 0–24h (exit 1 when Redis does not answer by then); --redis ${redisUrlForms}\n` +
-  `  retry flags (--mode background only; default 3 attempts, waits 500 ms doubling): ${retryFlagsBounds}`;
+export const listenHelp: CommandHelp = {
+  usage: 'listen [--port 4000] [--path /webhooks/pix] [flags]',
+  about:
+    'A local receiver: one JSON line on stdout per event handed to handlers; every other outcome (rejected, duplicate, unknown) one line on stderr with its reason.',
+  flags: [
+    secretFlagHelp,
+    { flag: '--port <n>', meaning: 'the port to listen on, 0–65535 (0: any free port) (default 4000)' },
+    { flag: '--host <h>', meaning: 'the address to listen on (default 127.0.0.1)' },
+    { flag: '--path <p>', meaning: 'the webhook path (default /webhooks/pix)' },
+    { flag: '--mode <m>', meaning: 'inline (handlers run before the answer), background or durable (needs --redis) (default inline)' },
+    { flag: '--forward-to <url>', meaning: 'also forward every verified delivery, byte for byte, to this http(s) URL' },
+    ...redisFlagsHelp('dedupe on Redis (and the queue in durable mode)'),
+    ...retryFlagsHelp({ attempts: 3, delayMs: 500 }, ', --mode background only'),
+    ...signatureFlagsHelp,
+  ],
+  env: { ...secretEnvHelp, ...redisEnvHelp },
+};
 
 /**
  * A local receiver: one JSON line on stdout per event handed to handlers; every other outcome
  * (rejections, duplicates, unknown events) one line on stderr with its reason.
  */
 export function listenCommand(argv: string[]): Promise<number> {
-  return runCommand(usage, async () => {
+  return runCommand('listen', async () => {
     const { values } = parseCommandLine(argv, {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },

@@ -1,62 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { helpFor, renderHelp, unknownLine, type CommandHelp } from './shared/command-help.js';
+
 /** A CLI command: gets its arguments, writes to stdout/stderr, returns the exit code. */
 export type Command = (argv: string[]) => Promise<number>;
 
+/** What each command module gives: the command, and its help. */
+export interface CommandModule {
+  run: Command;
+  help: CommandHelp;
+}
+
 // Loaded on demand so `pixhook verify` never pays for Express, BullMQ or the emulator.
-const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  emulator: {
-    summary:
-      'emulator [--port <n>] [--api-key <k> --api-secret <s> --webhook-secret <w>] [--variant a|b|short] [--attempts <n>] [--backoff-ms <n>] [--signature-scheme sha256|timestamped --signature-header <name>]',
-    load: async () => (await import('./emulator-command.js')).emulatorCommand,
-  },
-  webhooks: {
-    summary:
-      'webhooks list | register --url <url> --event <name>... | delete <id>   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)',
-    load: async () => (await import('./webhooks-command.js')).webhooksCommand,
-  },
+const commands: Record<string, { about: string; load: () => Promise<CommandModule> }> = {
   listen: {
-    summary:
-      'listen --port <n> --path <p> --secret <s>… [--mode inline|background|durable] [--attempts <n> --backoff-ms <n>] [--redis <url>] [--forward-to <url>] [--signature-scheme …]\n' +
-      '      (every --redis: redis://host:port, rediss://…, or a Cluster: redis+cluster://host:port,host:port; PIXHOOK_REDIS_URL)',
-    load: async () => (await import('./listen-command.js')).listenCommand,
-  },
-  worker: {
-    summary:
-      'worker --redis <url> --handlers <module> [--concurrency n] [--attempts n] [--backoff-ms n]   (also: worker dead-letters | replay | quarantine)',
-    load: async () => (await import('./worker-command.js')).workerCommand,
-  },
-  reconcile: {
-    summary:
-      'reconcile --handlers <module> [--once | --every 60s] [--redis <url>] [--charge <id>]   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)',
-    load: async () => (await import('./reconcile-command.js')).reconcileCommand,
-  },
-  verify: {
-    summary: 'verify --secret <s> --signature <sig> [--signature-scheme …] [file]   (body from the file or stdin)',
-    load: async () => (await import('./verify-command.js')).verifyCommand,
-  },
-  postgres: {
-    summary: 'postgres schema [--table pixhook_inbox] [--schema <name>]   (prints the pixhook/postgres inbox DDL)',
-    load: async () => (await import('./postgres-command.js')).postgresCommand,
+    about: 'a local receiver: verifies, dedupes and prints every delivery',
+    load: async () => {
+      const m = await import('./listen-command.js');
+      return { run: m.listenCommand, help: m.listenHelp };
+    },
   },
   send: {
-    summary:
-      'send <event> --url <url> --secret <s> [--variant a|b|short] [--id] [--amount] [--status] [--body <file>] [--attempts <n>] [--backoff-ms <n>]',
-    load: async () => (await import('./send-command.js')).sendCommand,
+    about: 'delivers one signed event to a receiver, as the gateway does',
+    load: async () => {
+      const m = await import('./send-command.js');
+      return { run: m.sendCommand, help: m.sendHelp };
+    },
+  },
+  verify: {
+    about: 'checks a signature against the exact bytes of a body',
+    load: async () => {
+      const m = await import('./verify-command.js');
+      return { run: m.verifyCommand, help: m.verifyHelp };
+    },
+  },
+  emulator: {
+    about: 'serves a local gateway: its API, and webhooks signed and retried as it sends them',
+    load: async () => {
+      const m = await import('./emulator-command.js');
+      return { run: m.emulatorCommand, help: m.emulatorHelp };
+    },
+  },
+  worker: {
+    about: 'runs durable jobs from Redis; dead-letters, replay and quarantine tend what failed',
+    load: async () => {
+      const m = await import('./worker-command.js');
+      return { run: m.workerCommand, help: m.workerHelp };
+    },
+  },
+  reconcile: {
+    about: 'reads watched charges from the gateway and hands final statuses to your handlers',
+    load: async () => {
+      const m = await import('./reconcile-command.js');
+      return { run: m.reconcileCommand, help: m.reconcileHelp };
+    },
+  },
+  webhooks: {
+    about: "lists, registers and deletes the company's webhooks at the gateway",
+    load: async () => {
+      const m = await import('./webhooks-command.js');
+      return { run: m.webhooksCommand, help: m.webhooksHelp };
+    },
+  },
+  postgres: {
+    about: "prints the Postgres inbox's DDL for your migration tool",
+    load: async () => {
+      const m = await import('./postgres-command.js');
+      return { run: m.postgresCommand, help: m.postgresHelp };
+    },
   },
 };
 
 export async function main(argv: string[]): Promise<number> {
   endQuietlyOnClosedPipes();
   const [name, ...rest] = argv;
-  const command = name === undefined ? undefined : commands[name];
-  if (!command) {
-    const usage = Object.values(commands).map((c) => `  pixhook ${c.summary}`);
-    const out = name === undefined || name === '--help' || name === '-h' ? process.stdout : process.stderr;
-    out.write(`pixhook — receive, test and operate PIX gateway webhooks\n\nUsage:\n${usage.join('\n')}\n`);
-    return name === undefined || name === '--help' || name === '-h' ? 0 : 2;
+  if (name === undefined || name === '--help' || name === '-h') {
+    process.stdout.write(overview());
+    return 0;
   }
-  const code = await (await command.load())(rest);
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) {
+    const line = name.startsWith('-')
+      ? unknownLine('flag', name, ['--help', '--version'])
+      : unknownLine('command', name, Object.keys(commands));
+    process.stderr.write(`pixhook: ${line} (pixhook --help lists them)\n`);
+    return 2;
+  }
+  const loaded = await command.load();
+  if (asksForHelp(rest)) {
+    process.stdout.write(renderHelp(helpFor(loaded.help, name, rest).help));
+    return 0;
+  }
+  const code = await loaded.run(rest);
   endEvenIfHeld(code);
   return code;
+}
+
+/** `--help` or `-h` anywhere before a `--`. */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
+function overview(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length)) + 2;
+  return [
+    'pixhook — receive, test and operate PIX gateway webhooks',
+    '',
+    'usage: pixhook <command> [flags]   (pixhook <command> --help for its flags)',
+    '',
+    'commands:',
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}${c.about}`),
+    '',
+    'flags:',
+    '  -h, --help     prints this help',
+    '  -v, --version  prints the version',
+    '',
+  ].join('\n');
+}
+
+/** The version in the package's own package.json: beside `cli/` when run from source, two up from `dist/cli/`. */
+function packageVersion(): string {
+  for (const candidate of ['../package.json', '../../package.json']) {
+    try {
+      const json = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      if (json.name === 'pixhook' && typeof json.version === 'string') return json.version;
+    } catch {
+      // Not this one: try the next.
+    }
+  }
+  return 'unknown';
 }
 
 /**

@@ -1,37 +1,32 @@
 import { inboxSchemaSql } from '../src/postgres/inbox-schema.js';
-import { PixhookError } from '../src/index.js';
-import type { Command } from './main.js';
-import { jsonText } from './shared/json-text.js';
+import { parseCommandLine, runCommand, UsageError } from './shared/cli-args.js';
+import { unknownLine, type CommandHelp } from './shared/command-help.js';
 
-const usage = 'usage: pixhook postgres schema [--table <name>] [--schema <name>]';
+const schemaHelp: CommandHelp = {
+  usage: 'postgres schema [--table pixhook_inbox] [--schema <name>]',
+  about: "Prints the pixhook/postgres inbox's DDL on stdout, for your own migration tool.",
+  flags: [
+    { flag: '--table <name>', meaning: "the inbox table's name (default pixhook_inbox)" },
+    { flag: '--schema <name>', meaning: 'the Postgres schema to create it in (default: the search_path)' },
+  ],
+};
+
+export const postgresHelp: CommandHelp = {
+  usage: 'postgres schema [flags]',
+  about: 'Postgres helpers for the pixhook/postgres store.',
+  flags: [],
+  subcommands: { schema: schemaHelp },
+};
 
 /** `pixhook postgres schema`: prints the inbox's DDL for the merchant's own migration tool. */
-export const postgresCommand: Command = async (argv) => {
+export function postgresCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub !== 'schema') {
-    process.stderr.write(`${usage}\n`);
-    return 2;
-  }
-  const options: { table?: string; schema?: string } = {};
-  for (let i = 0; i < rest.length; i++) {
-    const flag = rest[i]!;
-    const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
-    if (name !== '--table' && name !== '--schema') {
-      process.stderr.write(`unknown option ${jsonText(flag)}\n${usage}\n`);
-      return 2;
+  return runCommand(sub === 'schema' ? 'postgres schema' : 'postgres', async () => {
+    if (sub !== 'schema') {
+      throw new UsageError(sub === undefined ? 'postgres needs a subcommand: schema' : unknownLine('subcommand', sub, ['schema']));
     }
-    const value = inline ?? rest[++i];
-    if (value === undefined) {
-      process.stderr.write(`${name} needs a value\n${usage}\n`);
-      return 2;
-    }
-    options[name === '--table' ? 'table' : 'schema'] = value;
-  }
-  try {
-    process.stdout.write(`${inboxSchemaSql(options)}\n`);
+    const { values } = parseCommandLine(rest, { table: { type: 'string' }, schema: { type: 'string' } });
+    process.stdout.write(`${inboxSchemaSql(values)}\n`);
     return 0;
-  } catch (error) {
-    process.stderr.write(`${error instanceof PixhookError || error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
-  }
-};
+  });
+}

@@ -3,15 +3,51 @@ import { createClient } from '../src/client/create-client.js';
 import { checkNumber } from '../src/shared/option-checks.js';
 import { createProcessing, memoryDedupeStore, type DedupeStore, type Logger, type PixEvent } from '../src/index.js';
 import { createReconciler, memoryWatchStore, type RunResult, type WatchStore } from '../src/reconcile/index.js';
-import { durationFlag, flagBounds, integerFlag, parseCommandLine, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
-import { closeClient, connectRedis, redactedUrl, redisFlags, redisUrlForms, redisUrlFrom, redisWaitFrom } from './shared/redis-backend.js';
+import {
+  apiEnvHelp,
+  durationFlag,
+  flagBounds,
+  integerFlag,
+  parseCommandLine,
+  runCommand,
+  untilSignal,
+  UsageError,
+} from './shared/cli-args.js';
+import type { CommandHelp } from './shared/command-help.js';
+import {
+  closeClient,
+  connectRedis,
+  redactedUrl,
+  redisEnvHelp,
+  redisFlags,
+  redisFlagsHelp,
+  redisUrlFrom,
+  redisWaitFrom,
+} from './shared/redis-backend.js';
 import { loadHandlers } from './shared/load-handlers.js';
 import { jsonText } from './shared/json-text.js';
 
-const usage =
-  'reconcile --handlers <module> [--once | --every 60s] [--redis <url>] [--redis-wait 30s] [--charge <id>]... [--min-age 2m] [--max-age 48h] [--batch 50] [--concurrency 4] [--query-limit 100] [--query-share 0.5] [--variant a|b]   (PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL)\n' +
-  '  --every 1ms–24h, --min-age 0–24h, --max-age 1ms–366d, --batch 1–1000, --concurrency 1–100, --query-limit 1–100000, --query-share 0.01–1, --redis-wait 0–24h\n' +
-  `  --redis ${redisUrlForms}`;
+export const reconcileHelp: CommandHelp = {
+  usage: 'reconcile --handlers <module> [--once | --every 60s] [flags]',
+  about:
+    'Reads the watched charges from the gateway and hands each final status to your handlers: one JSON line per recovered event and a summary per run. Exit 1 when a read or a handler failed.',
+  flags: [
+    { flag: '--handlers <module>', meaning: 'the module that registers your handlers (required)' },
+    { flag: '--once', meaning: 'one run, then exit (default: run every --every until Ctrl-C)' },
+    { flag: '--every <d>', meaning: 'the time between runs, 1ms–24h, e.g. 60s, 5m (default 60s)' },
+    { flag: '--charge <id>', meaning: 'follow this charge too (repeatable); read at once' },
+    ...redisFlagsHelp('the watch list and dedupe your app shares'),
+    { flag: '--prefix <p>', meaning: "the watch list's key prefix in Redis (default: the library's)" },
+    { flag: '--min-age <d>', meaning: 'read a charge only once it is this old, 0–24h (default 2m)' },
+    { flag: '--max-age <d>', meaning: 'stop following a charge this old, 1ms–366d (default 48h)' },
+    { flag: '--batch <n>', meaning: 'charges read per run, 1–1000 (default 50)' },
+    { flag: '--concurrency <n>', meaning: 'reads at a time, 1–100 (default 4)' },
+    { flag: '--query-limit <n>', meaning: "the gateway's query limit per minute, 1–100000 (default 100)" },
+    { flag: '--query-share <x>', meaning: 'the share of that limit reconcile may use, 0.01–1 (default 0.5)' },
+    { flag: '--variant <v>', meaning: "the gateway API's shape: a or b (default a)" },
+  ],
+  env: { ...apiEnvHelp, ...redisEnvHelp },
+};
 
 const bounds = {
   every: flagBounds.timeoutMs,
@@ -36,7 +72,7 @@ const stderrLogger: Logger = {
  * could not be reached; 2: usage.
  */
 export function reconcileCommand(argv: string[]): Promise<number> {
-  return runCommand(usage, async () => {
+  return runCommand('reconcile', async () => {
     const { values } = parseCommandLine(argv, {
       handlers: { type: 'string' },
       once: { type: 'boolean', default: false },

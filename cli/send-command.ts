@@ -5,22 +5,38 @@ import {
   integerFlag,
   parseCommandLine,
   retryFlags,
-  retryFlagsBounds,
-  retryFlagsUsage,
+  retryFlagsHelp,
   retryFromFlags,
   runCommand,
+  secretEnvHelp,
+  secretFlagHelp,
   secretsFrom,
   UsageError,
 } from './shared/cli-args.js';
-import { signatureFlags, signingFrom } from './shared/signature-flags.js';
+import type { CommandHelp } from './shared/command-help.js';
+import { signatureFlags, signatureFlagsHelp, signingFrom } from './shared/signature-flags.js';
 import { jsonText } from './shared/json-text.js';
 import { BodyTooLargeError, readBoundedFile } from './shared/read-bounded-input.js';
 import { redactedUrl, redactedUrlsIn } from '../src/shared/redacted-url.js';
 
-const usage =
-  'send <event> --url <url> --secret <s> [--variant a|b|short] [--id <id>] [--amount <cents>] [--status <s>] ' +
-  `[--body <file>] ${retryFlagsUsage} [--timeout-ms <n>] [--seed <n>] [--signature-scheme sha256|timestamped --signature-header <name>]\n` +
-  `  ${retryFlagsBounds} (default 5 attempts, waits 1 s doubling), --timeout-ms 1–86400000`;
+export const sendHelp: CommandHelp = {
+  usage: 'send <event> --url <url> [flags]   (or: send --body <file> --url <url> [flags])',
+  about: `Delivers one event to a URL as the gateway does: signed, retried with backoff. Events: ${pixEventNames.join(', ')}.`,
+  flags: [
+    { flag: '--url <url>', meaning: 'the receiver to deliver to, http or https (required)' },
+    secretFlagHelp,
+    { flag: '--variant <v>', meaning: 'the payload shape: a, b or short (default a)' },
+    { flag: '--id <id>', meaning: 'the charge or transfer id (default: a generated one)' },
+    { flag: '--amount <cents>', meaning: 'the amount in cents, an integer ≥ 0: 1990 is R$ 19,90 (default: the sample amount)' },
+    { flag: '--status <s>', meaning: "the resource's status (default: the event's own, e.g. paid)" },
+    { flag: '--seed <n>', meaning: 'an integer ≥ 0 that makes the generated ids repeatable (default: random)' },
+    { flag: '--body <file>', meaning: 'send this file byte for byte instead of a generated event' },
+    ...retryFlagsHelp({ attempts: 5, delayMs: 1_000 }),
+    { flag: '--timeout-ms <n>', meaning: 'an attempt with no answer by then fails, 1–86400000 ms (default 10000)' },
+    ...signatureFlagsHelp,
+  ],
+  env: secretEnvHelp,
+};
 
 // A --body file is read up to this size: well above any receiver's default (1 MiB), to test its 413.
 const maxSendBytes = 64 * 1024 * 1024;
@@ -30,7 +46,7 @@ const maxSendBytes = 64 * 1024 * 1024;
  * One line per attempt, then a summary; exit 0 when delivered, 1 when every attempt failed.
  */
 export function sendCommand(argv: string[]): Promise<number> {
-  return runCommand(usage, async () => {
+  return runCommand('send', async () => {
     const { values, positionals } = parseCommandLine(
       argv,
       {
@@ -81,7 +97,7 @@ export function sendCommand(argv: string[]): Promise<number> {
         throw new UsageError(`--variant must be a, b or short, got ${jsonText(variant)}`);
       const options: PayloadOptions = { variant };
       if (values.id !== undefined) options.id = values.id;
-      if (values.amount !== undefined) options.amountInCents = integerFrom('--amount', values.amount, 0);
+      if (values.amount !== undefined) options.amountInCents = centsFrom(values.amount);
       if (values.status !== undefined) options.status = values.status;
       if (values.seed !== undefined) options.seed = integerFrom('--seed', values.seed, 0);
       body = buildPayload(name, options);
@@ -93,7 +109,10 @@ export function sendCommand(argv: string[]): Promise<number> {
     }
 
     process.stdout.write(`sending ${label} to ${jsonText(target.shown)}\n`);
+    const unreachable = unreachableWatch();
     const result = await deliver({
+      fetch: unreachable.fetch,
+      giveUp: () => unreachable.why !== undefined,
       url: target.url,
       headers: target.headers,
       body,
@@ -115,6 +134,10 @@ export function sendCommand(argv: string[]): Promise<number> {
       result.finalStatus === undefined
         ? jsonText(redactedUrlsIn(result.attempts[tried - 1]?.error ?? 'unknown'))
         : `status ${result.finalStatus}`;
+    if (unreachable.why !== undefined) {
+      process.stderr.write(`${unreachableLine(unreachable.why, target.shown)}\n`);
+      return 1;
+    }
     process.stdout.write(`not delivered: all ${tried} attempt${tried === 1 ? '' : 's'} failed (last: ${last}; ${ms(total)})\n`);
     return 1;
   });
@@ -180,6 +203,57 @@ function urlFrom(value: string | undefined): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`--url must be http or https, got ${jsonText(url.protocol)}`);
   return url.href;
+}
+
+// Nothing listens at the URL: one quick retry (a receiver still starting), then give up instead of backing off for 15 s.
+const refusedRetryMs = 250;
+
+type Unreachable = 'refused' | 'blocked port';
+
+/** A `fetch` that notes why the URL cannot be reached: a refused connection (after one quick retry), or a port fetch never opens (9, 25, …). */
+function unreachableWatch(): { fetch: typeof globalThis.fetch; readonly why: Unreachable | undefined } {
+  let why: Unreachable | undefined;
+  const cause = (error: unknown): Unreachable | undefined => {
+    const inner = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+    if (inner?.code === 'ECONNREFUSED') return 'refused';
+    return inner?.message === 'bad port' ? 'blocked port' : undefined;
+  };
+  return {
+    get why() {
+      return why;
+    },
+    fetch: async (input, init) => {
+      try {
+        return await fetch(input, init);
+      } catch (error) {
+        why = cause(error);
+        if (why !== 'refused') throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, refusedRetryMs));
+      try {
+        const response = await fetch(input, init);
+        why = undefined;
+        return response;
+      } catch (error) {
+        why = cause(error);
+        throw error;
+      }
+    },
+  };
+}
+
+function unreachableLine(why: Unreachable, shown: string): string {
+  const port = new URL(shown).port;
+  return why === 'refused'
+    ? `pixhook: not delivered: connection refused (tried twice): is the receiver running at ${shown}?`
+    : `pixhook: not delivered: fetch never connects to port ${port} (a blocked port): is the receiver running at ${shown}? Give it another port.`;
+}
+
+function centsFrom(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new UsageError(`\`--amount\` is in cents: an integer, e.g. 1990 for R$ 19,90 (got ${jsonText(value)})`);
+  return n;
 }
 
 function integerFrom(flag: string, value: string, min: number): number {

@@ -1,20 +1,30 @@
 import { normalizeEvent, verifySignature, verifyTimestampedSignature } from '../src/index.js';
 import { parseJson } from '../src/intake/read-body.js';
 import { escapeControls } from '../src/shared/escape-controls.js';
-import { parseCommandLine, runCommand, secretsFrom, UsageError } from './shared/cli-args.js';
-import { signatureFlags, signingFrom } from './shared/signature-flags.js';
+import { parseCommandLine, runCommand, secretEnvHelp, secretFlagHelp, secretsFrom, UsageError } from './shared/cli-args.js';
+import type { CommandHelp } from './shared/command-help.js';
+import { signatureFlags, signatureFlagsHelp, signingFrom } from './shared/signature-flags.js';
 import { jsonText } from './shared/json-text.js';
 import { BodyTooLargeError, maxBodyBytesFrom, readBoundedFile, readBoundedStdin } from './shared/read-bounded-input.js';
 
-const usage =
-  'verify --secret <s> [--secret <s2>] --signature <header value> [--signature-scheme sha256|timestamped --signature-header <name>] [--max-body-bytes <n>] [file]   (body from the file or stdin, at most --max-body-bytes: 1048576 by default, as the receiver)';
+export const verifyHelp: CommandHelp = {
+  usage: 'verify --signature <header value> [flags] [file]',
+  about: 'Checks a signature against the exact bytes of a body (from the file, else stdin): exit 0 valid, 1 invalid with the reason.',
+  flags: [
+    { flag: '--signature <v>', meaning: "the signature header's value, as the sender sent it (required)" },
+    secretFlagHelp,
+    { flag: '--max-body-bytes <n>', meaning: 'read at most this many bytes, 1–1073741824, as the receiver (default 1048576)' },
+    ...signatureFlagsHelp,
+  ],
+  env: secretEnvHelp,
+};
 
 /**
  * Exit 0 when the signature matches the exact bytes, 1 (with the reason) otherwise — a body larger than
  * `--max-body-bytes` (the receiver's `maxBodyBytes`) too, after reading no more than that — 2 on a usage error.
  */
 export function verifyCommand(argv: string[]): Promise<number> {
-  return runCommand(usage, async () => {
+  return runCommand('verify', async () => {
     const { values, positionals } = parseCommandLine(
       argv,
       {

@@ -2,20 +2,53 @@ import { PixApiError, PixNetworkError, PixResponseError, PixValidationError } fr
 import { createClient } from '../src/client/create-client.js';
 import type { Webhook } from '../src/client/webhook-schemas.js';
 import { documentedEventNames, isPixEventName, pixEventNames, type PixEventName } from '../src/events/event-names.js';
-import { parseCommandLine, runCommand, UsageError } from './shared/cli-args.js';
+import { apiEnvHelp, parseCommandLine, runCommand, UsageError } from './shared/cli-args.js';
+import { unknownLine, type CommandHelp } from './shared/command-help.js';
 import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
 import { redactedUrl } from '../src/shared/redacted-url.js';
 
-const usage = `webhooks list [--json] | webhooks register --url <url> [--event <name>... | --events <a,b>] [--json] | webhooks delete <id>
-  credentials from PIXHOOK_API_KEY, PIXHOOK_API_SECRET, PIXHOOK_BASE_URL; events: ${pixEventNames.join(', ')}`;
+const apiEnv = apiEnvHelp;
+const jsonFlag = { flag: '--json', meaning: 'print JSON instead of tab-separated lines (default off)' };
+
+export const webhooksHelp: CommandHelp = {
+  usage: 'webhooks list | register | delete [flags]',
+  about: "Lists, registers and deletes the company's webhooks at the gateway. Exit 1 when the gateway refuses or fails.",
+  flags: [],
+  env: apiEnv,
+  subcommands: {
+    list: {
+      usage: 'webhooks list [--json]',
+      about: 'Lists the registered webhooks: id, URL (password masked), events.',
+      flags: [jsonFlag],
+      env: apiEnv,
+    },
+    register: {
+      usage: 'webhooks register --url <url> [--event <name>]... [--json]',
+      about: `Registers a webhook. Events: ${pixEventNames.join(', ')}.`,
+      flags: [
+        { flag: '--url <url>', meaning: 'where the gateway delivers (required)' },
+        { flag: '--event <name>', meaning: 'an event to subscribe to, repeatable (default: the eight documented ones)' },
+        { flag: '--events <a,b>', meaning: 'several events, comma-separated' },
+        jsonFlag,
+      ],
+      env: apiEnv,
+    },
+    delete: { usage: 'webhooks delete <id> [--json]', about: 'Deletes one webhook by its id.', flags: [jsonFlag], env: apiEnv },
+  },
+};
 
 /** Manages the company's webhooks through the client. Exit 0 done, 1 the gateway refused or failed, 2 usage. */
 export function webhooksCommand(argv: string[]): Promise<number> {
-  return runCommand(usage, async () => {
-    const [action, ...rest] = argv;
-    if (action !== 'list' && action !== 'register' && action !== 'delete') {
-      throw new UsageError(action === undefined ? 'an action is required' : `unknown action "${action}"`);
+  const [action, ...rest] = argv;
+  const known = action === 'list' || action === 'register' || action === 'delete';
+  return runCommand(known ? `webhooks ${action}` : 'webhooks', async () => {
+    if (!known) {
+      throw new UsageError(
+        action === undefined
+          ? 'webhooks needs a subcommand: list, register or delete'
+          : unknownLine('subcommand', action, ['list', 'register', 'delete']),
+      );
     }
     const { values, positionals } = parseCommandLine(
       rest,

@@ -1,41 +1,72 @@
 import type { DurableQueue } from '../src/redis/index.js';
 import { createProcessing } from '../src/index.js';
 import { registerHandlers } from './shared/load-handlers.js';
-import { quarantineCommand } from './shared/worker-quarantine.js';
+import { quarantineCommand, quarantineHelp } from './shared/worker-quarantine.js';
 import {
   flagBounds,
   integerFlag,
   parseCommandLine,
   requirePackage,
   retryFlags,
-  retryFlagsBounds,
-  retryFlagsUsage,
+  retryFlagsHelp,
   retryFromFlags,
   runCommand,
   untilSignal,
   UsageError,
 } from './shared/cli-args.js';
+import { unknownLine, type CommandHelp, type FlagHelp } from './shared/command-help.js';
 import { eventLine } from './shared/event-line.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { waitForRedis } from './shared/wait-for-redis.js';
 import {
   closeWithin,
   redactedUrl,
+  redisEnvHelp,
   redisFlags,
-  redisUrlForms,
+  redisFlagsHelp,
   redisUrlFrom,
   redisWaitFrom,
   withinRedisWait,
 } from './shared/redis-backend.js';
 import { jsonText } from './shared/json-text.js';
 
-const usage =
-  `worker --redis <url> --handlers <module> [--redis-wait 30s] [--queue pixhook-events] [--prefix bull] [--concurrency 10] ${retryFlagsUsage}\n` +
-  '       pixhook worker dead-letters --redis <url> [--redis-wait 30s] [--queue pixhook-events] [--payload]\n' +
-  '       pixhook worker replay --redis <url> [--redis-wait 30s] [--queue pixhook-events] (--key <dedupe key>… | --all)\n' +
-  '       pixhook worker quarantine list | show <id> | replay (<id>… | --all) --redis <url> [--redis-wait 30s] [--handlers <module>]\n' +
-  `  --concurrency 1–1000, ${retryFlagsBounds} (default 5 attempts, waits 1 s doubling up to 5 min), --redis-wait 0–24h (exit 1 when Redis does not answer by then)\n` +
-  `  --redis ${redisUrlForms}`;
+const queueFlagsHelp: FlagHelp[] = [
+  ...redisFlagsHelp('the durable queue (required)'),
+  { flag: '--queue <name>', meaning: "the queue's name, without ':' (default pixhook-events)" },
+  { flag: '--prefix <p>', meaning: "BullMQ's key prefix (default bull)" },
+];
+
+export const workerHelp: CommandHelp = {
+  usage: 'worker --redis <url> --handlers <module> [flags]',
+  about:
+    'Runs the durable jobs a receiver queued (listen --mode durable) through your handlers: one JSON line on stdout per handled event, until Ctrl-C.',
+  flags: [
+    { flag: '--handlers <module>', meaning: 'the module that registers your handlers: its default export or register (required)' },
+    ...queueFlagsHelp,
+    { flag: '--concurrency <n>', meaning: 'jobs at a time, 1–1000 (default 10)' },
+    ...retryFlagsHelp({ attempts: 5, delayMs: 1_000, maxDelayMs: 300_000 }, ', per job'),
+  ],
+  env: redisEnvHelp,
+  subcommands: {
+    'dead-letters': {
+      usage: 'worker dead-letters --redis <url> [flags]',
+      about: 'Lists the jobs that failed their last attempt, one JSON line each.',
+      flags: [...queueFlagsHelp, { flag: '--payload', meaning: "include each job's payload (default off)" }],
+      env: redisEnvHelp,
+    },
+    replay: {
+      usage: 'worker replay --redis <url> (--key <dedupe key>... | --all) [flags]',
+      about: 'Puts dead letters back on the queue with fresh attempts. Exit 1 when a key was not a dead letter.',
+      flags: [
+        { flag: '--key <dedupe key>', meaning: 'the dead letter to replay, repeatable (this or --all)' },
+        { flag: '--all', meaning: 'replay every dead letter' },
+        ...queueFlagsHelp,
+      ],
+      env: redisEnvHelp,
+    },
+    quarantine: quarantineHelp,
+  },
+};
 
 const connectionOptions = {
   ...redisFlags,
@@ -49,11 +80,16 @@ const connectionOptions = {
  * lists jobs that failed their last attempt; `replay` puts them back with fresh attempts.
  */
 export function workerCommand(argv: string[]): Promise<number> {
-  return runCommand(usage, async () => {
-    const [sub, ...rest] = argv;
+  const [sub, ...rest] = argv;
+  const known = sub === 'dead-letters' || sub === 'replay' || sub === 'quarantine';
+  const inner = sub === 'quarantine' && (rest[0] === 'list' || rest[0] === 'show' || rest[0] === 'replay') ? ` ${rest[0]}` : '';
+  return runCommand(known ? `worker ${sub}${inner}` : 'worker', async () => {
     if (sub === 'dead-letters') return listCommand(rest);
     if (sub === 'replay') return replayCommand(rest);
     if (sub === 'quarantine') return quarantineCommand(rest);
+    // A word where a flag should be is a mistyped subcommand, not a worker argument.
+    if (sub !== undefined && !sub.startsWith('-'))
+      throw new UsageError(unknownLine('subcommand', sub, ['dead-letters', 'replay', 'quarantine']));
     return runWorker(argv);
   });
 }

@@ -30,6 +30,20 @@ export function createAppRouteHandler(source: ReceiverSource, options: AppRouteH
   return async (request) => receiveWebRequest(receiver(), request, after ? { waitUntil: after } : {});
 }
 
+/** One handler per HTTP method, so a route file can export them all. */
+export type AppRouteHandlers = Record<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', AppRouteHandler>;
+
+/**
+ * Every method of an App Router route: `export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } =
+ * createAppRouteHandlers(receiver)`. Next answers a method the route does not export with its own empty
+ * 405; exported, every method reaches the core, which answers anything but POST with the JSON 405 and
+ * `Allow: POST` of every other adapter.
+ */
+export function createAppRouteHandlers(source: ReceiverSource, options: AppRouteHandlerOptions = {}): AppRouteHandlers {
+  const handler = createAppRouteHandler(source, options);
+  return { GET: handler, HEAD: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: handler };
+}
+
 /**
  * Next evaluates route modules during `next build`, where secrets are often absent: a factory defers
  * `createReceiver` (and the keep-alive check) to the first request. A receiver given directly is checked now.

@@ -1,4 +1,4 @@
-export { createAppRouteHandler } from './app-route-handler.js';
-export type { AppRouteHandler, AppRouteHandlerOptions, ReceiverSource } from './app-route-handler.js';
+export { createAppRouteHandler, createAppRouteHandlers } from './app-route-handler.js';
+export type { AppRouteHandler, AppRouteHandlerOptions, AppRouteHandlers, ReceiverSource } from './app-route-handler.js';
 export { createPagesApiHandler } from './pages-api-handler.js';
 export type { PagesApiHandler, PagesApiHandlerOptions } from './pages-api-handler.js';

@@ -3,6 +3,8 @@ import { PixhookConfigError, PixhookError, type PixhookErrorCode } from '../../s
 import { describeError } from '../../src/shared/describe-error.js';
 import { checkNumber, maxAttempts, maxDelayMs, maxTtlMs, type NumberBounds } from '../../src/shared/option-checks.js';
 import type { Backoff, RetryOptions } from '../../src/shared/retry-options.js';
+import { escapeControls } from '../../src/shared/escape-controls.js';
+import { unknownLine, type FlagHelp } from './command-help.js';
 import { jsonText } from './json-text.js';
 
 /** A bad command line: the command prints the message and exits 2. */
@@ -24,13 +26,38 @@ export class CommandFailure extends PixhookError {
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>;
 
-/** `parseArgs` with strict checking, turning its errors into `UsageError`. */
+/**
+ * `parseArgs` with strict checking, its errors turned into one-line `UsageError`s in pixhook's words
+ * (an unknown flag names the closest one; no parser codes or advice about `--`).
+ */
 export function parseCommandLine<O extends Options>(argv: string[], options: O, allowPositionals = false): Parsed<O> {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true }) as Parsed<O>;
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(parserErrorLine(error, Object.keys(options)));
   }
+}
+
+function parserErrorLine(error: unknown, names: string[]): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const quoted = /'([^']*)'/.exec(message)?.[1] ?? '';
+  const flag = /--?[\w-]+/.exec(quoted)?.[0] ?? quoted;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    return unknownLine(
+      'flag',
+      flag,
+      names.map((n) => `--${n}`),
+    );
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument '${escapeControls(quoted)}'`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (/does not take an argument/.test(message)) return `\`${flag}\` takes no value`;
+    const long = quoted.match(/--[\w-]+/g)?.at(-1) ?? flag;
+    return /ambiguous/.test(message)
+      ? `\`${long}\` needs a value (write ${long}=<value> for a value that starts with '-')`
+      : `\`${long}\` needs a value`;
+  }
+  return escapeControls(message.split('\n')[0] ?? '');
 }
 
 /**
@@ -42,7 +69,7 @@ export function secretsFrom(flag: string | string[] | undefined): string[] {
   const given = typeof flag === 'string' ? [flag] : (flag ?? []);
   const env = process.env['PIXHOOK_SECRET'];
   const secrets = given.length > 0 ? given : env !== undefined && env !== '' ? [env] : [];
-  if (secrets.length === 0) throw new UsageError('a webhook secret is required: --secret <s> (repeatable) or PIXHOOK_SECRET');
+  if (secrets.length === 0) throw new UsageError('a webhook secret is required: set PIXHOOK_SECRET or pass --secret <s>');
   if (secrets.some((s) => s.trim() === '')) throw new UsageError('a webhook secret must not be empty');
   return secrets;
 }
@@ -76,9 +103,32 @@ export const retryFlags = {
   'max-backoff-ms': { type: 'string' },
 } as const;
 
-/** The retry flags in a usage line, and their bounds. */
-export const retryFlagsUsage = '[--attempts <n>] [--backoff-ms <n>] [--backoff-factor <x>] [--max-backoff-ms <n>]';
-export const retryFlagsBounds = '--attempts 1–100, --backoff-ms and --max-backoff-ms 0–86400000 (24 h), --backoff-factor 1–10';
+/** The retry flags' help lines, with the command's defaults. */
+export function retryFlagsHelp(defaults: { attempts: number; delayMs: number; maxDelayMs?: number }, scope = ''): FlagHelp[] {
+  return [
+    { flag: '--attempts <n>', meaning: `attempts in total, 1–100${scope} (default ${defaults.attempts})` },
+    { flag: '--backoff-ms <n>', meaning: `the first wait, 0–86400000 ms (24 h) (default ${defaults.delayMs})` },
+    { flag: '--backoff-factor <x>', meaning: 'each wait is the previous one times this, 1–10 (default 2)' },
+    {
+      flag: '--max-backoff-ms <n>',
+      meaning: `the longest wait, 0–86400000 ms (24 h) (default ${defaults.maxDelayMs ?? 86_400_000})`,
+    },
+  ];
+}
+
+/** `--secret`, for the commands that verify or sign. */
+export const secretFlagHelp: FlagHelp = {
+  flag: '--secret <s>',
+  meaning: 'the webhook secret; repeat it while rotating keys (any one may match) (default: PIXHOOK_SECRET)',
+};
+export const secretEnvHelp = { PIXHOOK_SECRET: 'the webhook secret, when no --secret is given' };
+
+/** The gateway credentials every command that calls its API reads. */
+export const apiEnvHelp = {
+  PIXHOOK_API_KEY: 'the gateway API key (required)',
+  PIXHOOK_API_SECRET: 'the gateway API secret (required)',
+  PIXHOOK_BASE_URL: "the gateway API's base URL (required)",
+};
 
 /** The `retry` option the retry flags ask for: `{ attempts, backoff: { delayMs, factor, maxDelayMs } }`, only what was given. */
 export function retryFromFlags(values: {
@@ -143,11 +193,11 @@ const operationalCodes = new Set([
 ]);
 
 /**
- * Runs a command body. Every failure is one line on stderr: usage and configuration errors exit 2
- * with the usage line; the machine's or the network's errors exit 1; anything else (a bug) exits 1
- * too, with its stack only when `PIXHOOK_DEBUG=1`.
+ * Runs a command body. Every failure is one line on stderr: usage and configuration errors exit 2,
+ * ending with where the help is (`(pixhook <command> --help)`); the machine's or the network's errors
+ * exit 1; anything else (a bug) exits 1 too, with its stack only when `PIXHOOK_DEBUG=1`.
  */
-export async function runCommand(usage: string, body: () => Promise<number>): Promise<number> {
+export async function runCommand(command: string, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (error) {
@@ -161,7 +211,7 @@ export async function runCommand(usage: string, body: () => Promise<number>): Pr
       return 1;
     }
     if (error instanceof UsageError || error instanceof PixhookConfigError) {
-      process.stderr.write(`${prefixed(error.message)}\nusage: pixhook ${usage}\n`);
+      process.stderr.write(`${prefixed(error.message).replace(/\s*\n\s*/g, ' ')} (pixhook ${command} --help)\n`);
       return 2;
     }
     const code = (error as { code?: unknown } | null)?.code;

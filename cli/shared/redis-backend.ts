@@ -7,6 +7,7 @@ import { internalsOf } from '../../src/adapter-kit/index.js';
 import { createDurableQueue, redisDedupeStore, startWorker, type DurableQueue, type DurableWorker } from '../../src/redis/index.js';
 import { createRedisClient, parseRedisUrl, redactedRedisUrl } from '../../src/redis/redis-url.js';
 import { CommandFailure, requirePackage, UsageError } from './cli-args.js';
+import type { FlagHelp } from './command-help.js';
 import { redisWaitFrom, waitForRedis } from './wait-for-redis.js';
 
 /** `--redis <url>` and `--redis-wait <duration>`, for every command that talks to Redis. */
@@ -14,6 +15,15 @@ export const redisFlags = {
   redis: { type: 'string' },
   'redis-wait': { type: 'string', default: '30s' },
 } as const;
+
+/** The help lines of `--redis` and `--redis-wait`. */
+export function redisFlagsHelp(use: string): FlagHelp[] {
+  return [
+    { flag: '--redis <url>', meaning: `${use}: ${redisUrlForms} (default: PIXHOOK_REDIS_URL)` },
+    { flag: '--redis-wait <d>', meaning: 'how long to wait for Redis to answer, 0–24h, e.g. 30s, 2m; then exit 1 (default 30s)' },
+  ];
+}
+export const redisEnvHelp = { PIXHOOK_REDIS_URL: 'the Redis URL, when no --redis is given' };
 
 /** The URL forms, said in every usage text. */
 export const redisUrlForms =

@@ -1,11 +1,20 @@
 import type { SignatureOptions, SigningScheme } from '../../src/index.js';
 import { UsageError } from './cli-args.js';
+import type { FlagHelp } from './command-help.js';
 
 /** `--signature-scheme sha256|timestamped` and `--signature-header <name>`, shared by listen, send and verify. */
 export const signatureFlags = {
   'signature-scheme': { type: 'string', default: 'sha256' },
   'signature-header': { type: 'string' },
 } as const;
+
+export const signatureFlagsHelp: FlagHelp[] = [
+  { flag: '--signature-scheme <s>', meaning: 'sha256 (X-Signature: sha256=<hex>) or timestamped (t=<unix>,v1=<hex>) (default sha256)' },
+  {
+    flag: '--signature-header <name>',
+    meaning: 'the signature header; required with timestamped, e.g. Vexy-Signature (default X-Signature)',
+  },
+];
 
 export function signingFrom(values: {
   'signature-scheme': string;

@@ -1,8 +1,9 @@
 import { createProcessing, normalizeEvent, type AcceptResult } from '../../src/index.js';
 import type { RedisQuarantine } from '../../src/redis/index.js';
 import { parseCommandLine, UsageError } from './cli-args.js';
+import { unknownLine, type CommandHelp, type FlagHelp } from './command-help.js';
 import { loadHandlers } from './load-handlers.js';
-import { closeClient, connectRedis, redisFlags, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
+import { closeClient, connectRedis, redisEnvHelp, redisFlags, redisFlagsHelp, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
 import { jsonText } from './json-text.js';
 
 const connection = {
@@ -10,6 +11,44 @@ const connection = {
   prefix: { type: 'string' },
   'dedupe-prefix': { type: 'string' },
 } as const;
+
+const connectionHelp: FlagHelp[] = [
+  ...redisFlagsHelp('where the quarantine is (required)'),
+  { flag: '--prefix <p>', meaning: "the quarantine's key prefix (default: the library's)" },
+];
+
+export const quarantineHelp: CommandHelp = {
+  usage: 'worker quarantine list | show <id> | replay (<id>... | --all) --redis <url> [flags]',
+  about: 'The verified deliveries a receiver could not read as events: list them, show one, or replay them through your handlers.',
+  flags: connectionHelp,
+  env: redisEnvHelp,
+  subcommands: {
+    list: {
+      usage: 'worker quarantine list --redis <url> [flags]',
+      about: 'Lists the quarantined deliveries, one JSON line each.',
+      flags: connectionHelp,
+      env: redisEnvHelp,
+    },
+    show: {
+      usage: 'worker quarantine show <id> --redis <url> [flags]',
+      about: 'Prints one quarantined delivery with its body.',
+      flags: connectionHelp,
+      env: redisEnvHelp,
+    },
+    replay: {
+      usage: 'worker quarantine replay (<id>... | --all) --redis <url> --handlers <module> [flags]',
+      about:
+        'Reads each body again and hands it to your handlers through the normal dedupe; handled and duplicate ones leave the quarantine. Exit 1 when one stays.',
+      flags: [
+        { flag: '--handlers <module>', meaning: 'the module that registers your handlers (required)' },
+        { flag: '--all', meaning: 'replay every quarantined delivery (else: the ids given)' },
+        ...connectionHelp,
+        { flag: '--dedupe-prefix <p>', meaning: "the dedupe store's key prefix (default: the library's)" },
+      ],
+      env: redisEnvHelp,
+    },
+  },
+};
 
 /**
  * `pixhook worker quarantine list | show <id> | replay (<id>… | --all)`: the verified deliveries a
@@ -22,7 +61,11 @@ export async function quarantineCommand(argv: string[]): Promise<number> {
   if (sub === 'list') return list(rest);
   if (sub === 'show') return show(rest);
   if (sub === 'replay') return replay(rest);
-  throw new UsageError('worker quarantine needs list, show <id> or replay (<id>… | --all)');
+  throw new UsageError(
+    sub === undefined
+      ? 'worker quarantine needs list, show <id> or replay (<id>… | --all)'
+      : unknownLine('subcommand', sub, ['list', 'show', 'replay']),
+  );
 }
 
 async function list(argv: string[]): Promise<number> {

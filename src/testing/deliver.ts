@@ -34,6 +34,8 @@ export interface DeliverOptions {
   now?: () => number;
   /** For jitter. Default `Math.random`. */
   random?: () => number;
+  /** Return true after a failed attempt to stop there, with no more retries (the CLI stops when nothing listens). */
+  giveUp?: (attempt: DeliveryAttempt) => boolean;
   /** Called as soon as each attempt settles (for live output). */
   onAttempt?: (attempt: DeliveryAttempt) => void;
 }
@@ -117,12 +119,14 @@ export async function deliver(options: DeliverOptions): Promise<DeliveryResult> 
     const outcome = await attemptOnce(fetchImpl, sleep, String(options.url), headers, bytes, timeoutMs);
     const record: DeliveryAttempt = { attempt: n, ...outcome, durationMs: round(now() - startedAt), at: new Date(startedAt).toISOString() };
     const ok = record.status !== undefined && record.status >= 200 && record.status < 300;
-    const wait = ok || n === attempts ? undefined : retry.delayAfter(n) * (options.jitter ? 0.5 + random() / 2 : 1);
+    const last = ok || n === attempts || options.giveUp?.(record) === true;
+    const wait = last ? undefined : retry.delayAfter(n) * (options.jitter ? 0.5 + random() / 2 : 1);
     if (wait !== undefined) record.retryInMs = round(wait);
     log.push(record);
     options.onAttempt?.(record);
     if (ok) return result(true, log, signature);
-    if (wait !== undefined) await sleep(wait);
+    if (wait === undefined) break;
+    await sleep(wait);
   }
   return result(false, log, signature);
 }

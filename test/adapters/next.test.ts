@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { createAppRouteHandler, createPagesApiHandler } from '../../adapters/next/index.js';
+import { createAppRouteHandler, createAppRouteHandlers, createPagesApiHandler } from '../../adapters/next/index.js';
 import type { PixEvent } from '../../src/events/event-types.js';
 import { PixhookConfigError } from '../../src/index.js';
 import { createReceiver } from '../../src/index.js';
@@ -94,6 +94,23 @@ describe('Next.js handlers with a receiver factory', () => {
 });
 
 describe('Next.js App Router handler', () => {
+  it('createAppRouteHandlers exports every method: anything but POST gets the JSON 405 with Allow: POST', async () => {
+    const events: PixEvent[] = [];
+    const route = createAppRouteHandlers(createReceiver({ secret }).onAny((e) => void events.push(e)));
+    expect(Object.keys(route).sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
+      const body = method === 'GET' || method === 'OPTIONS' ? null : bytes;
+      const res = await route[method](new Request('http://localhost/api/webhooks/pix', { method, headers, body }));
+      expect([method, res.status, res.headers.get('allow')]).toEqual([method, 405, 'POST']);
+      expect(await res.json()).toMatchObject({ error: 'method_not_allowed' });
+    }
+    const head = await route.HEAD(new Request('http://localhost/api/webhooks/pix', { method: 'HEAD' }));
+    expect([head.status, head.headers.get('allow')]).toEqual([405, 'POST']);
+    const post = await route.POST(new Request('http://localhost/api/webhooks/pix', { method: 'POST', headers, body: bytes }));
+    expect(post.status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+
   it("refuses background mode without after() at creation, naming Next's after", () => {
     const receiver = createReceiver({ secret, mode: 'background' });
     expect(() => createAppRouteHandler(receiver)).toThrow(PixhookConfigError);

@@ -14,11 +14,7 @@ afterEach(async () => {
   running = undefined;
 });
 
-const oneLine = (stderr: string) =>
-  stderr
-    .trim()
-    .split('\n')
-    .filter((l) => !l.startsWith('usage:'));
+const oneLine = (stderr: string) => stderr.trim().split('\n');
 
 describe('secrets', () => {
   it('an empty secret is refused by verify (exit 2), even with a signature made with it', async () => {

@@ -57,11 +57,11 @@ describe('pixhook verify', () => {
   it('exits 2 on a usage error', async () => {
     const result = await runCli(['verify', '--signature', signature, '--bogus'], { input: body, env: { PIXHOOK_SECRET: '' } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/usage: pixhook verify/);
+    expect(result.stderr).toBe("pixhook: unknown flag '--bogus' (pixhook verify --help)\n");
   });
 
   it('prints the command list for --help and exits 2 for an unknown command', async () => {
-    expect((await runCli(['--help'])).stdout).toMatch(/pixhook listen/);
+    expect((await runCli(['--help'])).stdout).toMatch(/^ {2}listen /m);
     expect((await runCli(['nope'])).code).toBe(2);
   });
 });

@@ -54,6 +54,10 @@ describe('examples/next-app (Next.js 16, built and started for real)', () => {
       });
       try {
         await deliverScenario(`${base}/pix`, example, 'app');
+        // Every method is exported: a GET gets pixhook's JSON 405 with Allow: POST, not Next's empty one.
+        const get = await fetch(`${base}/pix`);
+        expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+        expect(await get.json()).toMatchObject({ error: 'method_not_allowed' });
         await deliverScenario(`${base}/pix-pages`, example, 'pages');
         // The edge runtime route (pixhook/web, Web Crypto): signed events, a retry and a forgery.
         await deliverScenario(`${base}/pix-edge`, example, 'edge');

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sendHttp } from '../contract/contract-target.js';
+import { variantAPaid } from '../contract/fixtures.js';
 import { freePort } from '../helpers/free-port.js';
+import { bytesOf, signBytes } from '../helpers/signing.js';
 import { deliverScenario, exampleSecret, requireBuiltPackage, startExample } from './example-process.js';
 
 // Each example runs as its own `node examples/<name>/server.js` process, importing the built package.
@@ -17,6 +19,14 @@ describe.each(['express', 'fastify', 'hono', 'node-http'])('examples/%s', (name)
     });
     try {
       await deliverScenario(url, example);
+      // A postbackUrl with a query string (`?token=…`) is still the webhook path.
+      const body = bytesOf(variantAPaid);
+      const withQuery = await sendHttp(`${url}?token=tok_query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': signBytes(body, exampleSecret) },
+        body,
+      });
+      expect(withQuery.status).toBe(200);
       if (name === 'fastify') {
         // The sibling route still gets Fastify's JSON parsing.
         const sibling = await sendHttp(`http://127.0.0.1:${port}/orders`, {

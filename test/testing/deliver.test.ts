@@ -125,6 +125,16 @@ describe('deliver (injected fetch and clock)', () => {
     expect(result.attempts[0]!.status).toBeUndefined();
   });
 
+  it('stops after a failed attempt giveUp returns true for, with no wait after it', async () => {
+    const { fetch, calls } = scriptedFetch(['fetch failed', 200]);
+    const clock = fakeClock();
+    const result = await deliver({ url, body: '{}', secret, fetch, ...clock, giveUp: (attempt) => attempt.error !== undefined });
+    expect(result.delivered).toBe(false);
+    expect(calls).toHaveLength(1);
+    expect(result.attempts[0]!.retryInMs).toBeUndefined();
+    expect(clock.waits).toEqual([]);
+  });
+
   it('counts a timeout as a failure, aborts the request, and retries', async () => {
     const signals: AbortSignal[] = [];
     let call = 0;
