@@ -26,6 +26,7 @@ import {
 } from './shared/redis-backend.js';
 import { loadHandlers } from './shared/load-handlers.js';
 import { jsonText } from './shared/json-text.js';
+import { credentialsFromEnv } from './shared/api-credentials.js';
 
 export const reconcileHelp: CommandHelp = {
   usage: 'reconcile --handlers <module> [--once | --every 60s] [flags]',
@@ -201,19 +202,6 @@ function recoveredLine(event: PixEvent, key: string | undefined): Record<string,
     ...(key && { key }),
     source: 'reconcile',
   };
-}
-
-function credentialsFromEnv(): { apiKey: string; apiSecret: string; baseUrl: string } {
-  const env = {
-    apiKey: process.env['PIXHOOK_API_KEY'],
-    apiSecret: process.env['PIXHOOK_API_SECRET'],
-    baseUrl: process.env['PIXHOOK_BASE_URL'],
-  };
-  const names = { apiKey: 'PIXHOOK_API_KEY', apiSecret: 'PIXHOOK_API_SECRET', baseUrl: 'PIXHOOK_BASE_URL' } as const;
-  const missing = (Object.keys(names) as Array<keyof typeof names>).filter((k) => !env[k]).map((k) => names[k]);
-  if (missing.length > 0) throw new UsageError(`set ${missing.join(', ')} in the environment`);
-  if (!URL.canParse(env.baseUrl as string)) throw new UsageError('PIXHOOK_BASE_URL must be a URL');
-  return env as { apiKey: string; apiSecret: string; baseUrl: string };
 }
 
 function share(value: string): number {

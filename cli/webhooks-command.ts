@@ -7,6 +7,7 @@ import { unknownLine, type CommandHelp } from './shared/command-help.js';
 import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
 import { redactedUrl } from '../src/shared/redacted-url.js';
+import { credentialsFromEnv } from './shared/api-credentials.js';
 
 const apiEnv = apiEnvHelp;
 const jsonFlag = { flag: '--json', meaning: 'print JSON instead of tab-separated lines (default off)' };
@@ -99,20 +100,4 @@ export function webhooksCommand(argv: string[]): Promise<number> {
       throw error;
     }
   });
-}
-
-function credentialsFromEnv(): { apiKey: string; apiSecret: string; baseUrl: string } {
-  const apiKey = process.env['PIXHOOK_API_KEY'];
-  const apiSecret = process.env['PIXHOOK_API_SECRET'];
-  const baseUrl = process.env['PIXHOOK_BASE_URL'];
-  const missing = [
-    ['PIXHOOK_API_KEY', apiKey],
-    ['PIXHOOK_API_SECRET', apiSecret],
-    ['PIXHOOK_BASE_URL', baseUrl],
-  ]
-    .filter(([, v]) => !v)
-    .map(([name]) => name);
-  if (missing.length > 0) throw new UsageError(`set ${missing.join(', ')} in the environment`);
-  if (!URL.canParse(baseUrl as string)) throw new UsageError('PIXHOOK_BASE_URL must be a URL');
-  return { apiKey: apiKey as string, apiSecret: apiSecret as string, baseUrl: baseUrl as string };
 }

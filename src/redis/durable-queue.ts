@@ -6,6 +6,7 @@ import { checkTtlMs } from '../shared/option-checks.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { listDeadLetters, replayDeadLetter, replayDeadLetters, type DeadLetter, type DeadLetterRange } from './dead-letters.js';
 import { jobIdForKey } from './job-id.js';
+import { hasHashTag } from './redis-client.js';
 import {
   answeredWithin,
   checkConnectTimeoutMs,
@@ -166,14 +167,6 @@ export function checkQueueNaming(queueName: unknown, prefix: unknown): { queueNa
   return { queueName: name, prefix: chosen };
 }
 
-/** Whether `<prefix>:<queue>:` carries a Redis Cluster hash tag: the first `{`, then a `}` with something between. */
-export function hasHashTag(prefix: string, queueName: string): boolean {
-  const head = `${prefix}:${queueName}:`;
-  const open = head.indexOf('{');
-  const close = open === -1 ? -1 : head.indexOf('}', open + 1);
-  return close > open + 1;
-}
-
 /**
  * Creates a BullMQ queue or worker and waits until it is ready, for at most `timeoutMs`; on failure
  * everything opened is closed at once, so nothing keeps the process alive, and the error is `redis_unavailable`.
@@ -185,7 +178,7 @@ export async function openBounded<T extends BullClass>(
   create: () => T,
 ): Promise<T> {
   const { queueName, prefix } = naming;
-  if (opened.cluster && !hasHashTag(prefix, queueName)) {
+  if (opened.cluster && !hasHashTag(`${prefix}:${queueName}:`)) {
     await opened.close();
     throw new PixhookConfigError(
       `pixhook: \`prefix\` must carry a hash tag on a Redis Cluster, so every key of the queue lands in one slot: ` +

@@ -3,6 +3,7 @@ import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import type { RedisClientLike } from './redis-client.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
+import { replyText } from './redis-replies.js';
 
 /** The options every Redis store takes about its server's persistence. */
 export interface RedisPersistenceOptions {
@@ -217,17 +218,13 @@ async function inspectNode(reader: ConfigReader): Promise<PersistenceFinding> {
 
 // `CONFIG GET name` answers [name, value] (a map with RESP3); an unknown name answers nothing.
 function configValue(reply: unknown): string | undefined {
-  if (Array.isArray(reply)) return reply.length >= 2 ? text(reply[1]) : undefined;
-  if (reply instanceof Map) return reply.size > 0 ? text([...reply.values()][0]) : undefined;
+  if (Array.isArray(reply)) return reply.length >= 2 ? replyText(reply[1]) : undefined;
+  if (reply instanceof Map) return reply.size > 0 ? replyText([...reply.values()][0]) : undefined;
   if (typeof reply === 'object' && reply !== null) {
     const values = Object.values(reply);
-    return values.length > 0 ? text(values[0]) : undefined;
+    return values.length > 0 ? replyText(values[0]) : undefined;
   }
   return undefined;
-}
-
-function text(value: unknown): string {
-  return value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : String(value);
 }
 
 interface IoredisNode {

@@ -5,6 +5,7 @@ import { listScript, putScript, removeScript, showScript } from './quarantine-sc
 import { checkClusterPrefix, scriptRunner, type RedisClientLike } from './redis-client.js';
 import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
+import { replyText, replyArray } from './redis-replies.js';
 
 export interface RedisQuarantineOptions extends RedisPersistenceOptions {
   /** An ioredis `Redis`/`Cluster` or a node-redis client, already configured; pixhook never closes it. */
@@ -109,17 +110,17 @@ export function redisQuarantine(options: RedisQuarantineOptions): RedisQuarantin
       const start = Math.max(0, Math.trunc(range.start ?? 0));
       const end = Math.trunc(range.end ?? start + 99);
       if (end < start) return [];
-      const rows = asArray(await redis.run(listScript, keys, [ttl, String(start), String(end)]));
+      const rows = replyArray(await redis.run(listScript, keys, [ttl, String(start), String(end)]));
       const out: QuarantineSummary[] = [];
       for (let i = 0; i + 3 < rows.length; i += 4) {
         const meta = parseMeta(rows[i + 2]);
         out.push({
-          id: text(rows[i]),
+          id: replyText(rows[i]),
           reason: meta.reason,
           message: meta.message,
           receivedAt: meta.receivedAt,
-          lastReceivedAt: new Date(Number(text(rows[i + 1]))).toISOString(),
-          deliveries: Number(text(rows[i + 3])),
+          lastReceivedAt: new Date(Number(replyText(rows[i + 1]))).toISOString(),
+          deliveries: Number(replyText(rows[i + 3])),
           size: meta.size,
         });
       }
@@ -128,9 +129,9 @@ export function redisQuarantine(options: RedisQuarantineOptions): RedisQuarantin
     async show(id) {
       const row = await redis.run(showScript, keys, [ttl, id]);
       if (row === null || row === undefined || row === false) return undefined;
-      const [score, metaText, body, deliveries] = asArray(row);
+      const [score, metaText, body, deliveries] = replyArray(row);
       const meta = parseMeta(metaText);
-      const bytes = new Uint8Array(Buffer.from(text(body), 'base64'));
+      const bytes = new Uint8Array(Buffer.from(replyText(body), 'base64'));
       const delivery: QuarantinedDelivery = {
         id,
         reason: meta.reason,
@@ -138,8 +139,8 @@ export function redisQuarantine(options: RedisQuarantineOptions): RedisQuarantin
         bytes,
         headers: meta.headers,
         receivedAt: meta.receivedAt,
-        lastReceivedAt: new Date(Number(text(score))).toISOString(),
-        deliveries: Number(text(deliveries)),
+        lastReceivedAt: new Date(Number(replyText(score))).toISOString(),
+        deliveries: Number(replyText(deliveries)),
       };
       if (meta.parsed) {
         const json = parseJsonOrUndefined(bytes);
@@ -162,7 +163,7 @@ function parseJsonOrUndefined(bytes: Uint8Array): unknown {
 }
 
 function parseMeta(value: unknown): StoredMeta {
-  const meta = JSON.parse(text(value)) as Partial<StoredMeta>;
+  const meta = JSON.parse(replyText(value)) as Partial<StoredMeta>;
   return {
     reason: meta.reason === 'json_invalid' ? 'json_invalid' : 'payload_invalid',
     message: typeof meta.message === 'string' ? meta.message : '',
@@ -174,11 +175,3 @@ function parseMeta(value: unknown): StoredMeta {
 }
 
 // node-redis may hand back Buffers when configured for them; ioredis gives strings.
-function text(value: unknown): string {
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
-  return String(value);
-}
-
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}

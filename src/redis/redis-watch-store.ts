@@ -1,6 +1,7 @@
 import { checkClusterPrefix, defineScript, scriptRunner, type RedisClientLike, type RedisScript } from './redis-client.js';
 import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
 import type { WatchEntry, WatchStats, WatchStore } from '../reconcile/watch-store.js';
+import { replyText, replyArray } from './redis-replies.js';
 
 /** The Redis clients this store drives: an ioredis `Redis` or `Cluster`, or a node-redis client. */
 export type RedisEvalClient = RedisClientLike;
@@ -106,11 +107,18 @@ export function redisWatchStore(options: RedisWatchStoreOptions): RedisWatchStor
     },
     async lease(at, limit, leaseMs, owner) {
       await persistence.before();
-      const flat = asArray(await run(leaseScript, [due, entries], [Math.floor(at), limit, Math.ceil(leaseMs), owner, `${prefix}lease:`]));
+      const flat = replyArray(
+        await run(leaseScript, [due, entries], [Math.floor(at), limit, Math.ceil(leaseMs), owner, `${prefix}lease:`]),
+      );
       const out: WatchEntry[] = [];
       for (let i = 0; i + 2 < flat.length; i += 3) {
-        const [createdAt, checks] = text(flat[i + 1]).split(':');
-        out.push({ chargeId: text(flat[i]), createdAt: Number(createdAt), checks: Number(checks), nextCheckAt: Number(text(flat[i + 2])) });
+        const [createdAt, checks] = replyText(flat[i + 1]).split(':');
+        out.push({
+          chargeId: replyText(flat[i]),
+          createdAt: Number(createdAt),
+          checks: Number(checks),
+          nextCheckAt: Number(replyText(flat[i + 2])),
+        });
       }
       return out;
     },
@@ -129,19 +137,11 @@ export function redisWatchStore(options: RedisWatchStoreOptions): RedisWatchStor
       return Number(await run(reserveScript, [`${prefix}reads`, `${prefix}reads:seq`], [want, limit, Math.ceil(windowMs), Math.floor(at)]));
     },
     async stats(): Promise<WatchStats> {
-      const [watched, oldest] = asArray(await run(statsScript, [created], []));
-      const oldestText = text(oldest);
-      return { watched: Number(text(watched)), oldestCreatedAt: oldestText === '' ? undefined : Number(oldestText) };
+      const [watched, oldest] = replyArray(await run(statsScript, [created], []));
+      const oldestText = replyText(oldest);
+      return { watched: Number(replyText(watched)), oldestCreatedAt: oldestText === '' ? undefined : Number(oldestText) };
     },
   };
 }
 
-function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
 // node-redis may hand back Buffers when configured for them; ioredis gives strings and numbers.
-function text(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : String(value);
-}

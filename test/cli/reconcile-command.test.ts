@@ -82,7 +82,7 @@ describe('pixhook reconcile', () => {
       event: 'transaction_paid',
       status: 'paid',
       source: 'reconcile',
-      key: expect.stringMatching(/^transaction_paid:txn_\w+:paid:\d+$/),
+      key: expect.stringMatching(/^transaction_paid:txn_\w+:paid:\d+:e2e=\w+$/),
     });
     expect(lines[2]).toEqual({ type: 'summary', checked: 2, recovered: 2, finished: 2, deferred: 0, failed: 0, watched: 0, lagMs: 0 });
     expect(jsonLines(await readFile(handled, 'utf8')).map((h) => h['source'])).toEqual(['reconcile', 'reconcile']);
