@@ -1,16 +1,17 @@
 import { spawn } from 'node:child_process';
-import { writeFile, mkdtemp } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReceiver } from '../../src/index.js';
 import type { PixEvent } from '../../src/events/event-types.js';
 import { pixhookBin, runCli } from '../helpers/cli-process.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
 // Runs the built CLI as a real process: `npm test` builds first; locally run `npm run build`.
 const secret = 'whsec_cli_send';
+const tempDir = useTempDirs('pixhook-send-');
 
 interface Run {
   code: number | null;
@@ -152,7 +153,7 @@ describe('pixhook send (a real process against a real receiver)', () => {
 
   it('--body sends the file byte for byte', async () => {
     const target = await startReceiver(0);
-    const dir = await mkdtemp(join(tmpdir(), 'pixhook-send-'));
+    const dir = tempDir();
     const file = join(dir, 'paid.json');
     await writeFile(file, '{\n  "event": "transaction_paid",\n  "data": { "id": "txn_file", "status": "paid", "amountInCents": 100 }\n}\n');
     const run = await pixhook(['send', '--body', file, '--url', target.url, '--secret', secret]);

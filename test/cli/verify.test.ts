@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { variantBPaid } from '../contract/fixtures.js';
@@ -9,14 +8,16 @@ import { createReceiver } from '../../src/index.js';
 import { internalsOf } from '../../src/adapter-kit/index.js';
 import { pixhookBin, runCli } from '../helpers/cli-process.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
 
 const secret = 'whsec_cli_verify';
 const body = bytesOf(variantBPaid);
 const signature = signBytes(body, secret);
+const tempDir = useTempDirs('pixhook-verify-');
 
 describe('pixhook verify', () => {
   it('exits 0 for a valid signature over a file and describes the event', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'pixhook-')), 'body.json');
+    const file = join(tempDir(), 'body.json');
     writeFileSync(file, body);
     const result = await runCli(['verify', '--secret', secret, '--signature', signature, file]);
     expect(result.code).toBe(0);
@@ -106,7 +107,7 @@ describe('pixhook verify reads at most maxBodyBytes', () => {
   });
 
   it('a file one byte over the limit is refused; at the limit, or under a raised --max-body-bytes, it is verified', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pixhook-'));
+    const dir = tempDir();
     const atLimit = Buffer.alloc(1048576, 0x20);
     const over = Buffer.alloc(1048577, 0x20);
     writeFileSync(join(dir, 'at.bin'), atLimit);
