@@ -174,30 +174,25 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     succeed(outcome: AttemptOutcome): MaybePromise<void> {
       if (outcome.ok && outcome.duplicate) metrics.duplicate();
       else metrics.handled();
-      this.unhold();
-      try {
-        return andThen(store.complete(this.key, this.owner, config.dedupeTtlMs), warnUnmarked, failedToMark, this);
-      } catch (error) {
-        return failedToMark(error, this);
-      }
+      return this.markDone(warnUnmarked, failedToMark);
     }
 
     /** The book holds the event: its fact is recorded, so the key is done (the book answers its retries `held`). */
     markHeld(): MaybePromise<void> {
-      this.unhold();
-      try {
-        return andThen(store.complete(this.key, this.owner, config.dedupeTtlMs), ignore, heldUnmarked, this);
-      } catch (error) {
-        return heldUnmarked(error, this);
-      }
+      return this.markDone(ignore, heldUnmarked);
     }
 
     markQueued(): MaybePromise<void> {
+      return this.markDone(ignore, queuedUnmarked);
+    }
+
+    /** Stops renewing the claim and marks the key done; a store failure goes to `onFailed`, never to the caller. */
+    private markDone(onMarked: (marked: boolean, run: Run) => void, onFailed: (error: unknown, run: Run) => void): MaybePromise<void> {
       this.unhold();
       try {
-        return andThen(store.complete(this.key, this.owner, config.dedupeTtlMs), ignore, queuedUnmarked, this);
+        return andThen(store.complete(this.key, this.owner, config.dedupeTtlMs), onMarked, onFailed, this);
       } catch (error) {
-        return queuedUnmarked(error, this);
+        return onFailed(error, this);
       }
     }
 
@@ -372,17 +367,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     if (!claim.ok) return claim;
     const { held } = claim;
     const event: PixEvent = held.violations.length > 0 ? { ...held.event, violations: held.violations } : held.event;
-    const outcome = await runAttempt({
-      handlers,
-      event,
-      attempt: 1,
-      mode,
-      source: event.source ?? 'webhook',
-      limitMs: config.handlerTimeoutMs,
-      key: held.dedupeKey,
-      telemetry,
-      link: currentTrace(),
-    });
+    const outcome = await runOnce(event, held.dedupeKey, currentTrace());
     await book.finishRelease(heldId, outcome.ok);
     if (!outcome.ok) {
       await reportFailure(event, held.dedupeKey, outcome, 1);
@@ -398,18 +383,28 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     return { ok: true };
   }
 
-  /** Unknown names are acknowledged and handed to onUnknown, never to typed handlers; not deduplicated. */
-  function acceptUnknown(event: UnknownEvent, options: AcceptOptions): MaybePromise<AcceptResult> {
-    const running = runAttempt({
+  /** One run of an event outside a claimed delivery (a released hold, an unknown event): attempt 1, inline limits. */
+  function runOnce(
+    event: PixEvent | UnknownEvent,
+    key: string | undefined,
+    link: Record<string, string> | undefined,
+  ): MaybePromise<AttemptOutcome> {
+    return runAttempt({
       handlers,
       event,
       attempt: 1,
       mode,
       source: event.source ?? 'webhook',
       limitMs: config.handlerTimeoutMs,
+      ...(key !== undefined && { key }),
       telemetry,
-      link: options.trace ?? currentTrace(),
+      link,
     });
+  }
+
+  /** Unknown names are acknowledged and handed to onUnknown, never to typed handlers; not deduplicated. */
+  function acceptUnknown(event: UnknownEvent, options: AcceptOptions): MaybePromise<AcceptResult> {
+    const running = runOnce(event, undefined, options.trace ?? currentTrace());
     const settled = andThen(running, (outcome) => (outcome.ok ? undefined : reportFailure(event, undefined, outcome, 1)));
     if (!isPromise(settled)) return { reason: 'unknown_event' };
     // Inline waits for onUnknown, but never past the deadline: the answer is 200 either way.
