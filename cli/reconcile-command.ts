@@ -17,7 +17,6 @@ import type { CommandHelp } from './shared/command-help.js';
 import {
   closeClient,
   connectRedis,
-  redactedUrl,
   redisEnvHelp,
   redisFlags,
   redisFlagsHelp,
@@ -27,6 +26,7 @@ import {
 import { loadHandlers } from './shared/load-handlers.js';
 import { jsonText } from './shared/json-text.js';
 import { credentialsFromEnv } from './shared/api-credentials.js';
+import { redactedUrl } from '../src/shared/redacted-url.js';
 
 export const reconcileHelp: CommandHelp = {
   usage: 'reconcile --handlers <module> [--once | --every 60s] [flags]',

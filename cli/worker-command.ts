@@ -20,7 +20,6 @@ import { stderrLogger } from './shared/stderr-logger.js';
 import { waitForRedis } from './shared/wait-for-redis.js';
 import {
   closeWithin,
-  redactedUrl,
   redisEnvHelp,
   redisFlags,
   redisFlagsHelp,
@@ -29,6 +28,7 @@ import {
   withinRedisWait,
 } from './shared/redis-backend.js';
 import { jsonText } from './shared/json-text.js';
+import { redactedUrl } from '../src/shared/redacted-url.js';
 
 const queueFlagsHelp: FlagHelp[] = [
   ...redisFlagsHelp('the durable queue (required)'),

@@ -5,10 +5,11 @@ import type { EventQueue } from '../../src/index.js';
 import type { Receiver } from '../../src/index.js';
 import { internalsOf } from '../../src/adapter-kit/index.js';
 import { createDurableQueue, redisDedupeStore, startWorker, type DurableQueue, type DurableWorker } from '../../src/redis/index.js';
-import { createRedisClient, parseRedisUrl, redactedRedisUrl } from '../../src/redis/redis-url.js';
+import { createRedisClient, parseRedisUrl } from '../../src/redis/redis-url.js';
 import { CommandFailure, requirePackage, UsageError } from './cli-args.js';
 import type { FlagHelp } from './command-help.js';
 import { redisWaitFrom, waitForRedis } from './wait-for-redis.js';
+import { redactedUrl } from '../../src/shared/redacted-url.js';
 
 /** `--redis <url>` and `--redis-wait <duration>`, for every command that talks to Redis. */
 export const redisFlags = {
@@ -119,7 +120,7 @@ export async function withinRedisWait<T>(promise: Promise<T>, url: string, waitM
         reject(
           new CommandFailure(
             'redis_unavailable',
-            `Redis at ${redactedRedisUrl(url)} did not answer within ${boundMs / 1_000} s (${what} could not start)`,
+            `Redis at ${redactedUrl(url)} did not answer within ${boundMs / 1_000} s (${what} could not start)`,
           ),
         ),
       boundMs,
@@ -149,4 +150,4 @@ export function redisUrlFrom(value: string | undefined, required: boolean): stri
   return url;
 }
 
-export { redactedRedisUrl as redactedUrl, redisWaitFrom };
+export { redisWaitFrom };

@@ -1,5 +1,6 @@
-import { createRedisClient, redactedRedisUrl } from '../../src/redis/redis-url.js';
+import { createRedisClient } from '../../src/redis/redis-url.js';
 import { CommandFailure, durationFlag, flagBounds, requirePackage } from './cli-args.js';
+import { redactedUrl } from '../../src/shared/redacted-url.js';
 
 /** The least time one attempt gets, however little of `--redis-wait` is left: the documented margin. */
 export const attemptFloorMs = 1_000;
@@ -23,12 +24,12 @@ export async function waitForRedis(url: string, waitMs: number): Promise<void> {
       const within = seconds(Math.max(waitMs, attemptFloorMs));
       throw new CommandFailure(
         'redis_unavailable',
-        `Redis at ${redactedRedisUrl(url)} did not answer within ${within} (${why}; ${attempt} attempt${attempt === 1 ? '' : 's'})`,
+        `Redis at ${redactedUrl(url)} did not answer within ${within} (${why}; ${attempt} attempt${attempt === 1 ? '' : 's'})`,
       );
     }
     if (!said) {
       process.stderr.write(
-        `pixhook: waiting for Redis at ${redactedRedisUrl(url)} (${why}; trying every second for up to ${seconds(waitMs)})\n`,
+        `pixhook: waiting for Redis at ${redactedUrl(url)} (${why}; trying every second for up to ${seconds(waitMs)})\n`,
       );
       said = true;
     }

@@ -4,7 +4,8 @@ import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { checkNumber } from '../shared/option-checks.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
-import { createRedisClient, redactedRedisUrl } from './redis-url.js';
+import { createRedisClient } from './redis-url.js';
+import { redactedUrl } from '../shared/redacted-url.js';
 
 /**
  * A Redis URL (`redis://127.0.0.1:6379`, or `redis+cluster://host:port,host:port` for a Cluster's
@@ -44,7 +45,7 @@ export async function openConnection(connection: RedisConnection, role: 'produce
     return {
       connection: client as ConnectionOptions,
       cluster: isCluster(client),
-      label: redactedRedisUrl(connection),
+      label: redactedUrl(connection),
       close: async () => client.disconnect(),
     };
   }

@@ -29,19 +29,19 @@ export function parseRedisUrl(url: string, name = 'url'): ParsedRedisUrl {
   const scheme = match ? schemes[match[1]!.toLowerCase()] : undefined;
   if (!match || !scheme) {
     throw new PixhookConfigError(
-      `pixhook: \`${name}\` must be a redis://, rediss://, redis+cluster:// or rediss+cluster:// URL, got "${redactedRedisUrl(url)}"`,
+      `pixhook: \`${name}\` must be a redis://, rediss://, redis+cluster:// or rediss+cluster:// URL, got "${redactedUrl(url)}"`,
     );
   }
   const [, , auth, hosts, db] = match;
   const nodes = hosts!.split(',').map((hostPort) => parseHostPort(hostPort, url, name));
   if (!scheme.cluster && nodes.length > 1) {
     throw new PixhookConfigError(
-      `pixhook: \`${name}\` must use redis+cluster:// or rediss+cluster:// to list several hosts, got "${redactedRedisUrl(url)}"`,
+      `pixhook: \`${name}\` must use redis+cluster:// or rediss+cluster:// to list several hosts, got "${redactedUrl(url)}"`,
     );
   }
   if (scheme.cluster && db !== undefined && db !== '' && db !== '0') {
     throw new PixhookConfigError(
-      `pixhook: \`${name}\` must name database 0 or none (a Redis Cluster has only database 0), got "${redactedRedisUrl(url)}"`,
+      `pixhook: \`${name}\` must name database 0 or none (a Redis Cluster has only database 0), got "${redactedUrl(url)}"`,
     );
   }
   const { username, password } = parseAuth(auth);
@@ -80,17 +80,12 @@ export async function createRedisClient(url: string, options: RedisOptions = {},
   return cluster;
 }
 
-/** The URL without its password, for messages and logs. */
-export function redactedRedisUrl(url: string): string {
-  return redactedUrl(url);
-}
-
 function parseHostPort(hostPort: string, url: string, name: string): { host: string; port: number } {
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(hostPort);
   const port = match?.[2] === undefined ? 6379 : Number(match[2]);
   if (!match || port < 1 || port > 65_535) {
     throw new PixhookConfigError(
-      `pixhook: \`${name}\` must list each host as host or host:port (port from 1 to 65535), got host:port "${hostPort}" in "${redactedRedisUrl(url)}"`,
+      `pixhook: \`${name}\` must list each host as host or host:port (port from 1 to 65535), got host:port "${hostPort}" in "${redactedUrl(url)}"`,
     );
   }
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
