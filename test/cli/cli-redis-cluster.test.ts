@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { runCli, startCli, type RunningCli } from '../helpers/cli-process.js';
+import { jsonLines, runCli, startCli, type RunningCli } from '../helpers/cli-process.js';
 import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 import { customer } from '../helpers/customer.js';
@@ -53,12 +53,6 @@ async function deliver(url: string, payload: unknown): Promise<number> {
 }
 
 const paid = (id: string) => ({ event: 'transaction_paid', data: { id, status: 'paid', amountInCents: 1000 } });
-const jsonLines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('pixhook listen --redis redis+cluster://…', () => {
   for (const mode of ['inline', 'durable']) {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { verifySignature, verifyTimestampedSignature } from '../../src/index.js';
-import { startCli, type RunningCli } from '../helpers/cli-process.js';
+import { envLines, startCli, type RunningCli } from '../helpers/cli-process.js';
 import { startRecorder } from '../emulator/webhook-receiver.js';
 
 // Runs the built CLI (`npm run build` first).
@@ -12,15 +12,6 @@ afterEach(async () => {
   running = undefined;
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
-
-function envLines(stdout: string): Record<string, string> {
-  return Object.fromEntries(
-    stdout
-      .trim()
-      .split('\n')
-      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
-  );
-}
 
 describe('pixhook emulator', () => {
   it('serves the gateway, prints generated credentials only, and delivers signed webhooks', async () => {

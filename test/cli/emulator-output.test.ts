@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
-import { startCli, type RunningCli } from '../helpers/cli-process.js';
+import { envLines, startCli, type RunningCli } from '../helpers/cli-process.js';
 import { startRecorder } from '../emulator/webhook-receiver.js';
 
 // Issue 20: credentials masked in every URL a command prints; the emulator's request bodies read
@@ -17,15 +17,6 @@ afterEach(async () => {
   emulator = undefined;
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
-
-function envLines(stdout: string): Record<string, string> {
-  return Object.fromEntries(
-    stdout
-      .trim()
-      .split('\n')
-      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
-  );
-}
 
 /** A raw POST: `chunks` written one by one (chunked unless `contentLength` is given); resolves with the status. */
 function post(url: string, chunks: Buffer[], contentLength?: number): Promise<{ status: number | undefined; body: string }> {

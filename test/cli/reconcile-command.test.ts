@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { redisWatchStore } from '../../src/redis/index.js';
-import { startCli, type RunningCli } from '../helpers/cli-process.js';
+import { jsonLines, startCli, type RunningCli } from '../helpers/cli-process.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { customer } from '../helpers/customer.js';
@@ -48,13 +48,6 @@ async function paidCharges(amounts: number[], watch?: { watch(id: string, create
   };
   return { ids, env };
 }
-
-const jsonLines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('pixhook reconcile', () => {
   it('--once --charge: one JSON line per recovered event, a summary line, exit 0, handled once', async () => {

@@ -80,3 +80,22 @@ export function runProcess(script: string, args: string[] = [], options: RunOpti
 export function runCli(args: string[], options: Omit<RunOptions, 'cwd'> = {}) {
   return runProcess(pixhookBin, args, options);
 }
+
+/** `NAME=value` lines (the emulator's start-up output) as an object. */
+export function envLines(stdout: string): Record<string, string> {
+  return Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
+}
+
+/** A command's JSON-lines output, one object per non-empty line. */
+export function jsonLines(text: string): Record<string, unknown>[] {
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}

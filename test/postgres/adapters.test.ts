@@ -15,6 +15,7 @@ import {
 } from '../../src/postgres/index.js';
 import { transactionPaid } from '../../src/testing/index.js';
 import { freshTable, usePostgres } from './use-postgres.js';
+import { handlerContext } from '../helpers/handler-context.js';
 
 const db = usePostgres();
 type Paid = PixEventOf<'transaction_paid'>;
@@ -28,14 +29,7 @@ function paid(id: string): Paid {
   if (!read.ok || read.event.kind === 'unknown') throw new Error('fixture did not normalize');
   return read.event as Paid;
 }
-const context = (key: string): HandlerContext => ({
-  key,
-  attempt: 1,
-  mode: 'inline',
-  source: 'webhook',
-  signal: new AbortController().signal,
-  markDuplicate: () => {},
-});
+const context = (key: string): HandlerContext => handlerContext(key);
 
 /** As a merchant's pool should be: an idle client whose server goes away must not crash the process. */
 function quiet(pool: pg.Pool): pg.Pool {

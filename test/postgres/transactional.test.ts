@@ -10,6 +10,7 @@ import {
 } from '../../src/postgres/index.js';
 import { transactionPaid } from '../../src/testing/index.js';
 import { freshTable, usePostgres } from './use-postgres.js';
+import { handlerContext } from '../helpers/handler-context.js';
 
 const db = usePostgres();
 type Paid = PixEventOf<'transaction_paid'>;
@@ -37,17 +38,7 @@ async function outcome<E>(handler: (event: E, context: HandlerContext) => Promis
   return transactionalOutcome(ctx);
 }
 
-function context(key: string, overrides: Partial<HandlerContext> = {}): HandlerContext {
-  return {
-    key,
-    attempt: 1,
-    mode: 'inline',
-    source: 'webhook',
-    signal: new AbortController().signal,
-    markDuplicate: () => {},
-    ...overrides,
-  } as HandlerContext;
-}
+const context = handlerContext;
 
 /**
  * A handler that books, and on its first attempt then holds its transaction (and its key row) open

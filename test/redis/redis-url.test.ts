@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Cluster } from 'ioredis';
-import { createRedisClient, parseRedisUrl, redactedRedisUrl } from '../../src/redis/redis-url.js';
+import { createRedisClient, parseRedisUrl } from '../../src/redis/redis-url.js';
 import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.js';
+import { redactedUrl } from '../../src/shared/redacted-url.js';
 
 describe('parseRedisUrl', () => {
   test('a single server with a password-only auth and a database', () => {
@@ -43,8 +44,8 @@ describe('parseRedisUrl', () => {
     expect(() => parseRedisUrl('redis://a:99999')).toThrow(/`url` must list each host as host or host:port/);
   });
 
-  test('redactedRedisUrl masks the password', () => {
-    expect(redactedRedisUrl('redis://u:secret@h:1')).toBe('redis://u:***@h:1');
+  test('redactedUrl masks the password', () => {
+    expect(redactedUrl('redis://u:secret@h:1')).toBe('redis://u:***@h:1');
   });
 });
 
@@ -69,9 +70,9 @@ describe('createRedisClient on a real 3-master cluster', () => {
   });
 });
 
-test('redactedRedisUrl masks a password holding a raw @, / or ?', () => {
+test('redactedUrl masks a password holding a raw @, / or ?', () => {
   for (const url of ['redis://u:p@ss@h:1', 'redis://u:p/ss@h:1', 'redis://:a?b@h:1']) {
-    const masked = redactedRedisUrl(url);
+    const masked = redactedUrl(url);
     expect(masked).toContain('***@h:1');
     expect(masked).not.toMatch(/ss@|a\?b/);
   }
