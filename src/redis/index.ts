@@ -18,3 +18,5 @@ export type {
 } from './redis-quarantine.js';
 export { redisWatchStore } from './redis-watch-store.js';
 export type { RedisEvalClient, RedisWatchStore, RedisWatchStoreOptions } from './redis-watch-store.js';
+export { redisPaymentBook } from './redis-payment-book.js';
+export type { RedisPaymentBook, RedisPaymentBookOptions } from './redis-payment-book.js';

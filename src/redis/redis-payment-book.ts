@@ -1,0 +1,335 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { channelOf } from '../book/book-channel.js';
+import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from '../book/book-state.js';
+import { checkExpectation } from '../book/check-expectation.js';
+import { claimedHeld, closedReason, currentHeld, ownsRelease, type StoredHeld } from '../book/held-lease.js';
+import { joinClaim, type JoinedClaim } from '../book/joined-claim.js';
+import type {
+  DismissResult,
+  DisputeWithAge,
+  HeldEvent,
+  PaymentBook,
+  RecordContext,
+  RecordResult,
+  ReleaseClaim,
+} from '../book/payment-book.js';
+import { defaultPolicy } from '../book/payment-policy.js';
+import type { DedupeStore } from '../index.js';
+import type { PixEvent } from '../index.js';
+import { checkInteger, checkTimeoutMs } from '../shared/option-checks.js';
+import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
+import { withTimeout } from '../shared/with-timeout.js';
+import { commitScript, listDisputedScript, listHeldScript, readForRecordScript, readScript } from './book-scripts.js';
+import { joinedClaimFor } from './joined-book-claim.js';
+import { checkClusterPrefix, scriptRunner, type RedisClientLike, type RedisScript } from './redis-client.js';
+import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
+import { replyArray, replyText } from './redis-replies.js';
+import { RedisUnavailableError } from './redis-unavailable-error.js';
+import { parseResource, parseStoredHeld } from './stored-book.js';
+
+export interface RedisPaymentBookOptions extends RedisPersistenceOptions {
+  /** An ioredis `Redis` or `Cluster`, or a node-redis client; pixhook never closes it. */
+  client: RedisClientLike;
+  /**
+   * Key prefix. Default `pixhook:{book}:`. One `{hash tag}` keeps every key of the book in one Cluster
+   * slot (a resource, its held events and the indexes change together); on a Cluster a prefix without one is refused.
+   */
+  prefix?: string;
+  /** Timeline entries kept per resource; the oldest drop first. Default 100. */
+  maxTimeline?: number;
+  /** A resource untouched this long is forgotten (one with an open dispute is kept). Default 90 days; 0 keeps every resource. */
+  retentionMs?: number;
+  /** Released and dismissed held events remembered (their answers `already_released`, `dismissed`). Default 100 000. */
+  maxClosed?: number;
+  /** How long a release may run before its event is held again for another release (a crashed releaser). Default 10 minutes. */
+  releaseLeaseMs?: number;
+  /** Each call fails (the delivery is answered 503 and retried) when Redis has not answered after this. Default 3 000 ms. */
+  timeoutMs?: number;
+  /** The clock, epoch milliseconds. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** The payment book shared by every instance on one Redis (or Redis Cluster). */
+export type RedisPaymentBook = PaymentBook;
+
+// Compare-and-set retries before giving up: only a resource written by many instances at once needs more than one.
+const maxRounds = 50;
+
+/**
+ * The payment book on Redis. Every change to one resource is a compare-and-set in one script, so two
+ * instances receiving `paid` and `refunded` of one charge at once cannot interleave. Given to a
+ * processing whose store is a `redisDedupeStore` on the same client (and, on a Cluster, in the same
+ * hash tag), the dedupe claim and the book's decision run in one script: one round trip.
+ */
+export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPaymentBook {
+  if (typeof options !== 'object' || options === null)
+    throw new PixhookConfigError('pixhook: `redisPaymentBook` takes an options object { client }.');
+  const redis = scriptRunner(options.client);
+  const prefix = options.prefix ?? 'pixhook:{book}:';
+  if (typeof prefix !== 'string' || prefix === '') throw new PixhookConfigError('pixhook: `prefix` must be a non-empty string.');
+  checkClusterPrefix(options.client, prefix, 'payment book', 'shop:{book}:');
+  const maxTimeline = checkInteger('maxTimeline', options.maxTimeline, 1, 100_000, 100);
+  const retentionMs = checkInteger('retentionMs', options.retentionMs, 0, 10 * 365 * 24 * 3_600_000, 90 * 24 * 3_600_000);
+  const maxClosed = checkInteger('maxClosed', options.maxClosed, 1, 100_000_000, 100_000);
+  const leaseMs = checkInteger('releaseLeaseMs', options.releaseLeaseMs, 1_000, 24 * 3_600_000, 10 * 60_000);
+  const timeoutMs = checkTimeoutMs('timeoutMs', options.timeoutMs, 3_000);
+  const now = options.now ?? Date.now;
+  if (typeof now !== 'function') throw new PixhookConfigError('pixhook: `now` must be a function returning epoch milliseconds.');
+  const persistence = persistenceGate(options.client, options);
+  const keys = bookKeys(prefix);
+  // Release claims this book made: finishRelease ends only its own.
+  const owners = new Map<string, string>();
+
+  async function run(script: RedisScript, scriptKeys: string[], args: (string | number)[], what: string): Promise<unknown> {
+    if (!redis.ready()) throw new RedisUnavailableError('redis is not connected');
+    const checking = persistence.before();
+    if (checking) await withTimeout(checking, timeoutMs, 'redis persistence check');
+    return withTimeout(redis.run(script, scriptKeys, args.map(String)), timeoutMs, `payment book ${what}`);
+  }
+
+  interface Write {
+    rk: string;
+    /** The resource as read ('' absent), and its next state; no `next`: not written. */
+    read?: string;
+    next?: ResourceState;
+    heldId?: string;
+    heldRead?: string;
+    held?: StoredHeld;
+    op?: 'open' | 'close' | 'keep';
+    score?: number;
+    expecting?: boolean;
+  }
+
+  async function commit(write: Write): Promise<boolean> {
+    const next = write.next;
+    const disputes = next === undefined ? '0' : next.disputes.some((d) => d.open) ? '2' : next.disputes.length > 0 ? '1' : '0';
+    const held = write.held?.held;
+    const args = [
+      next === undefined ? '*' : sha(write.read ?? ''),
+      next === undefined ? '' : JSON.stringify(next),
+      retentionMs,
+      disputes,
+      write.rk,
+      write.heldId ?? '',
+      sha(write.heldRead ?? ''),
+      write.held === undefined ? '' : JSON.stringify(write.held),
+      write.op ?? 'keep',
+      Math.round(write.score ?? 0),
+      held === undefined ? '' : write.rk + '\n' + held.dedupeKey,
+      maxClosed,
+      write.expecting === true ? '1' : '0',
+    ];
+    const done = await run(
+      commitScript,
+      [keys.resource(write.rk), keys.held, keys.heldKeys, keys.open, keys.closed, keys.disputed, keys.expecting],
+      args,
+      'write',
+    );
+    return Number(done) === 1;
+  }
+
+  /** Runs `attempt` until its compare-and-set lands. */
+  async function rounds<T>(attempt: () => Promise<{ done: boolean; value: T }>): Promise<T> {
+    for (let round = 0; round < maxRounds; round++) {
+      const { done, value } = await attempt();
+      if (done) return value;
+    }
+    throw new RedisUnavailableError('payment book: the resource kept changing under this write; retry later');
+  }
+
+  async function readHeld(heldId: string): Promise<{ raw: string; stored: StoredHeld | undefined }> {
+    const [raw] = replyArray(await run(readScript, [keys.held], [heldId], 'read')).map(replyText);
+    return { raw: raw ?? '', stored: raw ? parseStoredHeld(raw) : undefined };
+  }
+
+  async function readResource(rk: string): Promise<string> {
+    return replyText(replyArray(await run(readScript, [keys.resource(rk)], [], 'read'))[0]);
+  }
+
+  /** `record` and `retryOfHeld`: read, decide with the pure step, write if nothing changed meanwhile. */
+  async function recordRounds(event: PixEvent, context: RecordContext, onlyRetry: boolean): Promise<RecordResult | undefined> {
+    const current = event.kind === 'transaction' ? event.transaction : event.transfer;
+    const rk = resourceKey(event.kind, current.id);
+    const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now();
+    return rounds(async () => {
+      const [read = '', expecting = '', heldRaw = ''] = replyArray(
+        await run(
+          readForRecordScript,
+          [keys.resource(rk), keys.heldKeys, keys.held, keys.expecting],
+          [rk + '\n' + context.dedupeKey],
+          'read',
+        ),
+      ).map(replyText);
+      if (onlyRetry && heldRaw === '') return { done: true, value: undefined };
+      const openHeld = heldRaw === '' ? undefined : parseStoredHeld(heldRaw).held;
+      const step = recordStep({
+        resource: read === '' ? undefined : parseResource(read),
+        event,
+        dedupeKey: context.dedupeKey,
+        channel: context.channel ?? channelOf(event),
+        deliveryId: context.deliveryId ?? event.deliveryId,
+        at,
+        policy: context.policy ?? defaultPolicy,
+        confirmed: context.confirmed,
+        expectationsInUse: expecting === '1',
+        openHeld,
+        newHeldId,
+        maxTimeline,
+      });
+      const write: Write = { rk, read, next: step.resource };
+      if (step.held !== undefined)
+        Object.assign(write, { heldId: step.held.heldId, held: { held: step.held }, op: 'open', score: Date.now() });
+      return { done: await commit(write), value: step.result };
+    });
+  }
+
+  const book: RedisPaymentBook & { [joinClaim]: (store: DedupeStore) => JoinedClaim | undefined } = {
+    async get(id) {
+      const [charge = '', transfer = ''] = replyArray(
+        await run(readScript, [keys.resource(resourceKey('transaction', id)), keys.resource(resourceKey('transfer', id))], [], 'read'),
+      ).map(replyText);
+      const raw = charge !== '' ? charge : transfer;
+      return raw === '' ? undefined : toBookResource(parseResource(raw));
+    },
+
+    async expect(charge) {
+      const expected = checkExpectation(charge);
+      const rk = resourceKey('transaction', charge.id);
+      await rounds(async () => {
+        const read = await readResource(rk);
+        const state: ResourceState =
+          read === '' ? { id: charge.id, kind: 'transaction', timeline: [], payments: [], disputes: [] } : parseResource(read);
+        return { done: await commit({ rk, read, next: { ...state, expected }, expecting: true }), value: undefined };
+      });
+    },
+
+    async held() {
+      const at = now();
+      const listed: HeldEvent[] = [];
+      for (const raw of replyArray(await run(listHeldScript, [keys.open, keys.held], [], 'read'))) {
+        const text = replyText(raw);
+        if (text !== '') listed.push(currentHeld(parseStoredHeld(text), at));
+      }
+      return listed;
+    },
+
+    async dismiss(heldId, note) {
+      if (typeof note !== 'string' || note.length > 2000) {
+        throw new PixhookError('validation_failed', 'pixhook: `note` must be a string of at most 2000 characters.');
+      }
+      return rounds<DismissResult>(async () => {
+        const { raw, stored } = await readHeld(heldId);
+        const at = now();
+        const reason = closedReason(stored, at);
+        if (reason !== undefined || stored === undefined) return { done: true, value: { ok: false, reason: reason ?? 'not_found' } };
+        const rk = resourceKey(stored.held.kind, stored.held.resourceId);
+        const read = await readResource(rk);
+        const step = dismissStep(read === '' ? undefined : parseResource(read), currentHeld(stored, at), note, at, maxTimeline);
+        const write: Write = { rk, heldId, heldRead: raw, held: { held: step.held }, op: 'close', score: at };
+        if (step.resource !== undefined) Object.assign(write, { read, next: step.resource });
+        return { done: await commit(write), value: { ok: true } };
+      });
+    },
+
+    async disputes(filter = {}) {
+      const at = now();
+      const listed: DisputeWithAge[] = [];
+      for (const raw of replyArray(await run(listDisputedScript, [keys.disputed], [keys.resource('')], 'read'))) {
+        for (const dispute of parseResource(replyText(raw)).disputes) {
+          if (filter.open !== undefined && dispute.open !== filter.open) continue;
+          listed.push({ ...dispute, ageMs: Math.max(0, at - Date.parse(dispute.openedAt)) });
+        }
+      }
+      return listed.sort((a, b) => b.ageMs - a.ageMs);
+    },
+
+    async record(event, context) {
+      if (typeof context?.dedupeKey !== 'string' || context.dedupeKey === '') {
+        throw new PixhookError('validation_failed', 'pixhook: `dedupeKey` must be a non-empty string.');
+      }
+      return (await recordRounds(event, context, false)) as RecordResult;
+    },
+
+    async retryOfHeld(event, context) {
+      if (typeof context?.dedupeKey !== 'string' || context.dedupeKey === '') return undefined;
+      const result = await recordRounds(event, context, true);
+      return result?.outcome === 'duplicate_hold'
+        ? { outcome: result.outcome, violations: result.violations, heldId: result.heldId }
+        : undefined;
+    },
+
+    async claimRelease(heldId) {
+      const owner = randomUUID();
+      return rounds<ReleaseClaim>(async () => {
+        const { raw, stored } = await readHeld(heldId);
+        const at = now();
+        const reason = closedReason(stored, at);
+        if (reason !== undefined || stored === undefined) return { done: true, value: { ok: false, reason: reason ?? 'not_found' } };
+        const claimed = claimedHeld(stored, owner, at, leaseMs);
+        const done = await commit({ rk: resourceKey(stored.held.kind, stored.held.resourceId), heldId, heldRead: raw, held: claimed });
+        if (done) owners.set(heldId, owner);
+        return { done, value: { ok: true, held: structuredClone(claimed.held) } };
+      });
+    },
+
+    async finishRelease(heldId, ok) {
+      const owner = owners.get(heldId);
+      const finished = await rounds(async () => {
+        const { raw, stored } = await readHeld(heldId);
+        if (!ownsRelease(stored, owner)) return { done: true, value: false };
+        const at = now();
+        const rk = resourceKey(stored.held.kind, stored.held.resourceId);
+        const read = await readResource(rk);
+        const step = releaseStep(read === '' ? undefined : parseResource(read), stored.held, ok === true, at, maxTimeline);
+        const write: Write = {
+          rk,
+          heldId,
+          heldRead: raw,
+          held: { held: step.held },
+          op: step.held.state === 'released' ? 'close' : 'keep',
+          score: at,
+        };
+        if (step.resource !== undefined) Object.assign(write, { read, next: step.resource });
+        return { done: await commit(write), value: true };
+      });
+      owners.delete(heldId);
+      return finished;
+    },
+
+    [joinClaim]: (store) => joinedClaimFor(store, { client: options.client, prefix, keys, maxTimeline, retentionMs, now, run }),
+  };
+  return book;
+}
+
+/** Every key of one book, from its prefix. */
+export interface BookKeys {
+  resource(rk: string): string;
+  held: string;
+  heldKeys: string;
+  open: string;
+  closed: string;
+  disputed: string;
+  expecting: string;
+}
+
+function bookKeys(prefix: string): BookKeys {
+  return {
+    resource: (rk) => `${prefix}r:${rk}`,
+    held: `${prefix}held`,
+    heldKeys: `${prefix}held-keys`,
+    open: `${prefix}open`,
+    closed: `${prefix}closed`,
+    disputed: `${prefix}disputed`,
+    expecting: `${prefix}expecting`,
+  };
+}
+
+let heldSeq = 0;
+/** Sortable by creation in this process (the open list is ordered by creation time, then by id), unique across instances. */
+function newHeldId(): string {
+  return `held_${Date.now().toString(36).padStart(9, '0')}${(++heldSeq % 1_679_616).toString(36).padStart(4, '0')}${randomUUID().slice(0, 8)}`;
+}
+
+function sha(text: string): string {
+  return text === '' ? '' : createHash('sha1').update(text, 'utf8').digest('hex');
+}
