@@ -2,6 +2,7 @@ import { eventKey, type HandlerContext, type PixEvent, type UnknownEvent } from 
 import { inboxNames, inboxSchemaSql, type InboxTableOptions } from './inbox-schema.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { sessionLockStore, type PostgresDedupeStore } from './session-lock-store.js';
+import { sharedTransactions, type SharedTransactions } from './shared-transactions.js';
 import type { IsolationLevel, SqlExecutor } from './sql-database.js';
 import type { RetryOptions } from '../shared/retry-options.js';
 import { checkInteger, checkTtlMs, maxTtlMs, mustBe } from '../shared/option-checks.js';
@@ -65,6 +66,13 @@ export interface PostgresInbox {
   close(): Promise<void>;
 }
 
+const links = new WeakMap<PostgresInbox, { store: PostgresDedupeStore; shared: SharedTransactions }>();
+
+/** Internal: what `postgresPaymentBook({ inbox })` shares with the inbox (its store, and the open book transactions). */
+export function inboxLink(inbox: PostgresInbox): { store: PostgresDedupeStore; shared: SharedTransactions } | undefined {
+  return links.get(inbox);
+}
+
 export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
   if (options?.pool === undefined || options.pool === null) {
     throw mustBe('pool', 'a pg Pool (e.g. new pg.Pool({ connectionString })), a connected pg Client or a SqlDatabase', options?.pool);
@@ -72,6 +80,12 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
   const db = toSqlDatabase(options.pool);
   const names = inboxNames(options);
   const isolation = checkedIsolation(options.isolation ?? 'read committed');
+  // A run that never ends its claim must not keep a resource locked: its book transaction commits after 10 minutes.
+  const shared = sharedTransactions(10 * 60_000, (key) =>
+    process.emitWarning(
+      `pixhook: the payment book's transaction for ${JSON.stringify(key)} was never ended by its run; committed after 10 minutes`,
+    ),
+  );
   const settings: TransactionalSettings = {
     db,
     names,
@@ -79,11 +93,12 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     dedupeTtlMs: checkTtlMs('dedupeTtlMs', options.dedupeTtlMs, 24 * 60 * 60 * 1000),
     isolation,
     retry: transactionRetry(options),
+    shared,
   };
-  const store = sessionLockStore(db, names);
+  const store = withSharedTransactions(sessionLockStore(db, names), settings.shared);
   const ddl = inboxSchemaSql(options);
 
-  return {
+  const inbox: PostgresInbox = {
     store,
     transactional: (handler, handlerOptions) => transactional(settings, handler, handlerOptions),
     claim: (tx, event, claimOptions) => claimIn(tx, settings, keyOf(settings, event), claimOptions?.scope),
@@ -113,4 +128,21 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     },
     close: () => store.close(),
   };
+  links.set(inbox, { store, shared });
+  return inbox;
+}
+
+/** The store, committing a book transaction kept open for the event when it is marked done, and rolling it back when its claim is given back. */
+function withSharedTransactions(store: PostgresDedupeStore, shared: SharedTransactions | undefined): PostgresDedupeStore {
+  if (shared === undefined) return store;
+  return Object.assign(Object.create(store) as PostgresDedupeStore, {
+    async complete(key: string, owner: string, ttlMs: number) {
+      await shared.settle(key, true);
+      return store.complete(key, owner, ttlMs);
+    },
+    async release(key: string, owner: string) {
+      await shared.settle(key, false).catch(() => {});
+      return store.release(key, owner);
+    },
+  });
 }

@@ -1,6 +1,7 @@
 import type { HandlerContext, PixEvent, UnknownEvent } from '../index.js';
 import type { InboxNames } from './inbox-schema.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow } from './sql-database.js';
+import type { SharedTransactions } from './shared-transactions.js';
 import { isRetryableTransactionError } from './sql-state.js';
 import { checkOneOf, mustBe, refuseRenamed } from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
@@ -35,6 +36,8 @@ export interface TransactionalSettings {
   dedupeTtlMs: number;
   isolation: IsolationLevel;
   retry: RetryPolicy;
+  /** The payment book's open transactions (`postgresPaymentBook({ inbox })`): a handler of the event writes inside its. */
+  shared?: SharedTransactions;
 }
 
 /** 4 runs in all; each wait random between 5 ms and 20 ms doubling (jitter: two retried transactions should not meet again). */
@@ -102,6 +105,22 @@ export function checkedIsolation(isolation: IsolationLevel): IsolationLevel {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The claim and the handler inside the book's open transaction; a failure rolls back the book's entry with the handler's writes. */
+async function inShared<T>(
+  tx: SqlExecutor,
+  shared: SharedTransactions,
+  key: string,
+  first: { text: string; values: (string | number)[] },
+  body: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>,
+): Promise<T> {
+  try {
+    return await body(tx, (await tx.query(first.text, first.values)).rows);
+  } catch (error) {
+    await shared.fail(key);
+    throw error;
+  }
+}
+
 export function transactional<E extends PixEvent | UnknownEvent>(
   settings: TransactionalSettings,
   handler: TransactionalHandler<E>,
@@ -125,9 +144,12 @@ export function transactional<E extends PixEvent | UnknownEvent>(
           return 'handled';
         };
         const { db } = settings;
-        const outcome = db.transactionWith
-          ? await db.transactionWith(isolation, first, body)
-          : await db.transaction(isolation, async (tx) => body(tx, (await tx.query(first.text, first.values)).rows));
+        const open = settings.shared?.take(key);
+        const outcome = open
+          ? await inShared(open, settings.shared as SharedTransactions, key, first, body)
+          : db.transactionWith
+            ? await db.transactionWith(isolation, first, body)
+            : await db.transaction(isolation, async (tx) => body(tx, (await tx.query(first.text, first.values)).rows));
         outcomes.set(context, outcome);
         if (outcome === 'skipped') {
           // Processing answers this run 200 duplicate and does not count it as handled.

@@ -1,5 +1,6 @@
 import type { PaymentBook, RecordResult, ReleaseResult } from '../book/payment-book.js';
 import type { Violation } from '../book/payment-policy.js';
+import { joinedClaimOf, type JoinedClaim } from '../book/joined-claim.js';
 import { createClaimKeeper } from '../dedupe/claim-keeper.js';
 import type { ClaimResult } from '../dedupe/dedupe-store.js';
 import { guardStore } from '../dedupe/guard-store.js';
@@ -12,6 +13,7 @@ import { describeError } from '../shared/describe-error.js';
 import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import { maxDelayMs } from '../shared/option-checks.js';
 import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
+import { withTimeout } from '../shared/with-timeout.js';
 import type { ProcessingReason } from '../shared/reasons.js';
 import type { Acknowledgement, ClaimedRun } from './acknowledgement.js';
 import { createBackgroundMode } from './background-mode.js';
@@ -91,6 +93,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   const log = config.logger;
   const { book, policy } = config;
   const violationHandlers: ViolationHandler[] = [];
+  // A book that takes the claim with its own update in one step on this store (Redis: one script); else claim, then record.
+  const joined = joinedClaimOf(config.store, book);
 
   /**
    * Inline: run the handlers, then answer. Past `deadlineMs` the answer is 503 `handler_timeout` while
@@ -293,6 +297,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     const key = config.dedupeKey(event);
     if (typeof key !== 'string' || key === '') throw new PixhookError('internal_error', 'dedupeKey must return a non-empty string');
     const run = new Run(event, key, ownerPrefix + ++ownerSeq, options);
+    if (joined !== undefined) return claimAndRecord(joined, run);
     let claiming: MaybePromise<ClaimResult>;
     try {
       claiming = store.claim(key, run.owner, config.claimTtlMs);
@@ -321,6 +326,26 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       await run.release();
       return { reason: 'store_unavailable', key: run.key, hint: 'payment book: ' + describeError(error) };
     }
+    return afterRecord(recorded, run);
+  }
+
+  /** The claim and the book's update in one step; its answers mean what `claimed` and `recordInBook` make of them. */
+  async function claimAndRecord(join: JoinedClaim, run: Run): Promise<AcceptResult> {
+    let joinedResult: Awaited<ReturnType<JoinedClaim>>;
+    try {
+      const claiming = join(run.key, run.owner, config.claimTtlMs, run.event, { dedupeKey: run.key, policy });
+      joinedResult = await withTimeout(claiming, config.storeTimeoutMs, 'dedupe claim and payment book');
+    } catch (error) {
+      return storeUnavailable(error, run);
+    }
+    if (joinedResult.claim === 'done') return { reason: joinedResult.retry === undefined ? 'duplicate' : 'held', key: run.key };
+    if (joinedResult.claim !== 'claimed') return { reason: joinedResult.claim, key: run.key };
+    run.hold();
+    return afterRecord(joinedResult.recorded, run);
+  }
+
+  /** A hold ends here (the key is done; the book answers its retries `held`); a flag rides on the event to the handlers. */
+  async function afterRecord(recorded: RecordResult, run: Run): Promise<AcceptResult> {
     if (recorded.violations.length > 0) {
       run.event = { ...run.event, violations: recorded.violations };
       tellViolations(recorded.violations, run.event);

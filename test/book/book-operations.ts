@@ -19,7 +19,7 @@ const names: TransactionEventName[] = [
   'transaction_created',
   'transaction_paid',
   'transaction_refunded',
-  'transaction_expired',
+  'transaction_updated',
   'transaction_canceled',
   'transaction_infraction',
 ];
@@ -47,6 +47,7 @@ const chargeOperation = fc
     const fields = {
       id,
       amountInCents: amount,
+      ...(name === 'transaction_updated' && { status: 'expired' as const }),
       ...(endToEndId !== undefined && { endToEndId }),
       ...(document !== undefined && { payer: { document } }),
       ...(name === 'transaction_infraction' && { infraction: { ...infraction, openedAt: '2026-05-01T10:00:00Z' } }),

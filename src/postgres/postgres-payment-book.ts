@@ -1,0 +1,284 @@
+import { randomUUID } from 'node:crypto';
+import { channelOf } from '../book/book-channel.js';
+import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from '../book/book-state.js';
+import { checkExpectation } from '../book/check-expectation.js';
+import { claimedHeld, closedReason, currentHeld, ownsRelease, type StoredHeld } from '../book/held-lease.js';
+import { joinClaim, type JoinedClaim } from '../book/joined-claim.js';
+import type { DisputeWithAge, HeldEvent, PaymentBook, RecordContext, RecordResult } from '../book/payment-book.js';
+import { defaultPolicy } from '../book/payment-policy.js';
+import type { DedupeStore, PixEvent } from '../index.js';
+import { checkInteger } from '../shared/option-checks.js';
+import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
+import { bookNames, bookSchemaSql, type BookTableOptions } from './book-schema.js';
+import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
+import { inboxLink, type PostgresInbox } from './postgres-inbox.js';
+import type { SqlExecutor, SqlRow } from './sql-database.js';
+
+export interface PostgresPaymentBookOptions extends BookTableOptions {
+  /** A `pg` Pool (the reference), a connected `pg` Client, or a `SqlDatabase` (`fromPostgresJs`, `fromKysely`, `fromDrizzle`). */
+  db: PostgresHandle;
+  /**
+   * The inbox whose store the processing uses. Given, the book's update of an event the handlers will
+   * run stays in an open transaction: `inbox.transactional` handlers write inside it, and it commits
+   * when the event is marked done (rolls back when a handler throws), so the ledger and the book commit together.
+   */
+  inbox?: PostgresInbox;
+  /** Timeline entries kept per resource; the oldest drop first. Default 100. */
+  maxTimeline?: number;
+  /** How long a release may run before its event is held again for another release (a crashed releaser). Default 10 minutes. */
+  releaseLeaseMs?: number;
+  /** The clock, epoch milliseconds. Default `Date.now`. */
+  now?: () => number;
+}
+
+export interface PostgresPaymentBook extends PaymentBook {
+  /** Creates the book's tables if missing (safe from several instances at once). */
+  migrate(): Promise<void>;
+  /** The DDL `migrate()` runs, for your own migration tool. */
+  schemaSql(): string;
+}
+
+/**
+ * The payment book in Postgres. Each change to a resource runs in a transaction that first locks the
+ * resource's row (an upsert, which takes the row lock whether or not it existed): two instances receiving
+ * `paid` and `refunded` of one charge at once take turns. The decision is the pure step every book shares.
+ */
+export function postgresPaymentBook(options: PostgresPaymentBookOptions): PostgresPaymentBook {
+  if (options?.db === undefined || options.db === null) {
+    throw new PixhookConfigError('pixhook: `db` must be a pg Pool, a connected pg Client or a SqlDatabase.');
+  }
+  const db = toSqlDatabase(options.db);
+  const names = bookNames(options);
+  const ddl = bookSchemaSql(options);
+  const maxTimeline = checkInteger('maxTimeline', options.maxTimeline, 1, 100_000, 100);
+  const leaseMs = checkInteger('releaseLeaseMs', options.releaseLeaseMs, 1_000, 24 * 3_600_000, 10 * 60_000);
+  const now = options.now ?? Date.now;
+  if (typeof now !== 'function') throw new PixhookConfigError('pixhook: `now` must be a function returning epoch milliseconds.');
+  const link = options.inbox === undefined ? undefined : inboxLink(options.inbox);
+  if (options.inbox !== undefined && link === undefined) throw new PixhookConfigError('pixhook: `inbox` must be a postgresInbox().');
+  const owners = new Map<string, string>();
+
+  // Locks the resource's row (creating it when new) and reads what the decision needs, in one statement.
+  const lockSql = `INSERT INTO ${names.resources} AS r (key) VALUES ($1) ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key
+    RETURNING r.state, EXISTS (SELECT 1 FROM ${names.flags} WHERE name = 'expecting') AS expecting,
+    (SELECT data FROM ${names.held} WHERE resource_key = $1 AND dedupe_key = $2 AND state IN ('held', 'releasing')) AS open_held`;
+  const writeSql = `WITH w AS (UPDATE ${names.resources} SET state = $2, has_disputes = $3, updated_at = now() WHERE key = $1)
+    INSERT INTO ${names.held} (held_id, resource_key, dedupe_key, state, data) SELECT $4, $1, $5, 'held', $6 WHERE $4::text IS NOT NULL`;
+  const heldSql = `SELECT data, owner, lease_until FROM ${names.held} WHERE held_id = $1 FOR UPDATE`;
+  const updateHeldSql = `UPDATE ${names.held} SET state = $2, owner = $3, lease_until = $4, data = $5,
+    closed_at = CASE WHEN $2 IN ('released', 'dismissed') THEN now() ELSE NULL END WHERE held_id = $1`;
+  const resourceSql = `SELECT state FROM ${names.resources} WHERE key = $1 FOR UPDATE`;
+  const saveSql = `UPDATE ${names.resources} SET state = $2, has_disputes = $3, updated_at = now() WHERE key = $1`;
+
+  /** One record, in `tx` (whose first statement `lockSql` answered `rows`). */
+  function decide(event: PixEvent, context: RecordContext, rows: SqlRow[]) {
+    const row = rows[0] ?? {};
+    const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now();
+    const openHeld = typeof row['open_held'] === 'string' ? (JSON.parse(row['open_held']) as HeldEvent) : undefined;
+    return recordStep({
+      resource: typeof row['state'] === 'string' ? (JSON.parse(row['state']) as ResourceState) : undefined,
+      event,
+      dedupeKey: context.dedupeKey,
+      channel: context.channel ?? channelOf(event),
+      deliveryId: context.deliveryId ?? event.deliveryId,
+      at,
+      policy: context.policy ?? defaultPolicy,
+      confirmed: context.confirmed,
+      expectationsInUse: row['expecting'] === true,
+      openHeld,
+      newHeldId: () => 'held_' + randomUUID(),
+      maxTimeline,
+    });
+  }
+
+  async function write(tx: SqlExecutor, rk: string, step: ReturnType<typeof decide>): Promise<void> {
+    const held = step.held;
+    await tx.query(writeSql, [
+      rk,
+      JSON.stringify(step.resource),
+      step.resource.disputes.length > 0,
+      held?.heldId ?? null,
+      held?.dedupeKey ?? null,
+      held === undefined ? null : JSON.stringify(held),
+    ]);
+  }
+
+  async function recordIn(event: PixEvent, context: RecordContext, onlyRetry: boolean): Promise<RecordResult | undefined> {
+    const current = event.kind === 'transaction' ? event.transaction : event.transfer;
+    const rk = resourceKey(event.kind, current.id);
+    const first = { text: lockSql, values: [rk, context.dedupeKey] };
+    const body = async (tx: SqlExecutor, rows: SqlRow[]) => {
+      if (onlyRetry && typeof rows[0]?.['open_held'] !== 'string') return { value: undefined, keep: false };
+      const step = decide(event, context, rows);
+      await write(tx, rk, step);
+      return { value: step.result as RecordResult | undefined, keep: step.result.outcome === 'apply' };
+    };
+    if (!onlyRetry && link?.shared.enabled) {
+      const redo = () => recordIn(event, context, false);
+      return link.shared.open(context.dedupeKey, db, 'read committed', first, body, redo);
+    }
+    const run = async (tx: SqlExecutor, rows: SqlRow[]) => (await body(tx, rows)).value;
+    return db.transactionWith
+      ? db.transactionWith('read committed', first, run)
+      : db.transaction('read committed', async (tx) => run(tx, (await tx.query(first.text, first.values)).rows));
+  }
+
+  /** Locks a held event (and, for `withResource`, its resource), then runs `fn` in that transaction. */
+  function withHeld<T>(heldId: string, fn: (tx: SqlExecutor, stored: StoredHeld | undefined) => Promise<T>): Promise<T> {
+    return db.transaction('read committed', async (tx) => {
+      const { rows } = await tx.query(heldSql, [heldId]);
+      const row = rows[0];
+      if (row === undefined) return fn(tx, undefined);
+      const stored: StoredHeld = { held: JSON.parse(String(row['data'])) as HeldEvent };
+      if (typeof row['owner'] === 'string') stored.owner = row['owner'];
+      if (row['lease_until'] !== null && row['lease_until'] !== undefined) stored.leaseUntil = Number(row['lease_until']);
+      return fn(tx, stored);
+    });
+  }
+
+  async function saveHeld(tx: SqlExecutor, stored: StoredHeld): Promise<void> {
+    const { held } = stored;
+    await tx.query(updateHeldSql, [held.heldId, held.state, stored.owner ?? null, stored.leaseUntil ?? null, JSON.stringify(held)]);
+  }
+
+  /** The held event's resource, locked: after the held row (the order every path takes). */
+  async function lockedResource(tx: SqlExecutor, held: HeldEvent): Promise<{ rk: string; state: ResourceState | undefined }> {
+    const rk = resourceKey(held.kind, held.resourceId);
+    const { rows } = await tx.query(resourceSql, [rk]);
+    const state = rows[0]?.['state'];
+    return { rk, state: typeof state === 'string' ? (JSON.parse(state) as ResourceState) : undefined };
+  }
+
+  async function saveResource(tx: SqlExecutor, rk: string, state: ResourceState | undefined): Promise<void> {
+    if (state !== undefined) await tx.query(saveSql, [rk, JSON.stringify(state), state.disputes.length > 0]);
+  }
+
+  const book: PostgresPaymentBook & { [joinClaim]: (store: DedupeStore) => JoinedClaim | undefined } = {
+    async get(id) {
+      const { rows } = await db.query(`SELECT key, state FROM ${names.resources} WHERE key = ANY($1::text[]) AND state IS NOT NULL`, [
+        [resourceKey('transaction', id), resourceKey('transfer', id)],
+      ]);
+      const row = rows.find((r) => r['key'] === resourceKey('transaction', id)) ?? rows[0];
+      return row === undefined ? undefined : toBookResource(JSON.parse(String(row['state'])) as ResourceState);
+    },
+
+    async expect(charge) {
+      const expected = checkExpectation(charge);
+      const rk = resourceKey('transaction', charge.id);
+      await db.transaction('read committed', async (tx) => {
+        const { rows } = await tx.query(
+          `INSERT INTO ${names.resources} AS r (key) VALUES ($1) ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key RETURNING r.state`,
+          [rk],
+        );
+        const stored = rows[0]?.['state'];
+        const state: ResourceState =
+          typeof stored === 'string'
+            ? (JSON.parse(stored) as ResourceState)
+            : { id: charge.id, kind: 'transaction', timeline: [], payments: [], disputes: [] };
+        await tx.query(saveSql, [rk, JSON.stringify({ ...state, expected }), state.disputes.length > 0]);
+        await tx.query(`INSERT INTO ${names.flags} (name, value) VALUES ('expecting', '1') ON CONFLICT (name) DO NOTHING`);
+      });
+    },
+
+    async held() {
+      const at = now();
+      const { rows } = await db.query(
+        `SELECT data, owner, lease_until FROM ${names.held} WHERE state IN ('held', 'releasing') ORDER BY seq`,
+      );
+      return rows.map((row) => {
+        const stored: StoredHeld = { held: JSON.parse(String(row['data'])) as HeldEvent };
+        if (row['lease_until'] !== null && row['lease_until'] !== undefined) stored.leaseUntil = Number(row['lease_until']);
+        return currentHeld(stored, at);
+      });
+    },
+
+    async dismiss(heldId, note) {
+      if (typeof note !== 'string' || note.length > 2000) {
+        throw new PixhookError('validation_failed', 'pixhook: `note` must be a string of at most 2000 characters.');
+      }
+      return withHeld(heldId, async (tx, stored) => {
+        const at = now();
+        const reason = closedReason(stored, at);
+        if (reason !== undefined || stored === undefined) return { ok: false, reason: reason ?? 'not_found' } as const;
+        const { rk, state } = await lockedResource(tx, stored.held);
+        const step = dismissStep(state, currentHeld(stored, at), note, at, maxTimeline);
+        await saveResource(tx, rk, step.resource);
+        await saveHeld(tx, { held: step.held });
+        return { ok: true } as const;
+      });
+    },
+
+    async disputes(filter = {}) {
+      const at = now();
+      const { rows } = await db.query(`SELECT state FROM ${names.resources} WHERE has_disputes`);
+      const listed: DisputeWithAge[] = [];
+      for (const row of rows) {
+        for (const dispute of (JSON.parse(String(row['state'])) as ResourceState).disputes) {
+          if (filter.open !== undefined && dispute.open !== filter.open) continue;
+          listed.push({ ...dispute, ageMs: Math.max(0, at - Date.parse(dispute.openedAt)) });
+        }
+      }
+      return listed.sort((a, b) => b.ageMs - a.ageMs);
+    },
+
+    async record(event, context) {
+      if (typeof context?.dedupeKey !== 'string' || context.dedupeKey === '') {
+        throw new PixhookError('validation_failed', 'pixhook: `dedupeKey` must be a non-empty string.');
+      }
+      return (await recordIn(event, context, false)) as RecordResult;
+    },
+
+    async retryOfHeld(event, context) {
+      if (typeof context?.dedupeKey !== 'string' || context.dedupeKey === '') return undefined;
+      const result = await recordIn(event, context, true);
+      return result?.outcome === 'duplicate_hold'
+        ? { outcome: result.outcome, violations: result.violations, heldId: result.heldId }
+        : undefined;
+    },
+
+    async claimRelease(heldId) {
+      const owner = randomUUID();
+      const claim = await withHeld(heldId, async (tx, stored) => {
+        const at = now();
+        const reason = closedReason(stored, at);
+        if (reason !== undefined || stored === undefined) return { ok: false, reason: reason ?? 'not_found' } as const;
+        const claimed = claimedHeld(stored, owner, at, leaseMs);
+        await saveHeld(tx, claimed);
+        return { ok: true, held: claimed.held } as const;
+      });
+      if (claim.ok) owners.set(heldId, owner);
+      return claim;
+    },
+
+    async finishRelease(heldId, ok) {
+      const owner = owners.get(heldId);
+      owners.delete(heldId);
+      return withHeld(heldId, async (tx, stored) => {
+        if (!ownsRelease(stored, owner)) return false;
+        const { rk, state } = await lockedResource(tx, stored.held);
+        const step = releaseStep(state, stored.held, ok === true, now(), maxTimeline);
+        await saveResource(tx, rk, step.resource);
+        await saveHeld(tx, { held: step.held });
+        return true;
+      });
+    },
+
+    async migrate() {
+      await db.transaction('read committed', async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${names.lockSpace}migrate`]);
+        for (const statement of ddl.split(/;\n/)) {
+          const text = statement.replace(/--.*$/gm, '').trim().replace(/;$/, '');
+          if (text !== '') await tx.query(text);
+        }
+      });
+    },
+    schemaSql: () => ddl,
+
+    // The processing tells the book its store: with the inbox's own store, records stay open for the handlers.
+    [joinClaim](store) {
+      if (link !== undefined && store === link.store) link.shared.enabled = true;
+      return undefined;
+    },
+  };
+  return book;
+}

@@ -1,0 +1,112 @@
+import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
+
+// The payment book's update and a transactional handler's writes in one transaction. The book opens it
+// (locking the resource), decides, writes, and leaves it open under the event's dedupe key; a
+// transactional handler of that event runs inside it; the inbox's store commits it when the run is
+// marked done and rolls it back when the claim is given back. A failing handler rolls it back at once,
+// book entry and ledger writes together.
+
+interface OpenTransaction {
+  tx: SqlExecutor;
+  finish: (commit: boolean) => void;
+  ended: Promise<void>;
+  /** Records the event again in a transaction of its own (a later attempt succeeded after a rollback). */
+  redo: () => Promise<unknown>;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export interface SharedTransactions {
+  /** True once a processing pairs the book with this inbox's store (only then does anything commit it). */
+  enabled: boolean;
+  /**
+   * Runs `body` in a new transaction. When it answers `keep`, the transaction stays open under `key`
+   * until `settle`; otherwise it commits now. Resolves with the body's value once decided.
+   */
+  open<T>(
+    key: string,
+    db: SqlDatabase,
+    isolation: IsolationLevel,
+    first: SqlStatement,
+    body: (tx: SqlExecutor, rows: SqlRow[]) => Promise<{ value: T; keep: boolean }>,
+    redo: () => Promise<unknown>,
+  ): Promise<T>;
+  /** The open transaction of `key`, for a transactional handler. */
+  take(key: string): SqlExecutor | undefined;
+  /** Rolls back the open transaction of `key` (its handler failed); a later success records the event again. */
+  fail(key: string): Promise<void>;
+  /** Commits (`true`) or rolls back the open transaction of `key`; resolves when it has ended. */
+  settle(key: string, commit: boolean): Promise<void>;
+}
+
+const rollback = Symbol('rollback');
+
+export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => void): SharedTransactions {
+  const open = new Map<string, OpenTransaction>();
+  const rolledBack = new Map<string, () => Promise<unknown>>();
+
+  async function end(key: string, commit: boolean): Promise<void> {
+    const entry = open.get(key);
+    if (entry === undefined) return;
+    open.delete(key);
+    clearTimeout(entry.timer);
+    entry.finish(commit);
+    await entry.ended;
+  }
+
+  return {
+    enabled: false,
+    open(key, db, isolation, first, body, redo) {
+      let endedOk!: () => void;
+      let endedFailed!: (error: unknown) => void;
+      const ended = new Promise<void>((ok, fail) => ((endedOk = ok), (endedFailed = fail)));
+      ended.catch(() => {});
+      return new Promise((resolve, reject) => {
+        // Kept open: the caller hears the decision now, before the commit.
+        let answered = false;
+        const run = async (tx: SqlExecutor, rows: SqlRow[]) => {
+          const { value, keep } = await body(tx, rows);
+          if (!keep) return value;
+          let finish!: (commit: boolean) => void;
+          const finished = new Promise<boolean>((done) => (finish = done));
+          const timer = setTimeout(() => {
+            onLate(key);
+            end(key, true).catch(() => {});
+          }, maxOpenMs);
+          (timer as { unref?: () => void }).unref?.();
+          open.set(key, { tx, finish, ended, redo, timer });
+          answered = true;
+          resolve(value);
+          if (!(await finished)) throw rollback;
+          return value;
+        };
+        const transaction = db.transactionWith
+          ? db.transactionWith(isolation, first, run)
+          : db.transaction(isolation, async (tx) => run(tx, (await tx.query(first.text, first.values)).rows));
+        transaction.then(
+          (value) => {
+            if (!answered) resolve(value);
+            endedOk();
+          },
+          (error: unknown) => {
+            if (!answered) reject(error);
+            if (error === rollback) endedOk();
+            else endedFailed(error);
+          },
+        );
+      });
+    },
+    take: (key) => open.get(key)?.tx,
+    async fail(key) {
+      const entry = open.get(key);
+      if (entry === undefined) return;
+      rolledBack.set(key, entry.redo);
+      await end(key, false).catch(() => {});
+    },
+    async settle(key, commit) {
+      const redo = rolledBack.get(key);
+      rolledBack.delete(key);
+      if (commit && redo !== undefined) await redo();
+      await end(key, commit);
+    },
+  };
+}
