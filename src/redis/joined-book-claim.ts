@@ -1,5 +1,139 @@
-import type { JoinedClaim } from '../book/joined-claim.js';
-import type { DedupeStore } from '../index.js';
-export function joinedClaimFor(_store: DedupeStore, _book: unknown): JoinedClaim | undefined {
-  return undefined;
+import { channelOf } from '../book/book-channel.js';
+import { resourceKey } from '../book/book-state.js';
+import { statesPayment } from '../book/evaluate-policy.js';
+import type { JoinedClaim, JoinedClaimResult } from '../book/joined-claim.js';
+import type { DuplicateHold, RecordContext, RecordResult } from '../book/payment-book.js';
+import { defaultPolicy } from '../book/payment-policy.js';
+import type { DedupeStore, PixEvent } from '../index.js';
+import { releaseScript } from './dedupe-scripts.js';
+import { joinedClaimScript } from './joined-book-script.js';
+import { isClusterClient, type RedisClientLike, type RedisScript } from './redis-client.js';
+import { dedupeSiteOf } from './redis-dedupe-store.js';
+import { replyArray, replyText } from './redis-replies.js';
+import { RedisUnavailableError } from './redis-unavailable-error.js';
+
+/** What the book lends its joined claim. */
+export interface BookSite {
+  client: RedisClientLike;
+  prefix: string;
+  keys: {
+    resource(rk: string): string;
+    held: string;
+    heldKeys: string;
+    open: string;
+    disputed: string;
+    expecting: string;
+  };
+  maxTimeline: number;
+  retentionMs: number;
+  now: () => number;
+  newHeldId: () => string;
+  run(script: RedisScript, keys: string[], args: (string | number)[], what: string): Promise<unknown>;
+}
+
+/**
+ * The claim and the book's record in one script, when `store` is a Redis dedupe store on the book's
+ * client whose keys share the book's slot (always on one server; on a Cluster, when both prefixes carry
+ * the same {hash tag}). Otherwise undefined: the processing claims, then records.
+ */
+export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim | undefined {
+  const site = dedupeSiteOf(store);
+  if (site === undefined || site.client !== book.client) return undefined;
+  if (isClusterClient(book.client) && (hashTag(site.prefix) === undefined || hashTag(site.prefix) !== hashTag(book.prefix)))
+    return undefined;
+  const { keys } = book;
+  return async (key, owner, ttlMs, event, context) => {
+    const current = event.kind === 'transaction' ? event.transaction : event.transfer;
+    const rk = resourceKey(event.kind, current.id);
+    const dedupeKey = site.prefix + key;
+    let reply: unknown[];
+    try {
+      reply = replyArray(
+        await book.run(
+          joinedClaimScript,
+          [dedupeKey, keys.resource(rk), keys.held, keys.heldKeys, keys.open, keys.disputed, keys.expecting],
+          [owner, Math.max(1, Math.ceil(ttlMs)), JSON.stringify(factOf(event, context, rk, book)), JSON.stringify(event)],
+          'claim',
+        ),
+      );
+    } catch (error) {
+      // The script may still land after a timeout: give the claim back behind it, as the store's own claim does.
+      book.run(releaseScript, [dedupeKey], [owner], 'release').catch(() => {});
+      throw error;
+    }
+    return joinedResult(replyText(reply[0]), replyText(reply[1]));
+  };
+}
+
+function joinedResult(claim: string, result: string): JoinedClaimResult {
+  if (claim === 'in_flight') return { claim };
+  if (claim === 'done') return result === '' ? { claim } : { claim, retry: parsed(result) as DuplicateHold };
+  if (claim === 'claimed') return { claim, recorded: parsed(result) };
+  throw new RedisUnavailableError(`unexpected answer from the redis claim and book script: ${claim}`);
+}
+
+function parsed(text: string): RecordResult {
+  const value = JSON.parse(text) as RecordResult;
+  // cjson writes an empty list as {}.
+  if (!Array.isArray(value.violations)) value.violations = [];
+  return value;
+}
+
+/** What the script needs of the event and the context: everything that does not depend on the book, computed here. */
+function factOf(event: PixEvent, context: RecordContext, rk: string, book: BookSite): Record<string, unknown> {
+  const current = event.kind === 'transaction' ? event.transaction : event.transfer;
+  const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : book.now();
+  const stated = event.timestamp === undefined ? Number.NaN : Date.parse(event.timestamp);
+  const paidAtMs = Number.isFinite(stated) ? stated : at;
+  const fact: Record<string, unknown> = {
+    rk,
+    hk: rk + '\n' + context.dedupeKey,
+    id: current.id,
+    kind: event.kind,
+    name: event.name,
+    status: current.status,
+    amount: current.amountInCents,
+    channel: context.channel ?? channelOf(event),
+    deliveryId: context.deliveryId ?? event.deliveryId,
+    dedupeKey: context.dedupeKey,
+    at: new Date(at).toISOString(),
+    paidAtMs,
+    paidAt: new Date(paidAtMs).toISOString(),
+    statesPayment: statesPayment(event),
+    confirmed: context.confirmed,
+    policy: context.policy ?? defaultPolicy,
+    heldId: book.newHeldId(),
+    maxTimeline: book.maxTimeline,
+    retentionMs: book.retentionMs,
+    score: Date.now(),
+  };
+  if (event.kind === 'transaction') {
+    const { endToEndId, payer, infraction } = event.transaction;
+    if (endToEndId !== undefined) fact['endToEndId'] = endToEndId;
+    if (payer?.document !== undefined) fact['document'] = writtenDocument(payer.document);
+    if (event.name === 'transaction_infraction') {
+      const openedAt = infraction?.openedAt === undefined ? Number.NaN : Date.parse(infraction.openedAt);
+      fact['infraction'] = {
+        id: infraction?.id,
+        status: infraction?.status,
+        reason: infraction?.reason,
+        amountInCents: infraction?.amountInCents,
+        openedAt: Number.isFinite(openedAt) ? new Date(openedAt).toISOString() : undefined,
+      };
+    }
+  }
+  return fact;
+}
+
+/** The payer's document as ASCII of the same length: digits kept, a masked position `*`, anything else `?` (document-digits.ts). */
+function writtenDocument(value: string): string {
+  return [...value.replace(/[\s.\-/]/g, '')]
+    .map((char) => (/^\d$/.test(char) ? char : /^[*xX•#]$/.test(char) ? '*' : '?'.repeat(char.length)))
+    .join('');
+}
+
+function hashTag(prefix: string): string | undefined {
+  const open = prefix.indexOf('{');
+  const close = open === -1 ? -1 : prefix.indexOf('}', open + 1);
+  return close > open + 1 ? prefix.slice(open + 1, close) : undefined;
 }

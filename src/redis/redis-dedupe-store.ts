@@ -44,6 +44,13 @@ export interface RedisDedupeStore extends DedupeStore {
   ready(): Promise<void>;
 }
 
+const sites = new WeakMap<DedupeStore, { client: RedisClientLike; prefix: string }>();
+
+/** Internal: the client and prefix of a Redis dedupe store, so a Redis payment book on the same client can claim with it in one script. */
+export function dedupeSiteOf(store: DedupeStore): { client: RedisClientLike; prefix: string } | undefined {
+  return sites.get(store);
+}
+
 /**
  * A dedupe store shared by every instance on one Redis. Each call is one `EVALSHA` round trip, and
  * every claim carries its run's owner token, so release, renewal and completion only ever touch
@@ -65,7 +72,7 @@ export function redisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeS
           ...(options.requirePersistence !== undefined && { requirePersistence: options.requirePersistence }),
         }));
 
-  return {
+  const store: RedisDedupeStore = {
     ...(quarantine && { quarantine }),
     ready: () => persistence.ready(),
     async claim(key, owner, ttlMs) {
@@ -102,6 +109,8 @@ export function redisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeS
       return Number(await redis.run(extendScript, [prefix + key], [owner, ttl(ttlMs)])) === 1;
     },
   };
+  sites.set(store, { client: options.client, prefix });
+  return store;
 }
 
 /** Retries `attempt` with backoff (250 ms doubling to 5 s) until it succeeds or `forMs` has passed; never keeps the process alive. */

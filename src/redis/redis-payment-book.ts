@@ -296,7 +296,7 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
       return finished;
     },
 
-    [joinClaim]: (store) => joinedClaimFor(store, { client: options.client, prefix, keys, maxTimeline, retentionMs, now, run }),
+    [joinClaim]: (store) => joinedClaimFor(store, { client: options.client, prefix, keys, maxTimeline, retentionMs, now, newHeldId, run }),
   };
   return book;
 }

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PixhookConfigError } from '../../src/index.js';
 import { memoryPaymentBook } from '../../src/book/memory-payment-book.js';
-import { redisPaymentBook } from '../../src/redis/index.js';
+import { joinedClaimOf } from '../../src/book/joined-claim.js';
+import type { PaymentBook } from '../../src/book/payment-book.js';
+import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
 import { chargeEvent } from '../book/book-events.js';
 import { bookOperation, runOperations, t0 } from '../book/book-operations.js';
 import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
@@ -99,5 +101,50 @@ describe.each(redisTargetNames)('redisPaymentBook on %s', (name) => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('claims and records in ONE script with a Redis store on the same client, deciding every random sequence as the memory book (differential)', async () => {
+    const { client } = targets(name);
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(bookOperation, { minLength: 1, maxLength: 14 }), async (ops) => {
+        const prefix = freshPrefix();
+        const book = redisPaymentBook({ client, prefix, now: () => t0 });
+        const store = redisDedupeStore({ client, prefix: `${prefix}dedupe:`, quarantine: false });
+        const joined = joinedClaimOf(store, book);
+        expect(joined).toBeDefined();
+        // Every record goes through the joined script: a fresh key claims it; a key already done asks for a held retry.
+        const viaScript: PaymentBook = {
+          ...book,
+          async record(event, context) {
+            const result = await joined!(`k${++n}`, 'owner', 60_000, event, context);
+            if (result.claim !== 'claimed') throw new Error(`expected a claim, got ${result.claim}`);
+            return result.recorded;
+          },
+          async retryOfHeld(event, context) {
+            const key = `k${++n}`;
+            await store.claim(key, 'o', 60_000);
+            await store.complete(key, 'o', 60_000);
+            const result = await joined!(key, 'owner', 60_000, event, context);
+            if (result.claim !== 'done') throw new Error(`expected done, got ${result.claim}`);
+            return result.retry;
+          },
+        };
+        const memory = await runOperations(memoryPaymentBook({ now: () => t0 }), ops);
+        expect(await runOperations(viaScript, ops)).toEqual(memory);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('joins the claim only with a store it can share a script with', async () => {
+    const { client } = targets(name);
+    const book = redisPaymentBook({ client, prefix: 'j:{book}:' });
+    expect(
+      joinedClaimOf(redisDedupeStore({ client: targets(name).connect(), prefix: 'j:{book}:d:', quarantine: false }), book),
+    ).toBeUndefined();
+    const untagged = joinedClaimOf(redisDedupeStore({ client, quarantine: false }), book);
+    expect(untagged === undefined).toBe(name === 'cluster');
+    expect(joinedClaimOf(redisDedupeStore({ client, prefix: 'j:{book}:d:', quarantine: false }), book)).toBeDefined();
   });
 });
