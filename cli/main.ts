@@ -61,6 +61,13 @@ const commands: Record<string, { about: string; load: () => Promise<CommandModul
       return { run: m.webhooksCommand, help: m.webhooksHelp };
     },
   },
+  book: {
+    about: 'shows timelines and held events of the payment book, and releases or dismisses them',
+    load: async () => {
+      const m = await import('./book-command.js');
+      return { run: m.bookCommand, help: m.bookHelp };
+    },
+  },
   postgres: {
     about: "prints the Postgres inbox's DDL for your migration tool",
     load: async () => {

@@ -27,6 +27,11 @@ const commandPaths = [
   'webhooks delete',
   'postgres',
   'postgres schema',
+  'book',
+  'book show',
+  'book held',
+  'book release',
+  'book dismiss',
 ];
 
 describe('pixhook --version', () => {

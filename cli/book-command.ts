@@ -1,0 +1,196 @@
+import { createProcessing, type BookResource, type HeldEvent, type PaymentBook } from '../src/index.js';
+import { escapeControls } from '../src/shared/escape-controls.js';
+import { silentLogger } from '../src/shared/logger.js';
+import { CommandFailure, durationFlag, parseCommandLine, runCommand, UsageError } from './shared/cli-args.js';
+import { unknownLine, type CommandHelp, type FlagHelp } from './shared/command-help.js';
+import { jsonText } from './shared/json-text.js';
+import { loadHandlers } from './shared/load-handlers.js';
+import { closeClient, connectRedis, redisFlags, redisFlagsHelp, redisUrlFrom } from './shared/redis-backend.js';
+
+const backendFlags: FlagHelp[] = [
+  { flag: '--redis <url>', meaning: 'the Redis book (redisPaymentBook): redis://… or redis+cluster://… (default: PIXHOOK_REDIS_URL)' },
+  ...redisFlagsHelp('the Redis book (redisPaymentBook)').slice(1),
+  { flag: '--prefix <p>', meaning: "the Redis book's key prefix (default pixhook:{book}:)" },
+  { flag: '--postgres <url>', meaning: 'the Postgres book (postgresPaymentBook): postgres://user@host/db (default: PIXHOOK_POSTGRES_URL)' },
+  { flag: '--table <name>', meaning: "the Postgres book's table prefix (default pixhook_book)" },
+  { flag: '--json', meaning: 'one JSON document on stdout instead of lines' },
+];
+
+const subcommands = ['show', 'held', 'release', 'dismiss'] as const;
+
+export const bookHelp: CommandHelp = {
+  usage: 'book <show|held|release|dismiss> [flags]',
+  about: 'Reads and tends the payment book on Redis or Postgres: timelines, held events, releases and dismissals.',
+  flags: [],
+  subcommands: {
+    show: {
+      usage: 'book show <resource id> (--redis <url> | --postgres <url>)',
+      about: "Prints a charge's or transfer's timeline, one line per event.",
+      flags: backendFlags,
+    },
+    held: {
+      usage: 'book held (--redis <url> | --postgres <url>)',
+      about: 'Lists the held events (held or releasing), oldest first.',
+      flags: backendFlags,
+    },
+    release: {
+      usage: 'book release <held id> --handlers <module> (--redis <url> | --postgres <url>)',
+      about: "Runs a held event's handlers exactly once (across every instance), then marks it released. Exit 1 when it cannot.",
+      flags: [
+        { flag: '--handlers <module>', meaning: 'a module whose default export (or `register`) registers the handlers' },
+        ...backendFlags,
+      ],
+    },
+    dismiss: {
+      usage: 'book dismiss <held id> [--note <text>] (--redis <url> | --postgres <url>)',
+      about: 'Closes a held event without running its handlers. Exit 1 when it cannot.',
+      flags: [{ flag: '--note <text>', meaning: 'why it was dismissed (kept with the event)' }, ...backendFlags],
+    },
+  },
+};
+
+const flags = {
+  ...redisFlags,
+  prefix: { type: 'string' },
+  postgres: { type: 'string' },
+  table: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  handlers: { type: 'string' },
+  note: { type: 'string', default: '' },
+} as const;
+
+/** `pixhook book show|held|release|dismiss`. */
+export function bookCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  return runCommand(sub !== undefined && (subcommands as readonly string[]).includes(sub) ? `book ${sub}` : 'book', async () => {
+    if (sub === undefined || !(subcommands as readonly string[]).includes(sub)) {
+      throw new UsageError(
+        sub === undefined ? `book needs a subcommand: ${subcommands.join(', ')}` : unknownLine('subcommand', sub, subcommands),
+      );
+    }
+    const { values, positionals } = parseCommandLine(rest, flags, true);
+    const wantsId = sub !== 'held';
+    if (wantsId && positionals.length !== 1) throw new UsageError(`book ${sub} takes one ${sub === 'show' ? 'resource' : 'held'} id`);
+    if (!wantsId && positionals.length > 0) throw new UsageError('book held takes no arguments');
+    if (sub === 'release' && values.handlers === undefined) throw new UsageError('book release needs --handlers <module>');
+    const register = sub === 'release' ? await loadHandlers(values.handlers as string) : undefined;
+    const id = positionals[0] ?? '';
+    const { book, close } = await openBook(values);
+    try {
+      if (sub === 'show') return show(await book.get(id), id, values.json);
+      if (sub === 'held') return listHeld(await book.held(), values.json);
+      if (sub === 'dismiss') return answer(await book.dismiss(id, values.note), 'dismissed', id, values.json);
+      const processing = createProcessing({ book });
+      await register!(processing);
+      return answer(await processing.release(id), 'released', id, values.json);
+    } finally {
+      await close();
+    }
+  });
+}
+
+interface Backend {
+  book: PaymentBook;
+  close(): Promise<void>;
+}
+
+async function openBook(values: {
+  redis?: string;
+  'redis-wait': string;
+  prefix?: string;
+  postgres?: string;
+  table?: string;
+}): Promise<Backend> {
+  const postgresUrl = values.postgres ?? (process.env['PIXHOOK_POSTGRES_URL'] || undefined);
+  const redisUrl = redisUrlFrom(values.redis, false);
+  if ((postgresUrl === undefined && redisUrl === undefined) || (values.redis !== undefined && values.postgres !== undefined)) {
+    throw new UsageError('book needs one of --redis <url> or --postgres <url>');
+  }
+  if (postgresUrl !== undefined && (values.postgres !== undefined || redisUrl === undefined)) {
+    const { default: pg } = await import('pg');
+    const { postgresPaymentBook } = await import('../src/postgres/index.js');
+    const pool = new pg.Pool({ connectionString: postgresUrl, max: 2, connectionTimeoutMillis: 10_000 });
+    pool.on('error', () => {});
+    return { book: postgresPaymentBook({ db: pool, ...(values.table !== undefined && { table: values.table }) }), close: () => pool.end() };
+  }
+  if (redisUrl === undefined) throw new UsageError('book needs one of --redis <url> or --postgres <url>');
+  const waitMs = durationFlag('--redis-wait', values['redis-wait'], { min: 0, max: 24 * 3_600_000 });
+  const client = await connectRedis(redisUrl, waitMs);
+  const { redisPaymentBook } = await import('../src/redis/index.js');
+  return {
+    // Reading and tending the book writes no delivery: the persistence warning is the receiver's to give.
+    book: redisPaymentBook({
+      client,
+      ...(values.prefix !== undefined && { prefix: values.prefix }),
+      timeoutMs: 10_000,
+      logger: silentLogger,
+    }),
+    close: () => closeClient(client),
+  };
+}
+
+function show(resource: BookResource | undefined, id: string, json: boolean): number {
+  if (resource === undefined)
+    throw new CommandFailure('validation_failed', `not_found: the book holds no charge or transfer ${jsonText(id)}`);
+  if (json) {
+    process.stdout.write(`${jsonText(resource)}\n`);
+    return 0;
+  }
+  const lines = [`${resource.kind} ${text(resource.id)} ${text(resource.status)} ${resource.amountInCents} cents`];
+  if (resource.expected !== undefined)
+    lines.push(
+      `expected ${resource.expected.amountInCents} cents${resource.expected.expiresAt ? ` until ${resource.expected.expiresAt}` : ''}`,
+    );
+  for (const entry of resource.timeline) {
+    const extra = [
+      entry.reasons.length > 0 ? entry.reasons.join(',') : '',
+      entry.heldId ?? '',
+      entry.deliveryId === undefined ? '' : `delivery=${text(entry.deliveryId)}`,
+    ];
+    lines.push(
+      [
+        entry.at,
+        entry.outcome,
+        text(entry.name),
+        text(entry.status),
+        `${entry.amountInCents}`,
+        entry.channel,
+        ...extra.filter(Boolean),
+      ].join(' '),
+    );
+  }
+  for (const dispute of resource.disputes)
+    lines.push(`dispute ${text(dispute.id ?? '-')} ${dispute.open ? 'open' : 'closed'} since ${dispute.openedAt}`);
+  process.stdout.write(lines.join('\n') + '\n');
+  return 0;
+}
+
+function listHeld(held: HeldEvent[], json: boolean): number {
+  if (json) {
+    process.stdout.write(`${jsonText(held)}\n`);
+    return 0;
+  }
+  for (const entry of held) {
+    const reasons = entry.violations.map((violation) => violation.reason).join(',');
+    process.stdout.write(
+      `${entry.heldId} ${entry.state} ${entry.heldAt} ${text(entry.event.name)} ${entry.kind} ${text(entry.resourceId)} ${reasons}\n`,
+    );
+  }
+  if (held.length === 0 && process.stderr.isTTY) process.stderr.write('pixhook: nothing is held\n');
+  return 0;
+}
+
+function answer(result: { ok: true } | { ok: false; reason: string }, done: string, id: string, json: boolean): number {
+  if (json) process.stdout.write(`${jsonText(result)}\n`);
+  if (!result.ok) {
+    process.stderr.write(`pixhook: ${result.reason}: held event ${jsonText(id)} was not ${done}\n`);
+    return 1;
+  }
+  if (!json) process.stdout.write(`${done} ${text(id)}\n`);
+  return 0;
+}
+
+/** An untrusted string for one terminal line: control characters escaped, no line breaks. */
+function text(value: string): string {
+  return escapeControls(value).replace(/[\r\n]/g, (c) => (c === '\r' ? '\\r' : '\\n'));
+}
