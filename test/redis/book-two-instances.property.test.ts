@@ -1,0 +1,33 @@
+import fc from 'fast-check';
+import { describe, it } from 'vitest';
+import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
+import { deliverToTwo, deliveries, type Instance } from '../book/two-instance-permutations.js';
+import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
+
+const targets = useRedisTargets();
+
+describe.each(redisTargetNames)("the payment book on Redis (%s), two receivers, every order of a charge's events", (name) => {
+  it('ends refunded, handles each forward fact once, never moves backwards (claim and book in one script)', async () => {
+    const clients = [targets(name).client, targets(name).connect()];
+    const instances = clients.map((client): Instance => ({
+      store: redisDedupeStore({ client, prefix: 'perm:{book}:dedupe:', quarantine: false }),
+      book: redisPaymentBook({ client, prefix: 'perm:{book}:' }),
+    })) as [Instance, Instance];
+    await fc.assert(
+      fc.asyncProperty(deliveries, (list) => deliverToTwo(list, instances)),
+      { numRuns: 25 },
+    );
+  });
+
+  it('the same with the claim and the book in two steps (a store whose keys are elsewhere)', async () => {
+    const clients = [targets(name).client, targets(name).connect()];
+    const instances = clients.map((client): Instance => ({
+      store: redisDedupeStore({ client, prefix: 'perm2:dedupe:', quarantine: false }),
+      book: redisPaymentBook({ client, prefix: 'perm2:{book}:' }),
+    })) as [Instance, Instance];
+    await fc.assert(
+      fc.asyncProperty(deliveries, (list) => deliverToTwo(list, instances)),
+      { numRuns: 15 },
+    );
+  });
+});
