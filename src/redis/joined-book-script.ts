@@ -22,12 +22,12 @@ local function entry(outcome, reasons, heldId)
   return { name = f.name, status = f.status, amountInCents = f.amount, channel = f.channel, deliveryId = f.deliveryId,
     at = f.at, outcome = outcome, reasons = reasons, heldId = heldId }
 end
-local function save(r)
+local function save(r, had)
   local open, any = false, false
   for _, d in ipairs(arr(r.disputes)) do any = true if d.open then open = true end end
   local json = cjson.encode(r)
   if f.retentionMs > 0 and not open then redis.call('SET', KEYS[2], json, 'PX', f.retentionMs) else redis.call('SET', KEYS[2], json) end
-  if any then redis.call('SADD', KEYS[6], f.rk) else redis.call('SREM', KEYS[6], f.rk) end
+  if any then redis.call('SADD', KEYS[6], f.rk) elseif had then redis.call('SREM', KEYS[6], f.rk) end
 end
 local function resource()
   local raw = redis.call('GET', KEYS[2])
@@ -43,7 +43,7 @@ local function duplicateHold()
   for _, v in ipairs(arr(held.violations)) do table.insert(reasons, v.reason) end
   local r = resource()
   r.timeline = push(r.timeline, entry('duplicate_hold', reasons, heldId), f.maxTimeline)
-  save(r)
+  save(r, #arr(r.disputes) > 0)
   return cjson.encode({ outcome = 'duplicate_hold', violations = held.violations, heldId = heldId })
 end
 
@@ -103,6 +103,7 @@ local function sameDocument(expected, written)
 end
 
 local r, existed = resource()
+local had = #arr(r.disputes) > 0
 local from = r.status
 local violations = {}
 local function add(reason, message) table.insert(violations, { reason = reason, action = f.policy[reason], message = message }) end
@@ -162,7 +163,7 @@ end
 if hold then
   local heldId = f.heldId
   r.timeline = push(r.timeline, entry('held', reasons, heldId), f.maxTimeline)
-  save(r)
+  save(r, had)
   local held = cjson.encode({ heldId = heldId, resourceId = f.id, kind = f.kind, dedupeKey = f.dedupeKey, violations = violations,
     channel = f.channel, deliveryId = f.deliveryId, heldAt = f.at, state = 'held' })
   redis.call('HSET', KEYS[3], heldId, '{"held":' .. string.sub(held, 1, -2) .. ',"event":' .. ARGV[4] .. '}}')
@@ -182,6 +183,6 @@ if f.statesPayment then
   r.payments = payments
 end
 r.timeline = push(r.timeline, entry('apply', reasons), f.maxTimeline)
-save(r)
+save(r, had)
 return { 'claimed', cjson.encode({ outcome = 'apply', violations = violations }) }
 `);

@@ -325,9 +325,11 @@ function bookKeys(prefix: string): BookKeys {
 }
 
 let heldSeq = 0;
+// Random once per process, then a counter: unique across instances without a UUID per event (the joined claim asks for one each time).
+const heldProcess = randomUUID().slice(0, 8);
 /** Sortable by creation in this process (the open list is ordered by creation time, then by id), unique across instances. */
 function newHeldId(): string {
-  return `held_${Date.now().toString(36).padStart(9, '0')}${(++heldSeq % 1_679_616).toString(36).padStart(4, '0')}${randomUUID().slice(0, 8)}`;
+  return `held_${Date.now().toString(36).padStart(9, '0')}${(++heldSeq % 1_679_616).toString(36).padStart(4, '0')}${heldProcess}`;
 }
 
 function sha(text: string): string {

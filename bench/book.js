@@ -1,0 +1,126 @@
+// The payment book's backends (issue 22), each against its baseline side by side, in alternating rounds:
+// - Redis: the dedupe claim and the book's record in ONE script (what a processing with a Redis store and
+//   a Redis book on the same client runs) against today's claim alone, one call at a time (round trips).
+// - Postgres: a transactional handler inside the book's transaction (lock and decide, write, claim, the
+//   merchant's INSERT, COMMIT) against the same INSERT in a bare transaction (BEGIN; INSERT; COMMIT).
+// Run: npm run build && node bench/book.js [--quick]. Prints one JSON object.
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { createProcessing } from 'pixhook';
+import { postgresInbox, postgresPaymentBook } from 'pixhook/postgres';
+import { redisDedupeStore, redisPaymentBook } from 'pixhook/redis';
+// Internal (not exported): the joined claim the processing uses, and the inbox's open book transactions.
+import { joinedClaimOf } from '../dist/src/book/joined-claim.js';
+import { inboxLink } from '../dist/src/postgres/postgres-inbox.js';
+import { interleave, pairedSpread } from './lib/interleave.js';
+import { startRedisServer } from './lib/redis-server.js';
+import { median, quick, round } from './lib/stats.js';
+import { startPostgresServer } from './postgres-server.js';
+
+const options = quick
+  ? { rounds: 3, sliceMs: 20, warmupMs: 100, calibrate: 20, minIterations: 5 }
+  : { rounds: 20, sliceMs: 150, warmupMs: 1000, calibrate: 200, minIterations: 20 };
+const paid = (id) => ({
+  kind: 'transaction',
+  name: 'transaction_paid',
+  variant: 'b',
+  source: 'webhook',
+  warnings: [],
+  payload: {},
+  transaction: { id, status: 'paid', amountInCents: 1000, endToEndId: `E${id}` },
+});
+
+async function redisBench() {
+  const server = await startRedisServer();
+  const client = new Redis({ host: '127.0.0.1', port: server.port, lazyConnect: true });
+  try {
+    await client.connect();
+    const store = redisDedupeStore({ client, prefix: 'bench:{book}:dedupe:', quarantine: false });
+    const book = redisPaymentBook({ client, prefix: 'bench:{book}:' });
+    const joined = joinedClaimOf(store, book);
+    if (joined === undefined) throw new Error('the store and the book did not join');
+    let n = 0;
+    const subjects = {
+      claim: {
+        async: true,
+        async fn() {
+          const result = await store.claim(`transaction_paid:txn_${n++}:paid`, randomUUID(), 60_000);
+          if (result !== 'claimed') throw new Error(`claim answered ${result}`);
+        },
+      },
+      'claim + book': {
+        async: true,
+        async fn() {
+          const i = n++;
+          const result = await joined(`transaction_paid:txn_${i}:paid`, randomUUID(), 60_000, paid(`txn_${i}`), { dedupeKey: `k${i}` });
+          if (result.claim !== 'claimed' || result.recorded.outcome !== 'apply') throw new Error(`joined claim answered ${result.claim}`);
+        },
+      },
+    };
+    const samples = await interleave(subjects, { ...options, calibrate: quick ? 20 : 2000, minIterations: quick ? 5 : 200 });
+    return {
+      claim_us: round(median(samples.claim) / 1000, 1),
+      claim_book_us: round(median(samples['claim + book']) / 1000, 1),
+      ratio: pairedSpread(samples, 'claim + book', 'claim'),
+    };
+  } finally {
+    client.disconnect();
+    await server.stop();
+  }
+}
+
+async function postgresBench() {
+  const server = await startPostgresServer();
+  const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+  try {
+    const inbox = postgresInbox({ pool, table: 'bench_inbox' });
+    const book = postgresPaymentBook({ db: pool, inbox, table: 'bench_book' });
+    await Promise.all([inbox.migrate(), book.migrate()]);
+    // The processing pairs the book with the inbox's store: from then on a record stays open for the handlers.
+    createProcessing({ store: inbox.store, book });
+    const { shared } = inboxLink(inbox);
+    await pool.query('CREATE TABLE ledger (event_key text NOT NULL, tx_id text NOT NULL, amount_in_cents integer NOT NULL)');
+    const insert = (tx, key, i) =>
+      tx.query('INSERT INTO ledger (event_key, tx_id, amount_in_cents) VALUES ($1, $2, $3)', [key, `tx_${i}`, 1000 + (i % 500)]);
+    const signal = new AbortController().signal;
+    let n = 0;
+    const handler = inbox.transactional(async (_event, { key, tx }) => insert(tx, key, n));
+    async function bare() {
+      const i = ++n;
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await insert(client, `transaction_paid:bare_${i}:paid`, i);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    }
+    async function withBook() {
+      const i = ++n;
+      const key = `transaction_paid:book_${i}:paid`;
+      const event = paid(`book_${i}`);
+      const recorded = await book.record(event, { dedupeKey: key });
+      if (recorded.outcome !== 'apply') throw new Error(`the book answered ${recorded.outcome}`);
+      await handler(event, { key, attempt: 1, mode: 'inline', source: 'webhook', signal, markDuplicate() {} });
+      await shared.settle(key, true);
+    }
+    const subjects = { bare: { async: true, fn: bare }, 'handler + book': { async: true, fn: withBook } };
+    const samples = await interleave(subjects, options);
+    const { rows } = await pool.query(
+      `SELECT (SELECT count(*)::int FROM ledger WHERE event_key LIKE '%book_%') AS ledger, (SELECT count(*)::int FROM bench_book_resources) AS book`,
+    );
+    if (rows[0].ledger !== rows[0].book) throw new Error(`ledger rows ${rows[0].ledger} ≠ book rows ${rows[0].book}`);
+    return {
+      bare_us: round(median(samples.bare) / 1000, 1),
+      handler_book_us: round(median(samples['handler + book']) / 1000, 1),
+      ratio: pairedSpread(samples, 'handler + book', 'bare'),
+    };
+  } finally {
+    await pool.end();
+    await server.stop();
+  }
+}
+
+console.log(JSON.stringify({ redis: await redisBench(), postgres: await postgresBench() }));
