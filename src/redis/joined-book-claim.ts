@@ -7,6 +7,7 @@ import { defaultPolicy } from '../book/payment-policy.js';
 import type { DedupeStore, PixEvent } from '../index.js';
 import { releaseScript } from './dedupe-scripts.js';
 import { joinedClaimScript } from './joined-book-script.js';
+import { policyReasons } from '../book/payment-policy.js';
 import { isClusterClient, type RedisClientLike, type RedisScript } from './redis-client.js';
 import { dedupeSiteOf } from './redis-dedupe-store.js';
 import { replyArray, replyText } from './redis-replies.js';
@@ -52,7 +53,7 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
         await book.run(
           joinedClaimScript,
           [dedupeKey, keys.resource(rk), keys.held, keys.heldKeys, keys.open, keys.disputed, keys.expecting],
-          [owner, Math.max(1, Math.ceil(ttlMs)), JSON.stringify(factOf(event, context, rk, book)), JSON.stringify(event)],
+          [owner, Math.max(1, Math.ceil(ttlMs)), JSON.stringify(event), ...factOf(event, context, rk, book)],
           'claim',
         ),
       );
@@ -68,7 +69,7 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
 function joinedResult(claim: string, result: string): JoinedClaimResult {
   if (claim === 'in_flight') return { claim };
   if (claim === 'done') return result === '' ? { claim } : { claim, retry: parsed(result) as DuplicateHold };
-  if (claim === 'claimed') return { claim, recorded: parsed(result) };
+  if (claim === 'claimed') return { claim, recorded: result === 'apply' ? { outcome: 'apply', violations: [] } : parsed(result) };
   throw new RedisUnavailableError(`unexpected answer from the redis claim and book script: ${claim}`);
 }
 
@@ -79,50 +80,56 @@ function parsed(text: string): RecordResult {
   return value;
 }
 
-/** What the script needs of the event and the context: everything that does not depend on the book, computed here. */
-function factOf(event: PixEvent, context: RecordContext, rk: string, book: BookSite): Record<string, unknown> {
+/** What the script needs of the event and the context, in the order of `factFields`: everything that does not depend on the book, computed here. */
+function factOf(event: PixEvent, context: RecordContext, rk: string, book: BookSite): (string | number)[] {
   const current = event.kind === 'transaction' ? event.transaction : event.transfer;
   const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : book.now();
   const stated = event.timestamp === undefined ? Number.NaN : Date.parse(event.timestamp);
   const paidAtMs = Number.isFinite(stated) ? stated : at;
-  const fact: Record<string, unknown> = {
-    rk,
-    hk: rk + '\n' + context.dedupeKey,
-    id: current.id,
-    kind: event.kind,
-    name: event.name,
-    status: current.status,
-    amount: current.amountInCents,
-    channel: context.channel ?? channelOf(event),
-    deliveryId: context.deliveryId ?? event.deliveryId,
-    dedupeKey: context.dedupeKey,
-    at: new Date(at).toISOString(),
-    paidAtMs,
-    paidAt: new Date(paidAtMs).toISOString(),
-    statesPayment: statesPayment(event),
-    confirmed: context.confirmed,
-    policy: context.policy ?? defaultPolicy,
-    heldId: book.newHeldId(),
-    maxTimeline: book.maxTimeline,
-    retentionMs: book.retentionMs,
-    score: Date.now(),
-  };
-  if (event.kind === 'transaction') {
-    const { endToEndId, payer, infraction } = event.transaction;
-    if (endToEndId !== undefined) fact['endToEndId'] = endToEndId;
-    if (payer?.document !== undefined) fact['document'] = writtenDocument(payer.document);
-    if (event.name === 'transaction_infraction') {
-      const openedAt = infraction?.openedAt === undefined ? Number.NaN : Date.parse(infraction.openedAt);
-      fact['infraction'] = {
-        id: infraction?.id,
-        status: infraction?.status,
-        reason: infraction?.reason,
-        amountInCents: infraction?.amountInCents,
-        openedAt: Number.isFinite(openedAt) ? new Date(openedAt).toISOString() : undefined,
-      };
-    }
+  const policy = context.policy ?? defaultPolicy;
+  const transaction = event.kind === 'transaction' ? event.transaction : undefined;
+  const deliveryId = context.deliveryId ?? event.deliveryId;
+  let infraction = '';
+  if (transaction !== undefined && event.name === 'transaction_infraction') {
+    const given = transaction.infraction;
+    const openedAt = given?.openedAt === undefined ? Number.NaN : Date.parse(given.openedAt);
+    infraction = JSON.stringify({
+      id: given?.id,
+      status: given?.status,
+      reason: given?.reason,
+      amountInCents: given?.amountInCents,
+      openedAt: Number.isFinite(openedAt) ? new Date(openedAt).toISOString() : undefined,
+    });
   }
-  return fact;
+  return [
+    rk,
+    rk + '\n' + context.dedupeKey,
+    current.id,
+    event.kind,
+    event.name,
+    current.status,
+    current.amountInCents,
+    context.channel ?? channelOf(event),
+    optional(deliveryId),
+    context.dedupeKey,
+    new Date(at).toISOString(),
+    paidAtMs,
+    new Date(paidAtMs).toISOString(),
+    statesPayment(event) ? '1' : '0',
+    context.confirmed === undefined ? '' : context.confirmed ? '1' : '0',
+    policyReasons.map((reason) => (policy[reason] === 'hold' ? 'h' : 'f')).join(''),
+    book.newHeldId(),
+    book.maxTimeline,
+    book.retentionMs,
+    Date.now(),
+    optional(transaction?.endToEndId),
+    optional(transaction?.payer?.document === undefined ? undefined : writtenDocument(transaction.payer.document)),
+    infraction,
+  ];
+}
+
+function optional(value: string | undefined): string {
+  return value === undefined ? '' : '+' + value;
 }
 
 /** The payer's document as ASCII of the same length: digits kept, a masked position `*`, anything else `?` (document-digits.ts). */

@@ -6,11 +6,48 @@ import { defineScript } from './redis-client.js';
 // caller and passed in ARGV[3]; what depends on the book is decided here, atomically.
 //
 // KEYS: 1 dedupe key · 2 resource · 3 held · 4 held-keys · 5 open · 6 disputed · 7 expecting
-// ARGV: 1 owner · 2 claim TTL ms · 3 the fact (JSON) · 4 the event (JSON, kept verbatim in a hold)
-// → { 'claimed', result JSON } | { 'done' } | { 'done', duplicate hold JSON } | { 'in_flight' }
+// ARGV: 1 owner · 2 claim TTL ms · 3 the event (JSON, kept verbatim in a hold) · 4… the fact, one field each
+// (the order of \`factFields\`; an optional text is '' when absent, else '+' and the text; the policy one letter per reason)
+// → { 'claimed', result JSON or 'apply' (applied, no violation) } | { 'done' } | { 'done', duplicate hold JSON } | { 'in_flight' }
+
+/** The fact's fields, in ARGV order from ARGV[4]. */
+export const factFields = [
+  'rk',
+  'hk',
+  'id',
+  'kind',
+  'name',
+  'status',
+  'amount',
+  'channel',
+  'deliveryId',
+  'dedupeKey',
+  'at',
+  'paidAtMs',
+  'paidAt',
+  'statesPayment',
+  'confirmed',
+  'policy',
+  'heldId',
+  'maxTimeline',
+  'retentionMs',
+  'score',
+  'endToEndId',
+  'document',
+  'infraction',
+] as const;
 
 export const joinedClaimScript = defineScript(`
-local f = cjson.decode(ARGV[3])
+local function opt(v) if v == '' then return nil end return string.sub(v, 2) end
+local f = { rk = ARGV[4], hk = ARGV[5], id = ARGV[6], kind = ARGV[7], name = ARGV[8], status = ARGV[9], amount = tonumber(ARGV[10]),
+  channel = ARGV[11], deliveryId = opt(ARGV[12]), dedupeKey = ARGV[13], at = ARGV[14], paidAtMs = tonumber(ARGV[15]), paidAt = ARGV[16],
+  statesPayment = ARGV[17] == '1', heldId = ARGV[20], maxTimeline = tonumber(ARGV[21]), retentionMs = tonumber(ARGV[22]),
+  score = ARGV[23], endToEndId = opt(ARGV[24]), document = opt(ARGV[25]), policy = {} }
+if ARGV[18] == '1' then f.confirmed = true elseif ARGV[18] == '0' then f.confirmed = false end
+for i, reason in ipairs({ 'stale_status', 'amount_mismatch', 'payer_mismatch', 'paid_after_expiry', 'duplicate_payment', 'unknown_charge', 'not_confirmed' }) do
+  if string.sub(ARGV[19], i, i) == 'h' then f.policy[reason] = 'hold' else f.policy[reason] = 'flag' end
+end
+if ARGV[26] ~= '' then f.infraction = cjson.decode(ARGV[26]) end
 local function arr(t) if type(t) == 'table' then return t end return {} end
 local function push(list, item, max)
   list = arr(list)
@@ -166,7 +203,7 @@ if hold then
   save(r, had)
   local held = cjson.encode({ heldId = heldId, resourceId = f.id, kind = f.kind, dedupeKey = f.dedupeKey, violations = violations,
     channel = f.channel, deliveryId = f.deliveryId, heldAt = f.at, state = 'held' })
-  redis.call('HSET', KEYS[3], heldId, '{"held":' .. string.sub(held, 1, -2) .. ',"event":' .. ARGV[4] .. '}}')
+  redis.call('HSET', KEYS[3], heldId, '{"held":' .. string.sub(held, 1, -2) .. ',"event":' .. ARGV[3] .. '}}')
   redis.call('HSET', KEYS[4], f.hk, heldId)
   redis.call('ZADD', KEYS[5], f.score, heldId)
   return { 'claimed', cjson.encode({ outcome = 'held', violations = violations, heldId = heldId }) }
@@ -184,5 +221,6 @@ if f.statesPayment then
 end
 r.timeline = push(r.timeline, entry('apply', reasons), f.maxTimeline)
 save(r, had)
+if #violations == 0 then return { 'claimed', 'apply' } end
 return { 'claimed', cjson.encode({ outcome = 'apply', violations = violations }) }
 `);

@@ -67,9 +67,9 @@ const transferOperation = fc
   .record({
     name: fc.constantFrom(
       'transfer_created',
-      'transfer_processing',
+      'transfer_updated',
       'transfer_completed',
-      'transfer_refused',
+      'transfer_canceled',
     ) as fc.Arbitrary<'transfer_created'>,
   })
   .map(({ name }): BookOperation => {
