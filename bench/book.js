@@ -3,6 +3,7 @@
 //   a Redis book on the same client runs) against today's claim alone, one call at a time (round trips).
 // - Postgres: a transactional handler inside the book's transaction (lock and decide, write, claim, the
 //   merchant's INSERT, COMMIT) against the same INSERT in a bare transaction (BEGIN; INSERT; COMMIT).
+// Also shown: the claim, then the record in two steps (what runs when the store and the book cannot share a script).
 // Run: npm run build && node bench/book.js [--quick]. Prints one JSON object.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -57,12 +58,23 @@ async function redisBench() {
           if (result.claim !== 'claimed' || result.recorded.outcome !== 'apply') throw new Error(`joined claim answered ${result.claim}`);
         },
       },
+      // What a processing does when the two cannot share a script: the claim, then the book's read and compare-and-set.
+      'claim, then record': {
+        async: true,
+        async fn() {
+          const i = n++;
+          if ((await store.claim(`transaction_paid:txn_${i}:paid`, randomUUID(), 60_000)) !== 'claimed') throw new Error('not claimed');
+          if ((await book.record(paid(`txn_${i}`), { dedupeKey: `k${i}` })).outcome !== 'apply') throw new Error('not applied');
+        },
+      },
     };
     const samples = await interleave(subjects, { ...options, calibrate: quick ? 20 : 2000, minIterations: quick ? 5 : 200 });
     return {
       claim_us: round(median(samples.claim) / 1000, 1),
       claim_book_us: round(median(samples['claim + book']) / 1000, 1),
+      two_steps_us: round(median(samples['claim, then record']) / 1000, 1),
       ratio: pairedSpread(samples, 'claim + book', 'claim'),
+      two_steps_ratio: pairedSpread(samples, 'claim, then record', 'claim'),
     };
   } finally {
     client.disconnect();
