@@ -61,7 +61,11 @@ export function resolveConfirm(value: unknown): ResolvedConfirm | undefined {
   if (!Array.isArray(events) || events.length === 0 || events.some((name) => !(confirmableEvents as readonly unknown[]).includes(name))) {
     throw new PixhookConfigError(`pixhook: \`confirm.events\` must be a non-empty list of ${confirmableEvents.join(', ')}.`);
   }
-  return { client: client as ConfirmClient, timeoutMs: checkTimeoutMs('confirm.timeoutMs', options.timeoutMs, 5_000), events: new Set(events) };
+  return {
+    client: client as ConfirmClient,
+    timeoutMs: checkTimeoutMs('confirm.timeoutMs', options.timeoutMs, 5_000),
+    events: new Set(events),
+  };
 }
 
 /**

@@ -100,7 +100,9 @@ export function checkClientOptions(options: ClientOptions): void {
   if (options.renewBeforeMs !== undefined) checkDelayMs('renewBeforeMs', options.renewBeforeMs);
   if (options.requestTimeoutMs !== undefined) checkTimeoutMs('requestTimeoutMs', options.requestTimeoutMs);
   if (options.readBudget !== undefined && typeof (options.readBudget as { take?: unknown } | null)?.take !== 'function') {
-    throw new PixhookConfigError(`pixhook: \`readBudget\` must be a read budget (readBudget({ perMinute })), got ${describeGiven(options.readBudget)}`);
+    throw new PixhookConfigError(
+      `pixhook: \`readBudget\` must be a read budget (readBudget({ perMinute })), got ${describeGiven(options.readBudget)}`,
+    );
   }
   if (options.book !== undefined && typeof (options.book as { expect?: unknown } | null)?.expect !== 'function') {
     throw new PixhookConfigError(`pixhook: \`book\` must be a payment book (e.g. memoryPaymentBook()), got ${describeGiven(options.book)}`);

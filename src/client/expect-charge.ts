@@ -19,12 +19,23 @@ interface CreatedCharge {
 
 /** `book.expect` for a created charge: the amount asked for, the customer as the payer, the gateway's expiry. Never rejects. */
 export async function expectCharge(book: ExpectingBook, charge: CreatedCharge, logger: Logger | undefined): Promise<ChargeExpectStatus> {
-  const expected: ExpectedCharge = { id: charge.id, amountInCents: charge.input.amountInCents, payerDocument: charge.input.customer.document };
+  const expected: ExpectedCharge = {
+    id: charge.id,
+    amountInCents: charge.input.amountInCents,
+    payerDocument: charge.input.customer.document,
+  };
   const expiresAt = charge.expiresAt;
-  if ((typeof expiresAt === 'string' && Number.isFinite(Date.parse(expiresAt))) || (typeof expiresAt === 'number' && Number.isFinite(expiresAt)))
+  if (
+    (typeof expiresAt === 'string' && Number.isFinite(Date.parse(expiresAt))) ||
+    (typeof expiresAt === 'number' && Number.isFinite(expiresAt))
+  )
     expected.expiresAt = expiresAt;
   try {
-    await withTimeout(Promise.resolve().then(() => book.expect(expected)), expectTimeoutMs, `book.expect(${charge.id})`);
+    await withTimeout(
+      Promise.resolve().then(() => book.expect(expected)),
+      expectTimeoutMs,
+      `book.expect(${charge.id})`,
+    );
     return { ok: true };
   } catch (error) {
     guardLogger(logger).error(

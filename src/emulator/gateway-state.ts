@@ -344,9 +344,14 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
     infraction(id: string, details: EmulatorInfraction = {}): ChargeRecord {
       const record = charge(id);
       if (record.status !== 'paid' && record.status !== 'refunded') {
-        throw new RequestError(422, 'INVALID_STATUS_TRANSITION', `Transaction ${id} is ${record.status}; only a paid charge can be disputed.`, {
-          status: record.status,
-        });
+        throw new RequestError(
+          422,
+          'INVALID_STATUS_TRANSITION',
+          `Transaction ${id} is ${record.status}; only a paid charge can be disputed.`,
+          {
+            status: record.status,
+          },
+        );
       }
       const infraction: PixInfraction = {
         id: details.id ?? idFor('inf'),

@@ -89,22 +89,25 @@ describe('confirm: the gateway agrees before a money event runs', () => {
     ['a 5xx', new PixServerError({ status: 503, code: 'SERVER_ERROR', message: 'down' })],
     ['a 429', new PixRateLimitedError({ status: 429, code: 'RATE_LIMITED', message: 'slow down', retryAfter: 30 })],
     ['no answer', new TypeError('fetch failed')],
-  ])('%s: 503 gateway_unavailable with retry-after, nothing recorded; the retry is handled once when the gateway is back', async (_, error) => {
-    const gateway = fakeGateway({ c1: error });
-    const { receiver, book, handled } = setup(gateway.client, { retryAfterSeconds: 7 });
-    const request = delivery('transaction_paid', { id: 'c1', amountInCents: 1000, endToEndId: e2e });
-    const down = await receiver.receive(request);
-    expect([down.status, down.reason, down.headers['retry-after']]).toEqual([503, 'gateway_unavailable', '7']);
-    expect(JSON.parse(down.body)).toEqual({ error: 'gateway_unavailable', message: expect.stringMatching(/gateway/) });
-    expect(down.body).not.toMatch(/down|slow|fetch/);
-    expect(handled).not.toHaveBeenCalled();
-    expect(await book.get('c1')).toBeUndefined();
+  ])(
+    '%s: 503 gateway_unavailable with retry-after, nothing recorded; the retry is handled once when the gateway is back',
+    async (_, error) => {
+      const gateway = fakeGateway({ c1: error });
+      const { receiver, book, handled } = setup(gateway.client, { retryAfterSeconds: 7 });
+      const request = delivery('transaction_paid', { id: 'c1', amountInCents: 1000, endToEndId: e2e });
+      const down = await receiver.receive(request);
+      expect([down.status, down.reason, down.headers['retry-after']]).toEqual([503, 'gateway_unavailable', '7']);
+      expect(JSON.parse(down.body)).toEqual({ error: 'gateway_unavailable', message: expect.stringMatching(/gateway/) });
+      expect(down.body).not.toMatch(/down|slow|fetch/);
+      expect(handled).not.toHaveBeenCalled();
+      expect(await book.get('c1')).toBeUndefined();
 
-    gateway.records['c1'] = { status: 'paid', amountInCents: 1000 };
-    expect((await receiver.receive(request)).reason).toBeUndefined();
-    expect((await receiver.receive(request)).reason).toBe('duplicate');
-    expect(handled).toHaveBeenCalledTimes(1);
-  });
+      gateway.records['c1'] = { status: 'paid', amountInCents: 1000 };
+      expect((await receiver.receive(request)).reason).toBeUndefined();
+      expect((await receiver.receive(request)).reason).toBe('duplicate');
+      expect(handled).toHaveBeenCalledTimes(1);
+    },
+  );
 
   it("no read while the client's last figures say none is left: 503 gateway_unavailable without a request", async () => {
     const gateway = fakeGateway({ c1: { status: 'paid', amountInCents: 1000 } });

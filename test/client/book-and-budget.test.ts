@@ -74,7 +74,13 @@ describe('readBudget: one budget for every read through the client', () => {
     const { client, clock, emulator } = await setup();
     const charge = await client.createCharge({ amountInCents: 1000, customer });
     const budget = readBudget({ perMinute: 1, now: clock.now });
-    const budgeted = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, sleep: clock.sleep, readBudget: budget });
+    const budgeted = createClient({
+      ...emulator.credentials,
+      baseUrl: emulator.url,
+      now: clock.now,
+      sleep: clock.sleep,
+      readBudget: budget,
+    });
     expect((await budgeted.getTransaction(charge.id)).status).toBe('pending');
     const reads = () => emulator.requests().filter((r) => r.method === 'GET').length;
     const before = reads();

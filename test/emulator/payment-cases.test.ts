@@ -65,7 +65,12 @@ describe('emulator: every case of the payment book', () => {
     expect(events.map((body) => body.event)).toEqual(['transaction_paid', 'transaction_paid']);
     const ids = events.map((body) => body.transaction.pix?.endToEndId);
     expect(new Set(ids).size).toBe(2);
-    expect(emulator.charges().find((c) => c.id === charge.id)?.payments?.map((p) => [p.endToEndId, p.paidWhen])).toEqual([
+    expect(
+      emulator
+        .charges()
+        .find((c) => c.id === charge.id)
+        ?.payments?.map((p) => [p.endToEndId, p.paidWhen]),
+    ).toEqual([
       [ids[0], 'pending'],
       [ids[1], 'paid'],
     ]);
