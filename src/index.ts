@@ -32,6 +32,8 @@ export type {
 } from './book/payment-book.js';
 export { policyReasons, violationReasons } from './book/payment-policy.js';
 export type { PaymentPolicy, PolicyAction, PolicyReason, ResolvedPolicy, Violation, ViolationReason } from './book/payment-policy.js';
+export { confirmableEvents } from './book/confirm-with-gateway.js';
+export type { ConfirmableEvent, ConfirmClient, ConfirmOptions, ConfirmSetting } from './book/confirm-with-gateway.js';
 export { eventKey } from './events/event-key.js';
 export { verifySignature } from './signature/verify-signature.js';
 export { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';

@@ -52,7 +52,15 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
 
   /** Runs `task` after every earlier task for `key` has settled; a failure does not block the next. */
   function serialize<T>(key: string, task: () => T): Promise<T> {
-    const previous = chains.get(key) ?? Promise.resolve();
+    const previous = chains.get(key);
+    // Nothing pending for this resource: the (synchronous) task runs to its end now, so no chain is needed.
+    if (previous === undefined) {
+      try {
+        return Promise.resolve(task());
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
     const result = previous.then(task);
     const tail = result.then(noop, noop);
     chains.set(key, tail);

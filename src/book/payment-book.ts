@@ -5,10 +5,9 @@
 // Wired (memory book): `createReceiver({ book, policy })` / `createProcessing({ book })` call `record`
 // after the dedupe claim, before any named handler (held → 200 `held`, flags → `event.violations`,
 // `onViolation`), `retryOfHeld` when the store answers `done`, `receiver.release` over
-// claimRelease/finishRelease. Still to build: `confirm: client` (passes `confirmed` to record, 503 when unreadable),
-// `disputeAlertMs`; `redisPaymentBook` (claim and book update in one script), `postgresPaymentBook`
-// (inside the inbox transaction), `createClient({ book })` expectations, emulator cases (pay twice, late,
-// infraction, `delay` fault), CLI `pixhook book show|held|release|dismiss`, the README "Payment safety".
+// claimRelease/finishRelease; `confirm: client` (confirm-with-gateway.ts: passes `confirmed` to record, 503
+// `gateway_unavailable` when unreadable) and `disputeAlertMs` (dispute-alerts.ts). `createClient({ book })`
+// expects every created charge; the emulator makes every case (see docs/payment-safety.md).
 import type { PixEvent } from '../events/event-types.js';
 import type { PixEventName, TransactionStatus, TransferStatus } from '../events/event-names.js';
 import type { ResolvedPolicy, Violation, ViolationReason } from './payment-policy.js';

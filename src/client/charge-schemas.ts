@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isValidCnpj, isValidCpf } from '../shared/brazilian-documents.js';
 import type { ChargeWatchStatus } from './watch-charge.js';
+import type { ChargeExpectStatus } from './expect-charge.js';
 
 const httpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.hostname });
 
@@ -123,4 +124,6 @@ export interface Charge {
   pix: { emv: string; qrCode: string };
   /** Only with `createClient({ watch })`: whether the charge was handed to the watcher (see `ChargeWatchStatus`). */
   watch?: ChargeWatchStatus;
+  /** Only with `createClient({ book })`: whether the book recorded what this charge must look like when paid. */
+  expected?: ChargeExpectStatus;
 }

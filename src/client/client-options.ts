@@ -5,6 +5,13 @@ import { PixhookConfigError } from '../shared/pixhook-error.js';
 import type { FetchLike, Sleep } from './http-transport.js';
 import type { Logger } from '../shared/logger.js';
 import type { WatchFailure } from './watch-charge.js';
+import type { ReadBudget } from './read-budget.js';
+import type { ExpectedCharge } from '../index.js';
+
+/** What `createClient({ book })` needs of a payment book: `expect` (every pixhook payment book has it). */
+export interface ExpectingBook {
+  expect(charge: ExpectedCharge): Promise<void>;
+}
 
 /** Something that follows charges to a final status: a `pixhook/reconcile` reconciler or its watch store. */
 export interface ChargeWatcher {
@@ -62,6 +69,20 @@ export interface ClientOptions {
   logger?: Logger;
   /** Default `crypto.randomUUID`. */
   generateIdempotencyKey?: () => string;
+  /**
+   * Reads of the gateway (`getTransaction`, `waitForTransactionStatus`) allowed per minute, shared by
+   * whatever uses this client: the reconciler, a receiver's `confirm`, the merchant's own calls
+   * (`readBudget({ perMinute })`; one budget can serve several clients of one account). Each HTTP attempt
+   * takes one read; once spent, a read fails at once with `PixRateLimitedError` (`apiCode`
+   * `READ_BUDGET_SPENT`, `retryAfter` in seconds). Default: none (only the gateway's own limit).
+   */
+  readBudget?: ReadBudget;
+  /**
+   * The payment book: every charge created is expected in it (`book.expect({ id, amountInCents,
+   * payerDocument, expiresAt? })`, the payer being the charge's customer). A book that fails never fails
+   * the charge: the result's `expected` says so and the logger hears it (error).
+   */
+  book?: ExpectingBook;
 }
 
 /** Refuses numeric and choice options that cannot work (one message format: see `option-checks`). */
@@ -78,6 +99,14 @@ export function checkClientOptions(options: ClientOptions): void {
   watchRetryPolicy(options);
   if (options.renewBeforeMs !== undefined) checkDelayMs('renewBeforeMs', options.renewBeforeMs);
   if (options.requestTimeoutMs !== undefined) checkTimeoutMs('requestTimeoutMs', options.requestTimeoutMs);
+  if (options.readBudget !== undefined && typeof (options.readBudget as { take?: unknown } | null)?.take !== 'function') {
+    throw new PixhookConfigError(
+      `pixhook: \`readBudget\` must be a read budget (readBudget({ perMinute })), got ${describeGiven(options.readBudget)}`,
+    );
+  }
+  if (options.book !== undefined && typeof (options.book as { expect?: unknown } | null)?.expect !== 'function') {
+    throw new PixhookConfigError(`pixhook: \`book\` must be a payment book (e.g. memoryPaymentBook()), got ${describeGiven(options.book)}`);
+  }
 }
 
 const clientRetryRenames = {

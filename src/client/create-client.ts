@@ -11,6 +11,7 @@ import { transactionFrom, transactionResponseSchema, type TransactionRecord } fr
 import { sendTransferInputSchema, transferResponseSchema, type SendTransferInput, type TransferResult } from './transfer-schemas.js';
 import { waitForStatus, type WaitForStatusOptions } from './wait-for-status.js';
 import { createChargeWatching } from './watch-charge.js';
+import { expectCharge } from './expect-charge.js';
 import {
   registerWebhookInputSchema,
   webhookIdSchema,
@@ -71,6 +72,8 @@ export function createClient(options: ClientOptions): PixClient {
   const newKey = options.generateIdempotencyKey ?? (() => globalThis.crypto.randomUUID());
   const transferBody = options.transferBody ?? 'both';
   const watching = options.watch === undefined ? undefined : createChargeWatching(options, options.watch, sleep);
+  const book = options.book;
+  const readBudget = options.readBudget;
   const chargeInput = createChargeInputSchema({
     minAmountInCents: options.minChargeAmountInCents ?? (variant === 'a' ? 100 : 1),
     requirePhone: variant === 'a',
@@ -91,7 +94,13 @@ export function createClient(options: ClientOptions): PixClient {
   async function getTransaction(id: string, call?: CallOptions): Promise<TransactionRecord> {
     const safeId = validate('getTransaction', transactionIdSchema, id);
     const record = await transport.call(
-      { method: 'GET', path: `/api/v1/transactions/${encodeURIComponent(safeId)}`, retrySafe: true, signal: call?.signal },
+      {
+        method: 'GET',
+        path: `/api/v1/transactions/${encodeURIComponent(safeId)}`,
+        retrySafe: true,
+        signal: call?.signal,
+        budget: readBudget,
+      },
       transactionResponseSchema,
     );
     return transactionFrom(record);
@@ -112,7 +121,8 @@ export function createClient(options: ClientOptions): PixClient {
         feesInCents: data.fees,
         pix: { emv: data.pix.emv, qrCode: data.pix.qrCode },
       };
-      // The charge exists whatever the watcher does: a failed watch is shown and retried, never thrown.
+      // The charge exists whatever the book or the watcher does: a failure is shown (and a watch retried), never thrown.
+      if (book) charge.expected = await expectCharge(book, { id: data.id, input: body, expiresAt: data['expiresAt'] }, options.logger);
       if (watching) charge.watch = await watching.watch(data.id, createdAt);
       return charge;
     },

@@ -3,6 +3,7 @@ import { PixNetworkError, PixResponseError, apiErrorFrom, PixRateLimitedError, t
 import { rateLimitWaitMs, readRateLimit, type RateLimitInfo } from './rate-limit.js';
 import { createTokenCache } from './token-cache.js';
 import type { RetryPolicy } from '../shared/retry-options.js';
+import type { ReadBudget } from './read-budget.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -31,6 +32,8 @@ export interface CallSpec {
    */
   retrySafe: boolean;
   signal?: AbortSignal | undefined;
+  /** Each HTTP attempt of this call (its retries too) takes one read from it; spent, the call fails as a 429. */
+  budget?: ReadBudget | undefined;
 }
 
 export interface Transport {
@@ -87,6 +90,10 @@ export function createTransport(config: TransportConfig): Transport {
     let retries = 0;
     for (;;) {
       spec.signal?.throwIfAborted();
+      if (spec.budget !== undefined) {
+        const waitMs = spec.budget.take();
+        if (waitMs > 0) throw budgetSpent(operation, spec.budget, waitMs);
+      }
       const auth = await authorization();
       const timeout = AbortSignal.timeout(config.requestTimeoutMs);
       const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
@@ -150,6 +157,19 @@ export function createTransport(config: TransportConfig): Transport {
     },
     rateLimit: () => lastRateLimit,
   };
+}
+
+/** A spent read budget answers like the gateway's own 429, so every caller handles it one way. */
+function budgetSpent(operation: string, budget: ReadBudget, waitMs: number): PixRateLimitedError {
+  const retryAfter = Math.ceil(waitMs / 1000);
+  return new PixRateLimitedError({
+    status: 429,
+    code: 'READ_BUDGET_SPENT',
+    message: `the read budget (${budget.perMinute} per minute) is spent; a read is free again in ${retryAfter} s`,
+    operation,
+    details: { limit: budget.perMinute, window: 60, retryAfter },
+    retryAfter,
+  });
 }
 
 function retryAfterFrom(error: PixApiError): number | undefined {

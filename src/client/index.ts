@@ -1,6 +1,9 @@
 export { createClient } from './create-client.js';
 export type { CallOptions, PixClient, WebhooksApi } from './create-client.js';
-export type { ChargeWatcher, ClientOptions } from './client-options.js';
+export type { ChargeWatcher, ClientOptions, ExpectingBook } from './client-options.js';
+export { readBudget } from './read-budget.js';
+export type { ReadBudget, ReadBudgetOptions } from './read-budget.js';
+export type { ChargeExpectStatus } from './expect-charge.js';
 export { defaultWatchRetryDelaysMs, defaultWatchTimeoutMs } from './watch-charge.js';
 export type { ChargeWatchStatus, WatchFailure } from './watch-charge.js';
 export type { FetchLike, Sleep } from './http-transport.js';

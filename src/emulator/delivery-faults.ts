@@ -7,11 +7,15 @@ export interface DeliveryFault {
   url?: string;
   /**
    * `fail`: the attempt gets `status` without reaching the receiver. `timeout`: no answer, so the
-   * attempt fails after `deliveryTimeoutMs`. `drop`: the connection is cut before any answer.
+   * attempt fails after `deliveryTimeoutMs`. `drop`: the connection is cut before any answer. `delay`:
+   * the attempt reaches the receiver `delayMs` late, so a later event can arrive first (keep `delayMs`
+   * under `deliveryTimeoutMs`, which counts the delay).
    */
-  action: 'fail' | 'timeout' | 'drop';
+  action: 'fail' | 'timeout' | 'drop' | 'delay';
   /** For `fail`. Default 500. */
   status?: number;
+  /** For `delay` (and only for it): how late the attempt is sent, in milliseconds. */
+  delayMs?: number;
   /** How many attempts it hits. Default: no count (see `forMs`; with neither, until removed). */
   times?: number;
   /** For how long from now, in milliseconds. Default: no time bound. */

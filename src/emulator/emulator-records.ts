@@ -1,4 +1,4 @@
-import type { PixPayer, PixRefund } from '../index.js';
+import type { PixInfraction, PixPayer, PixRefund } from '../index.js';
 import type { ChargeRequestCustomer, ChargeRequestItem, EmulatorPixKeyType } from './request-schemas.js';
 import type { DeliveryAttempt } from '../testing/index.js';
 
@@ -21,6 +21,22 @@ export interface ChargeRecord {
   createdAt: string;
   updatedAt: string;
   paidAt?: string;
+  /** Every payment received, oldest first: a second one (`pay` on a paid charge) is a duplicate payment. */
+  payments?: ChargePayment[];
+  /** The amount the charge asked for, when a payment of another amount was accepted (`amountInCents` then holds what was paid). */
+  requestedAmountInCents?: number;
+  /** MED disputes opened by `POST /_emulator/transactions/:id/infraction`. */
+  infractions?: PixInfraction[];
+}
+
+/** One payment of a charge, as `pay` made it. */
+export interface ChargePayment {
+  endToEndId: string;
+  amountInCents: number;
+  payer: PixPayer;
+  paidAt: string;
+  /** The status the charge had when it was paid (`expired` or `canceled`: paid after expiry). */
+  paidWhen: ChargeStatus;
 }
 
 export interface TransferRecord {
@@ -78,7 +94,7 @@ export interface DeliveryRecord {
 
 /** One attempt: its answer (`status`, `responseBody`) or why none came (`error`), and the fault that caused it, if any. */
 export interface EmulatorDeliveryAttempt extends DeliveryAttempt {
-  fault?: { id: string; action: 'fail' | 'timeout' | 'drop' };
+  fault?: { id: string; action: 'fail' | 'timeout' | 'drop' | 'delay' };
 }
 
 /** One request as the emulator saw it (no credentials, no bodies). */

@@ -1,13 +1,27 @@
 import type { z } from 'zod';
-import type { PixEventName, PixPayer } from '../index.js';
+import type { PixEventName, PixInfraction, PixPayer } from '../index.js';
 import { generateEndToEndId, pixParticipants, type PayloadOptions } from '../testing/index.js';
 import type { ResolvedEmulatorOptions } from './emulator-options.js';
-import type { ChargeRecord, ChargeStatus, TransferRecord, WebhookRecord } from './emulator-records.js';
+import type { ChargePayment, ChargeRecord, ChargeStatus, TransferRecord, WebhookRecord } from './emulator-records.js';
 import { buildEmvCode } from './emv-code.js';
 import { RequestError } from './http-io.js';
 import { qrPngDataUri } from './qr-png.js';
 import { chargeRequestSchema, readPixKey, transferRequestSchema, webhookRequestSchema } from './request-schemas.js';
 import type { DispatchTarget, createWebhookDispatcher } from './webhook-dispatcher.js';
+
+/** What `pay` takes: a payment of another amount than the charge's, or by another payer. */
+export interface EmulatorPayment {
+  /** Default: the charge's amount. A dynamic QR paid with another amount (some PSPs accept it). */
+  amountInCents?: number;
+  /** Default: the charge's customer, at a test bank. */
+  payer?: PixPayer;
+}
+
+/** What `infraction` takes: the MED dispute's details (an id and `openedAt` are generated when left out). */
+export type EmulatorInfraction = PixInfraction;
+
+// A charge can be paid while pending, again when paid (a duplicate payment), or after it expired.
+const payableStatuses: ReadonlySet<ChargeStatus> = new Set(['pending', 'paid', 'expired', 'canceled']);
 
 /** Transfers to this key are refused (queued → processing → refused); every other valid key completes. */
 export const emulatorRefusedPixKey = 'refused@pixhook.dev';
@@ -56,7 +70,7 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
     return out;
   }
 
-  function emitCharge(event: PixEventName, charge: ChargeRecord): void {
+  function emitCharge(event: PixEventName, charge: ChargeRecord, infraction?: PixInfraction): void {
     const payload: PayloadOptions = {
       amountInCents: charge.amountInCents,
       status: charge.status,
@@ -66,6 +80,7 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
       ...(charge.pix.endToEndId && { endToEndId: charge.pix.endToEndId }),
       ...(charge.pix.payerInfo && { payer: charge.pix.payerInfo }),
       ...(charge.refund && { refund: charge.refund }),
+      ...(infraction && { infraction }),
     };
     dispatcher.dispatch(event, charge.id, targets(event, charge.postbackUrl), payload);
   }
@@ -285,12 +300,28 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
       return { success: true, message: 'Webhook deleted.' };
     },
 
-    pay(id: string, payer?: PixPayer): ChargeRecord {
-      const record = moveCharge(id, 'pending', 'paid');
+    pay(id: string, payment: EmulatorPayment = {}): ChargeRecord {
+      const record = charge(id);
+      if (!payableStatuses.has(record.status)) {
+        throw new RequestError(422, 'INVALID_STATUS_TRANSITION', `Transaction ${id} is ${record.status}; it can no longer be paid.`, {
+          status: record.status,
+        });
+      }
       const participant = pixParticipants[5];
+      const paidWhen = record.status;
+      const amount = payment.amountInCents ?? record.amountInCents;
+      if (amount !== record.amountInCents) {
+        record.requestedAmountInCents ??= record.amountInCents;
+        record.amountInCents = amount;
+        record.fees = Math.round(amount * 0.0099);
+        record.netAmountInCents = amount - record.fees;
+      }
+      record.status = 'paid';
+      record.updatedAt = iso();
       record.paidAt = record.updatedAt;
+      // Each payment is its own PIX transfer: a second one has its own endToEndId.
       record.pix.endToEndId = generateEndToEndId({ ispb: participant.ispb, at: new Date(options.now()) });
-      record.pix.payerInfo = payer ?? {
+      record.pix.payerInfo = payment.payer ?? {
         name: record.customer.name,
         document: record.customer.document,
         bank: participant.bank,
@@ -298,7 +329,40 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
         accountType: 'CHECKING',
         accountNumber: '1234567-8',
       };
+      const made: ChargePayment = {
+        endToEndId: record.pix.endToEndId,
+        amountInCents: amount,
+        payer: record.pix.payerInfo,
+        paidAt: record.paidAt,
+        paidWhen,
+      };
+      record.payments = [...(record.payments ?? []), made];
       emitCharge('transaction_paid', record);
+      return record;
+    },
+
+    infraction(id: string, details: EmulatorInfraction = {}): ChargeRecord {
+      const record = charge(id);
+      if (record.status !== 'paid' && record.status !== 'refunded') {
+        throw new RequestError(
+          422,
+          'INVALID_STATUS_TRANSITION',
+          `Transaction ${id} is ${record.status}; only a paid charge can be disputed.`,
+          {
+            status: record.status,
+          },
+        );
+      }
+      const infraction: PixInfraction = {
+        id: details.id ?? idFor('inf'),
+        status: details.status ?? 'open',
+        reason: details.reason ?? 'fraud',
+        amountInCents: details.amountInCents ?? record.amountInCents,
+        openedAt: details.openedAt ?? iso(),
+      };
+      record.infractions = [...(record.infractions ?? []), infraction];
+      record.updatedAt = iso();
+      emitCharge('transaction_infraction', record, infraction);
       return record;
     },
 

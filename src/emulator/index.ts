@@ -5,6 +5,7 @@ export type { EmulatorFault } from './fault-injector.js';
 export type { ActiveDeliveryFault, DeliveryFault } from './delivery-faults.js';
 export type { EmulatorSignature } from './delivery-signature.js';
 export type {
+  ChargePayment,
   ChargeRecord,
   ChargeStatus,
   DeliveryRecord,
@@ -15,6 +16,7 @@ export type {
   WebhookRecord,
 } from './emulator-records.js';
 export { emulatorCompany, emulatorRefusedPixKey, emulatorSellers } from './gateway-state.js';
+export type { EmulatorInfraction, EmulatorPayment } from './gateway-state.js';
 export { buildEmvCode, crc16, parseEmvFields } from './emv-code.js';
 export type { EmvCodeInput } from './emv-code.js';
 export { qrMatrix, qrPng, qrPngDataUri } from './qr-png.js';

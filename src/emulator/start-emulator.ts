@@ -11,7 +11,7 @@ import type { ChargeRecord, DeliveryRecord, RequestLogEntry, TransferRecord, Web
 import { createTokenSigner } from './emulator-jwt.js';
 import { createDeliveryFaults, type ActiveDeliveryFault, type DeliveryFault } from './delivery-faults.js';
 import { createFaultInjector, type EmulatorFault } from './fault-injector.js';
-import { createGatewayState } from './gateway-state.js';
+import { createGatewayState, type EmulatorInfraction, type EmulatorPayment } from './gateway-state.js';
 import { RequestError, errorBody, parseJsonBody, readBody, sendJson } from './http-io.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { createWebhookDispatcher, retrySchedule } from './webhook-dispatcher.js';
@@ -29,7 +29,10 @@ export interface Emulator {
   close(): Promise<void>;
   /** Resolves when every webhook delivery started so far has settled (delivered or out of attempts). */
   idle(): Promise<void>;
-  pay(id: string): ChargeRecord;
+  /** Pays the charge: pending, again when paid (a second payment, its own endToEndId), or after it expired. */
+  pay(id: string, payment?: EmulatorPayment): ChargeRecord;
+  /** Opens a MED dispute on a paid charge and sends `transaction_infraction`. */
+  infraction(id: string, details?: EmulatorInfraction): ChargeRecord;
   expire(id: string): ChargeRecord;
   refund(id: string, reason?: string): ChargeRecord;
   /** Makes every token issued so far answer 401 (as after a key rotation). */
@@ -84,17 +87,34 @@ const payBodySchema = z
         accountNumber: z.string().optional(),
       })
       .optional(),
+    amountInCents: z.int().min(1).optional(),
     reason: z.string().max(140).optional(),
   })
   .optional();
 
-const deliveryFaultSchema = z.strictObject({
-  url: z.string().min(1).optional(),
-  action: z.enum(['fail', 'timeout', 'drop']),
-  status: z.int().min(100).max(599).optional(),
-  times: z.int().min(1).optional(),
-  forMs: z.number().positive().optional(),
-});
+const infractionBodySchema = z
+  .object({
+    id: z.string().min(1).max(100).optional(),
+    status: z.string().min(1).max(40).optional(),
+    reason: z.string().min(1).max(140).optional(),
+    amountInCents: z.int().min(1).optional(),
+    openedAt: z.iso.datetime({ offset: true }).optional(),
+  })
+  .optional();
+
+const deliveryFaultSchema = z
+  .strictObject({
+    url: z.string().min(1).optional(),
+    action: z.enum(['fail', 'timeout', 'drop', 'delay']),
+    status: z.int().min(100).max(599).optional(),
+    delayMs: z.int().min(1).max(86_400_000).optional(),
+    times: z.int().min(1).optional(),
+    forMs: z.number().positive().optional(),
+  })
+  .refine((fault) => (fault.action === 'delay') === (fault.delayMs !== undefined), {
+    message: 'delayMs goes with action "delay", and "delay" needs delayMs',
+    path: ['delayMs'],
+  });
 
 function checkDeliveryFault(name: string, fault: DeliveryFault): DeliveryFault {
   const parsed = deliveryFaultSchema.safeParse(fault);
@@ -107,7 +127,7 @@ function checkDeliveryFault(name: string, fault: DeliveryFault): DeliveryFault {
   );
   throw mustBe(
     `${name}${path}`,
-    `a delivery fault { action: "fail", "timeout" or "drop", url?, status? (100 to 599), times? (from 1), forMs? (over 0) } (${issue?.message ?? 'invalid'})`,
+    `a delivery fault { action: "fail", "timeout", "drop" or "delay", url?, status? (100 to 599), delayMs? (with "delay", 1 to 86400000), times? (from 1), forMs? (over 0) } (${issue?.message ?? 'invalid'})`,
     given,
   );
 }
@@ -120,11 +140,21 @@ const faultSchema = z.object({
   times: z.int().min(1).optional(),
 });
 
-function optionalJson(bytes: Buffer): z.infer<typeof payBodySchema> {
+function optionalJson<S extends z.ZodType>(bytes: Buffer, schema: S = payBodySchema as unknown as S): z.infer<S> | undefined {
   if (bytes.length === 0) return undefined;
-  const parsed = payBodySchema.safeParse(parseJsonBody(bytes));
-  if (!parsed.success) throw new RequestError(400, 'INVALID_REQUEST', parsed.error.issues[0]?.message ?? 'invalid body');
-  return parsed.data;
+  const parsed = schema.safeParse(parseJsonBody(bytes));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+    throw new RequestError(400, 'INVALID_REQUEST', `${where}${issue?.message ?? 'invalid body'}`);
+  }
+  return parsed.data as z.infer<S>;
+}
+
+/** The pay body as `pay` takes it: `{ amountInCents?, payer? }`. */
+function paymentFrom(bytes: Buffer): EmulatorPayment {
+  const body = optionalJson(bytes, payBodySchema);
+  return { ...(body?.amountInCents !== undefined && { amountInCents: body.amountInCents }), ...(body?.payer && { payer: body.payer }) };
 }
 
 /** Starts an in-memory emulator of the gateway on `127.0.0.1` (a free port unless `port` is given). */
@@ -265,10 +295,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       method: 'POST',
       pattern: /^\/_emulator\/transactions\/([^/]+)\/pay$/,
       auth: 'none',
-      handle: ({ params, body }) => {
-        const payer = optionalJson(body)?.payer;
-        return { status: 200, body: { success: true, data: state.pay(params[0] as string, payer) } };
-      },
+      handle: ({ params, body }) => ({ status: 200, body: { success: true, data: state.pay(params[0] as string, paymentFrom(body)) } }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/_emulator\/transactions\/([^/]+)\/infraction$/,
+      auth: 'none',
+      handle: ({ params, body }) => ({
+        status: 200,
+        body: { success: true, data: state.infraction(params[0] as string, optionalJson(body, infractionBodySchema) ?? {}) },
+      }),
     },
     {
       method: 'POST',
@@ -282,7 +318,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       auth: 'none',
       handle: ({ params, body }) => ({
         status: 200,
-        body: { success: true, data: state.refund(params[0] as string, optionalJson(body)?.reason) },
+        body: { success: true, data: state.refund(params[0] as string, optionalJson(body, payBodySchema)?.reason) },
       }),
     },
     {
@@ -462,7 +498,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       await dispatcher.idle();
     },
     idle: () => dispatcher.idle(),
-    pay: (id) => state.pay(id),
+    pay: (id, payment) => state.pay(id, payment),
+    infraction: (id, details) => state.infraction(id, details),
     expire: (id) => state.expire(id),
     refund: (id, reason) => state.refund(id, reason),
     revokeTokens: () => void generation++,

@@ -70,6 +70,10 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       }
       if (fault?.action === 'drop')
         throw new TypeError('fetch failed', { cause: new DroppedByFault(`ECONNRESET (dropped by delivery fault ${fault.id})`) });
+      if (fault?.action === 'delay') {
+        await sleep(fault.delayMs ?? 0, signal);
+        signal.throwIfAborted();
+      }
       if (fault?.action === 'timeout') {
         // Never answers: the attempt ends when the sender's own timeout aborts it.
         return new Promise<Response>((_, reject) => {

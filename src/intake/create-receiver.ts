@@ -44,6 +44,8 @@ export interface Receiver {
   onViolation(handler: ViolationHandler): Receiver;
   /** Runs a held event's handlers exactly once (across instances sharing the book); see "Payment safety". */
   release(heldId: string): Promise<ReleaseResult>;
+  /** With `disputeAlertMs`: tells `onViolation` about open disputes that reached the alert age now (see `Processing.checkDisputes`). */
+  checkDisputes(): Promise<number>;
   /** The whole pipeline: verify → parse → normalize → process → answer. Never rejects. */
   receive(request: ReceiveRequest): Promise<ReceiveResult>;
   /** Resolves `true` once every accepted event's handlers have settled (see `Processing.drain`). */
@@ -203,6 +205,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       return receiver;
     },
     release: (heldId) => processing.release(heldId),
+    checkDisputes: () => processing.checkDisputes(),
     async receive(request) {
       return handle(request);
     },

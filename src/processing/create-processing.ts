@@ -1,6 +1,8 @@
 import type { PaymentBook, RecordResult, ReleaseResult } from '../book/payment-book.js';
 import type { Violation } from '../book/payment-policy.js';
 import { joinedClaimOf, type JoinedClaim } from '../book/joined-claim.js';
+import { confirmWithGateway, type ConfirmOutcome } from '../book/confirm-with-gateway.js';
+import { createDisputeAlerts } from '../book/dispute-alerts.js';
 import { createClaimKeeper } from '../dedupe/claim-keeper.js';
 import type { ClaimResult } from '../dedupe/dedupe-store.js';
 import { guardStore } from '../dedupe/guard-store.js';
@@ -61,6 +63,12 @@ export interface Processing {
    * once across every processing sharing the book. A failing handler leaves it held (`handler_failed`).
    */
   release(heldId: string): Promise<ReleaseResult>;
+  /**
+   * With `disputeAlertMs`: scans the book's open disputes now (it also runs every minute) and tells
+   * `onViolation` (`dispute_deadline`) about each one that reached the alert age and was not told yet in
+   * this process. Resolves how many it told; 0 without `disputeAlertMs`. Never rejects.
+   */
+  checkDisputes(): Promise<number>;
   /** Claims the event's dedupe key, then dispatches it as the mode says. Never rejects. */
   accept(event: PixEvent | UnknownEvent, options?: AcceptOptions): Promise<AcceptResult>;
   /** `accept`, answering synchronously when the store and the handlers did (the receiver's fast path). Never throws. */
@@ -91,10 +99,21 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   const metrics = createProcessingMetrics();
   const pending = new Set<Promise<unknown>>();
   const log = config.logger;
-  const { book, policy } = config;
+  const { book, policy, confirm } = config;
   const violationHandlers: ViolationHandler[] = [];
   // A book that takes the claim with its own update in one step on this store (Redis: one script); else claim, then record.
-  const joined = joinedClaimOf(config.store, book);
+  // Not under `confirm`: the gateway is read between the claim and the book's decision.
+  const joined = confirm === undefined ? joinedClaimOf(config.store, book) : undefined;
+  const disputeAlerts =
+    book === undefined || config.disputeAlertMs === undefined
+      ? undefined
+      : createDisputeAlerts({
+          book,
+          alertMs: config.disputeAlertMs,
+          tell: (violation, event) => tellViolations([violation], event),
+          failed: (error) => log.warn({ error: describeError(error) }, 'pixhook: could not read open disputes; the next scan tries again'),
+        });
+  disputeAlerts?.start();
 
   /**
    * Inline: run the handlers, then answer. Past `deadlineMs` the answer is 503 `handler_timeout` while
@@ -318,9 +337,19 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
 
   async function recordInBook(book: PaymentBook, run: Run): Promise<AcceptResult> {
     run.hold();
+    // `confirm`: the gateway's record first; unreadable, the claim is given back so the sender's retry runs it.
+    let gateway: ConfirmOutcome | undefined;
+    if (confirm !== undefined) {
+      gateway = await confirmWithGateway(confirm, run.event, Date.now());
+      if (!gateway.ok) {
+        await run.release();
+        return { reason: 'gateway_unavailable', key: run.key, hint: gateway.hint };
+      }
+    }
     let recorded: RecordResult;
     try {
-      recorded = await book.record(run.event, { dedupeKey: run.key, policy });
+      const confirmed = gateway?.ok === true ? gateway.confirmed : undefined;
+      recorded = await book.record(run.event, { dedupeKey: run.key, policy, ...(confirmed !== undefined && { confirmed }) });
     } catch (error) {
       // Fail closed, like the dedupe store: the sender retries and the book judges it then.
       await run.release();
@@ -455,6 +484,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       return processing;
     },
     release: releaseHeld,
+    checkDisputes: () => disputeAlerts?.check() ?? Promise.resolve(0),
     async accept(event, options = {}) {
       return processing.acceptNow(event, options);
     },

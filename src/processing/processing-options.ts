@@ -10,6 +10,7 @@ import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { describeGiven } from '../shared/option-checks.js';
 import type { PaymentBook } from '../book/payment-book.js';
 import { checkPolicy, type PaymentPolicy, type ResolvedPolicy } from '../book/payment-policy.js';
+import { resolveConfirm, type ConfirmSetting, type ResolvedConfirm } from '../book/confirm-with-gateway.js';
 
 export type AckMode = 'inline' | 'background' | 'durable';
 
@@ -82,6 +83,19 @@ export interface ProcessingOptions {
   book?: PaymentBook;
   /** Each violation reason set to `hold` or `flag`; the others keep their defaults. Needs a `book`. */
   policy?: PaymentPolicy;
+  /**
+   * Reads each money event (`transaction_paid`, `transaction_refunded`, `transfer_completed`) again from
+   * the gateway before it runs (`GET /api/v1/transactions/{id}`): a record that disagrees on status or
+   * amount, or a 404, is `not_confirmed`; a gateway that cannot be read answers 503 `gateway_unavailable`.
+   * A pixhook/client client, or `{ client, timeoutMs?, events? }`. Needs a `book`.
+   */
+  confirm?: ConfirmSetting;
+  /**
+   * An open MED dispute this old (from its `openedAt`) is told to `onViolation` once, as `dispute_deadline`:
+   * set it under the deadline you must answer by. Checked every minute (or every `disputeAlertMs`, if shorter).
+   * Needs a `book`. Default: no alert.
+   */
+  disputeAlertMs?: number;
 }
 
 export interface ResolvedProcessingOptions {
@@ -104,6 +118,8 @@ export interface ResolvedProcessingOptions {
   telemetry: Telemetry | undefined;
   book: PaymentBook | undefined;
   policy: ResolvedPolicy;
+  confirm: ResolvedConfirm | undefined;
+  disputeAlertMs: number | undefined;
 }
 
 const defaultHandlerTimeoutMs: Record<AckMode, number> = { inline: 30_000, background: 60_000, durable: 5 * 60_000 };
@@ -152,28 +168,29 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
 
 const bookMethods = ['record', 'retryOfHeld', 'claimRelease', 'finishRelease'] as const;
 
-/** The book and its policy: `policy` (and the future `confirm`) mean nothing without a book, so they are refused alone. */
-function resolveBook(options: ProcessingOptions): { book: PaymentBook | undefined; policy: ResolvedPolicy } {
+type BookSettings = Pick<ResolvedProcessingOptions, 'book' | 'policy' | 'confirm' | 'disputeAlertMs'>;
+
+/** The book and what only a book reads (`policy`, `confirm`, `disputeAlertMs`): given without one, they are refused. */
+function resolveBook(options: ProcessingOptions): BookSettings {
   const { book } = options;
-  const confirm = (options as { confirm?: unknown }).confirm;
   if (book === undefined) {
-    if (options.policy !== undefined) {
-      throw new PixhookConfigError('pixhook: `policy` needs a `book` (e.g. `book: memoryPaymentBook()`); without one no event is checked.');
+    for (const name of ['policy', 'confirm', 'disputeAlertMs'] as const) {
+      if (options[name] !== undefined) {
+        throw new PixhookConfigError(
+          `pixhook: \`${name}\` needs a \`book\` (e.g. \`book: memoryPaymentBook()\`); without one no event is checked.`,
+        );
+      }
     }
-    if (confirm !== undefined) {
-      throw new PixhookConfigError(
-        'pixhook: `confirm` needs a `book` (e.g. `book: memoryPaymentBook()`); without one no event is checked.',
-      );
-    }
-    return { book, policy: checkPolicy(undefined) };
+    return { book, policy: checkPolicy(undefined), confirm: undefined, disputeAlertMs: undefined };
   }
   if (typeof book !== 'object' || book === null || bookMethods.some((name) => typeof book[name] !== 'function')) {
     throw new PixhookConfigError(`pixhook: \`book\` must be a payment book (e.g. memoryPaymentBook()), got ${describeGiven(book)}.`);
   }
-  if (confirm !== undefined) {
-    throw new PixhookConfigError('pixhook: `confirm` must be left out: confirming events with the gateway is not available yet.');
+  const disputeAlertMs = options.disputeAlertMs === undefined ? undefined : checkTtlMs('disputeAlertMs', options.disputeAlertMs);
+  if (disputeAlertMs !== undefined && typeof book.disputes !== 'function') {
+    throw new PixhookConfigError('pixhook: `disputeAlertMs` needs a book with `disputes()` (every pixhook payment book has one).');
   }
-  return { book, policy: checkPolicy(options.policy) };
+  return { book, policy: checkPolicy(options.policy), confirm: resolveConfirm(options.confirm), disputeAlertMs };
 }
 
 /** Options only one mode reads: given with another mode they would be ignored in silence, so they are refused. */
@@ -218,4 +235,6 @@ export const processingOptionNames = [
   'waitUntil',
   'book',
   'policy',
+  'confirm',
+  'disputeAlertMs',
 ] as const satisfies readonly (keyof ProcessingOptions)[];

@@ -21,6 +21,7 @@ const reasonTable = {
   in_flight: [503, 'processing', 'The same event is being processed by an earlier delivery; retry later.'],
   queue_full: [503, 'processing', 'Too many events are waiting to be processed; retry later.'],
   store_unavailable: [503, 'processing', 'The dedupe store is unavailable; retry later.'],
+  gateway_unavailable: [503, 'processing', 'The event cannot be confirmed with the gateway now; retry later.'],
   enqueue_failed: [503, 'processing', 'The event could not be queued for processing; retry later.'],
   internal_error: [500, 'processing', 'The receiver failed unexpectedly; retry later.'],
 } as const satisfies Record<string, readonly [number, ReasonGroup, string]>;

@@ -226,19 +226,26 @@ describe('createReceiver({ book, policy }): refusals', () => {
     throw new Error('not refused');
   };
 
-  it('refuses `policy` or `confirm` without a book', () => {
+  it('refuses `policy`, `confirm` or `disputeAlertMs` without a book', () => {
     expect(refusal({ policy: { amount_mismatch: 'flag' } })).toMatch(/^pixhook: `policy` needs a `book`/);
     expect(refusal({ confirm: {} })).toMatch(/^pixhook: `confirm` needs a `book`/);
+    expect(refusal({ disputeAlertMs: 1000 })).toMatch(/^pixhook: `disputeAlertMs` needs a `book`/);
   });
 
-  it('refuses an unknown policy key or value, a book that is not one, and confirm (not built yet)', () => {
+  it('refuses an unknown policy key or value, a book that is not one, and a confirm or disputeAlertMs that cannot work', () => {
     const book = memoryPaymentBook();
     expect(refusal({ book, policy: { amount_mismatc: 'hold' } })).toMatch(/^pixhook: `policy` keys must be reason codes/);
     expect(refusal({ book, policy: { stale_status: 'ignore' } })).toMatch(/^pixhook: `policy.stale_status` must be "hold" or "flag"/);
     expect(refusal({ book, policy: { dispute_deadline: 'hold' } })).toMatch(/dispute_deadline/);
     expect(refusal({ book, policy: 'strict' })).toMatch(/^pixhook: `policy` must be an object/);
     expect(refusal({ book: {} })).toMatch(/^pixhook: `book` must be a payment book/);
-    expect(refusal({ book, confirm: {} })).toMatch(/^pixhook: `confirm` must be left out/);
+    expect(refusal({ book, confirm: {} })).toMatch(/^pixhook: `confirm.client.getTransaction` must be a function/);
+    expect(refusal({ book, confirm: 'yes' })).toMatch(/^pixhook: `confirm` must be a pixhook\/client client/);
+    const client = { getTransaction: async () => ({ status: 'paid', amountInCents: 1 }) };
+    expect(refusal({ book, confirm: { client, timeoutMs: 0 } })).toMatch(/^pixhook: `confirm.timeoutMs` must be an integer from 1/);
+    expect(refusal({ book, confirm: { client, events: ['transaction_created'] } })).toMatch(/^pixhook: `confirm.events` must be/);
+    expect(refusal({ book, disputeAlertMs: -1 })).toMatch(/^pixhook: `disputeAlertMs` must be an integer from 1/);
+    expect(refusal({ book, disputeAlertMs: '7d' })).toMatch(/^pixhook: `disputeAlertMs` must be an integer/);
   });
 
   it('refuses onViolation and release without a book, and book/policy given beside a shared processing', async () => {
@@ -248,5 +255,7 @@ describe('createReceiver({ book, policy }): refusals', () => {
     const processing = createProcessing({ book: memoryPaymentBook() });
     expect(refusal({ processing, book: memoryPaymentBook() })).toMatch(/^pixhook: `book` is ignored when `processing` is given/);
     expect(refusal({ processing, policy: {} })).toMatch(/^pixhook: `policy` is ignored when `processing` is given/);
+    expect(refusal({ processing, confirm: {} })).toMatch(/^pixhook: `confirm` is ignored when `processing` is given/);
+    expect(refusal({ processing, disputeAlertMs: 5 })).toMatch(/^pixhook: `disputeAlertMs` is ignored when `processing` is given/);
   });
 });

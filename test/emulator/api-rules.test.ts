@@ -134,16 +134,18 @@ describe('emulator: rules', () => {
     expect(ok.body['data']).toMatchObject({ status: 'queued', amount: 10, netAmount: 10, fees: 0, pixKey: 'ana@example.com' });
   });
 
-  it('pays, refunds and expires only from the right state', async () => {
+  it('pays (twice, too), refunds and expires only from the right state', async () => {
     const { base, call } = await setup();
     const created = await call('POST', '/api/v1/pix/in/qrcode', { amountInCents: 100, customer });
     const id = (created.body['data'] as { id: string }).id;
     const control = async (action: string) => (await fetch(`${base}/_emulator/transactions/${id}/${action}`, { method: 'POST' })).status;
     expect(await control('refund')).toBe(422);
     expect(await control('pay')).toBe(200);
-    expect(await control('pay')).toBe(422);
+    // A second payment is possible (issue 22: a duplicate payment); a refunded charge cannot be paid.
+    expect(await control('pay')).toBe(200);
     expect(await control('expire')).toBe(422);
     expect(await control('refund')).toBe(200);
+    expect(await control('pay')).toBe(422);
     expect((await call('GET', `/api/v1/transactions/${id}`)).body).toMatchObject({
       id,
       status: 'refunded',

@@ -81,9 +81,9 @@ describe('event types narrow by name', () => {
 });
 
 describe('the public receiver is only what a merchant calls (issue 21)', () => {
-  it("has its ten members (issue 22 added onViolation and release), and the adapters' internals are not on it", () => {
+  it("has its eleven members (issue 22 added onViolation, release and checkDisputes), and the adapters' internals are not on it", () => {
     expectTypeOf<keyof Receiver>().toEqualTypeOf<
-      'on' | 'onAny' | 'onUnknown' | 'onError' | 'onInvalid' | 'onViolation' | 'release' | 'receive' | 'drain' | 'metrics'
+      'on' | 'onAny' | 'onUnknown' | 'onError' | 'onInvalid' | 'onViolation' | 'release' | 'checkDisputes' | 'receive' | 'drain' | 'metrics'
     >();
     // @ts-expect-error the adapters' fast path is in src/adapter-kit
     void receiver.handle;

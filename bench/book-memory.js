@@ -1,0 +1,54 @@
+// Issue 22: receive() with a memory payment book against the same receiver without one, side by side in
+// one process (alternating rounds). Target: with a book ≤ 1.15× without. Run: `npm run build && node bench/book-memory.js [--quick]`.
+import { createHmac } from 'node:crypto';
+import { createReceiver, eventKey, memoryPaymentBook } from 'pixhook';
+import { buildPayload } from 'pixhook/testing';
+import { interleave, pairedSpread } from './lib/interleave.js';
+import { median, quick, round, showRatio } from './lib/stats.js';
+
+const secret = 'whsec_bench_book_6d2a';
+// Many charges, each paid once per pass: the book keeps a resource per charge and a short timeline each.
+const charges = quick ? 2_000 : 20_000;
+const bodies = Array.from({ length: charges }, (_, i) => {
+  const payload = buildPayload('transaction_paid', {
+    variant: 'b',
+    seed: 7,
+    id: `txn_bench_${String(i).padStart(8, '0')}`,
+    amountInCents: 1990,
+  });
+  const bytes = Buffer.from(JSON.stringify(payload));
+  const signature = `sha256=${createHmac('sha256', secret).update(bytes).digest('hex')}`;
+  return { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body: bytes };
+});
+
+/** A receiver whose every delivery reaches the claim (a counter in the key), cycling through the charges. */
+function subject(options) {
+  let n = 0;
+  const receiver = createReceiver({ secret, dedupeKey: (event) => `${eventKey(event)}#${n}`, ...options }).onAny(() => {});
+  return {
+    async: true,
+    async fn() {
+      const request = bodies[n++ % charges];
+      const result = await receiver.receive(request);
+      if (result.status !== 200 || result.reason !== undefined) throw new Error(`answered ${result.status} ${result.reason}`);
+    },
+  };
+}
+
+const book = memoryPaymentBook();
+const samples = await interleave(
+  { 'receive()': subject({}), 'receive() with a memory book': subject({ book }) },
+  quick ? { rounds: 5, sliceMs: 40, warmupMs: 100 } : { rounds: 15, sliceMs: 250, warmupMs: 1_000 },
+);
+const ratio = pairedSpread(samples, 'receive() with a memory book', 'receive()');
+const out = {
+  bare_ns: round(median(samples['receive()']), 0),
+  book_ns: round(median(samples['receive() with a memory book']), 0),
+  book_vs_bare: ratio,
+  ok: ratio.median <= 1.15,
+  resources: book.size,
+};
+console.error(
+  `receive() with a memory book vs without: ${showRatio(ratio)} (target ≤ 1.15×); ${out.bare_ns} ns vs ${out.book_ns} ns per delivery`,
+);
+console.log(JSON.stringify(out));

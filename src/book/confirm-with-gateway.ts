@@ -1,0 +1,123 @@
+import type { PixEvent } from '../events/event-types.js';
+import { isForwardTransition } from '../events/status-order.js';
+import { describeError } from '../shared/describe-error.js';
+import { checkFunction, checkTimeoutMs, mustBe } from '../shared/option-checks.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
+
+// `confirm` (issue 22): before a money event runs, the gateway's own record is read again, so an
+// event signed with a leaked secret, or a genuine one meant for another merchant, never moves money.
+
+/** The events that move money, and so are read again from the gateway under `confirm`. */
+export const confirmableEvents = ['transaction_paid', 'transaction_refunded', 'transfer_completed'] as const;
+export type ConfirmableEvent = (typeof confirmableEvents)[number];
+
+/** What `confirm` needs of `pixhook/client` (a `PixClient` fits): the reconciler's read, and its rate-limit figures. */
+export interface ConfirmClient {
+  getTransaction(id: string, options?: { signal?: AbortSignal }): Promise<{ status: string; amountInCents?: number | undefined }>;
+  /** The last `X-RateLimit-*` figures: no read is sent while the gateway said none is left. */
+  rateLimit?(): { operation: string; remaining: number | undefined; resetAt: number | undefined } | undefined;
+}
+
+/** `confirm: { client, … }`: the client plus how long a read may take and which events are read. */
+export interface ConfirmOptions {
+  client: ConfirmClient;
+  /**
+   * A read (with the client's own retries) that has not answered by then counts as the gateway being
+   * unavailable (503 `gateway_unavailable`). Default 5 000 ms, under the inline `deadlineMs`.
+   */
+  timeoutMs?: number;
+  /** The events read again. Default every money event: `transaction_paid`, `transaction_refunded`, `transfer_completed`. */
+  events?: readonly ConfirmableEvent[];
+}
+
+/** `createReceiver({ book, confirm })`: a client (e.g. `createClient(…)`), or `{ client, timeoutMs?, events? }`. */
+export type ConfirmSetting = ConfirmClient | ConfirmOptions;
+
+/**
+ * What the gateway said: `confirmed` true (it agrees), false (a `not_confirmed`), or undefined (the event
+ * is not read: not a money event, or re-created from a gateway read already); or that it could not be read.
+ */
+export type ConfirmOutcome = { ok: true; confirmed: boolean | undefined } | { ok: false; hint: string };
+
+export interface ResolvedConfirm {
+  client: ConfirmClient;
+  timeoutMs: number;
+  events: ReadonlySet<string>;
+}
+
+const notRead: ConfirmOutcome = { ok: true, confirmed: undefined };
+
+/** The checked `confirm` option; undefined when not given. A setup error names what is wrong. */
+export function resolveConfirm(value: unknown): ResolvedConfirm | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null) {
+    throw mustBe('confirm', 'a pixhook/client client (createClient(…)) or { client, timeoutMs?, events? }', value);
+  }
+  const given = value as Partial<ConfirmOptions> & Partial<ConfirmClient>;
+  const options: Partial<ConfirmOptions> = typeof given.getTransaction === 'function' ? { client: given as ConfirmClient } : given;
+  const client = options.client;
+  checkFunction('confirm.client.getTransaction', client?.getTransaction, 'a function (`client` is a pixhook/client PixClient)');
+  const events = options.events ?? confirmableEvents;
+  if (!Array.isArray(events) || events.length === 0 || events.some((name) => !(confirmableEvents as readonly unknown[]).includes(name))) {
+    throw new PixhookConfigError(`pixhook: \`confirm.events\` must be a non-empty list of ${confirmableEvents.join(', ')}.`);
+  }
+  return {
+    client: client as ConfirmClient,
+    timeoutMs: checkTimeoutMs('confirm.timeoutMs', options.timeoutMs, 5_000),
+    events: new Set(events),
+  };
+}
+
+/**
+ * Reads the event's resource from the gateway. Never rejects: a 404 is a `not_confirmed` (the gateway
+ * knows no such charge for this merchant); no answer, a 5xx, a 429, a spent read budget or an
+ * unreadable record is `ok: false`, and the sender's retry asks again.
+ */
+export async function confirmWithGateway(confirm: ResolvedConfirm, event: PixEvent, now: number): Promise<ConfirmOutcome> {
+  // A reconciled event was built from a gateway read a moment ago; reading it again would only spend the budget.
+  if (!confirm.events.has(event.name) || event.source === 'reconcile') return notRead;
+  const stated = event.kind === 'transaction' ? event.transaction : event.transfer;
+  const limited = spentUntil(confirm.client, now);
+  if (limited !== undefined) return { ok: false, hint: `gateway rate limit: no read left until ${new Date(limited).toISOString()}` };
+  let record: { status: string; amountInCents?: number | undefined };
+  try {
+    record = await confirm.client.getTransaction(stated.id, { signal: AbortSignal.timeout(confirm.timeoutMs) });
+  } catch (error) {
+    if (isNotFound(error)) return { ok: true, confirmed: false };
+    return { ok: false, hint: 'gateway read: ' + describeError(error) };
+  }
+  if (typeof record !== 'object' || record === null || typeof record.status !== 'string') {
+    return { ok: false, hint: 'gateway read: the record carries no status' };
+  }
+  return { ok: true, confirmed: gatewayAgrees(event, record) };
+}
+
+/** The gateway agrees when the amount is equal and its status is the event's, or further forward. */
+export function gatewayAgrees(event: PixEvent, record: { status: string; amountInCents?: number | undefined }): boolean {
+  const stated = event.kind === 'transaction' ? event.transaction : event.transfer;
+  if (record.amountInCents !== stated.amountInCents) return false;
+  if (record.status === stated.status) return true;
+  const forward =
+    event.kind === 'transaction'
+      ? isForwardTransition({ kind: 'transaction', from: stated.status, to: record.status })
+      : isForwardTransition({ kind: 'transfer', from: stated.status, to: record.status });
+  return forward === true;
+}
+
+/** When the client's last figures for a read say none is left, the moment they reset. */
+function spentUntil(client: ConfirmClient, now: number): number | undefined {
+  let info: ReturnType<NonNullable<ConfirmClient['rateLimit']>>;
+  try {
+    info = client.rateLimit?.();
+  } catch {
+    return undefined;
+  }
+  if (info === undefined || !/^GET \/api\/v1\//.test(info.operation)) return undefined;
+  if (info.remaining === undefined || info.remaining > 0 || info.resetAt === undefined || info.resetAt <= now) return undefined;
+  return info.resetAt;
+}
+
+function isNotFound(error: unknown): boolean {
+  const found = error as { status?: unknown; code?: unknown } | null;
+  return found?.status === 404 && (found.code === undefined || found.code === 'api_error');
+}
