@@ -19,7 +19,7 @@ import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
 import { registerInternals } from './receiver-internals.js';
 import { journalId } from '../journal/journal-id.js';
-import { journalWriterOf, type JournalWriter } from '../journal/journal-writer.js';
+import { journalWriterOf, type JournalRecord, type JournalWriter } from '../journal/journal-writer.js';
 import { deliveryEntry, type JournaledDelivery } from './journal-delivery.js';
 import { refuseIgnoredWithProcessing, resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
 
@@ -192,7 +192,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
 
   function done(result: ReceiveResult, delivery: Delivery): ReceiveResult {
     try {
-      if (delivery.journalId !== undefined) journal(delivery, result);
+      if (delivery.journal !== undefined) journal(delivery, result);
       return finish(result, delivery.startedAt);
     } catch {
       // finish() is guarded throughout; this is the last line of "receive() never rejects".
@@ -201,8 +201,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   }
 
   /** Queues the delivery's entry: built and written after the answer, never holding it. */
-  function journal(delivery: JournaledDelivery, result: ReceiveResult): void {
-    writer!.add(delivery.journalId!, () => deliveryEntry(delivery, result, config.signatureHeader));
+  function journal(delivery: Delivery, result: ReceiveResult): void {
+    writer!.add(delivery.journal!, () => deliveryEntry(delivery, result, config.signatureHeader));
   }
 
   async function receiveUntraced(request: ReceiveRequest): Promise<ReceiveResult> {
@@ -240,7 +240,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       const result = answer(reason, hint === undefined ? {} : { hint });
       if (writer !== undefined) {
         const delivery = new Delivery({ headers: {}, body: undefined, ...request }, writer);
-        if (delivery.journalId !== undefined) journal(delivery, result);
+        if (delivery.journal !== undefined) journal(delivery, result);
       }
       return finish(result, performance.now());
     },
@@ -260,7 +260,7 @@ class Delivery implements AcceptOptions, JournaledDelivery {
   readonly startedAt = performance.now();
   readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   /** With a journal: the entry's id (processing appends the handler runs to it) and the arrival time. */
-  readonly journalId: string | undefined;
+  readonly journal: JournalRecord | undefined;
   readonly arrivedAt: number = 0;
 
   constructor(
@@ -269,12 +269,11 @@ class Delivery implements AcceptOptions, JournaledDelivery {
   ) {
     this.waitUntil = request.waitUntil;
     if (writer === undefined) {
-      this.journalId = undefined;
+      this.journal = undefined;
       return;
     }
     this.arrivedAt = Date.now();
-    const id = journalId(this.arrivedAt);
-    this.journalId = writer.open(id) ? id : undefined;
+    this.journal = writer.open(journalId(this.arrivedAt));
   }
 }
 

@@ -3,6 +3,7 @@
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import type { JournalEntry } from '../journal/delivery-journal.js';
 import { eventFields } from '../journal/event-fields.js';
+import { isoTime } from '../journal/iso-time.js';
 import { readHeader } from '../shared/read-header.js';
 import type { ReceiveRequest } from './create-receiver.js';
 import type { ReceiveResult } from './receive-answer.js';
@@ -10,7 +11,7 @@ import type { ReceiveResult } from './receive-answer.js';
 /** What the pipeline kept of a delivery. */
 export interface JournaledDelivery {
   readonly request: Pick<ReceiveRequest, 'headers' | 'remoteAddress' | 'replayOf'>;
-  readonly journalId: string | undefined;
+  readonly journal: { readonly id: string } | undefined;
   /** Date.now() when it arrived. */
   readonly arrivedAt: number;
   bytes: Uint8Array;
@@ -26,8 +27,8 @@ const decoder = new TextDecoder();
 export function deliveryEntry(delivery: JournaledDelivery, result: ReceiveResult, signatureHeader: string): JournalEntry {
   const { request, event } = delivery;
   const entry: JournalEntry = {
-    id: delivery.journalId!,
-    at: new Date(delivery.arrivedAt).toISOString(),
+    id: delivery.journal!.id,
+    at: isoTime(delivery.arrivedAt),
     verified: delivery.verified,
     status: result.status,
     bodyBytes: delivery.bytes.byteLength,
@@ -35,7 +36,10 @@ export function deliveryEntry(delivery: JournaledDelivery, result: ReceiveResult
   };
   if (typeof request.remoteAddress === 'string' && request.remoteAddress !== '') entry.remoteAddress = request.remoteAddress;
   if (result.reason !== undefined) entry.reason = result.reason;
-  if (event !== undefined) Object.assign(entry, { event: event.name }, eventFields(event));
+  if (event !== undefined) {
+    entry.event = event.name;
+    eventFields(event, entry);
+  }
   if (result.key !== undefined) entry.key = result.key;
   if (request.replayOf !== undefined) {
     entry.replayOf = request.replayOf;

@@ -3,8 +3,7 @@ import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import type { JournalEntry } from './delivery-journal.js';
 
 /** The entry fields an event gives: channel, resource id, amount, the gateway's delivery id, warnings. */
-export function eventFields(event: PixEvent | UnknownEvent): Partial<JournalEntry> {
-  const fields: Partial<JournalEntry> = {};
+export function eventFields(event: PixEvent | UnknownEvent, fields: Partial<JournalEntry> = {}): Partial<JournalEntry> {
   if (event.deliveryId !== undefined) fields.deliveryId = event.deliveryId;
   if (event.kind === 'unknown') return fields;
   fields.channel = channelOf(event);

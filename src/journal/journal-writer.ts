@@ -9,17 +9,22 @@ export const journalCallTimeoutMs = 5_000;
 /** Entries and attempts waiting to be written, at most: past it new ones are dropped and counted. */
 export const maxBacklog = 10_000;
 
-/** A delivery between its arrival and its write: the attempts its handlers ran before it was written. */
-interface Pending {
-  readonly attempts: JournalAttempt[];
-  /** Builds the entry at flush time, off the answer's path. */
-  build?: () => JournalEntry;
+/**
+ * A delivery between its arrival and its write: handed from the receiver to processing with the
+ * delivery, so a handler run before the write joins the entry with no lookup.
+ */
+export class JournalRecord {
+  readonly attempts: JournalAttempt[] = [];
+  /** True once the entry went to the journal: later runs become `addAttempt`. */
+  written = false;
+  build: (() => JournalEntry) | undefined = undefined;
+  constructor(readonly id: string) {}
 }
 
 /**
  * The receiver's and processing's way to a `DeliveryJournal`, off the hot path. `open` and `add` only
  * queue; the queue is written after the answer (one batch per `setImmediate`), batches one after another
- * so an attempt is never written before its delivery. A handler attempt of a delivery not yet written
+ * so an attempt is never written before its delivery. A handler run of a delivery not yet written
  * joins its entry; a later one becomes `addAttempt`. A journal that throws, rejects or hangs never
  * reaches the caller: each failure is logged and counted (`failures`).
  */
@@ -27,9 +32,9 @@ export class JournalWriter {
   readonly #journal: DeliveryJournal;
   readonly #log: Logger;
   readonly #keepAlive: (work: Promise<unknown>) => void;
-  /** Opened or queued, not yet handed to the journal. */
-  readonly #pending = new Map<string, Pending>();
-  #adds: string[] = [];
+  /** Records opened and not yet written. */
+  #open = 0;
+  #adds: JournalRecord[] = [];
   #attempts: { id: string; attempt: JournalAttempt }[] = [];
   #tail: Promise<void> = Promise.resolve();
   #scheduled = false;
@@ -44,33 +49,28 @@ export class JournalWriter {
     this.#keepAlive = keepAlive;
   }
 
-  /** Starts a delivery's record; false when the backlog is full (the delivery goes unrecorded, counted). */
-  open(id: string): boolean {
-    if (this.#backlog() >= maxBacklog) return this.#overflow();
-    this.#pending.set(id, { attempts: [] });
-    return true;
+  /** Starts a delivery's record; undefined when the backlog is full (the delivery goes unrecorded, counted). */
+  open(id: string): JournalRecord | undefined {
+    if (this.#backlog() >= maxBacklog) return void this.#overflow();
+    this.#open++;
+    return new JournalRecord(id);
   }
 
   /** The delivery was answered: its entry is built and written after this turn. */
-  add(id: string, build: () => JournalEntry): void {
-    const pending = this.#pending.get(id);
-    if (pending === undefined) {
-      if (this.#backlog() >= maxBacklog) return void this.#overflow();
-      this.#pending.set(id, { attempts: [], build });
-    } else pending.build = build;
-    this.#adds.push(id);
+  add(record: JournalRecord, build: () => JournalEntry): void {
+    record.build = build;
+    this.#adds.push(record);
     this.#schedule();
   }
 
-  /** A handler run of a journaled delivery (this process's, or another's for a durable worker). */
-  attempt(id: string, attempt: JournalAttempt): void {
-    const pending = this.#pending.get(id);
-    if (pending !== undefined) {
-      pending.attempts.push(attempt);
+  /** A handler run: joins its record when not yet written, else appended (a durable worker's runs, by id). */
+  attempt(target: JournalRecord | string, attempt: JournalAttempt): void {
+    if (typeof target !== 'string' && !target.written) {
+      target.attempts.push(attempt);
       return;
     }
     if (this.#backlog() >= maxBacklog) return void this.#overflow();
-    this.#attempts.push({ id, attempt });
+    this.#attempts.push({ id: typeof target === 'string' ? target : target.id, attempt });
     this.#schedule();
   }
 
@@ -100,7 +100,7 @@ export class JournalWriter {
   }
 
   #backlog(): number {
-    return this.#pending.size + this.#attempts.length + this.#inFlight;
+    return this.#open + this.#attempts.length + this.#inFlight;
   }
 
   #overflow(): false {
@@ -122,13 +122,13 @@ export class JournalWriter {
     if (!this.#scheduled) return;
     this.#scheduled = false;
     const entries: JournalEntry[] = [];
-    for (const id of this.#adds) {
-      const pending = this.#pending.get(id);
-      this.#pending.delete(id);
-      if (pending?.build === undefined) continue;
+    for (const record of this.#adds) {
+      record.written = true;
+      this.#open--;
       try {
-        const entry = pending.build();
-        if (pending.attempts.length > 0) entry.attempts = [...entry.attempts, ...pending.attempts];
+        const entry = record.build!();
+        if (record.attempts.length > 0)
+          entry.attempts = entry.attempts.length === 0 ? record.attempts : [...entry.attempts, ...record.attempts];
         entries.push(entry);
       } catch (error) {
         this.#report(error, 'building an entry');

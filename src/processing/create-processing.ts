@@ -19,8 +19,8 @@ import { createDurableMode } from './durable-mode.js';
 import { createHandlerRegistry, registrationOf, type ErrorHandler, type EventHandler, type ViolationHandler } from './handler-registry.js';
 import { resolveProcessingOptions, type AckMode, type ProcessingOptions, type QueuedEvent } from './processing-options.js';
 import { runAttempt, type AttemptOutcome, type FailedAttempt } from './run-attempt.js';
-import { JournalWriter, registerJournalWriter } from '../journal/journal-writer.js';
-import { journalIdOf, journalReplay, timedAttempt, timedRelease } from './journal-hook.js';
+import { JournalWriter, registerJournalWriter, type JournalRecord } from '../journal/journal-writer.js';
+import { journalRecordOf, journalReplay, timedAttempt, timedRelease } from './journal-hook.js';
 
 /** What processing did with an event. No `reason`: handled (inline) or accepted (background, durable). */
 export interface AcceptResult {
@@ -138,7 +138,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     // Copied out of the options: a queued run must not keep the caller's request alive.
     readonly given: string | undefined;
     readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
-    readonly journalId: string | undefined;
+    readonly journal: JournalRecord | undefined;
 
     constructor(
       public event: PixEvent,
@@ -149,7 +149,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       this.given = options.body;
       this.waitUntil = options.waitUntil;
       this.link = options.trace ?? currentTrace();
-      this.journalId = writer && journalIdOf(options);
+      this.journal = writer && journalRecordOf(options);
     }
 
     get body(): string {
@@ -157,8 +157,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     }
 
     attempt(attempt: number): MaybePromise<AttemptOutcome> {
-      const id = this.journalId;
-      return id === undefined ? this.run(attempt) : timedAttempt(writer!, id, attempt, () => this.run(attempt));
+      const record = this.journal;
+      return record === undefined ? this.run(attempt) : timedAttempt(writer!, record, attempt, () => this.run(attempt));
     }
 
     private run(attempt: number): MaybePromise<AttemptOutcome> {
@@ -421,7 +421,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
 
   /** Unknown names are acknowledged and handed to onUnknown, never to typed handlers; not deduplicated. */
   function acceptUnknown(event: UnknownEvent, options: AcceptOptions): MaybePromise<AcceptResult> {
-    const id = writer && journalIdOf(options);
+    const id = writer && journalRecordOf(options);
     const run = () => runOnce(event, undefined, options.trace ?? currentTrace());
     const running = id === undefined ? run() : timedAttempt(writer!, id, 1, run);
     const settled = andThen(running, (outcome) => (outcome.ok ? undefined : reportFailure(event, undefined, outcome, 1)));
@@ -453,7 +453,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       return processing.acceptNow(event, options);
     },
     acceptNow(event, options = noOptions) {
-      if (writer !== undefined && options.replayOf !== undefined && journalIdOf(options) === undefined)
+      if (writer !== undefined && options.replayOf !== undefined && journalRecordOf(options) === undefined)
         return journalReplay(writer, event, options, (journaled) => processing.acceptNow(event, journaled));
       try {
         return andThen(event.kind === 'unknown' ? acceptUnknown(event, options) : acceptKnown(event, options), same, acceptFailed);

@@ -6,26 +6,27 @@ import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import type { JournalAttempt, JournalEntry } from '../journal/delivery-journal.js';
 import { eventFields } from '../journal/event-fields.js';
 import { journalId } from '../journal/journal-id.js';
-import { JournalWriter } from '../journal/journal-writer.js';
+import { isoTime } from '../journal/iso-time.js';
+import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
 import { describeError } from '../shared/describe-error.js';
 import { andThen, type MaybePromise } from '../shared/maybe-promise.js';
 import { reasonStatus } from '../shared/reasons.js';
 import type { AcceptOptions, AcceptResult } from './create-processing.js';
 import type { AttemptOutcome } from './run-attempt.js';
 
-/** What the receiver adds to the options it hands `acceptNow`: its delivery's journal id (never public). */
+/** What the receiver adds to the options it hands `acceptNow`: its delivery's journal record (never public). */
 export interface JournalLink {
-  journalId?: string | undefined;
+  journal?: JournalRecord | undefined;
 }
 
-export function journalIdOf(options: AcceptOptions): string | undefined {
-  return (options as JournalLink).journalId;
+export function journalRecordOf(options: AcceptOptions): JournalRecord | undefined {
+  return (options as JournalLink).journal;
 }
 
 /** One handler run, timed, then appended to delivery `id`'s entry (or, with `find`, to the entry `find` names later). */
 export function timedAttempt(
   writer: JournalWriter,
-  id: string,
+  target: JournalRecord | string,
   attempt: number,
   running: () => MaybePromise<AttemptOutcome>,
   run?: JournalAttempt['run'],
@@ -33,7 +34,7 @@ export function timedAttempt(
   const at = Date.now();
   const startedAt = performance.now();
   return andThen(running(), (outcome) => {
-    writer.attempt(id, attemptOf(outcome, attempt, at, startedAt, run));
+    writer.attempt(target, attemptOf(outcome, attempt, at, startedAt, run));
     return outcome;
   });
 }
@@ -60,7 +61,7 @@ export function timedRelease(
 function attemptOf(outcome: AttemptOutcome, attempt: number, at: number, startedAt: number, run?: JournalAttempt['run']): JournalAttempt {
   const recorded: JournalAttempt = {
     attempt,
-    at: new Date(at).toISOString(),
+    at: isoTime(at),
     durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
     outcome: outcome.ok ? 'ok' : outcome.timedOut ? 'timed_out' : outcome.claimLost ? 'claim_lost' : 'failed',
   };
@@ -79,11 +80,11 @@ export function journalReplay(
   options: AcceptOptions,
   accept: (options: AcceptOptions & JournalLink) => MaybePromise<AcceptResult>,
 ): MaybePromise<AcceptResult> {
-  const id = journalId();
   const arrivedAt = Date.now();
-  if (!writer.open(id)) return accept(options);
-  return andThen(accept({ ...options, journalId: id }), (result) => {
-    writer.add(id, () => replayEntry(id, arrivedAt, event, options, result));
+  const record = writer.open(journalId(arrivedAt));
+  if (record === undefined) return accept(options);
+  return andThen(accept({ ...options, journal: record }), (result) => {
+    writer.add(record, () => replayEntry(record.id, arrivedAt, event, options, result));
     return result;
   });
 }
@@ -98,7 +99,7 @@ function replayEntry(
   const body = options.body ?? JSON.stringify(event.payload);
   const entry: JournalEntry = {
     id,
-    at: new Date(arrivedAt).toISOString(),
+    at: isoTime(arrivedAt),
     verified: true,
     status: result.reason === undefined ? 200 : reasonStatus[result.reason],
     event: event.name,
