@@ -41,19 +41,27 @@ export class JournalWriter {
   #inFlight = 0;
   #chained = 0;
   #overflowing = false;
+  /**
+   * Durable mode only: open records by id. A worker in this process can run a job before the receiver
+   * answered (the job is in Redis before the answer), and its run, known by id, must join the entry.
+   */
+  readonly #byId: Map<string, JournalRecord> | undefined;
   failures = 0;
 
-  constructor(journal: DeliveryJournal, log: Logger, keepAlive: (work: Promise<unknown>) => void) {
+  constructor(journal: DeliveryJournal, log: Logger, keepAlive: (work: Promise<unknown>) => void, indexById = false) {
     this.#journal = journal;
     this.#log = log;
     this.#keepAlive = keepAlive;
+    this.#byId = indexById ? new Map() : undefined;
   }
 
   /** Starts a delivery's record; undefined when the backlog is full (the delivery goes unrecorded, counted). */
   open(id: string): JournalRecord | undefined {
     if (this.#backlog() >= maxBacklog) return void this.#overflow();
     this.#open++;
-    return new JournalRecord(id);
+    const record = new JournalRecord(id);
+    this.#byId?.set(id, record);
+    return record;
   }
 
   /** The delivery was answered: its entry is built and written after this turn. */
@@ -65,6 +73,7 @@ export class JournalWriter {
 
   /** A handler run: joins its record when not yet written, else appended (a durable worker's runs, by id). */
   attempt(target: JournalRecord | string, attempt: JournalAttempt): void {
+    if (typeof target === 'string') target = this.#byId?.get(target) ?? target;
     if (typeof target !== 'string' && !target.written) {
       target.attempts.push(attempt);
       return;
@@ -125,6 +134,7 @@ export class JournalWriter {
     for (const record of this.#adds) {
       record.written = true;
       this.#open--;
+      this.#byId?.delete(record.id);
       try {
         const entry = record.build!();
         if (record.attempts.length > 0)

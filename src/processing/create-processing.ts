@@ -99,7 +99,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   const { book, policy } = config;
   const violationHandlers: ViolationHandler[] = [];
   // Issue 23: the delivery journal, written off the hot path; undefined (and never looked at again) without one.
-  const writer = config.journal && new JournalWriter(config.journal, log, (work) => keepAlive(work));
+  const writer = config.journal && new JournalWriter(config.journal, log, (work) => keepAlive(work), mode === 'durable');
 
   /**
    * Inline: run the handlers, then answer. Past `deadlineMs` the answer is 503 `handler_timeout` while
