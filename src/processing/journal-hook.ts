@@ -31,12 +31,27 @@ export function timedAttempt(
   running: () => MaybePromise<AttemptOutcome>,
   run?: JournalAttempt['run'],
 ): MaybePromise<AttemptOutcome> {
-  const at = Date.now();
-  const startedAt = performance.now();
-  return andThen(running(), (outcome) => {
-    writer.attempt(target, attemptOf(outcome, attempt, at, startedAt, run));
-    return outcome;
-  });
+  return andThen(running(), recordAttempt, undefined, new TimedRun(writer, target, attempt, run));
+}
+
+/** A run being timed (a class: one per handler run, handed to `andThen` instead of a closure). */
+class TimedRun {
+  readonly startedAt = performance.now();
+  constructor(
+    readonly writer: JournalWriter,
+    readonly target: JournalRecord | string,
+    readonly attempt: number,
+    readonly run: JournalAttempt['run'],
+  ) {}
+}
+
+function recordAttempt(outcome: AttemptOutcome, timed: TimedRun): AttemptOutcome {
+  const { startedAt } = timed;
+  timed.writer.attempt(
+    timed.target,
+    attemptOf(outcome, timed.attempt, Math.round(performance.timeOrigin + startedAt), startedAt, timed.run),
+  );
+  return outcome;
 }
 
 /** A released hold's run, appended to the delivery that was held (found by resource, reason and key). */
