@@ -20,3 +20,5 @@ export { postgresPaymentBook } from './postgres-payment-book.js';
 export type { PostgresPaymentBook, PostgresPaymentBookOptions } from './postgres-payment-book.js';
 export { bookSchemaSql } from './book-schema.js';
 export type { BookTableOptions } from './book-schema.js';
+export { postgresJournal } from './postgres-journal.js';
+export type { PostgresJournal, PostgresJournalOptions } from './postgres-journal.js';

@@ -11,6 +11,8 @@ import { describeGiven } from '../shared/option-checks.js';
 import type { PaymentBook } from '../book/payment-book.js';
 import { checkPolicy, type PaymentPolicy, type ResolvedPolicy } from '../book/payment-policy.js';
 import { resolveConfirm, type ConfirmSetting, type ResolvedConfirm } from '../book/confirm-with-gateway.js';
+import type { DeliveryJournal } from '../journal/delivery-journal.js';
+import { checkJournal } from '../journal/journal-writer.js';
 
 export type AckMode = 'inline' | 'background' | 'durable';
 
@@ -25,6 +27,10 @@ export interface QueuedEvent {
   receivedAt: string;
   /** Trace context of the delivery (W3C `traceparent`), so the handler's span links to it. */
   trace?: Record<string, string>;
+  /** The delivery's journal entry, so a worker with a `journal` appends its runs to it. */
+  journalId?: string;
+  /** Set by a dead-letter replay: the worker's runs are journaled as replay runs. */
+  replayOf?: string;
 }
 
 /** Where `durable` mode writes events before answering 200 (see `pixhook/redis`). */
@@ -96,6 +102,11 @@ export interface ProcessingOptions {
    * Needs a `book`. Default: no alert.
    */
   disputeAlertMs?: number;
+  /**
+   * The delivery journal (`memoryJournal()`, `redisJournal`, `postgresJournal`): every delivery and each
+   * handler run, written off the hot path; see docs/journal.md. Default: none.
+   */
+  journal?: DeliveryJournal;
 }
 
 export interface ResolvedProcessingOptions {
@@ -120,6 +131,7 @@ export interface ResolvedProcessingOptions {
   policy: ResolvedPolicy;
   confirm: ResolvedConfirm | undefined;
   disputeAlertMs: number | undefined;
+  journal: DeliveryJournal | undefined;
 }
 
 const defaultHandlerTimeoutMs: Record<AckMode, number> = { inline: 30_000, background: 60_000, durable: 5 * 60_000 };
@@ -162,6 +174,7 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
     waitUntil: options.waitUntil,
     logger: withTraceFields(guardLogger(options.logger), options.telemetry),
     telemetry: options.telemetry,
+    journal: checkJournal(options.journal),
     ...resolveBook(options),
   };
 }
@@ -237,4 +250,5 @@ export const processingOptionNames = [
   'policy',
   'confirm',
   'disputeAlertMs',
+  'journal',
 ] as const satisfies readonly (keyof ProcessingOptions)[];

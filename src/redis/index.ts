@@ -20,3 +20,5 @@ export { redisWatchStore } from './redis-watch-store.js';
 export type { RedisEvalClient, RedisWatchStore, RedisWatchStoreOptions } from './redis-watch-store.js';
 export { redisPaymentBook } from './redis-payment-book.js';
 export type { RedisPaymentBook, RedisPaymentBookOptions } from './redis-payment-book.js';
+export { redisJournal } from './redis-journal.js';
+export type { RedisJournalOptions } from './redis-journal.js';
