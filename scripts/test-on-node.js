@@ -1,5 +1,5 @@
 // Runs the contract suites and the examples' tests on Node 22 and 24 (real binaries from the
-// devDependencies node22 / node24), after the main run on the Node that started `npm test`.
+// test/runtimes package, node22 / node24), after the main run on the Node that started `npm test`.
 // Each run writes its own vitest JSON report; .ci/run adds their counts to the closing line.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,9 +15,9 @@ const files = [
 ];
 let failed = false;
 for (const major of process.argv.slice(2)) {
-  const node = new URL(`../node_modules/node${major}/bin/node`, import.meta.url).pathname;
+  const node = new URL(`../test/runtimes/node_modules/node${major}/bin/node`, import.meta.url).pathname;
   if (!existsSync(node)) {
-    console.error(`test-on-node: node${major} is not installed (npm ci installs it as a devDependency)`);
+    console.error(`test-on-node: node${major} is not installed (node scripts/install-test-runtimes.js installs it; npm test does)`);
     process.exit(1);
   }
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();

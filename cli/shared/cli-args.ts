@@ -68,10 +68,14 @@ function parserErrorLine(error: unknown, names: string[]): string {
 export function secretsFrom(flag: string | string[] | undefined): string[] {
   const given = typeof flag === 'string' ? [flag] : (flag ?? []);
   const env = process.env['PIXHOOK_SECRET'];
-  const secrets = given.length > 0 ? given : env !== undefined && env !== '' ? [env] : [];
-  if (secrets.length === 0) throw new UsageError('a webhook secret is required: set PIXHOOK_SECRET or pass --secret <s>');
-  if (secrets.some((s) => s.trim() === '')) throw new UsageError('a webhook secret must not be empty');
-  return secrets;
+  if (given.length > 0) {
+    if (given.some((s) => s.trim() === '')) throw new UsageError('a webhook secret must not be empty: `--secret` was given a blank value');
+    return given;
+  }
+  if (env === undefined || env === '') throw new UsageError('a webhook secret is required: set PIXHOOK_SECRET or pass --secret <s>');
+  if (env.trim() === '')
+    throw new UsageError('a webhook secret must not be empty: PIXHOOK_SECRET is blank; set it to the secret or pass --secret <s>');
+  return [env];
 }
 
 export function portFrom(value: string | undefined, fallback: number): number {

@@ -6,7 +6,6 @@ import type { RemoteApp } from '../contract/run-contract-suite.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
-export const bin = (name: string) => join(repo, 'node_modules', '.bin', name);
 
 /**
  * pixhook as a user gets it: `npm pack` of the built package, unpacked into node_modules/pixhook of a

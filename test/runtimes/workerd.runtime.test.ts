@@ -3,7 +3,8 @@ import { signed, secret } from '../contract/contract-cases.js';
 import { sendHttp } from '../contract/contract-target.js';
 import { runRemoteContractSuite } from '../contract/run-contract-suite.js';
 import { freePort } from '../helpers/free-port.js';
-import { bin, packedApp, serve, workerdConfig } from './runtime-harness.js';
+import { runtimePath } from '../helpers/test-runtimes.js';
+import { packedApp, serve, workerdConfig } from './runtime-harness.js';
 
 // pixhook/web from the packed package, bundled with esbuild for the worker conditions and served by
 // workerd (the Cloudflare Workers runtime), with the Worker's real ctx.waitUntil in background mode.
@@ -12,13 +13,16 @@ afterAll(() => app.dispose());
 runRemoteContractSuite('pixhook/web on workerd', async () => {
   const port = await freePort();
   const config = await workerdConfig(app.dir, port);
-  return serve(bin('workerd'), ['serve', config, '--experimental'], { cwd: app.dir, port });
+  return serve(runtimePath('workerd'), ['serve', config, '--experimental'], { cwd: app.dir, port });
 });
 
 describe('background mode on workerd', () => {
   it('with ctx.waitUntil the handler runs after the answer; without it the delivery is refused 500, never acknowledged and lost', async () => {
     const port = await freePort();
-    const served = await serve(bin('workerd'), ['serve', await workerdConfig(app.dir, port), '--experimental'], { cwd: app.dir, port });
+    const served = await serve(runtimePath('workerd'), ['serve', await workerdConfig(app.dir, port), '--experimental'], {
+      cwd: app.dir,
+      port,
+    });
     try {
       const setup = await fetch(`${served.baseUrl}/_control/setup`, {
         method: 'POST',
