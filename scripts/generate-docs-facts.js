@@ -39,10 +39,16 @@ async function dedupeKeyExamples() {
   const refundedAt = (hour) => `2026-11-22T${hour}:00:00Z`;
   const examples = [
     ['a payment', keyOf('transaction_paid', { ...paid, endToEndId: 'E1234' })],
-    ['the same payment sent as Variant B, through the other channel, or retried', keyOf('transaction_paid', { ...paid, endToEndId: 'E1234', variant: 'b', scope: 'user', deliveryId: 'dlv_9' })],
+    [
+      'the same payment sent as Variant B, through the other channel, or retried',
+      keyOf('transaction_paid', { ...paid, endToEndId: 'E1234', variant: 'b', scope: 'user', deliveryId: 'dlv_9' }),
+    ],
     ['a second payment of the same amount (another endToEndId)', keyOf('transaction_paid', { ...paid, endToEndId: 'E5678' })],
     ['the same id paid with another amount', keyOf('transaction_paid', { ...paid, amountInCents: 1900, endToEndId: 'E1234' })],
-    ['the first of two partial refunds', keyOf('transaction_refunded', { ...paid, refund: { amountInCents: 500, refundedAt: refundedAt(13) } })],
+    [
+      'the first of two partial refunds',
+      keyOf('transaction_refunded', { ...paid, refund: { amountInCents: 500, refundedAt: refundedAt(13) } }),
+    ],
     ['the second', keyOf('transaction_refunded', { ...paid, refund: { amountInCents: 300, refundedAt: refundedAt(14) } })],
     ['a refund that carries its own id', keyOf('transaction_refunded', { ...paid, refund: { id: 'rf_1', amountInCents: 500 } })],
     ['a MED dispute (the charge stays `paid`)', keyOf('transaction_infraction', { ...paid, infraction: { id: 'med_1', status: 'open' } })],
@@ -91,15 +97,29 @@ async function timeDefaults() {
   const options = readFileSync(`${root}src/processing/processing-options.ts`, 'utf8');
   const keeper = readFileSync(`${root}src/dedupe/claim-keeper.ts`, 'utf8');
   const every = /const everyMs = Math\.max\(\d+, Math\.floor\(ttlMs \/ (\d+)\)\)/.exec(keeper);
-  const timeouts = /defaultHandlerTimeoutMs: Record<AckMode, number> = \{ inline: ([^,]+), background: ([^,]+), durable: ([^}]+) \}/.exec(options);
+  const timeouts = /defaultHandlerTimeoutMs: Record<AckMode, number> = \{ inline: ([^,]+), background: ([^,]+), durable: ([^}]+) \}/.exec(
+    options,
+  );
   if (!every || !timeouts) throw new Error('generate-docs-facts: the claim keeper or handler timeouts changed shape');
   const rows = [
     ['`dedupeTtlMs`', duration(seen.complete), 'how long a done key is remembered (a redelivery answers `duplicate`)'],
     ['`claimTtlMs`', duration(seen.claim), 'how long a claim lives unless renewed; a dead instance frees its keys within it'],
-    ['claim renewal', `every \`claimTtlMs\` / ${every[1]} (${duration(seen.claim / Number(every[1]))})`, 'from the claim on, by one timer per processing; a claim not renewed for half its TTL is declared lost'],
+    [
+      'claim renewal',
+      `every \`claimTtlMs\` / ${every[1]} (${duration(seen.claim / Number(every[1]))})`,
+      'from the claim on, by one timer per processing; a claim not renewed for half its TTL is declared lost',
+    ],
     ['`deadlineMs`', duration(sourceDefault(options, 'deadlineMs')), 'inline mode: when the answer stops waiting (503 `handler_timeout`)'],
-    ['`handlerTimeoutMs`', `${duration(literal(timeouts[1]))} inline, ${duration(literal(timeouts[2]))} background, ${duration(literal(timeouts[3].trim()))} durable`, 'when a run counts as failed'],
-    ['`storeTimeoutMs`', duration(sourceDefault(options, 'storeTimeoutMs')), 'bound on every remote store or queue call (then 503 `store_unavailable`)'],
+    [
+      '`handlerTimeoutMs`',
+      `${duration(literal(timeouts[1]))} inline, ${duration(literal(timeouts[2]))} background, ${duration(literal(timeouts[3].trim()))} durable`,
+      'when a run counts as failed',
+    ],
+    [
+      '`storeTimeoutMs`',
+      duration(sourceDefault(options, 'storeTimeoutMs')),
+      'bound on every remote store or queue call (then 503 `store_unavailable`)',
+    ],
   ];
   return ['| option | default | meaning |', '|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
@@ -120,8 +140,9 @@ export function cliHelps() {
     for (const line of subcommands.split('\n').filter(Boolean)) {
       const words = line.trim().split(/\s+/).slice(1);
       const sub = [];
-      for (const word of words) if (/^[a-z][a-z-]*$/.test(word) && sub.length < words.length) sub.push(word);
-      else break;
+      for (const word of words)
+        if (/^[a-z][a-z-]*$/.test(word) && sub.length < words.length) sub.push(word);
+        else break;
       if (sub.length > path.length) visit(sub);
     }
   };
@@ -178,7 +199,10 @@ export function regionIn(text, name) {
   const start = text.indexOf(open);
   const end = text.indexOf(close);
   if (start === -1 || end === -1) return undefined;
-  return text.slice(start + open.length, end).replace(/^\n/, '').replace(/\n$/, '');
+  return text
+    .slice(start + open.length, end)
+    .replace(/^\n/, '')
+    .replace(/\n$/, '');
 }
 
 function replaceRegion(text, name, body) {

@@ -36,7 +36,13 @@ export function codeBlocks(file: string, text: string = readFileSync(`${repoRoot
     if (!open) continue;
     const end = lines.indexOf('```', i + 1);
     if (end === -1) throw new Error(`${file}:${i + 1}: a code block is never closed`);
-    blocks.push({ file, line: i + 2, lang: open[1]!, flags: open[2]!.trim().split(/\s+/).filter(Boolean), code: lines.slice(i + 1, end).join('\n') });
+    blocks.push({
+      file,
+      line: i + 2,
+      lang: open[1]!,
+      flags: open[2]!.trim().split(/\s+/).filter(Boolean),
+      code: lines.slice(i + 1, end).join('\n'),
+    });
     i = end;
   }
   return blocks;

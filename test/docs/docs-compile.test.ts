@@ -79,7 +79,9 @@ async function typeCheck(dir: string, config: string): Promise<string[]> {
 }
 
 const tempDir = useTempDirs('pixhook-docs-compile-');
-const blocks = docFiles().flatMap((file) => codeBlocks(file)).filter(checked);
+const blocks = docFiles()
+  .flatMap((file) => codeBlocks(file))
+  .filter(checked);
 let tsErrors: string[] = [];
 let jsErrors: string[] = [];
 
@@ -97,9 +99,17 @@ describe('docs compile', () => {
     for (const block of toCheck) writeFileSync(`${dir}/blocks/${fileName(block)}`, `${block.code}\n`);
     writeFileSync(`${dir}/blocks/negative_check.ts`, brokenBlock);
     const tsFiles = [...toCheck.filter(isTs).map((b) => `blocks/${fileName(b)}`), 'blocks/negative_check.ts', 'runtimes.d.ts'];
-    const jsFiles = [...toCheck.filter((b) => !isTs(b)).map((b) => `blocks/${fileName(b)}`), 'runtimes.d.ts', 'js-only.d.ts', 'next-server.d.ts'];
+    const jsFiles = [
+      ...toCheck.filter((b) => !isTs(b)).map((b) => `blocks/${fileName(b)}`),
+      'runtimes.d.ts',
+      'js-only.d.ts',
+      'next-server.d.ts',
+    ];
     writeFileSync(`${dir}/tsconfig.ts.json`, JSON.stringify({ compilerOptions, files: tsFiles }));
-    writeFileSync(`${dir}/tsconfig.js.json`, JSON.stringify({ compilerOptions: { ...compilerOptions, allowJs: true, checkJs: true }, files: jsFiles }));
+    writeFileSync(
+      `${dir}/tsconfig.js.json`,
+      JSON.stringify({ compilerOptions: { ...compilerOptions, allowJs: true, checkJs: true }, files: jsFiles }),
+    );
     [tsErrors, jsErrors] = await Promise.all([typeCheck(dir, 'tsconfig.ts.json'), typeCheck(dir, 'tsconfig.js.json')]);
   }, 180_000);
 

@@ -31,14 +31,20 @@ function region(text: string, name: string): string | undefined {
   const start = text.indexOf(open);
   const end = text.indexOf(`<!-- /generated:${name} -->`);
   if (start === -1 || end === -1) return undefined;
-  return text.slice(start + open.length, end).replace(/^\n/, '').replace(/\n$/, '');
+  return text
+    .slice(start + open.length, end)
+    .replace(/^\n/, '')
+    .replace(/\n$/, '');
 }
 
 describe('generated facts', () => {
   let generated: Record<string, string> = {};
   beforeAll(async () => {
     await requireBuiltPackage();
-    const { stdout } = await run(process.execPath, ['scripts/generate-docs-facts.js', '--print'], { cwd: repoRoot, maxBuffer: 8 * 1024 * 1024 });
+    const { stdout } = await run(process.execPath, ['scripts/generate-docs-facts.js', '--print'], {
+      cwd: repoRoot,
+      maxBuffer: 8 * 1024 * 1024,
+    });
     generated = JSON.parse(stdout) as Record<string, string>;
   }, 120_000);
 
@@ -222,7 +228,8 @@ describe('links', () => {
           broken.push(`${file}: ${target} (no ${resolved})`);
           continue;
         }
-        if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(read(resolved)).has(anchor)) broken.push(`${file}: ${target} (no heading)`);
+        if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(read(resolved)).has(anchor))
+          broken.push(`${file}: ${target} (no heading)`);
       }
     }
     expect(broken).toEqual([]);

@@ -17,13 +17,20 @@ const readme = readFileSync(`${repoRoot}README.md`, 'utf8');
 const serverFile = markedBlock(readme, 'quick-start: server.mjs');
 const commands = markedBlock(readme, 'quick-start: commands').split('\n');
 const serverCommand = commands[0]!;
-const secondTerminal = commands.slice(commands.findIndex((line) => line.startsWith('# in a second terminal'))).filter((line) => !line.startsWith('#'));
+const secondTerminal = commands
+  .slice(commands.findIndex((line) => line.startsWith('# in a second terminal')))
+  .filter((line) => !line.startsWith('#'));
 
 const run = promisify(execFile);
 const tempDir = useTempDirs('pixhook-quick-start-');
 const { PIXHOOK_SECRET: _parentSecret, ...parentEnv } = process.env;
 // npx finds pixhook in the project's node_modules/.bin; offline, so it never asks the registry.
-const env = { ...parentEnv, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+const env = {
+  ...parentEnv,
+  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+  npm_config_offline: 'true',
+  npm_config_update_notifier: 'false',
+};
 let project = '';
 
 describe('the README quick start, verbatim', () => {
