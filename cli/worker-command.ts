@@ -33,7 +33,7 @@ import { redactedUrl } from '../src/shared/redacted-url.js';
 const queueFlagsHelp: FlagHelp[] = [
   ...redisFlagsHelp('the durable queue (required)'),
   { flag: '--queue <name>', meaning: "the queue's name, without ':' (default pixhook-events)" },
-  { flag: '--prefix <p>', meaning: "BullMQ's key prefix (default bull)" },
+  { flag: '--prefix <p>', meaning: "BullMQ's key prefix, with a {hash tag} on a Cluster (default {pixhook})" },
 ];
 
 export const workerHelp: CommandHelp = {

@@ -111,7 +111,7 @@ const scenarios = [
       return { attempts: results.flatMap((r) => r.attempts), delivered: results.every((r) => r.delivered) };
     },
     expect: { answers: '200, 200 duplicate×4', handled: 1 },
-    why: 'deduplicated on event:id:status; the handler ran once',
+    why: 'one fact, one dedupe key (name:id:status:amount): the handler ran once',
     id: 'txn_demo_repeat',
   },
   {

@@ -44,7 +44,7 @@ export function inboxSchemaSql(options: InboxTableOptions = {}): string {
     ...(names.schema === undefined ? [] : [`CREATE SCHEMA IF NOT EXISTS "${names.schema}";`]),
     `CREATE TABLE IF NOT EXISTS ${names.table} (`,
     `  scope      text        NOT NULL,  -- 'delivery' (dedupe store) or a transactional handler's scope ('effects')`,
-    `  key        text        NOT NULL,  -- the event's dedupe key, e.g. transaction_paid:tx_123:paid`,
+    `  key        text        NOT NULL,  -- the event's dedupe key, e.g. transaction_paid:tx_123:paid:1990`,
     `  done_at    timestamptz NOT NULL DEFAULT now(),`,
     `  expires_at timestamptz NOT NULL,  -- after this a redelivery runs again; sweep() deletes old rows`,
     `  PRIMARY KEY (scope, key)`,
