@@ -1,10 +1,11 @@
-import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
+import { asDuplicateHold, checkDedupeKey, checkNote, disputesWithAge } from './book-arguments.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { checkInteger } from '../shared/option-checks.js';
 import { channelOf } from './book-channel.js';
 import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from './book-state.js';
 import { checkExpectation } from './check-expectation.js';
 import type { PixEvent } from '../events/event-types.js';
-import type { DisputeWithAge, HeldEvent, PaymentBook, RecordContext, RecordResult } from './payment-book.js';
+import type { HeldEvent, PaymentBook, RecordContext, RecordResult } from './payment-book.js';
 import { defaultPolicy } from './payment-policy.js';
 
 export interface MemoryPaymentBookOptions {
@@ -153,9 +154,7 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
     },
 
     async dismiss(heldId, note) {
-      if (typeof note !== 'string' || note.length > 2000) {
-        throw new PixhookError('validation_failed', 'pixhook: `note` must be a string of at most 2000 characters.');
-      }
+      checkNote(note);
       const found = held.get(heldId);
       if (found === undefined) return { ok: false, reason: 'not_found' };
       const key = resourceKey(found.kind, found.resourceId);
@@ -172,21 +171,15 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
     },
 
     async disputes(filter = {}) {
-      const at = now();
-      const listed: DisputeWithAge[] = [];
-      for (const key of withDisputes) {
-        for (const dispute of read(key)?.disputes ?? []) {
-          if (filter.open !== undefined && dispute.open !== filter.open) continue;
-          listed.push({ ...dispute, ageMs: Math.max(0, at - Date.parse(dispute.openedAt)) });
-        }
-      }
-      return listed.sort((a, b) => b.ageMs - a.ageMs);
+      return disputesWithAge(
+        Array.from(withDisputes, (key) => read(key)?.disputes ?? []),
+        filter,
+        now(),
+      );
     },
 
     async record(event, context) {
-      if (typeof context?.dedupeKey !== 'string' || context.dedupeKey === '') {
-        throw new PixhookError('validation_failed', 'pixhook: `dedupeKey` must be a non-empty string.');
-      }
+      checkDedupeKey(context);
       const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
       const key = resourceKey(event.kind, resource.id);
       return serialize(key, () => recordNow(event, key, context));
@@ -200,9 +193,7 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       return serialize(key, () => {
         if (!openHeldByKey.has(heldKey)) return undefined;
         const result = recordNow(event, key, context);
-        return result.outcome === 'duplicate_hold'
-          ? { outcome: result.outcome, violations: result.violations, heldId: result.heldId }
-          : undefined;
+        return asDuplicateHold(result);
       });
     },
 

@@ -1,14 +1,15 @@
+import { asDuplicateHold, checkDedupeKey, checkNote, disputesWithAge } from '../book/book-arguments.js';
 import { randomUUID } from 'node:crypto';
 import { channelOf } from '../book/book-channel.js';
 import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from '../book/book-state.js';
 import { checkExpectation } from '../book/check-expectation.js';
 import { claimedHeld, closedReason, currentHeld, ownsRelease, type StoredHeld } from '../book/held-lease.js';
 import { joinClaim, type JoinedClaim } from '../book/joined-claim.js';
-import type { DisputeWithAge, HeldEvent, PaymentBook, RecordContext, RecordResult } from '../book/payment-book.js';
+import type { HeldEvent, PaymentBook, RecordContext, RecordResult } from '../book/payment-book.js';
 import { defaultPolicy } from '../book/payment-policy.js';
 import type { DedupeStore, PixEvent } from '../index.js';
 import { checkInteger } from '../shared/option-checks.js';
-import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { bookNames, bookSchemaSql, type BookTableOptions } from './book-schema.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { inboxLink, type PostgresInbox } from './postgres-inbox.js';
@@ -193,9 +194,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     },
 
     async dismiss(heldId, note) {
-      if (typeof note !== 'string' || note.length > 2000) {
-        throw new PixhookError('validation_failed', 'pixhook: `note` must be a string of at most 2000 characters.');
-      }
+      checkNote(note);
       return withHeld(heldId, async (tx, stored) => {
         const at = now();
         const reason = closedReason(stored, at);
@@ -209,31 +208,20 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     },
 
     async disputes(filter = {}) {
-      const at = now();
       const { rows } = await db.query(`SELECT state FROM ${names.resources} WHERE has_disputes`);
-      const listed: DisputeWithAge[] = [];
-      for (const row of rows) {
-        for (const dispute of (JSON.parse(String(row['state'])) as ResourceState).disputes) {
-          if (filter.open !== undefined && dispute.open !== filter.open) continue;
-          listed.push({ ...dispute, ageMs: Math.max(0, at - Date.parse(dispute.openedAt)) });
-        }
-      }
-      return listed.sort((a, b) => b.ageMs - a.ageMs);
+      const lists = rows.map((row) => (JSON.parse(String(row['state'])) as ResourceState).disputes);
+      return disputesWithAge(lists, filter, now());
     },
 
     async record(event, context) {
-      if (typeof context?.dedupeKey !== 'string' || context.dedupeKey === '') {
-        throw new PixhookError('validation_failed', 'pixhook: `dedupeKey` must be a non-empty string.');
-      }
+      checkDedupeKey(context);
       return (await recordIn(event, context, false)) as RecordResult;
     },
 
     async retryOfHeld(event, context) {
       if (typeof context?.dedupeKey !== 'string' || context.dedupeKey === '') return undefined;
       const result = await recordIn(event, context, true);
-      return result?.outcome === 'duplicate_hold'
-        ? { outcome: result.outcome, violations: result.violations, heldId: result.heldId }
-        : undefined;
+      return asDuplicateHold(result);
     },
 
     async claimRelease(heldId) {

@@ -1,23 +1,16 @@
+import { asDuplicateHold, checkDedupeKey, checkNote, disputesWithAge } from '../book/book-arguments.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { channelOf } from '../book/book-channel.js';
 import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from '../book/book-state.js';
 import { checkExpectation } from '../book/check-expectation.js';
 import { claimedHeld, closedReason, currentHeld, ownsRelease, type StoredHeld } from '../book/held-lease.js';
 import { joinClaim, type JoinedClaim } from '../book/joined-claim.js';
-import type {
-  DismissResult,
-  DisputeWithAge,
-  HeldEvent,
-  PaymentBook,
-  RecordContext,
-  RecordResult,
-  ReleaseClaim,
-} from '../book/payment-book.js';
+import type { DismissResult, HeldEvent, PaymentBook, RecordContext, RecordResult, ReleaseClaim } from '../book/payment-book.js';
 import { defaultPolicy } from '../book/payment-policy.js';
 import type { DedupeStore } from '../index.js';
 import type { PixEvent } from '../index.js';
 import { checkInteger, checkTimeoutMs } from '../shared/option-checks.js';
-import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { commitScript, listDisputedScript, listHeldScript, readForRecordScript, readScript } from './book-scripts.js';
 import { joinedClaimFor } from './joined-book-claim.js';
@@ -214,9 +207,7 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
     },
 
     async dismiss(heldId, note) {
-      if (typeof note !== 'string' || note.length > 2000) {
-        throw new PixhookError('validation_failed', 'pixhook: `note` must be a string of at most 2000 characters.');
-      }
+      checkNote(note);
       return rounds<DismissResult>(async () => {
         const { raw, stored } = await readHeld(heldId);
         const at = now();
@@ -232,30 +223,23 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
     },
 
     async disputes(filter = {}) {
-      const at = now();
-      const listed: DisputeWithAge[] = [];
-      for (const raw of replyArray(await run(listDisputedScript, [keys.disputed], [keys.resource('')], 'read'))) {
-        for (const dispute of parseResource(replyText(raw)).disputes) {
-          if (filter.open !== undefined && dispute.open !== filter.open) continue;
-          listed.push({ ...dispute, ageMs: Math.max(0, at - Date.parse(dispute.openedAt)) });
-        }
-      }
-      return listed.sort((a, b) => b.ageMs - a.ageMs);
+      const replies = replyArray(await run(listDisputedScript, [keys.disputed], [keys.resource('')], 'read'));
+      return disputesWithAge(
+        replies.map((raw) => parseResource(replyText(raw)).disputes),
+        filter,
+        now(),
+      );
     },
 
     async record(event, context) {
-      if (typeof context?.dedupeKey !== 'string' || context.dedupeKey === '') {
-        throw new PixhookError('validation_failed', 'pixhook: `dedupeKey` must be a non-empty string.');
-      }
+      checkDedupeKey(context);
       return (await recordRounds(event, context, false)) as RecordResult;
     },
 
     async retryOfHeld(event, context) {
       if (typeof context?.dedupeKey !== 'string' || context.dedupeKey === '') return undefined;
       const result = await recordRounds(event, context, true);
-      return result?.outcome === 'duplicate_hold'
-        ? { outcome: result.outcome, violations: result.violations, heldId: result.heldId }
-        : undefined;
+      return asDuplicateHold(result);
     },
 
     async claimRelease(heldId) {
