@@ -61,6 +61,11 @@ export default tseslint.config(
   ),
   ...layer(['src/dedupe/**', 'src/metrics/**'], ['../processing/*', '../intake/*'], 'dedupe and metrics sit below processing'),
   ...layer(['src/processing/**'], ['../intake/*'], 'processing never depends on HTTP intake'),
+  ...layer(
+    ['src/journal/**'],
+    ['../dedupe/*', '../metrics/*', '../processing/*', '../intake/*'],
+    'the journal sits below processing and intake',
+  ),
   ...layer(['src/intake/**'], [], 'the core never imports adapters or the CLI'),
   ...layer(
     ['src/redis/**', 'src/postgres/**', 'src/client/**', 'src/reconcile/**', 'src/testing/**', 'src/otel/**'],

@@ -32,6 +32,9 @@ export type {
 } from './book/payment-book.js';
 export { policyReasons, violationReasons } from './book/payment-policy.js';
 export type { PaymentPolicy, PolicyAction, PolicyReason, ResolvedPolicy, Violation, ViolationReason } from './book/payment-policy.js';
+export { memoryJournal } from './journal/memory-journal.js';
+export type { MemoryJournal, MemoryJournalOptions } from './journal/memory-journal.js';
+export type { DeliveryJournal, JournalAttempt, JournalEntry, JournalQuery } from './journal/delivery-journal.js';
 export { eventKey } from './events/event-key.js';
 export { verifySignature } from './signature/verify-signature.js';
 export { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';

@@ -1,0 +1,15 @@
+// A journal id sorts by arrival time as text, across instances: the time in ms (base 36, 9 digits, good
+// until the year 5188), a counter within this process, then a random tag telling instances apart.
+const tag = Math.random().toString(36).slice(2, 6).padEnd(4, '0');
+let seq = 0;
+
+/** A new journal id: unique, and ordered by time when compared as strings. */
+export function journalId(now = Date.now()): string {
+  seq = (seq + 1) % 2_176_782_336; // 36^6: the counter stays 6 digits
+  return `${now.toString(36).padStart(9, '0')}-${seq.toString(36).padStart(6, '0')}${tag}`;
+}
+
+/** The arrival time in ms an id carries (NaN for an id pixhook did not make). */
+export function journalIdTime(id: string): number {
+  return parseInt(id.slice(0, 9), 36);
+}
