@@ -61,6 +61,13 @@ const commands: Record<string, { about: string; load: () => Promise<CommandModul
       return { run: m.webhooksCommand, help: m.webhooksHelp };
     },
   },
+  dev: {
+    about: 'a PIX sandbox in the browser: emulator, receiver, book, journal and console in one command',
+    load: async () => {
+      const m = await import('./dev-command.js');
+      return { run: m.devCommand, help: m.devHelp };
+    },
+  },
   postgres: {
     about: "prints the Postgres inbox's DDL for your migration tool",
     load: async () => {

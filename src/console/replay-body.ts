@@ -1,7 +1,7 @@
 import { normalizeEvent, type Processing } from '../index.js';
 import type { DeliveryJournal, JournalAttempt, JournalEntry } from '../journal/delivery-journal.js';
 import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
-import { newJournalId } from './journal-id.js';
+import { journalId } from '../journal/journal-id.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -19,7 +19,7 @@ export async function replayBody(input: {
 }): Promise<JournalEntry> {
   const { bytes, processing, journal, replayOf } = input;
   const at = new Date().toISOString();
-  const base = { id: newJournalId(), at, channel: 'replay' as const, verified: true, replayOf, bodyBytes: bytes.byteLength, attempts: [] };
+  const base = { id: journalId(), at, channel: 'replay' as const, verified: true, replayOf, bodyBytes: bytes.byteLength, attempts: [] };
   let text: string;
   let value: unknown;
   try {
