@@ -6,6 +6,9 @@ const coreInternals = ['../events/*', '../signature/*', '../dedupe/*', '../metri
 // The adapter kit (src/adapter-kit): only adapters/ and cli/ import it; tests may too.
 const adapterKit = ['**/adapter-kit', '**/adapter-kit/*', '**/adapter-kit/**'];
 const kitMessage = 'the adapter kit is internal: only adapters/ and cli/ import it';
+// The console (src/console) is its own entry point: nothing in the core, the products or the adapters imports it.
+const consoleModules = ['../console', '../console/*', '../console/**', './console/*', '../../src/console/*', '../../src/console/**'];
+const consoleMessage = 'the console is outside the core’s import graph: only pixhook/console and the CLI import it';
 
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', 'node_modules/', 'examples/next-app/.next/', 'examples/*/node_modules/', '**/next-env.d.ts'] },
@@ -73,6 +76,16 @@ export default tseslint.config(
     'products import the core only through src/index.ts (and src/shared/*)',
   ),
   ...layer(
+    ['src/console/**'],
+    coreInternals,
+    'the console imports the core through src/index.ts (and src/shared/*, the journal, the book types and the adapter kit)',
+  ),
+  ...layer(
+    ['src/console/client/**'],
+    ['../*', '../../*', '../../**'],
+    'the browser client is bundled on its own: it imports only its siblings and uPlot',
+  ),
+  ...layer(
     ['src/emulator/**'],
     [...coreInternals, '../client/*'],
     'the emulator imports the core only through src/index.ts, and never the client: it validates with its own schemas',
@@ -88,6 +101,15 @@ export default tseslint.config(
     files: ['src/index.ts', 'examples/**', 'bench/**', 'scripts/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: adapterKit, message: kitMessage }] }] },
   },
+  {
+    files: ['src/index.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: adapterKit, message: kitMessage }, { group: consoleModules, message: consoleMessage }] },
+      ],
+    },
+  },
   ...layer(['cli/*-command.ts'], ['./*-command.js'], 'commands share code through cli/shared, not through each other'),
 );
 
@@ -95,6 +117,12 @@ export default tseslint.config(
 function layer(files, patterns, message) {
   // Nothing under src/ ever reaches into the adapters or the CLI, and only the kit itself into the kit.
   const outward = files[0].startsWith('src/') ? ['../../adapters/*', '../../adapters/**', '../../cli/*', '../../cli/**'] : [];
-  const kit = files[0].startsWith('src/') && files[0] !== 'src/adapter-kit/**' ? [{ group: adapterKit, message: kitMessage }] : [];
-  return [{ files, rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...patterns, ...outward], message }, ...kit] }] } }];
+  // The console mounts like an adapter: it may read a receiver's internals through the kit.
+  const inConsole = files[0].startsWith('src/console/');
+  const kit = files[0].startsWith('src/') && files[0] !== 'src/adapter-kit/**' && !inConsole ? [{ group: adapterKit, message: kitMessage }] : [];
+  // Adapters already import nothing under src/ but the core's entry point and the kit.
+  const noConsole = inConsole || !files[0].startsWith('src/') ? [] : [{ group: consoleModules, message: consoleMessage }];
+  return [
+    { files, rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...patterns, ...outward], message }, ...kit, ...noConsole] }] } },
+  ];
 }

@@ -68,6 +68,13 @@ const commands: Record<string, { about: string; load: () => Promise<CommandModul
       return { run: m.bookCommand, help: m.bookHelp };
     },
   },
+  dev: {
+    about: 'a PIX sandbox in the browser: emulator, receiver, book, journal and console in one command',
+    load: async () => {
+      const m = await import('./dev-command.js');
+      return { run: m.devCommand, help: m.devHelp };
+    },
+  },
   postgres: {
     about: "prints the Postgres inbox's DDL for your migration tool",
     load: async () => {

@@ -80,6 +80,8 @@ export { memoryDedupeStore } from './dedupe/memory-dedupe-store.js';
 export type { MemoryDedupeStore, MemoryDedupeStoreOptions } from './dedupe/memory-dedupe-store.js';
 export type { ClaimResult, DedupeStore } from './dedupe/dedupe-store.js';
 export type { InvalidDelivery, QuarantineStore } from './dedupe/quarantine-store.js';
+export { memoryQuarantine } from './dedupe/memory-quarantine.js';
+export type { MemoryQuarantine, MemoryQuarantineRow } from './dedupe/memory-quarantine.js';
 export type { ProcessingReason, ReasonCode } from './shared/reasons.js';
 export { PixhookConfigError, PixhookError, PixhookTimeoutError } from './shared/pixhook-error.js';
 export type { PixhookErrorCode } from './shared/pixhook-error.js';

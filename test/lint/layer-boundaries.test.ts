@@ -33,6 +33,14 @@ describe('layer boundaries (eslint no-restricted-imports)', () => {
     ['adapters/web/probe.ts', "import { assertKeptAlive } from '../../src/adapter-kit/assert-kept-alive.js';"],
     ['adapters/web/probe.ts', "import { internalsOf } from '../../src/intake/receiver-internals.js';"],
     ['src/adapter-kit/probe.ts', "import { createNodeHandler } from '../../adapters/node/index.js';"],
+    // The console (issue 23) is outside the core's import graph, and its browser client outside the server's.
+    ['src/intake/probe.ts', "import { createConsole } from '../console/index.js';"],
+    ['src/processing/probe.ts', "import { html } from '../console/html.js';"],
+    ['src/redis/probe.ts', "import { createConsole } from '../console/index.js';"],
+    ['src/index.ts', "export { createConsole } from './console/index.js';"],
+    ['adapters/express/probe.ts', "import { createConsole } from '../../src/console/index.js';"],
+    ['src/console/probe.ts', "import { eventKey } from '../events/event-key.js';"],
+    ['src/console/client/probe.ts', "import { html } from '../html.js';"],
     // Issue 23: the journal sits below processing and intake, which write it.
     ['src/journal/probe.ts', "import { createProcessing } from '../processing/create-processing.js';"],
   ])('%s: %s fails lint', async (file, source) => {
@@ -48,6 +56,9 @@ describe('layer boundaries (eslint no-restricted-imports)', () => {
     ['cli/shared/probe.ts', "import { internalsOf } from '../../src/adapter-kit/index.js';"],
     ['cli/probe-command.ts', "import { withReceive } from '../src/adapter-kit/index.js';"],
     ['src/adapter-kit/probe.ts', "import { registerInternals } from '../intake/receiver-internals.js';"],
+    ['src/console/probe.ts', "import { internalsOf } from '../adapter-kit/index.js';"],
+    ['src/console/probe.ts', "import { memoryJournal } from '../index.js';"],
+    ['cli/probe-command.ts', "import { createConsole } from '../src/console/index.js';"],
   ])('%s: %s is allowed', async (file, source) => {
     expect(await restricted(file, `${source}\nexport {};\n`)).toEqual([]);
   });

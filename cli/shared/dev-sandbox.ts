@@ -1,0 +1,129 @@
+import type { PaymentBook } from '../../src/index.js';
+import type { PixClient } from '../../src/client/index.js';
+import type { ConsoleSandbox } from '../../src/console/index.js';
+import type { Emulator } from '../../src/emulator/index.js';
+
+const customer = { name: 'Ana Souza', email: 'ana@example.com.br', documentType: 'cpf' as const, document: '52998224725', phone: '11999998888' };
+
+interface EmulatorAnswer {
+  success?: boolean;
+  data?: { amountInCents?: number; requestedAmountInCents?: number; status?: string };
+  message?: string;
+  error?: string | { message?: string };
+}
+
+/**
+ * The sandbox page's controls under `pixhook dev`: the client creates charges and transfers on the
+ * emulator (their postbacks go to the receiver), and the emulator's own `/_emulator` endpoints pay,
+ * expire, refund and dispute them and inject delivery faults.
+ */
+export function devSandbox(input: {
+  emulator: Emulator;
+  client: PixClient;
+  book: PaymentBook;
+  /** The receiver's URL (known once the server listens). */
+  webhookUrl: () => string;
+  reconcile: () => Promise<string>;
+}): ConsoleSandbox {
+  const { emulator, client, book, webhookUrl } = input;
+  const qrCodes = new Map<string, string>();
+
+  async function control(path: string, body: unknown): Promise<EmulatorAnswer> {
+    const response = await fetch(`${emulator.url}/_emulator/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+    });
+    const answer = (await response.json().catch(() => ({}))) as EmulatorAnswer;
+    if (response.status === 404 && /No endpoint/.test(JSON.stringify(answer))) throw new Error(`this emulator has no /_emulator/${path.split('/').at(-1)} endpoint`);
+    if (!response.ok) {
+      const message = typeof answer.error === 'object' ? answer.error.message : (answer.message ?? answer.error);
+      throw new Error(`the emulator answered ${response.status}: ${message ?? 'refused'}`);
+    }
+    return answer;
+  }
+
+  return {
+    async charges() {
+      return emulator
+        .charges()
+        .slice(-20)
+        .reverse()
+        .map((c) => ({
+          id: c.id,
+          status: c.status,
+          amountInCents: c.amountInCents,
+          emv: c.pix.emv,
+          qrCode: qrCodes.get(c.id) ?? c.pix.qrCode,
+          createdAt: c.createdAt,
+        }));
+    },
+    async transfers() {
+      return emulator
+        .transfers()
+        .slice(-20)
+        .reverse()
+        .map((t) => ({ id: t.id, status: t.status, amountInCents: t.amountInCents, pixKey: t.pixKey }));
+    },
+    async deliveries() {
+      return emulator
+        .deliveries()
+        .slice(-20)
+        .reverse()
+        .map((d) => ({
+          id: d.id,
+          event: d.event,
+          resourceId: d.resourceId,
+          state: d.state,
+          attempts: d.attempts.map((a) => ({
+            attempt: a.attempt,
+            ...(a.status !== undefined && { status: a.status }),
+            ...(a.error !== undefined && { error: a.error }),
+            ...(a.fault !== undefined && { fault: a.fault.action }),
+          })),
+        }));
+    },
+    async faults() {
+      return emulator.deliveryFaults().map((f) => ({ id: f.id, action: f.action, hits: f.hits, ...(f.times !== undefined && { times: f.times }) }));
+    },
+    async createCharge({ amountInCents }) {
+      const charge = await client.createCharge({ amountInCents, customer, description: 'pixhook dev sandbox', postbackUrl: webhookUrl() });
+      qrCodes.set(charge.id, charge.pix.qrCode);
+      await book.expect({ id: charge.id, amountInCents, payerDocument: customer.document });
+      return `Created charge ${charge.id}: scan its QR code or paste its code, then Pay.`;
+    },
+    async pay(id, { amountInCents, payerName, payerDocument }) {
+      const payer = payerName !== undefined || payerDocument !== undefined ? { ...(payerName && { name: payerName }), ...(payerDocument && { document: payerDocument }) } : undefined;
+      const answer = await control(`transactions/${encodeURIComponent(id)}/pay`, { ...(amountInCents !== undefined && { amountInCents }), ...(payer && { payer }) });
+      const paid = answer.data?.amountInCents;
+      if (amountInCents !== undefined && paid !== amountInCents)
+        return `Paid ${id}, but this emulator build paid the charge's own amount: it ignores amountInCents.`;
+      return `Paid ${id}; watch its delivery arrive below.`;
+    },
+    async expire(id) {
+      emulator.expire(id);
+      return `Expired ${id}.`;
+    },
+    async refund(id) {
+      emulator.refund(id, 'pixhook dev sandbox');
+      return `Refunded ${id}.`;
+    },
+    async dispute(id) {
+      await control(`transactions/${encodeURIComponent(id)}/infraction`, { reason: 'fraud' });
+      return `Opened a MED dispute on ${id}.`;
+    },
+    async sendTransfer({ amountInCents, pixKey }) {
+      const transfer = await client.sendTransfer({ amountInCents, pixKey, postbackUrl: webhookUrl(), description: 'pixhook dev sandbox' });
+      return `Sent transfer ${transfer.id}.`;
+    },
+    async injectFault({ action, times }) {
+      const fault = emulator.injectDeliveryFault({ action, ...(times !== undefined && { times }) });
+      return `Fault ${fault.id} in force: deliveries ${action === 'fail' ? 'answer 500' : action === 'timeout' ? 'time out' : 'drop'}${times === undefined ? ' until cleared' : ` for ${times} attempt${times === 1 ? '' : 's'}`}.`;
+    },
+    async clearFaults() {
+      emulator.clearDeliveryFaults();
+      return 'Every delivery fault is cleared.';
+    },
+    reconcile: input.reconcile,
+  };
+}

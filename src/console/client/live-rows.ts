@@ -1,0 +1,89 @@
+// Rows that arrive over server-sent events, built with textContent only: a payload string is never markup.
+
+export interface LiveEntry {
+  id: string;
+  at: string;
+  status: number;
+  reason?: string;
+  event?: string;
+  resourceId?: string;
+  amountInCents?: number;
+  channel?: string;
+  replayOf?: string;
+  verified: boolean;
+  attempts: unknown[];
+}
+
+function money(cents: number | undefined): string {
+  if (cents === undefined || !Number.isFinite(cents)) return '—';
+  const abs = Math.abs(Math.trunc(cents));
+  const reais = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `${cents < 0 ? '-' : ''}R$ ${reais},${String(abs % 100).padStart(2, '0')}`;
+}
+
+function when(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : iso;
+}
+
+function cell(row: HTMLTableRowElement, text: string, className?: string): HTMLTableCellElement {
+  const td = row.insertCell();
+  td.textContent = text;
+  if (className !== undefined) td.className = className;
+  return td;
+}
+
+function link(td: HTMLTableCellElement, href: string, text: string): void {
+  td.textContent = '';
+  const a = document.createElement('a');
+  a.href = href;
+  a.textContent = text;
+  td.append(a);
+}
+
+/** The same cells as the server's `deliveryRow`. */
+export function buildRow(base: string, entry: LiveEntry): HTMLTableRowElement {
+  const row = document.createElement('tr');
+  row.dataset['deliveryId'] = entry.id;
+  row.dataset['status'] = String(entry.status);
+  link(cell(row, ''), `${base}/deliveries/${encodeURIComponent(entry.id)}`, when(entry.at));
+  cell(row, entry.event ?? '—');
+  const resource = cell(row, '—');
+  if (entry.resourceId !== undefined) link(resource, `${base}/resources/${encodeURIComponent(entry.resourceId)}`, entry.resourceId);
+  cell(row, money(entry.amountInCents), 'num');
+  cell(row, String(entry.status), `status s${Math.floor(entry.status / 100)}xx`);
+  cell(row, entry.reason ?? '');
+  cell(row, entry.replayOf !== undefined ? 'replay' : (entry.channel ?? ''));
+  cell(row, entry.verified ? 'yes' : 'no');
+  cell(row, String(entry.attempts.length), 'num');
+  row.classList.add('arrived');
+  return row;
+}
+
+const maxRows = 200;
+
+/** Follows the table's `data-live` stream: new deliveries on top, updated ones (a run appended) in place. */
+export function followLive(table: HTMLTableElement): void {
+  const url = table.dataset['live'];
+  const base = table.dataset['base'] ?? '';
+  const body = table.tBodies[0];
+  if (url === undefined || body === undefined) return;
+  const source = new EventSource(url);
+  source.addEventListener('delivery', (message) => {
+    let entry: LiveEntry;
+    try {
+      entry = JSON.parse((message as MessageEvent<string>).data) as LiveEntry;
+    } catch {
+      return;
+    }
+    if (typeof entry.id !== 'string' || typeof entry.status !== 'number') return;
+    const row = buildRow(base, entry);
+    const existing = body.querySelector(`tr[data-delivery-id="${CSS.escape(entry.id)}"]`);
+    if (existing) existing.replaceWith(row);
+    else body.prepend(row);
+    while (body.rows.length > maxRows) body.deleteRow(-1);
+  });
+  window.addEventListener('pagehide', () => source.close());
+}

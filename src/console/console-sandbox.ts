@@ -1,0 +1,53 @@
+/** A charge the sandbox created, with what a payer scans or pastes. */
+export interface SandboxCharge {
+  id: string;
+  status: string;
+  amountInCents: number;
+  /** The copy-and-paste (EMV) code. */
+  emv: string;
+  /** The QR code as a `data:image/png;base64,…` URI. */
+  qrCode: string;
+  createdAt: string;
+}
+
+export interface SandboxTransfer {
+  id: string;
+  status: string;
+  amountInCents: number;
+  pixKey: string;
+}
+
+/** One webhook delivery as the gateway sent it: its attempts and whether it gave up. */
+export interface SandboxDelivery {
+  id: string;
+  event: string;
+  resourceId: string;
+  state: string;
+  attempts: { attempt: number; status?: number; error?: string; fault?: string }[];
+}
+
+export interface SandboxFault {
+  id: string;
+  action: 'fail' | 'timeout' | 'drop';
+  hits: number;
+  times?: number;
+}
+
+/** What the sandbox page drives: a gateway (the emulator under `pixhook dev`). Each action resolves to a line to show. */
+export interface ConsoleSandbox {
+  charges(): Promise<SandboxCharge[]>;
+  transfers(): Promise<SandboxTransfer[]>;
+  deliveries(): Promise<SandboxDelivery[]>;
+  faults(): Promise<SandboxFault[]>;
+  createCharge(input: { amountInCents: number }): Promise<string>;
+  /** Pays a charge, optionally with another amount or payer (a mismatch the book holds). */
+  pay(id: string, input: { amountInCents?: number; payerName?: string; payerDocument?: string }): Promise<string>;
+  expire(id: string): Promise<string>;
+  refund(id: string): Promise<string>;
+  dispute(id: string): Promise<string>;
+  sendTransfer(input: { amountInCents: number; pixKey: string }): Promise<string>;
+  injectFault(input: { action: 'fail' | 'timeout' | 'drop'; times?: number }): Promise<string>;
+  clearFaults(): Promise<string>;
+  /** One reconciler pass now. */
+  reconcile?(): Promise<string>;
+}

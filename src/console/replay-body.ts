@@ -1,0 +1,59 @@
+import { normalizeEvent, type Processing } from '../index.js';
+import type { DeliveryJournal, JournalAttempt, JournalEntry } from '../journal/delivery-journal.js';
+import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
+import { journalId } from '../journal/journal-id.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A replay from the console: the body is read again (with this version's reader), marked as a replay
+ * (`source: 'replay'`, `replayOf`), and handed to the receiver's processing, so its dedupe decides:
+ * the first replay of an unhandled event runs the handlers once, any later one is a `duplicate`.
+ * The outcome is journaled like a delivery, and its id returned.
+ */
+export async function replayBody(input: {
+  bytes: Uint8Array;
+  processing: Processing;
+  journal: DeliveryJournal;
+  replayOf: string;
+}): Promise<JournalEntry> {
+  const { bytes, processing, journal, replayOf } = input;
+  const at = new Date().toISOString();
+  const base = { id: journalId(), at, channel: 'replay' as const, verified: true, replayOf, bodyBytes: bytes.byteLength, attempts: [] };
+  let text: string;
+  let value: unknown;
+  try {
+    text = decoder.decode(bytes);
+    value = JSON.parse(text);
+  } catch {
+    return record(journal, { ...base, status: reasonStatus.json_invalid, reason: 'json_invalid' });
+  }
+  const normalized = normalizeEvent(value, { source: 'replay' });
+  if (!normalized.ok) return record(journal, { ...base, status: reasonStatus.payload_invalid, reason: 'payload_invalid', body: text });
+  const event = normalized.event;
+  const startedAt = performance.now();
+  const result = await processing.accept(event, { body: text });
+  const durationMs = performance.now() - startedAt;
+  const reason: ReasonCode | undefined = result.reason;
+  const attempts: JournalAttempt[] = [];
+  // Inline, the handlers ran inside accept: one run, ok or failed (background and durable runs report themselves).
+  if (processing.mode === 'inline' && (reason === undefined || reason === 'handler_failed' || reason === 'handler_timeout'))
+    attempts.push({ attempt: 1, at, durationMs, outcome: reason === undefined ? 'ok' : reason === 'handler_failed' ? 'failed' : 'timed_out' });
+  const resource = event.kind === 'transaction' ? event.transaction : event.kind === 'transfer' ? event.transfer : undefined;
+  return record(journal, {
+    ...base,
+    status: reason === undefined ? 200 : reasonStatus[reason],
+    ...(reason !== undefined && { reason }),
+    event: event.name,
+    ...(result.key !== undefined && { key: result.key }),
+    ...(resource !== undefined && { resourceId: resource.id, amountInCents: resource.amountInCents }),
+    ...(event.deliveryId !== undefined && { deliveryId: event.deliveryId }),
+    body: text,
+    attempts,
+  });
+}
+
+async function record(journal: DeliveryJournal, entry: JournalEntry): Promise<JournalEntry> {
+  await journal.add(entry);
+  return entry;
+}

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import type { InvalidDelivery, QuarantineStore } from './quarantine-store.js';
+
+/** One kept body, without its bytes. */
+export interface MemoryQuarantineRow {
+  /** sha256 hex of the bytes. */
+  id: string;
+  reason: InvalidDelivery['reason'];
+  message: string;
+  receivedAt: string;
+  lastReceivedAt: string;
+  deliveries: number;
+  size: number;
+}
+
+/** `redisQuarantine`'s reading side, in this process: what the console and tests read. */
+export interface MemoryQuarantine extends QuarantineStore {
+  /** Newest first (by last delivery). */
+  list(range?: { start?: number; end?: number }): Promise<MemoryQuarantineRow[]>;
+  show(id: string): Promise<(InvalidDelivery & MemoryQuarantineRow) | undefined>;
+  remove(id: string): Promise<boolean>;
+}
+
+/** A bounded quarantine in memory (default 1000 bodies, the one delivered longest ago dropped first), one copy per body. */
+export function memoryQuarantine(options: { max?: number } = {}): MemoryQuarantine {
+  const max = Math.max(1, Math.floor(options.max ?? 1000));
+  const kept = new Map<string, InvalidDelivery & MemoryQuarantineRow>();
+  return {
+    async put(delivery) {
+      const id = createHash('sha256').update(delivery.bytes).digest('hex');
+      const now = new Date().toISOString();
+      const before = kept.get(id);
+      kept.delete(id);
+      kept.set(id, {
+        ...delivery,
+        bytes: new Uint8Array(delivery.bytes),
+        id,
+        receivedAt: before?.receivedAt ?? delivery.receivedAt,
+        lastReceivedAt: now,
+        deliveries: (before?.deliveries ?? 0) + 1,
+        size: delivery.bytes.byteLength,
+      });
+      if (kept.size > max) kept.delete(kept.keys().next().value!);
+      return id;
+    },
+    async list(range = {}) {
+      const start = Math.max(0, Math.trunc(range.start ?? 0));
+      const end = Math.trunc(range.end ?? start + 99);
+      return [...kept.values()]
+        .reverse()
+        .slice(start, end + 1)
+        .map(({ id, reason, message, receivedAt, lastReceivedAt, deliveries, size }) => ({ id, reason, message, receivedAt, lastReceivedAt, deliveries, size }));
+    },
+    async show(id) {
+      const found = kept.get(id);
+      return found === undefined ? undefined : { ...found, bytes: new Uint8Array(found.bytes) };
+    },
+    async remove(id) {
+      return kept.delete(id);
+    },
+  };
+}
