@@ -28,7 +28,7 @@ export interface SandboxDelivery {
 
 export interface SandboxFault {
   id: string;
-  action: 'fail' | 'timeout' | 'drop';
+  action: 'fail' | 'timeout' | 'drop' | 'delay';
   hits: number;
   times?: number;
 }
