@@ -18,11 +18,17 @@ const expressFix =
  * the core's answer — a body parser that ran first included: the JSON 500 `body_already_parsed`
  * with the fix, also written to stderr like Express's own error handler does.
  */
+/** Express's `req.ip`: the socket's peer, or what the app's own `trust proxy` setting allows. */
+function expressIp(req: NodeRequest): string | undefined {
+  const ip = (req as { ip?: unknown }).ip;
+  return typeof ip === 'string' ? ip : req.socket?.remoteAddress;
+}
+
 export function createExpressMiddleware(receiver: Receiver): ExpressMiddleware {
   const core = internalsOf(receiver);
   return (req, res, next) => {
     // Express 4 ignores rejected promises from middleware: a failure to write goes to next().
-    serveNodeRequest(core, req, res, { fix: expressFix, surface: logToConsole }, (error) => {
+    serveNodeRequest(core, req, res, { fix: expressFix, surface: logToConsole, remoteAddress: expressIp }, (error) => {
       if (error !== undefined) next(error);
     });
   };

@@ -29,10 +29,11 @@ export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => done(null, body));
 
-  fastify.setErrorHandler((error: FastifyError, _request, reply) => {
+  fastify.setErrorHandler((error: FastifyError, request, reply) => {
     const reason = error.code === undefined ? undefined : bodyErrors[error.code];
     if (reason === undefined) throw error; // Not ours: the app's error handler decides.
-    return send(reply, core.reject(reason, error.message));
+    const from = core.journaled ? { method: request.method, headers: request.headers, remoteAddress: request.ip } : undefined;
+    return send(reply, core.reject(reason, error.message, from));
   });
 
   fastify.route({
@@ -48,7 +49,12 @@ export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (
         if (result.error) request.log.error({ err: result.error }, result.error.message);
         return send(reply, result);
       };
-      const handled = core.handle({ method: request.method, headers: request.headers, body: rawBodyOf(request.body) });
+      const handled = core.handle(
+        // request.ip: the socket's peer, or what the app's own `trustProxy` allows. Only the journal reads it.
+        core.journaled
+          ? { method: request.method, headers: request.headers, body: rawBodyOf(request.body), remoteAddress: request.ip }
+          : { method: request.method, headers: request.headers, body: rawBodyOf(request.body) },
+      );
       if (isPromise(handled)) return handled.then(answer);
       answer(handled);
       return undefined;

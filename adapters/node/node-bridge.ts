@@ -128,6 +128,8 @@ export interface NodeRequestOptions {
   waitUntil?: (promise: Promise<unknown>) => void;
   /** False where a framework leaves a decoded string in `req.body` (Next's Pages parser): not the signed bytes. */
   stringBodyIsRaw?: boolean;
+  /** The sender's address as the framework gives it (Express's `req.ip`). Default: the socket's peer. */
+  remoteAddress?: (req: NodeRequest) => string | undefined;
 }
 
 /**
@@ -168,6 +170,11 @@ function handOver(
     const request: ReceiveRequest = options.waitUntil
       ? { method: req.method, headers: req.headers, body, waitUntil: options.waitUntil }
       : { method: req.method, headers: req.headers, body };
+    // Only the journal reads it: a receiver without one never asks the socket.
+    if (receiver.journaled) {
+      const remoteAddress = options.remoteAddress ? options.remoteAddress(req) : req.socket?.remoteAddress;
+      if (remoteAddress !== undefined) request.remoteAddress = remoteAddress;
+    }
     const handled = receiver.handle(request);
     if (isPromise(handled)) handled.then((result) => written(res, options, settled, result)).catch(settled);
     else written(res, options, settled, handled);

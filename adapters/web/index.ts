@@ -25,6 +25,7 @@ export function createFetchHandler(receiver: Receiver, options: FetchHandlerOpti
     const waitUntil = context?.waitUntil;
     return receiveWebRequest(core, request, {
       ...(waitUntil && { waitUntil: (promise: Promise<unknown>) => context!.waitUntil!(promise) }),
+      ...(typeof context?.remoteAddress === 'string' && { remoteAddress: context.remoteAddress }),
       requireWaitUntil,
       keepAliveFix: 'Pass the Worker context: `fetch: (request, env, ctx) => handler(request, ctx)`.',
     });

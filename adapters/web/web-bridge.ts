@@ -7,6 +7,11 @@ import { PixhookError, type ReceiveResult } from '../../src/index.js';
 export interface WebHandlerContext {
   /** Keeps work after the answer alive (background mode on serverless). */
   waitUntil?: (promise: Promise<unknown>) => void;
+  /**
+   * The sender's address, for the journal, when the runtime gives one (Bun's `server.requestIP(request)`,
+   * Deno's `info.remoteAddr.hostname`). Never read from `X-Forwarded-For`.
+   */
+  remoteAddress?: string;
 }
 
 const bodyUsedFix =
@@ -93,7 +98,11 @@ export async function receiveWebRequest(receiver: ReceiverInternals, request: Re
       assertKeptAlive(receiver, waitUntil, options.keepAliveFix ?? 'Pass the platform context: handler(request, ctx).');
     } catch (error) {
       surfaceSafely(options.surface, error as PixhookError);
-      return toWebResponse(receiver.reject('internal_error', (error as Error).message));
+      const from =
+        options.remoteAddress === undefined
+          ? { headers: request.headers }
+          : { headers: request.headers, remoteAddress: options.remoteAddress };
+      return toWebResponse(receiver.reject('internal_error', (error as Error).message, from));
     }
   }
   const result = await receiver.handle({
@@ -102,6 +111,7 @@ export async function receiveWebRequest(receiver: ReceiverInternals, request: Re
     body: webBodyReader(request),
     // Called as a method: a Worker's `ctx.waitUntil` throws when detached from `ctx`.
     ...(waitUntil && { waitUntil: (promise: Promise<unknown>) => waitUntil(promise) }),
+    ...(options.remoteAddress !== undefined && { remoteAddress: options.remoteAddress }),
   });
   if (result.error) surfaceSafely(options.surface, result.error);
   return toWebResponse(result);

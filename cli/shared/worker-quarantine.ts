@@ -124,7 +124,7 @@ async function replay(argv: string[]): Promise<number> {
     let failed = 0;
     for (const id of ids) {
       const entry = await quarantine.show(id);
-      const outcome = entry ? await replayOne(entry.bytes, processing) : { replayed: false as const, why: 'not in the quarantine' };
+      const outcome = entry ? await replayOne(entry.bytes, processing, id) : { replayed: false as const, why: 'not in the quarantine' };
       if (outcome.replayed) await quarantine.remove(id);
       else failed++;
       process.stdout.write(`${jsonText({ id, ...outcome })}\n`);
@@ -137,7 +137,7 @@ async function replay(argv: string[]): Promise<number> {
 
 type ReplayOutcome = { replayed: true; key?: string; reason?: AcceptResult['reason'] } | { replayed: false; why: string; key?: string };
 
-async function replayOne(bytes: Uint8Array, processing: ReturnType<typeof createProcessing>): Promise<ReplayOutcome> {
+async function replayOne(bytes: Uint8Array, processing: ReturnType<typeof createProcessing>, id: string): Promise<ReplayOutcome> {
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
@@ -146,7 +146,8 @@ async function replayOne(bytes: Uint8Array, processing: ReturnType<typeof create
   }
   const normalized = normalizeEvent(value, { source: 'replay' });
   if (!normalized.ok) return { replayed: false, why: `payload_invalid: ${normalized.message}` };
-  const result = await processing.accept(normalized.event);
+  // Marked as a replay of the quarantined body: a processing with a journal records it with `replayOf`.
+  const result = await processing.accept(normalized.event, { replayOf: id });
   if (result.reason === undefined || result.reason === 'duplicate' || result.reason === 'unknown_event') {
     return {
       replayed: true,

@@ -18,6 +18,9 @@ import { parseJson, readBody, takeBody, type BodyRead, type BodySource } from '.
 import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
 import { registerInternals } from './receiver-internals.js';
+import { journalId } from '../journal/journal-id.js';
+import { journalWriterOf, type JournalRecord, type JournalWriter } from '../journal/journal-writer.js';
+import { deliveryEntry, type JournaledDelivery } from './journal-delivery.js';
 import { refuseIgnoredWithProcessing, resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
 
 export interface ReceiveRequest {
@@ -27,6 +30,13 @@ export interface ReceiveRequest {
   body: BodySource;
   /** Per-request `waitUntil` (e.g. a Worker's `ctx.waitUntil`); overrides the receiver's option. */
   waitUntil?: (promise: Promise<unknown>) => void;
+  /**
+   * The sender's address as the framework gives it (the adapters fill it in; `X-Forwarded-For` is never
+   * trusted here). Only the journal reads it.
+   */
+  remoteAddress?: string;
+  /** Marks a replay (the console's, the CLI's): the journal entry's `replayOf`. Dedupe runs as usual. */
+  replayOf?: string;
 }
 
 /**
@@ -64,18 +74,20 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   // The store's own quarantine is the processing's, whether the receiver made it or was given it.
   const quarantine: QuarantineStore | undefined = options.quarantine === false ? undefined : (options.quarantine ?? processing.quarantine);
   const answer = createAnswers(config.retryAfterSeconds);
+  // The journal's writer is the processing's (so a delivery and its handler runs share one queue); undefined without a journal.
+  const writer = journalWriterOf(processing);
 
   // ── The pipeline, top to bottom ────────────────────────────────────────────────────────────────
   // Synchronous until a step really is asynchronous (a body still to read, Web Crypto, a remote
   // store, an async handler): every await is a tick on the hot path. Each step hands the next one
   // the delivery, so the synchronous path makes no closure.
-  function pipeline(request: ReceiveRequest): MaybePromise<ReceiveResult> {
+  function pipeline(delivery: Delivery): MaybePromise<ReceiveResult> {
     // 1. Only POST carries deliveries.
+    const { request } = delivery;
     if (request.method !== undefined && request.method !== 'POST' && request.method.toUpperCase() !== 'POST')
       return answer('method_not_allowed');
 
     // 2. The exact raw bytes, within the size limit.
-    const delivery = new Delivery(request);
     if (typeof request.body === 'function') return readBody(request.body, config.maxBodyBytes).then((body) => withBody(body, delivery));
     return withBody(takeBody(request.body, config.maxBodyBytes), delivery);
   }
@@ -98,6 +110,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       return answer(signature.reason, { message: signature.message, ...(signature.hint !== undefined && { hint: signature.hint }) });
 
     // 4. JSON, then the event's essentials. A verified body we cannot read is kept, never dropped.
+    delivery.verified = true;
     const { bytes, request } = delivery;
     const json = parseJson(bytes);
     if (!json.ok) return invalid('json_invalid', bytes, request.headers, json.message);
@@ -158,32 +171,38 @@ export function createReceiver(options: ReceiverOptions): Receiver {
 
   /** The pipeline, its answer counted and logged; synchronous when every step was. Never throws or rejects. */
   function handleNow(request: ReceiveRequest): MaybePromise<ReceiveResult> {
-    const startedAt = performance.now();
+    const delivery = new Delivery(request, writer);
     let running: MaybePromise<ReceiveResult>;
     try {
-      running = pipeline(request);
+      running = pipeline(delivery);
     } catch (error) {
       // Only a bug lands here; the process must not crash on it.
-      return done(failed(error), startedAt);
+      return done(failed(error), delivery);
     }
-    return andThen(running, done, failedAt, startedAt);
+    return andThen(running, done, failedAt, delivery);
   }
 
   function failed(error: unknown): ReceiveResult {
     return answer('internal_error', { hint: describeError(error) });
   }
 
-  function failedAt(error: unknown, startedAt: number): ReceiveResult {
-    return done(failed(error), startedAt);
+  function failedAt(error: unknown, delivery: Delivery): ReceiveResult {
+    return done(failed(error), delivery);
   }
 
-  function done(result: ReceiveResult, startedAt: number): ReceiveResult {
+  function done(result: ReceiveResult, delivery: Delivery): ReceiveResult {
     try {
-      return finish(result, startedAt);
+      if (delivery.journal !== undefined) journal(delivery, result);
+      return finish(result, delivery.startedAt);
     } catch {
       // finish() is guarded throughout; this is the last line of "receive() never rejects".
       return result;
     }
+  }
+
+  /** Queues the delivery's entry: built and written after the answer, never holding it. */
+  function journal(delivery: Delivery, result: ReceiveResult): void {
+    writer!.add(delivery.journal!, () => deliveryEntry(delivery, result, config.signatureHeader));
   }
 
   async function receiveUntraced(request: ReceiveRequest): Promise<ReceiveResult> {
@@ -216,7 +235,15 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     signatureHeader: config.signatureHeader,
     processing,
     handle,
-    reject: (reason, hint) => finish(answer(reason, hint === undefined ? {} : { hint }), performance.now()),
+    journaled: writer !== undefined,
+    reject: (reason, hint, request) => {
+      const result = answer(reason, hint === undefined ? {} : { hint });
+      if (writer !== undefined) {
+        const delivery = new Delivery({ headers: {}, body: undefined, ...request }, writer);
+        if (delivery.journal !== undefined) journal(delivery, result);
+      }
+      return finish(result, performance.now());
+    },
   });
   return receiver;
 }
@@ -225,14 +252,28 @@ export function createReceiver(options: ReceiverOptions): Receiver {
  * One delivery between the pipeline's steps; also the options processing reads (the verified body,
  * the request's `waitUntil`). A class: one is made per request.
  */
-class Delivery implements AcceptOptions {
+class Delivery implements AcceptOptions, JournaledDelivery {
   bytes: Uint8Array = empty;
   event: PixEvent | UnknownEvent | undefined = undefined;
   body: string | undefined = undefined;
+  verified = false;
+  readonly startedAt = performance.now();
   readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
+  /** With a journal: the entry's id (processing appends the handler runs to it) and the arrival time. */
+  readonly journal: JournalRecord | undefined;
+  readonly arrivedAt: number = 0;
 
-  constructor(readonly request: ReceiveRequest) {
+  constructor(
+    readonly request: ReceiveRequest,
+    writer: JournalWriter | undefined,
+  ) {
     this.waitUntil = request.waitUntil;
+    if (writer === undefined) {
+      this.journal = undefined;
+      return;
+    }
+    this.arrivedAt = Date.now();
+    this.journal = writer.open(journalId(this.arrivedAt));
   }
 }
 

@@ -23,8 +23,17 @@ export interface ReceiverInternals {
    * an in-process store, synchronous handlers): the adapters' fast path. Never throws or rejects.
    */
   handle(request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult>;
-  /** The answer for a failure an adapter found before the core could read the body (or a misconfiguration it found). */
-  reject(reason: BodyFailureReason | 'method_not_allowed' | 'internal_error', hint?: string): ReceiveResult;
+  /** True with a journal: adapters then pass `remoteAddress` (and skip reading it otherwise). */
+  readonly journaled: boolean;
+  /**
+   * The answer for a failure an adapter found before the core could read the body (or a misconfiguration
+   * it found); `request` (headers, remote address) goes to the journal.
+   */
+  reject(
+    reason: BodyFailureReason | 'method_not_allowed' | 'internal_error',
+    hint?: string,
+    request?: Pick<ReceiveRequest, 'method' | 'headers' | 'remoteAddress'>,
+  ): ReceiveResult;
 }
 
 // Module-private: a receiver's internals are reachable only through this module's two functions.

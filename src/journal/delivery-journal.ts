@@ -17,6 +17,8 @@ export interface JournalAttempt {
   outcome: 'ok' | 'failed' | 'timed_out' | 'claim_lost';
   /** A short description of the failure (never sent to the sender; escaped when shown). */
   error?: string;
+  /** What ran it, when not the delivery itself: a release of a held event, or a replay (of a dead letter). */
+  run?: 'release' | 'replay';
 }
 
 /** One delivery as the journal keeps it. */

@@ -4,9 +4,16 @@ const tag = Math.random().toString(36).slice(2, 6).padEnd(4, '0');
 let seq = 0;
 
 /** A new journal id: unique, and ordered by time when compared as strings. */
+let lastMs = Number.NaN;
+let lastPrefix = '';
+
 export function journalId(now = Date.now()): string {
   seq = (seq + 1) % 2_176_782_336; // 36^6: the counter stays 6 digits
-  return `${now.toString(36).padStart(9, '0')}-${seq.toString(36).padStart(6, '0')}${tag}`;
+  if (now !== lastMs) {
+    lastPrefix = `${now.toString(36).padStart(9, '0')}-`;
+    lastMs = now;
+  }
+  return `${lastPrefix}${seq.toString(36).padStart(6, '0')}${tag}`;
 }
 
 /** The arrival time in ms an id carries (NaN for an id pixhook did not make). */

@@ -19,8 +19,9 @@ export const maxAttemptsPerEntry = 100;
 
 /**
  * The default journal: the newest `max` deliveries of this process, newest first. A ring of entries
- * plus an index by id, so adding, dropping the oldest and finding one are O(1). Entries go in and
- * come out as copies: a reader changing what it got never changes the journal.
+ * plus an index by id, so adding, dropping the oldest and finding one are O(1). Entries come out as
+ * copies (a reader changing what it got never changes the journal); `add` keeps the entry it is given
+ * and its attempts array, so the writer does not pay for a copy per delivery: do not change them after.
  */
 export function memoryJournal(options: MemoryJournalOptions = {}): MemoryJournal {
   checkObject('options', options, 'an object ({ max })');
@@ -38,7 +39,7 @@ export function memoryJournal(options: MemoryJournalOptions = {}): MemoryJournal
   }
 
   function add(entry: JournalEntry): void {
-    const own = copyEntry(entry);
+    const own = entry;
     const previous = byId.get(own.id);
     if (previous !== undefined) {
       // The same id again replaces the entry in its place (a writer retrying an add).

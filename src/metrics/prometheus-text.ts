@@ -19,6 +19,7 @@ export function metricsToPrometheus(metrics: ReceiverMetrics, options: { prefix?
   counter('invalid_total', 'Verified deliveries that could not be read as events.', metrics.invalid);
   counter('already_applied_total', 'Runs whose handler found the event already applied (a transactional inbox).', metrics.alreadyApplied);
   counter('dead_lettered_total', 'Durable jobs that failed their last attempt.', metrics.deadLettered);
+  counter('journal_failures_total', 'Delivery journal writes that failed, timed out or were dropped.', metrics.journalFailures);
   lines.push(`# HELP ${p}_rejected_total Non-2xx answers, by reason.`, `# TYPE ${p}_rejected_total counter`);
   for (const [reason, n] of Object.entries(metrics.rejected)) lines.push(`${p}_rejected_total{reason="${reason}"} ${n ?? 0}`);
   const h = metrics.ackLatencyMs;

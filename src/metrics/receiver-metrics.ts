@@ -17,6 +17,8 @@ export interface ProcessingMetrics {
   deadLettered: number;
   /** Runs whose handler found the event already applied (`context.markDuplicate()`, e.g. a transactional inbox). */
   alreadyApplied: number;
+  /** Journal writes that failed, timed out or were dropped (a journal not keeping up); 0 without a `journal`. */
+  journalFailures: number;
 }
 
 export interface ReceiverMetrics extends ProcessingMetrics {
@@ -41,7 +43,15 @@ export interface ProcessingMetricsRecorder {
 }
 
 export function createProcessingMetrics(): ProcessingMetricsRecorder {
-  const m: ProcessingMetrics = { handled: 0, failed: 0, timedOut: 0, claimsLost: 0, deadLettered: 0, alreadyApplied: 0 };
+  const m: ProcessingMetrics = {
+    handled: 0,
+    failed: 0,
+    timedOut: 0,
+    claimsLost: 0,
+    deadLettered: 0,
+    alreadyApplied: 0,
+    journalFailures: 0,
+  };
   return {
     snapshot: () => ({ ...m }),
     handled: () => void m.handled++,

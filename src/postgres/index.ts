@@ -16,3 +16,5 @@ export type { DrizzleExecutorLike, DrizzleLike } from './drizzle-database.js';
 export { isRetryableTransactionError, sqlState } from './sql-state.js';
 export { postgresWatchStore } from './postgres-watch-store.js';
 export type { PostgresWatchStore, PostgresWatchStoreOptions } from './postgres-watch-store.js';
+export { postgresJournal } from './postgres-journal.js';
+export type { PostgresJournal, PostgresJournalOptions } from './postgres-journal.js';

@@ -14,6 +14,8 @@ export interface ClaimedRun extends HeldClaim {
   readonly body: string;
   /** The delivery's trace context, so the handler span links to it even when it runs later. */
   readonly link: Record<string, string> | undefined;
+  /** The delivery's journal entry (with a `journal`), carried into a durable job. */
+  readonly journal: { readonly id: string } | undefined;
   /** Private diagnosis for logs, set by a mode that refuses the event (never sent to the gateway). */
   hint: string | undefined;
   /** Runs the handlers once, bounded by `handlerTimeoutMs` and the claim. Never rejects. */

@@ -19,6 +19,8 @@ import { createDurableMode } from './durable-mode.js';
 import { createHandlerRegistry, registrationOf, type ErrorHandler, type EventHandler, type ViolationHandler } from './handler-registry.js';
 import { resolveProcessingOptions, type AckMode, type ProcessingOptions, type QueuedEvent } from './processing-options.js';
 import { runAttempt, type AttemptOutcome, type FailedAttempt } from './run-attempt.js';
+import { JournalWriter, registerJournalWriter, type JournalRecord } from '../journal/journal-writer.js';
+import { journalRecordOf, journalReplay, timedAttempt, timedRelease } from './journal-hook.js';
 
 /** What processing did with an event. No `reason`: handled (inline) or accepted (background, durable). */
 export interface AcceptResult {
@@ -35,6 +37,11 @@ export interface AcceptOptions {
   body?: string;
   /** Trace context to carry into a durable job. */
   trace?: Record<string, string>;
+  /**
+   * Marks a replay (of a quarantined body, a dead letter…): with a `journal`, the run is recorded as a
+   * delivery of its own whose `replayOf` is this (e.g. the quarantine id). It goes through dedupe as usual.
+   */
+  replayOf?: string;
 }
 
 /**
@@ -91,6 +98,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   const log = config.logger;
   const { book, policy } = config;
   const violationHandlers: ViolationHandler[] = [];
+  // Issue 23: the delivery journal, written off the hot path; undefined (and never looked at again) without one.
+  const writer = config.journal && new JournalWriter(config.journal, log, (work) => keepAlive(work), mode === 'durable');
 
   /**
    * Inline: run the handlers, then answer. Past `deadlineMs` the answer is 503 `handler_timeout` while
@@ -129,6 +138,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     // Copied out of the options: a queued run must not keep the caller's request alive.
     readonly given: string | undefined;
     readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
+    readonly journal: JournalRecord | undefined;
 
     constructor(
       public event: PixEvent,
@@ -139,6 +149,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       this.given = options.body;
       this.waitUntil = options.waitUntil;
       this.link = options.trace ?? currentTrace();
+      this.journal = writer && journalRecordOf(options);
     }
 
     get body(): string {
@@ -146,6 +157,11 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     }
 
     attempt(attempt: number): MaybePromise<AttemptOutcome> {
+      const record = this.journal;
+      return record === undefined ? this.run(attempt) : timedAttempt(writer!, record, attempt, () => this.run(attempt));
+    }
+
+    private run(attempt: number): MaybePromise<AttemptOutcome> {
       const { event, key, link } = this;
       return runAttempt({
         handlers,
@@ -367,7 +383,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     if (!claim.ok) return claim;
     const { held } = claim;
     const event: PixEvent = held.violations.length > 0 ? { ...held.event, violations: held.violations } : held.event;
-    const outcome = await runOnce(event, held.dedupeKey, currentTrace());
+    const running = () => runOnce(event, held.dedupeKey, currentTrace());
+    const outcome = await (writer === undefined ? running() : timedRelease(writer, held, running));
     await book.finishRelease(heldId, outcome.ok);
     if (!outcome.ok) {
       await reportFailure(event, held.dedupeKey, outcome, 1);
@@ -404,7 +421,9 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
 
   /** Unknown names are acknowledged and handed to onUnknown, never to typed handlers; not deduplicated. */
   function acceptUnknown(event: UnknownEvent, options: AcceptOptions): MaybePromise<AcceptResult> {
-    const running = runOnce(event, undefined, options.trace ?? currentTrace());
+    const id = writer && journalRecordOf(options);
+    const run = () => runOnce(event, undefined, options.trace ?? currentTrace());
+    const running = id === undefined ? run() : timedAttempt(writer!, id, 1, run);
     const settled = andThen(running, (outcome) => (outcome.ok ? undefined : reportFailure(event, undefined, outcome, 1)));
     if (!isPromise(settled)) return { reason: 'unknown_event' };
     // Inline waits for onUnknown, but never past the deadline: the answer is 200 either way.
@@ -434,6 +453,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       return processing.acceptNow(event, options);
     },
     acceptNow(event, options = noOptions) {
+      if (writer !== undefined && options.replayOf !== undefined && journalRecordOf(options) === undefined)
+        return journalReplay(writer, event, options, (journaled) => processing.acceptNow(event, journaled));
       try {
         return andThen(event.kind === 'unknown' ? acceptUnknown(event, options) : acceptKnown(event, options), same, acceptFailed);
       } catch (error) {
@@ -443,17 +464,22 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     },
     async runQueued(job, run) {
       const event = readQueued(job);
-      const outcome = await runAttempt({
-        handlers,
-        event,
-        attempt: run.attempt,
-        mode: 'durable',
-        source: event.source ?? job.source ?? 'webhook',
-        limitMs: config.queuedHandlerTimeoutMs,
-        key: job.key,
-        telemetry,
-        link: job.trace,
-      });
+      const running = () =>
+        runAttempt({
+          handlers,
+          event,
+          attempt: run.attempt,
+          mode: 'durable',
+          source: event.source ?? job.source ?? 'webhook',
+          limitMs: config.queuedHandlerTimeoutMs,
+          key: job.key,
+          telemetry,
+          link: job.trace,
+        });
+      const id = writer && job.journalId;
+      const outcome = await (id === undefined
+        ? running()
+        : timedAttempt(writer!, id, run.attempt, running, job.replayOf === undefined ? undefined : 'replay'));
       if (outcome.ok) {
         if (outcome.duplicate) metrics.duplicate();
         else metrics.handled();
@@ -473,18 +499,19 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
           ? config.retry.attempts * config.handlerTimeoutMs + config.retry.totalDelayMs
           : config.handlerTimeoutMs;
       const giveUpAt = Date.now() + (options.timeoutMs ?? worstRun);
-      while (pending.size > 0 || acknowledgement.size > 0) {
+      while (pending.size > 0 || acknowledgement.size > 0 || writer?.busy === true) {
         const left = giveUpAt - Date.now();
         if (left <= 0) return false;
-        const settled = Promise.all([...pending, acknowledgement.idle()]);
+        const settled = Promise.all([...pending, acknowledgement.idle(), writer?.idle()]);
         // One wait stays within a timer's range; the loop waits again until `giveUpAt`.
         if ((await raceDeadline(settled, Math.min(left, maxDelayMs))) === 'deadline' && left <= maxDelayMs) return false;
       }
       return true;
     },
-    metrics: () => metrics.snapshot(),
+    metrics: () => ({ ...metrics.snapshot(), journalFailures: writer?.failures ?? 0 }),
     handlerCount: () => handlers.handlerCount(),
   };
+  if (writer !== undefined) registerJournalWriter(processing, writer);
   return processing;
 }
 

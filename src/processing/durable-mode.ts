@@ -19,6 +19,7 @@ export function createDurableMode(config: Pick<ResolvedProcessingOptions, 'queue
         source: run.event.source ?? 'webhook',
         receivedAt: new Date().toISOString(),
         ...(run.link && { trace: run.link }),
+        ...(run.journal !== undefined && { journalId: run.journal.id }),
       };
       try {
         await withTimeout(

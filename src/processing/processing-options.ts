@@ -10,6 +10,8 @@ import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { describeGiven } from '../shared/option-checks.js';
 import type { PaymentBook } from '../book/payment-book.js';
 import { checkPolicy, type PaymentPolicy, type ResolvedPolicy } from '../book/payment-policy.js';
+import type { DeliveryJournal } from '../journal/delivery-journal.js';
+import { checkJournal } from '../journal/journal-writer.js';
 
 export type AckMode = 'inline' | 'background' | 'durable';
 
@@ -24,6 +26,10 @@ export interface QueuedEvent {
   receivedAt: string;
   /** Trace context of the delivery (W3C `traceparent`), so the handler's span links to it. */
   trace?: Record<string, string>;
+  /** The delivery's journal entry, so a worker with a `journal` appends its runs to it. */
+  journalId?: string;
+  /** Set by a dead-letter replay: the worker's runs are journaled as replay runs. */
+  replayOf?: string;
 }
 
 /** Where `durable` mode writes events before answering 200 (see `pixhook/redis`). */
@@ -82,6 +88,11 @@ export interface ProcessingOptions {
   book?: PaymentBook;
   /** Each violation reason set to `hold` or `flag`; the others keep their defaults. Needs a `book`. */
   policy?: PaymentPolicy;
+  /**
+   * The delivery journal (`memoryJournal()`, `redisJournal`, `postgresJournal`): every delivery and each
+   * handler run, written off the hot path; see docs/journal.md. Default: none.
+   */
+  journal?: DeliveryJournal;
 }
 
 export interface ResolvedProcessingOptions {
@@ -104,6 +115,7 @@ export interface ResolvedProcessingOptions {
   telemetry: Telemetry | undefined;
   book: PaymentBook | undefined;
   policy: ResolvedPolicy;
+  journal: DeliveryJournal | undefined;
 }
 
 const defaultHandlerTimeoutMs: Record<AckMode, number> = { inline: 30_000, background: 60_000, durable: 5 * 60_000 };
@@ -146,6 +158,7 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
     waitUntil: options.waitUntil,
     logger: withTraceFields(guardLogger(options.logger), options.telemetry),
     telemetry: options.telemetry,
+    journal: checkJournal(options.journal),
     ...resolveBook(options),
   };
 }
@@ -218,4 +231,5 @@ export const processingOptionNames = [
   'waitUntil',
   'book',
   'policy',
+  'journal',
 ] as const satisfies readonly (keyof ProcessingOptions)[];

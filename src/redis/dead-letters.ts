@@ -30,6 +30,8 @@ export async function listDeadLetters(queue: EventJobQueue, range: DeadLetterRan
 export async function replayDeadLetter(queue: EventJobQueue, key: string): Promise<boolean> {
   const job = await queue.getJob(jobIdForKey(key));
   if (!job || !(await job.isFailed())) return false;
+  // Marked as a replay: a worker with a journal appends its runs to the delivery as replay runs.
+  if (job.data.replayOf === undefined) await job.updateData({ ...job.data, replayOf: job.data.journalId ?? key });
   await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
   return true;
 }

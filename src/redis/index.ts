@@ -18,3 +18,5 @@ export type {
 } from './redis-quarantine.js';
 export { redisWatchStore } from './redis-watch-store.js';
 export type { RedisEvalClient, RedisWatchStore, RedisWatchStoreOptions } from './redis-watch-store.js';
+export { redisJournal } from './redis-journal.js';
+export type { RedisJournalOptions } from './redis-journal.js';
