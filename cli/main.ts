@@ -75,6 +75,13 @@ const commands: Record<string, { about: string; load: () => Promise<CommandModul
       return { run: m.devCommand, help: m.devHelp };
     },
   },
+  console: {
+    about: 'serves the console over the journal and book your receivers share (Redis or Postgres)',
+    load: async () => {
+      const m = await import('./console-command.js');
+      return { run: m.consoleCommand, help: m.consoleHelp };
+    },
+  },
   postgres: {
     about: "prints the Postgres inbox's DDL for your migration tool",
     load: async () => {

@@ -38,6 +38,7 @@ export function layout(context: PageContext, title: string, current: string, bod
 <meta name="csrf-token" content="${context.csrf}">
 <meta name="console-base" content="${base}">
 <title>${title} · pixhook console</title>
+<link rel="icon" href="${base}/favicon.ico">
 <link rel="stylesheet" href="${base}/assets/console.css">
 <script src="${base}/assets/console.js" defer></script>
 </head>
