@@ -32,13 +32,19 @@ export function consoleCommand(argv: string[]): Promise<number> {
     });
     const token = values.token ?? (process.env['PIXHOOK_CONSOLE_TOKEN'] || undefined);
     if (!isLoopback(values.host) && token === undefined)
-      throw new UsageError(`--host ${values.host} is reachable from other machines: give --token <t> (or PIXHOOK_CONSOLE_TOKEN), or bind 127.0.0.1`);
-    if (token !== undefined && token.trim().length < 16) throw new UsageError('--token must be at least 16 characters (openssl rand -hex 16)');
+      throw new UsageError(
+        `--host ${values.host} is reachable from other machines: give --token <t> (or PIXHOOK_CONSOLE_TOKEN), or bind 127.0.0.1`,
+      );
+    if (token !== undefined && token.trim().length < 16)
+      throw new UsageError('--token must be at least 16 characters (openssl rand -hex 16)');
     portFrom(values.port, 4001);
     const redis = values.redis ?? (process.env['PIXHOOK_REDIS_URL'] || undefined);
     if (redis !== undefined && values.postgres !== undefined) throw new UsageError('give --redis or --postgres, not both');
-    if (redis === undefined && values.postgres === undefined) throw new UsageError('pixhook console needs --redis <url> or --postgres <url>: the journal and the book your receivers share');
+    if (redis === undefined && values.postgres === undefined)
+      throw new UsageError('pixhook console needs --redis <url> or --postgres <url>: the journal and the book your receivers share');
     // The shared journals (redisJournal, postgresJournal) are built on the journal branch; until they land here, say so plainly.
-    throw new UsageError(`the shared journal for ${redis !== undefined ? '--redis' : '--postgres'} is not in this build yet; mount createConsole({ journal }) in your own server meanwhile`);
+    throw new UsageError(
+      `the shared journal for ${redis !== undefined ? '--redis' : '--postgres'} is not in this build yet; mount createConsole({ journal }) in your own server meanwhile`,
+    );
   });
 }

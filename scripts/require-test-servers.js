@@ -39,12 +39,15 @@ function missingPackages() {
   const postgresReady =
     executable(join(postgresBin, 'initdb')) && executable(join(postgresBin, 'pg_ctl')) && (!asRoot || hasPostgresUser());
   if (!postgresReady) packages.push('postgresql');
+  // The console's browser tests drive Debian's chromium (playwright-core never downloads a browser).
+  if (!executable(process.env.PIXHOOK_CHROMIUM ?? '/usr/bin/chromium')) packages.push('chromium');
   return packages;
 }
 
 function describe(packages) {
   const what = {
     'redis-server': 'redis-server and redis-cli (Debian: apt-get install redis-server)',
+    chromium: 'Chromium at /usr/bin/chromium (Debian: apt-get install chromium; or set PIXHOOK_CHROMIUM)',
     postgresql: `PostgreSQL 15's initdb and pg_ctl in ${postgresBin} (Debian: apt-get install postgresql; or set PIXHOOK_PG_BIN)`,
   };
   return packages.map((p) => what[p]).join(' and ');

@@ -31,9 +31,7 @@ export async function serveDev(input: {
       const bytes = await readBody(req);
       const result = await receiver.receive({ method: req.method ?? 'POST', headers: req.headers, body: bytes ?? new Uint8Array(0) });
       res.writeHead(result.status, result.headers).end(result.body);
-      journal
-        .add(entryOf(result, req, bytes, at, performance.now() - started))
-        .catch(input.onJournalError);
+      journal.add(entryOf(result, req, bytes, at, performance.now() - started)).catch(input.onJournalError);
     })().catch((error: unknown) => {
       input.onJournalError(error);
       if (!res.headersSent) res.writeHead(500).end();
@@ -68,7 +66,9 @@ async function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> {
 
 function entryOf(result: ReceiveResult, req: IncomingMessage, bytes: Uint8Array | undefined, at: Date, ms: number) {
   const event = result.event;
-  const verified = event !== undefined || (result.reason !== undefined && !isSignatureReason(result.reason) && result.status !== 413 && result.status !== 405);
+  const verified =
+    event !== undefined ||
+    (result.reason !== undefined && !isSignatureReason(result.reason) && result.status !== 413 && result.status !== 405);
   const resource = event?.kind === 'transaction' ? event.transaction : event?.kind === 'transfer' ? event.transfer : undefined;
   const signature = req.headers['x-signature'];
   const handled = result.status === 200 && result.reason === undefined && event !== undefined && event.kind !== 'unknown';

@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createConsole } from '../../src/console/index.js';
-import { createReceiver, memoryJournal, memoryPaymentBook, memoryQuarantine, type JournalEntry, type ReceiveResult } from '../../src/index.js';
+import {
+  createReceiver,
+  memoryJournal,
+  memoryPaymentBook,
+  memoryQuarantine,
+  type JournalEntry,
+  type ReceiveResult,
+} from '../../src/index.js';
 import { journalId } from '../../src/journal/journal-id.js';
 import { buildPayload, signedRequest } from '../../src/testing/index.js';
 
@@ -32,7 +39,10 @@ export async function startConsoleApp(options: { token?: string; host?: string }
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
 
-  async function deliver(name: Parameters<typeof buildPayload>[0], payload: Parameters<typeof buildPayload>[1]): Promise<{ answer: ReceiveResult['status']; entry: JournalEntry }> {
+  async function deliver(
+    name: Parameters<typeof buildPayload>[0],
+    payload: Parameters<typeof buildPayload>[1],
+  ): Promise<{ answer: ReceiveResult['status']; entry: JournalEntry }> {
     const body = buildPayload(name, payload);
     const signed = await signedRequest(body, secret);
     const response = await fetch(`${origin}/webhook`, { method: 'POST', headers: signed.headers, body: signed.body });

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { axeCoreSource, importPlaywright, type Browser, type Page } from './test-runtimes.js';
 
-const require = createRequire(import.meta.url);
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+// playwright-core and axe-core live in test/runtimes (their own lockfile), never in the root install.
+const axeSource = axeCoreSource();
 
 /** What a page did that it must not: dialogs, console errors, uncaught errors, CSP violations. */
 export interface PageWatch {
@@ -18,6 +16,7 @@ export interface PageWatch {
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
+    const { chromium } = await importPlaywright();
     browser = await chromium.launch({ executablePath: process.env['PIXHOOK_CHROMIUM'] ?? '/usr/bin/chromium' });
   });
   afterAll(async () => {
@@ -57,10 +56,18 @@ export async function watchedPage(browser: Browser): Promise<{ page: Page; watch
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(context: Document, options: object): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }>;
+        };
+      }
+    ).axe;
     return axe.run(document, { resultTypes: ['violations'] });
   });
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}, ${v.nodes.length} nodes)`);
 }
 
 /** Milliseconds from navigation start to the first contentful paint (or DOMContentLoaded when none was recorded). */
