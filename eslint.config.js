@@ -106,7 +106,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: adapterKit, message: kitMessage }, { group: consoleModules, message: consoleMessage }] },
+        {
+          patterns: [
+            { group: adapterKit, message: kitMessage },
+            { group: consoleModules, message: consoleMessage },
+          ],
+        },
       ],
     },
   },
@@ -119,10 +124,14 @@ function layer(files, patterns, message) {
   const outward = files[0].startsWith('src/') ? ['../../adapters/*', '../../adapters/**', '../../cli/*', '../../cli/**'] : [];
   // The console mounts like an adapter: it may read a receiver's internals through the kit.
   const inConsole = files[0].startsWith('src/console/');
-  const kit = files[0].startsWith('src/') && files[0] !== 'src/adapter-kit/**' && !inConsole ? [{ group: adapterKit, message: kitMessage }] : [];
+  const kit =
+    files[0].startsWith('src/') && files[0] !== 'src/adapter-kit/**' && !inConsole ? [{ group: adapterKit, message: kitMessage }] : [];
   // Adapters already import nothing under src/ but the core's entry point and the kit.
   const noConsole = inConsole || !files[0].startsWith('src/') ? [] : [{ group: consoleModules, message: consoleMessage }];
   return [
-    { files, rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...patterns, ...outward], message }, ...kit, ...noConsole] }] } },
+    {
+      files,
+      rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...patterns, ...outward], message }, ...kit, ...noConsole] }] },
+    },
   ];
 }

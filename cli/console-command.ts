@@ -39,11 +39,15 @@ export function consoleCommand(argv: string[]): Promise<number> {
     });
     const token = values.token ?? (process.env['PIXHOOK_CONSOLE_TOKEN'] || undefined);
     if (!isLoopback(values.host) && token === undefined)
-      throw new UsageError(`--host ${values.host} is reachable from other machines: give --token <t> (or PIXHOOK_CONSOLE_TOKEN), or bind 127.0.0.1`);
-    if (token !== undefined && token.trim().length < 16) throw new UsageError('--token must be at least 16 characters (openssl rand -hex 16)');
+      throw new UsageError(
+        `--host ${values.host} is reachable from other machines: give --token <t> (or PIXHOOK_CONSOLE_TOKEN), or bind 127.0.0.1`,
+      );
+    if (token !== undefined && token.trim().length < 16)
+      throw new UsageError('--token must be at least 16 characters (openssl rand -hex 16)');
     const redis = values.redis ?? (process.env['PIXHOOK_REDIS_URL'] || undefined);
     if (redis !== undefined && values.postgres !== undefined) throw new UsageError('give --redis or --postgres, not both');
-    if (redis === undefined && values.postgres === undefined) throw new UsageError('pixhook console needs --redis <url> or --postgres <url>: the journal and the book your receivers share');
+    if (redis === undefined && values.postgres === undefined)
+      throw new UsageError('pixhook console needs --redis <url> or --postgres <url>: the journal and the book your receivers share');
     const port = portFrom(values.port, 4001);
     const shared = redis !== undefined ? await redisShared(redis) : await postgresShared(values.postgres!);
     try {
@@ -55,7 +59,9 @@ export function consoleCommand(argv: string[]): Promise<number> {
       });
       const { port: bound } = server.address() as AddressInfo;
       const host = values.host.includes(':') ? `[${values.host}]` : values.host;
-      process.stdout.write(`pixhook console: the journal on ${shared.label}${token === undefined ? '' : '; open it once with ?token=<token>'}\nhttp://${host}:${bound}/\n`);
+      process.stdout.write(
+        `pixhook console: the journal on ${shared.label}${token === undefined ? '' : '; open it once with ?token=<token>'}\nhttp://${host}:${bound}/\n`,
+      );
       await untilSignal();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

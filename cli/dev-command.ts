@@ -42,7 +42,8 @@ export function devCommand(argv: string[]): Promise<number> {
       variant: { type: 'string', default: 'a' },
     });
     const variant = values.variant;
-    if (variant !== 'a' && variant !== 'b' && variant !== 'short') throw new UsageError(`--variant must be a, b or short, got ${jsonText(variant)}`);
+    if (variant !== 'a' && variant !== 'b' && variant !== 'short')
+      throw new UsageError(`--variant must be a, b or short, got ${jsonText(variant)}`);
     const port = portFrom(values.port, 4000);
     const register = values.handlers === undefined ? undefined : await loadHandlers(values.handlers);
 
@@ -100,7 +101,10 @@ export function devCommand(argv: string[]): Promise<number> {
           sandbox: devSandbox({ emulator, client, book, webhookUrl: () => webhookUrl, reconcile: reconcileNow }),
         }),
       });
-      closers.push(() => served.close(), () => receiver.drain({ timeoutMs: 2_000 }));
+      closers.push(
+        () => served.close(),
+        () => receiver.drain({ timeoutMs: 2_000 }),
+      );
       webhookUrl = `${served.url.slice(0, -1)}${webhookPath}`;
       process.stdout.write(
         [

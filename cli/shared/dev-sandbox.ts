@@ -3,7 +3,13 @@ import type { PixClient } from '../../src/client/index.js';
 import type { ConsoleSandbox } from '../../src/console/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 
-const customer = { name: 'Ana Souza', email: 'ana@example.com.br', documentType: 'cpf' as const, document: '52998224725', phone: '11999998888' };
+const customer = {
+  name: 'Ana Souza',
+  email: 'ana@example.com.br',
+  documentType: 'cpf' as const,
+  document: '52998224725',
+  phone: '11999998888',
+};
 
 interface EmulatorAnswer {
   success?: boolean;
@@ -35,7 +41,8 @@ export function devSandbox(input: {
       body: JSON.stringify(body ?? {}),
     });
     const answer = (await response.json().catch(() => ({}))) as EmulatorAnswer;
-    if (response.status === 404 && /No endpoint/.test(JSON.stringify(answer))) throw new Error(`this emulator has no /_emulator/${path.split('/').at(-1)} endpoint`);
+    if (response.status === 404 && /No endpoint/.test(JSON.stringify(answer)))
+      throw new Error(`this emulator has no /_emulator/${path.split('/').at(-1)} endpoint`);
     if (!response.ok) {
       const message = typeof answer.error === 'object' ? answer.error.message : (answer.message ?? answer.error);
       throw new Error(`the emulator answered ${response.status}: ${message ?? 'refused'}`);
@@ -84,7 +91,9 @@ export function devSandbox(input: {
         }));
     },
     async faults() {
-      return emulator.deliveryFaults().map((f) => ({ id: f.id, action: f.action, hits: f.hits, ...(f.times !== undefined && { times: f.times }) }));
+      return emulator
+        .deliveryFaults()
+        .map((f) => ({ id: f.id, action: f.action, hits: f.hits, ...(f.times !== undefined && { times: f.times }) }));
     },
     async createCharge({ amountInCents }) {
       const charge = await client.createCharge({ amountInCents, customer, description: 'pixhook dev sandbox', postbackUrl: webhookUrl() });
@@ -93,8 +102,14 @@ export function devSandbox(input: {
       return `Created charge ${charge.id}: scan its QR code or paste its code, then Pay.`;
     },
     async pay(id, { amountInCents, payerName, payerDocument }) {
-      const payer = payerName !== undefined || payerDocument !== undefined ? { ...(payerName && { name: payerName }), ...(payerDocument && { document: payerDocument }) } : undefined;
-      const answer = await control(`transactions/${encodeURIComponent(id)}/pay`, { ...(amountInCents !== undefined && { amountInCents }), ...(payer && { payer }) });
+      const payer =
+        payerName !== undefined || payerDocument !== undefined
+          ? { ...(payerName && { name: payerName }), ...(payerDocument && { document: payerDocument }) }
+          : undefined;
+      const answer = await control(`transactions/${encodeURIComponent(id)}/pay`, {
+        ...(amountInCents !== undefined && { amountInCents }),
+        ...(payer && { payer }),
+      });
       const paid = answer.data?.amountInCents;
       if (amountInCents !== undefined && paid !== amountInCents)
         return `Paid ${id}, but this emulator build paid the charge's own amount: it ignores amountInCents.`;

@@ -14,7 +14,8 @@ interface Outcome {
   data?: unknown;
 }
 
-const cents = (value: string | null): number | undefined => (value !== null && /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) : undefined);
+const cents = (value: string | null): number | undefined =>
+  value !== null && /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) : undefined;
 const text = (value: string | null, max = 200): string | undefined => {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed.slice(0, max);
@@ -30,9 +31,17 @@ export async function runAction(state: ConsoleState, path: string, form: URLSear
     outcome = await act(state, path, form);
   } catch (error) {
     state.report(error, `the action ${path}`);
-    outcome = { ok: false, text: `Failed: ${redactedUrlsIn(describeError(error)).split('\n')[0]!.slice(0, 300)}`, next: form.get('back') === '/' ? '/' : backFor(path) };
+    outcome = {
+      ok: false,
+      text: `Failed: ${redactedUrlsIn(describeError(error)).split('\n')[0]!.slice(0, 300)}`,
+      next: form.get('back') === '/' ? '/' : backFor(path),
+    };
   }
-  if (json) return jsonAnswer({ ok: outcome.ok, message: outcome.text, ...(outcome.data !== undefined && { data: outcome.data }) }, outcome.ok ? 200 : 422);
+  if (json)
+    return jsonAnswer(
+      { ok: outcome.ok, message: outcome.text, ...(outcome.data !== undefined && { data: outcome.data }) },
+      outcome.ok ? 200 : 422,
+    );
   const notice = state.notices.put({ text: outcome.text, ok: outcome.ok });
   const separator = outcome.next.includes('?') ? '&' : '?';
   return redirect(`${base}${outcome.next}${separator}notice=${notice}`);
@@ -59,14 +68,18 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     const held = (await book?.held())?.find((h) => h.heldId === release);
     const result = await receiver.release(release);
     const next = held ? `/resources/${encodeURIComponent(held.resourceId)}` : '/held';
-    return result.ok ? { ok: true, text: 'Released: the handlers ran once.', next } : { ok: false, text: `Not released: ${result.reason}.`, next };
+    return result.ok
+      ? { ok: true, text: 'Released: the handlers ran once.', next }
+      : { ok: false, text: `Not released: ${result.reason}.`, next };
   }
   const dismiss = match(/^\/actions\/held\/([^/]+)\/dismiss$/);
   if (dismiss !== undefined && book) {
     const held = (await book.held()).find((h) => h.heldId === dismiss);
     const result = await book.dismiss(dismiss, text(form.get('note'), 500) ?? 'dismissed from the console');
     const next = held ? `/resources/${encodeURIComponent(held.resourceId)}` : '/held';
-    return result.ok ? { ok: true, text: 'Dismissed: the handlers will not run.', next } : { ok: false, text: `Not dismissed: ${result.reason}.`, next };
+    return result.ok
+      ? { ok: true, text: 'Dismissed: the handlers will not run.', next }
+      : { ok: false, text: `Not dismissed: ${result.reason}.`, next };
   }
 
   const quarantined = match(/^\/actions\/quarantine\/([^/]+)\/replay$/);
@@ -80,8 +93,11 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
   const delivery = match(/^\/actions\/deliveries\/([^/]+)\/replay$/);
   if (delivery !== undefined && state.processing) {
     const entry = await journal.get(delivery);
-    if (!entry?.verified || entry.body === undefined) return { ok: false, text: 'Only a verified delivery with its body can be replayed.', next: '/deliveries' };
-    return replayed(await replayBody({ bytes: new TextEncoder().encode(entry.body), processing: state.processing, journal, replayOf: entry.id }));
+    if (!entry?.verified || entry.body === undefined)
+      return { ok: false, text: 'Only a verified delivery with its body can be replayed.', next: '/deliveries' };
+    return replayed(
+      await replayBody({ bytes: new TextEncoder().encode(entry.body), processing: state.processing, journal, replayOf: entry.id }),
+    );
   }
   const deadLetter = match(/^\/actions\/dead-letters\/([^/]+)\/replay$/);
   if (deadLetter !== undefined && queue) {
@@ -100,14 +116,22 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
 
 function replayed(entry: { id: string; status: number; reason?: string }): Outcome {
   const what = entry.reason === undefined ? 'handled' : entry.reason;
-  return { ok: entry.status < 300, text: `Replayed: ${what} (${entry.status}).`, next: `/deliveries/${encodeURIComponent(entry.id)}`, data: entry };
+  return {
+    ok: entry.status < 300,
+    text: `Replayed: ${what} (${entry.status}).`,
+    next: `/deliveries/${encodeURIComponent(entry.id)}`,
+    data: entry,
+  };
 }
 
 async function sandboxAction(state: ConsoleState, path: string, form: URLSearchParams): Promise<string> {
   const sandbox = state.options.sandbox!;
   if (path === '/actions/sandbox/charges') return sandbox.createCharge({ amountInCents: cents(form.get('amountInCents')) ?? 1000 });
   if (path === '/actions/sandbox/transfers')
-    return sandbox.sendTransfer({ amountInCents: cents(form.get('amountInCents')) ?? 500, pixKey: text(form.get('pixKey')) ?? 'alguem@example.com' });
+    return sandbox.sendTransfer({
+      amountInCents: cents(form.get('amountInCents')) ?? 500,
+      pixKey: text(form.get('pixKey')) ?? 'alguem@example.com',
+    });
   if (path === '/actions/sandbox/faults') {
     const action = form.get('action');
     if (action !== 'fail' && action !== 'timeout' && action !== 'drop') throw new Error('the fault must be fail, timeout or drop');

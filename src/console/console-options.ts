@@ -108,12 +108,17 @@ export function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleO
   for (const [name, methods] of Object.entries(methodsOf)) {
     const value = (options as unknown as Record<string, unknown>)[name];
     if (value === undefined && name !== 'journal') continue;
-    const ok = typeof value === 'object' && value !== null && methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function');
+    const ok =
+      typeof value === 'object' && value !== null && methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function');
     if (!ok) throw mustBe(name, `an object with ${methods.map((m) => `${m}()`).join(', ')}`, value);
   }
   const token = options.token;
   if (token !== undefined && (typeof token !== 'string' || token.trim().length < 16))
-    throw mustBe('token', 'a string of at least 16 characters (a random one: openssl rand -hex 16)', typeof token === 'string' ? '(a shorter string)' : token);
+    throw mustBe(
+      'token',
+      'a string of at least 16 characters (a random one: openssl rand -hex 16)',
+      typeof token === 'string' ? '(a shorter string)' : token,
+    );
   const basePath = options.basePath;
   if (basePath !== undefined && (typeof basePath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*$/.test(basePath)))
     throw mustBe('basePath', 'a path like "/console" (no trailing slash; "" for the root)', basePath);

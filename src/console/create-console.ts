@@ -87,9 +87,22 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
         return redirect(`${url.pathname}${url.search}`, { 'set-cookie': cookie });
       }
       if (!secrets.authorized(request.headers))
-        return refusal(401, 'token_required', 'This console needs its token: open it once with ?token=<token>, or send Authorization: Bearer <token>.', wantsJson);
-    } else if (!isLoopback(request.headers.get('host') ?? url.host) || (info.remoteAddress !== undefined && !isLoopback(info.remoteAddress))) {
-      return refusal(403, 'loopback_only', 'Without a token the console answers this machine only (127.0.0.1); give it a token to open it to others.', wantsJson);
+        return refusal(
+          401,
+          'token_required',
+          'This console needs its token: open it once with ?token=<token>, or send Authorization: Bearer <token>.',
+          wantsJson,
+        );
+    } else if (
+      !isLoopback(request.headers.get('host') ?? url.host) ||
+      (info.remoteAddress !== undefined && !isLoopback(info.remoteAddress))
+    ) {
+      return refusal(
+        403,
+        'loopback_only',
+        'Without a token the console answers this machine only (127.0.0.1); give it a token to open it to others.',
+        wantsJson,
+      );
     }
 
     if (request.method === 'POST') {
@@ -97,7 +110,12 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
       if (!secrets.bearer(request.headers)) {
         if (!sameOrigin(request)) return refusal(403, 'cross_origin', 'Actions are accepted from the console’s own pages only.', wantsJson);
         if (!secrets.checkCsrf(form.get('_csrf') ?? request.headers.get('x-csrf-token')))
-          return refusal(403, 'csrf_token_invalid', 'This form is missing its CSRF token, or it is stale: reload the page and try again.', wantsJson);
+          return refusal(
+            403,
+            'csrf_token_invalid',
+            'This form is missing its CSRF token, or it is stale: reload the page and try again.',
+            wantsJson,
+          );
       }
       return runAction(state, path, form, base, (request.headers.get('accept') ?? '').includes('application/json'));
     }
@@ -108,7 +126,8 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
       if (asset === undefined) return refusal(404, 'not_found', 'No such asset.', true);
       return new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'no-cache' } });
     }
-    if (path === '/live') return liveDeliveries(config.journal, journalQuery(url.searchParams), (error) => state.report(error, 'the journal subscription'));
+    if (path === '/live')
+      return liveDeliveries(config.journal, journalQuery(url.searchParams), (error) => state.report(error, 'the journal subscription'));
     const context = pageContext(base, secrets, url.searchParams.get('notice'));
     return wantsJson ? api(path.slice(4), url.searchParams) : page(path, url.searchParams, context);
   }
@@ -125,7 +144,9 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
         sandbox.faults(),
         journal.list({ limit: 20 }),
       ]);
-      return htmlPage(sandboxPage(context, { charges, transfers, deliveries, faults, journal: entries, canReconcile: sandbox.reconcile !== undefined }));
+      return htmlPage(
+        sandboxPage(context, { charges, transfers, deliveries, faults, journal: entries, canReconcile: sandbox.reconcile !== undefined }),
+      );
     }
     if (path === '/deliveries') {
       const query = journalQuery(params);
@@ -134,16 +155,28 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     const delivery = /^\/deliveries\/([^/]+)$/.exec(path);
     if (delivery) {
       const entry = await journal.get(decodeURIComponent(delivery[1]!));
-      return entry === undefined ? refusal(404, 'not_found', 'No such delivery in the journal.', false) : htmlPage(deliveryPage(context, entry, canRun));
+      return entry === undefined
+        ? refusal(404, 'not_found', 'No such delivery in the journal.', false)
+        : htmlPage(deliveryPage(context, entry, canRun));
     }
     const resource = /^\/resources\/([^/]+)$/.exec(path);
     if (resource) {
       const id = decodeURIComponent(resource[1]!);
       const [found, held, entries] = await Promise.all([book?.get(id), book?.held(), journal.list({ resource: id })]);
-      return htmlPage(resourcePage(context, id, found, (held ?? []).filter((h) => h.resourceId === id), entries, config.receiver !== undefined));
+      return htmlPage(
+        resourcePage(
+          context,
+          id,
+          found,
+          (held ?? []).filter((h) => h.resourceId === id),
+          entries,
+          config.receiver !== undefined,
+        ),
+      );
     }
     if (path === '/held' && book) return htmlPage(heldPage(context, await book.held(), config.receiver !== undefined));
-    if (path === '/quarantine' && quarantine) return htmlPage(quarantinePage(context, await quarantine.list({ start: 0, end: 199 }), state.replays, canRun));
+    if (path === '/quarantine' && quarantine)
+      return htmlPage(quarantinePage(context, await quarantine.list({ start: 0, end: 199 }), state.replays, canRun));
     if (path === '/dead-letters' && queue) return htmlPage(deadLettersPage(context, await queue.listDeadLetters({ start: 0, end: 199 })));
     if (path === '/reconciler' && reconciler)
       return htmlPage(reconcilerPage(context, await reconciler.metrics(), reconciler.runs?.() ?? [], reconciler.runOnce !== undefined));
@@ -167,12 +200,18 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     }
     if (path === '/stats') return jsonAnswer(deliveryStats(await journal.list({ limit: maxListLimit })));
     if (path === '/held' && book) return jsonAnswer(await book.held());
-    if (path === '/disputes' && book) return jsonAnswer(await book.disputes(params.get('open') === null ? {} : { open: params.get('open') !== 'false' }));
+    if (path === '/disputes' && book)
+      return jsonAnswer(await book.disputes(params.get('open') === null ? {} : { open: params.get('open') !== 'false' }));
     if (path === '/quarantine' && quarantine) return jsonAnswer(await quarantine.list({ start: 0, end: 999 }));
     if (path === '/dead-letters' && queue) return jsonAnswer(await queue.listDeadLetters({ start: 0, end: 999 }));
     if (path === '/reconciler' && reconciler) return jsonAnswer({ metrics: await reconciler.metrics(), runs: reconciler.runs?.() ?? [] });
     if (path === '/sandbox' && sandbox) {
-      const [charges, transfers, deliveries, faults] = await Promise.all([sandbox.charges(), sandbox.transfers(), sandbox.deliveries(), sandbox.faults()]);
+      const [charges, transfers, deliveries, faults] = await Promise.all([
+        sandbox.charges(),
+        sandbox.transfers(),
+        sandbox.deliveries(),
+        sandbox.faults(),
+      ]);
       return jsonAnswer({ charges, transfers, deliveries, faults });
     }
     return jsonAnswer({ error: 'not_found' }, 404);
@@ -201,7 +240,12 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
       response = await handle(request, info);
     } catch (error) {
       state.report(error, `${request.method} ${new URL(request.url).pathname}`);
-      response = refusal(500, 'console_failed', 'A part of the console failed (see the server log).', new URL(request.url).pathname.includes('/api/'));
+      response = refusal(
+        500,
+        'console_failed',
+        'A part of the console failed (see the server log).',
+        new URL(request.url).pathname.includes('/api/'),
+      );
     }
     return withSecurity(response);
   }

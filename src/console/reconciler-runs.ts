@@ -6,7 +6,10 @@ import type { ConsoleReconciler, ReconcilerRun } from './console-options.js';
  * object's `runOnce` (on a timer of your own, or the page's "Run now"): `start()` runs the inner
  * reconciler's passes, which this wrapper cannot see.
  */
-export function recordReconcilerRuns(reconciler: Pick<Reconciler, 'metrics' | 'runOnce'>, keep = 50): ConsoleReconciler & { runOnce(): ReturnType<Reconciler['runOnce']>; runs(): readonly ReconcilerRun[] } {
+export function recordReconcilerRuns(
+  reconciler: Pick<Reconciler, 'metrics' | 'runOnce'>,
+  keep = 50,
+): ConsoleReconciler & { runOnce(): ReturnType<Reconciler['runOnce']>; runs(): readonly ReconcilerRun[] } {
   const runs: ReconcilerRun[] = [];
   return {
     metrics: () => reconciler.metrics(),

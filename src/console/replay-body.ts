@@ -42,7 +42,12 @@ export async function replayBody(input: {
   const attempts: JournalAttempt[] = [];
   // Inline, the handlers ran inside accept: one run, ok or failed (background and durable runs report themselves).
   if (processing.mode === 'inline' && (reason === undefined || reason === 'handler_failed' || reason === 'handler_timeout'))
-    attempts.push({ attempt: 1, at, durationMs, outcome: reason === undefined ? 'ok' : reason === 'handler_failed' ? 'failed' : 'timed_out' });
+    attempts.push({
+      attempt: 1,
+      at,
+      durationMs,
+      outcome: reason === undefined ? 'ok' : reason === 'handler_failed' ? 'failed' : 'timed_out',
+    });
   const resource = event.kind === 'transaction' ? event.transaction : event.kind === 'transfer' ? event.transfer : undefined;
   return record(journal, {
     ...base,

@@ -49,7 +49,15 @@ export function memoryQuarantine(options: { max?: number } = {}): MemoryQuaranti
       return [...kept.values()]
         .reverse()
         .slice(start, end + 1)
-        .map(({ id, reason, message, receivedAt, lastReceivedAt, deliveries, size }) => ({ id, reason, message, receivedAt, lastReceivedAt, deliveries, size }));
+        .map(({ id, reason, message, receivedAt, lastReceivedAt, deliveries, size }) => ({
+          id,
+          reason,
+          message,
+          receivedAt,
+          lastReceivedAt,
+          deliveries,
+          size,
+        }));
     },
     async show(id) {
       const found = kept.get(id);

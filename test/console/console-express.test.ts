@@ -135,7 +135,11 @@ describe('the console mounted in Express', () => {
 
   it('renders hostile ids and names inert: no dialog, no script run, no console error, no CSP violation', async () => {
     await app.book.expect({ id: hostile.id, amountInCents: 1000 });
-    await app.deliver('transaction_paid', { id: hostile.id, amountInCents: 999, customer: { name: hostile.name, email: 'x@example.com', document: '52998224725' } });
+    await app.deliver('transaction_paid', {
+      id: hostile.id,
+      amountInCents: 999,
+      customer: { name: hostile.name, email: 'x@example.com', document: '52998224725' },
+    });
     const [entry] = await app.journal.list({ resource: hostile.id });
     await app.journal.add({ ...entry!, id: `${entry!.id}z`, event: hostile.name, reason: 'held', warnings: [hostile.name] });
     for (const [name, path] of [
@@ -156,7 +160,7 @@ describe('the console mounted in Express', () => {
       expect(await seriousA11yViolations(page)).toEqual([]);
       await page.context().close();
     }
-  });
+  }, 90_000);
 
   it('refuses a POST without the CSRF token, and one from another origin', async () => {
     const [held] = await app.book.held();

@@ -30,7 +30,10 @@ export async function startConsoleApp(options: { token?: string; host?: string }
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
 
-  async function deliver(name: Parameters<typeof buildPayload>[0], payload: Parameters<typeof buildPayload>[1]): Promise<{ answer: number; entry: JournalEntry }> {
+  async function deliver(
+    name: Parameters<typeof buildPayload>[0],
+    payload: Parameters<typeof buildPayload>[1],
+  ): Promise<{ answer: number; entry: JournalEntry }> {
     const body = buildPayload(name, payload);
     const signed = await signedRequest(body, secret);
     const response = await fetch(`${origin}/webhook`, { method: 'POST', headers: signed.headers, body: signed.body });

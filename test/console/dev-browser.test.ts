@@ -28,7 +28,12 @@ afterAll(async () => {
   if (shots !== undefined) writeFileSync(join(shots, 'first-render-dev.json'), JSON.stringify(firstRender, undefined, 2));
 });
 
-const runs = (line: string) => (existsSync(runsFile) ? readFileSync(runsFile, 'utf8').split('\n').filter((l) => l === line).length : 0);
+const runs = (line: string) =>
+  existsSync(runsFile)
+    ? readFileSync(runsFile, 'utf8')
+        .split('\n')
+        .filter((l) => l === line).length
+    : 0;
 
 describe('pixhook dev', () => {
   it('prints its URL as the last line of start-up', () => {
@@ -74,14 +79,16 @@ describe('pixhook dev', () => {
     expect(watch.consoleErrors).toEqual([]);
     expect(await watch.cspViolations()).toEqual([]);
     await page.context().close();
-  });
+  }, 90_000);
 
   it('stops cleanly on SIGTERM', async () => {
     expect(await dev.stop()).toBe(0);
   });
 
   it('`pixhook console` refuses a non-loopback bind without a token: exit 2, one line', async () => {
-    const result = await runCli(['console', '--host', '0.0.0.0', '--redis', 'redis://127.0.0.1:1'], { env: { PIXHOOK_CONSOLE_TOKEN: undefined } });
+    const result = await runCli(['console', '--host', '0.0.0.0', '--redis', 'redis://127.0.0.1:1'], {
+      env: { PIXHOOK_CONSOLE_TOKEN: undefined },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/--token .*\(pixhook console --help\)$/m);

@@ -7,22 +7,29 @@ const statuses = ['200', '202', '400', '401', '405', '409', '413', '415', '500',
 
 export function deliveriesPage(context: PageContext, entries: readonly JournalEntry[], query: JournalQuery): string {
   const field = (name: 'event' | 'reason' | 'resource', label: string) =>
-    html`<label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" value="${query[name] ?? ''}">`;
+    html`<label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" value="${query[name] ?? ''}" />`;
   const status = query.status === undefined ? '' : String(query.status);
   const body = html`<section aria-labelledby="charts-title" class="charts">
-<h2 id="charts-title">Last hour</h2>
-<figure><div class="chart" data-chart="answers" data-src="${context.base}/api/stats"></div><figcaption>Deliveries per minute, by answer</figcaption></figure>
-<figure><div class="chart" data-chart="latency" data-src="${context.base}/api/stats"></div><figcaption>Handler latency p50 and p99 (ms)</figcaption></figure>
-</section>
-<form method="get" action="${context.base}/deliveries" class="filters" role="search" aria-label="Filter deliveries">
-${field('event', 'Event')}
-<label for="f-status">Answer</label><select id="f-status" name="status"><option value="">any</option>${statuses.map(
-    (s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${s}</option>`,
-  )}</select>
-${field('reason', 'Reason')}
-${field('resource', 'Resource id')}
-<button type="submit">Filter</button>
-</form>
-${deliveryTable(context.base, entries, query, `${entries.length} most recent deliveries, newest first; new ones appear live`)}`;
+      <h2 id="charts-title">Last hour</h2>
+      <figure>
+        <div class="chart" data-chart="answers" data-src="${context.base}/api/stats"></div>
+        <figcaption>Deliveries per minute, by answer</figcaption>
+      </figure>
+      <figure>
+        <div class="chart" data-chart="latency" data-src="${context.base}/api/stats"></div>
+        <figcaption>Handler latency p50 and p99 (ms)</figcaption>
+      </figure>
+    </section>
+    <form method="get" action="${context.base}/deliveries" class="filters" role="search" aria-label="Filter deliveries">
+      ${field('event', 'Event')}
+      <label for="f-status">Answer</label
+      ><select id="f-status" name="status">
+        <option value="">any</option>
+        ${statuses.map((s) => html`<option value="${s}" ${s === status ? html` selected` : ''}>${s}</option>`)}
+      </select>
+      ${field('reason', 'Reason')} ${field('resource', 'Resource id')}
+      <button type="submit">Filter</button>
+    </form>
+    ${deliveryTable(context.base, entries, query, `${entries.length} most recent deliveries, newest first; new ones appear live`)}`;
   return layout(context, 'Deliveries', '/deliveries', body);
 }

@@ -19,7 +19,8 @@ function typedView(body: string | undefined): { text: string; warnings: string[]
     const normalized = normalizeEvent(JSON.parse(body));
     if (!normalized.ok) return { text: normalized.message, warnings: [] };
     const { payload: _payload, ...typed } = normalized.event;
-    const warnings = 'warnings' in normalized.event ? normalized.event.warnings.map((w) => `${w.path}: ${w.message ?? `found ${w.found}`}`) : [];
+    const warnings =
+      'warnings' in normalized.event ? normalized.event.warnings.map((w) => `${w.path}: ${w.message ?? `found ${w.found}`}`) : [];
     return { text: JSON.stringify(typed, undefined, 2), warnings };
   } catch {
     return undefined;
@@ -30,38 +31,58 @@ export function deliveryPage(context: PageContext, entry: JournalEntry, canRepla
   const typed = typedView(entry.body);
   const warnings = [...(entry.warnings ?? []), ...(typed?.warnings ?? [])];
   const row = (label: string, value: SafeHtml | string | number | undefined) =>
-    html`<dt>${label}</dt><dd>${value === undefined || value === '' ? '—' : value}</dd>`;
+    html`<dt>${label}</dt>
+      <dd>${value === undefined || value === '' ? '—' : value}</dd>`;
   const resource = entry.resourceId;
   const body = html`<dl class="facts">
-${row('Answer', html`<span class="status s${Math.floor(entry.status / 100)}xx">${entry.status}</span> ${entry.reason ?? ''}`)}
-${row('Received (UTC)', when(entry.at))}
-${row('Event', entry.event)}
-${row('Resource', resource === undefined ? undefined : html`<a href="${context.base}/resources/${encodeURIComponent(resource)}">${resource}</a>`)}
-${row('Amount', money(entry.amountInCents))}
-${row('Channel', entry.channel)}
-${row('Verified', entry.verified ? 'yes' : 'no')}
-${row('Dedupe key', entry.key)}
-${row('Gateway delivery id', entry.deliveryId)}
-${row('Replay of', entry.replayOf)}
-${row('Remote address', entry.remoteAddress)}
-${row('Signature', maskSignature(entry.signature))}
-${row('Body size', `${entry.bodyBytes} bytes`)}
-</dl>
-${canReplay && entry.verified && entry.body !== undefined ? actionForm(context, `/actions/deliveries/${encodeURIComponent(entry.id)}/replay`, 'Replay') : ''}
-<h2>Warnings</h2>
-${warnings.length === 0 ? html`<p>None.</p>` : html`<ul>${warnings.map((w) => html`<li>${w}</li>`)}</ul>`}
-<h2>Handler runs</h2>
-${
-  entry.attempts.length === 0
-    ? html`<p>None recorded.</p>`
-    : html`<table><thead><tr><th scope="col">Run</th><th scope="col">Started (UTC)</th><th scope="col">Outcome</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead><tbody>${entry.attempts.map(
-        (a) =>
-          html`<tr data-outcome="${a.outcome}"><td>${a.attempt}</td><td>${when(a.at)}</td><td>${a.outcome}</td><td class="num">${a.durationMs.toFixed(1)} ms</td><td>${a.error ?? ''}</td></tr>`,
-      )}</tbody></table>`
-}
-<h2>Typed event</h2>
-${typed === undefined ? html`<p>No verified body is kept for this delivery.</p>` : html`<pre class="code">${typed.text}</pre>`}
-<h2>Body</h2>
-${entry.body === undefined ? html`<p>Not stored: only verified bodies are kept.</p>` : html`<pre class="code">${prettyBody(entry.body)}</pre>`}`;
+      ${row('Answer', html`<span class="status s${Math.floor(entry.status / 100)}xx">${entry.status}</span> ${entry.reason ?? ''}`)}
+      ${row('Received (UTC)', when(entry.at))} ${row('Event', entry.event)}
+      ${row('Resource', resource === undefined ? undefined : html`<a href="${context.base}/resources/${encodeURIComponent(resource)}">${resource}</a>`)}
+      ${row('Amount', money(entry.amountInCents))} ${row('Channel', entry.channel)} ${row('Verified', entry.verified ? 'yes' : 'no')}
+      ${row('Dedupe key', entry.key)} ${row('Gateway delivery id', entry.deliveryId)} ${row('Replay of', entry.replayOf)}
+      ${row('Remote address', entry.remoteAddress)} ${row('Signature', maskSignature(entry.signature))}
+      ${row('Body size', `${entry.bodyBytes} bytes`)}
+    </dl>
+    ${canReplay && entry.verified && entry.body !== undefined ? actionForm(context, `/actions/deliveries/${encodeURIComponent(entry.id)}/replay`, 'Replay') : ''}
+    <h2>Warnings</h2>
+    ${
+      warnings.length === 0
+        ? html`<p>None.</p>`
+        : html`<ul>
+            ${warnings.map((w) => html`<li>${w}</li>`)}
+          </ul>`
+    }
+    <h2>Handler runs</h2>
+    ${
+      entry.attempts.length === 0
+        ? html`<p>None recorded.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Started (UTC)</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${entry.attempts.map(
+                (a) =>
+                  html`<tr data-outcome="${a.outcome}">
+                    <td>${a.attempt}</td>
+                    <td>${when(a.at)}</td>
+                    <td>${a.outcome}</td>
+                    <td class="num">${a.durationMs.toFixed(1)} ms</td>
+                    <td>${a.error ?? ''}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+    <h2>Typed event</h2>
+    ${typed === undefined ? html`<p>No verified body is kept for this delivery.</p>` : html`<pre class="code">${typed.text}</pre>`}
+    <h2>Body</h2>
+    ${entry.body === undefined ? html`<p>Not stored: only verified bodies are kept.</p>` : html`<pre class="code">${prettyBody(entry.body)}</pre>`}`;
   return layout(context, `Delivery ${entry.id}`, '/deliveries', body);
 }

@@ -6,26 +6,42 @@ import { money, when } from '../format.js';
 export function deliveryRow(base: string, entry: JournalEntry): SafeHtml {
   const resource = entry.resourceId;
   return html`<tr data-delivery-id="${entry.id}" data-status="${entry.status}">
-<td><a href="${base}/deliveries/${encodeURIComponent(entry.id)}">${when(entry.at)}</a></td>
-<td>${entry.event ?? '—'}</td>
-<td>${resource === undefined ? '—' : html`<a href="${base}/resources/${encodeURIComponent(resource)}">${resource}</a>`}</td>
-<td class="num">${money(entry.amountInCents)}</td>
-<td class="status s${Math.floor(entry.status / 100)}xx">${entry.status}</td>
-<td>${entry.reason ?? ''}</td>
-<td>${entry.replayOf !== undefined ? 'replay' : (entry.channel ?? '')}</td>
-<td>${entry.verified ? 'yes' : 'no'}</td>
-<td class="num">${entry.attempts.length}</td>
-</tr>`;
+    <td><a href="${base}/deliveries/${encodeURIComponent(entry.id)}">${when(entry.at)}</a></td>
+    <td>${entry.event ?? '—'}</td>
+    <td>${resource === undefined ? '—' : html`<a href="${base}/resources/${encodeURIComponent(resource)}">${resource}</a>`}</td>
+    <td class="num">${money(entry.amountInCents)}</td>
+    <td class="status s${Math.floor(entry.status / 100)}xx">${entry.status}</td>
+    <td>${entry.reason ?? ''}</td>
+    <td>${entry.replayOf !== undefined ? 'replay' : (entry.channel ?? '')}</td>
+    <td>${entry.verified ? 'yes' : 'no'}</td>
+    <td class="num">${entry.attempts.length}</td>
+  </tr>`;
 }
 
 /** The deliveries table; `live` names the server-sent events URL the client follows. */
 export function deliveryTable(base: string, entries: readonly JournalEntry[], query: JournalQuery, caption: string): SafeHtml {
   const live = `${base}/live${queryString(query)}`;
   return html`<table class="deliveries" data-live="${live}" data-base="${base}">
-<caption>${caption}</caption>
-<thead><tr><th scope="col">Received (UTC)</th><th scope="col">Event</th><th scope="col">Resource</th><th scope="col">Amount</th><th scope="col">Answer</th><th scope="col">Reason</th><th scope="col">Channel</th><th scope="col">Verified</th><th scope="col">Runs</th></tr></thead>
-<tbody>${entries.map((entry) => deliveryRow(base, entry))}</tbody>
-</table>`;
+    <caption>
+      ${caption}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Received (UTC)</th>
+        <th scope="col">Event</th>
+        <th scope="col">Resource</th>
+        <th scope="col">Amount</th>
+        <th scope="col">Answer</th>
+        <th scope="col">Reason</th>
+        <th scope="col">Channel</th>
+        <th scope="col">Verified</th>
+        <th scope="col">Runs</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${entries.map((entry) => deliveryRow(base, entry))}
+    </tbody>
+  </table>`;
 }
 
 export function queryString(query: JournalQuery): string {

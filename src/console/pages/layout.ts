@@ -23,38 +23,42 @@ export function layout(context: PageContext, title: string, current: string, bod
   const { base } = context;
   const nav = sections
     .filter((s) => !('when' in s) || context.has[s.when])
-    .map(
-      (s) =>
-        html`<li><a href="${base}${s.path}"${current === s.path ? html` aria-current="page"` : ''}>${s.label}</a></li>`,
-    );
+    .map((s) => html`<li><a href="${base}${s.path}" ${current === s.path ? html` aria-current="page"` : ''}>${s.label}</a></li>`);
   const notice = context.notice
     ? html`<p class="notice ${context.notice.ok ? 'ok' : 'failed'}" role="status">${context.notice.text}</p>`
     : '';
   return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="csrf-token" content="${context.csrf}">
-<meta name="console-base" content="${base}">
-<title>${title} · pixhook console</title>
-<link rel="icon" href="${base}/favicon.ico">
-<link rel="stylesheet" href="${base}/assets/console.css">
-<script src="${base}/assets/console.js" defer></script>
-</head>
-<body>
-<header><p class="brand">pixhook console</p><nav aria-label="Sections"><ul>${nav}</ul></nav></header>
-<main>
-<h1>${title}</h1>
-${notice}
-${body}
-</main>
-</body>
-</html>
-`.text;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="csrf-token" content="${context.csrf}" />
+        <meta name="console-base" content="${base}" />
+        <title>${title} · pixhook console</title>
+        <link rel="icon" href="${base}/favicon.ico" />
+        <link rel="stylesheet" href="${base}/assets/console.css" />
+        <script src="${base}/assets/console.js" defer></script>
+      </head>
+      <body>
+        <header>
+          <p class="brand">pixhook console</p>
+          <nav aria-label="Sections">
+            <ul>
+              ${nav}
+            </ul>
+          </nav>
+        </header>
+        <main>
+          <h1>${title}</h1>
+          ${notice} ${body}
+        </main>
+      </body>
+    </html> `.text;
 }
 
 /** A POST form with the CSRF token: a button with an accessible name, and optional fields before it. */
 export function actionForm(context: PageContext, action: string, label: string, fields: SafeHtml | string = '', className = ''): SafeHtml {
-  return html`<form method="post" action="${context.base}${action}" class="action ${className}"><input type="hidden" name="_csrf" value="${context.csrf}">${fields}<button type="submit">${label}</button></form>`;
+  return html`<form method="post" action="${context.base}${action}" class="action ${className}">
+    <input type="hidden" name="_csrf" value="${context.csrf}" />${fields}<button type="submit">${label}</button>
+  </form>`;
 }
