@@ -1,5 +1,12 @@
 import { isLoopback } from '../src/console/console-security.js';
-import { parseCommandLine, portFrom, runCommand, UsageError } from './shared/cli-args.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DeliveryJournal } from '../src/index.js';
+import { createConsole } from '../src/console/index.js';
+import { redactedUrl } from '../src/shared/redacted-url.js';
+import { parseCommandLine, portFrom, requirePackage, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
+import { closeClient, connectRedis } from './shared/redis-backend.js';
+import { stderrLogger } from './shared/stderr-logger.js';
 import type { CommandHelp } from './shared/command-help.js';
 import { redisEnvHelp } from './shared/redis-backend.js';
 
@@ -37,14 +44,53 @@ export function consoleCommand(argv: string[]): Promise<number> {
       );
     if (token !== undefined && token.trim().length < 16)
       throw new UsageError('--token must be at least 16 characters (openssl rand -hex 16)');
-    portFrom(values.port, 4001);
     const redis = values.redis ?? (process.env['PIXHOOK_REDIS_URL'] || undefined);
     if (redis !== undefined && values.postgres !== undefined) throw new UsageError('give --redis or --postgres, not both');
     if (redis === undefined && values.postgres === undefined)
       throw new UsageError('pixhook console needs --redis <url> or --postgres <url>: the journal and the book your receivers share');
-    // The shared journals (redisJournal, postgresJournal) are built on the journal branch; until they land here, say so plainly.
-    throw new UsageError(
-      `the shared journal for ${redis !== undefined ? '--redis' : '--postgres'} is not in this build yet; mount createConsole({ journal }) in your own server meanwhile`,
-    );
+    const port = portFrom(values.port, 4001);
+    const shared = redis !== undefined ? await redisShared(redis) : await postgresShared(values.postgres!);
+    try {
+      const consoleApp = createConsole({ journal: shared.journal, logger: stderrLogger, ...(token !== undefined && { token }) });
+      const server = createServer((req, res) => consoleApp.node(req, res));
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, values.host, () => resolve());
+      });
+      const { port: bound } = server.address() as AddressInfo;
+      const host = values.host.includes(':') ? `[${values.host}]` : values.host;
+      process.stdout.write(
+        `pixhook console: the journal on ${shared.label}${token === undefined ? '' : '; open it once with ?token=<token>'}\nhttp://${host}:${bound}/\n`,
+      );
+      await untilSignal();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    } finally {
+      await shared.close();
+    }
+    return 0;
   });
+}
+
+interface Shared {
+  journal: DeliveryJournal;
+  label: string;
+  close(): Promise<void>;
+}
+
+async function redisShared(url: string): Promise<Shared> {
+  requirePackage('ioredis');
+  const { redisJournal } = await import('../src/redis/index.js');
+  const client = await connectRedis(url, 30_000);
+  return { journal: redisJournal({ client, logger: stderrLogger }), label: redactedUrl(url), close: () => closeClient(client) };
+}
+
+async function postgresShared(url: string): Promise<Shared> {
+  const { default: pg } = await import('pg');
+  const { postgresJournal } = await import('../src/postgres/index.js');
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on('error', (error: Error) => stderrLogger.warn({ error: error.message }, 'pixhook console: postgres connection error'));
+  return { journal: postgresJournal({ db: pool }), label: redactedUrl(url), close: () => pool.end() };
 }

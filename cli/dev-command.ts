@@ -53,7 +53,7 @@ export function devCommand(argv: string[]): Promise<number> {
       const book = memoryPaymentBook();
       const journal = memoryJournal({ max: 5000 });
       const quarantine = memoryQuarantine();
-      const receiver = createReceiver({ secret: emulator.credentials.webhookSecret, book, quarantine, logger: stderrLogger });
+      const receiver = createReceiver({ secret: emulator.credentials.webhookSecret, book, quarantine, journal, logger: stderrLogger });
       if (register) await register(internalsOf(receiver).processing);
       else receiver.onAny((event, context) => void process.stdout.write(`${jsonText(eventLine(event, context))}\n`));
 
@@ -85,15 +85,12 @@ export function devCommand(argv: string[]): Promise<number> {
         await running;
       });
 
-      const onError = (error: unknown) => report(error);
       // Known once the server listens (--port 0 picks one).
       let webhookUrl = '';
       const served = await serveDev({
         receiver,
-        journal,
         port,
         webhookPath,
-        onJournalError: onError,
         console: createConsole({
           journal,
           book,

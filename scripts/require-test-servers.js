@@ -1,5 +1,5 @@
 // Runs first in `npm test`: the tests start real redis-server / redis-cli (a single server and a
-// 3-master cluster) and real PostgreSQL 15 (initdb, pg_ctl). When one is missing, install it as
+// 3-master cluster), real PostgreSQL 15 (initdb, pg_ctl) and Debian's Chromium (the console's browser tests). When one is missing, install it as
 // root with apt-get, as .ci/run does, or stop at once with one line naming what to install, rather
 // than failing test files on `spawn redis-server ENOENT`. PIXHOOK_NO_INSTALL=1 never installs.
 import { spawnSync } from 'node:child_process';
@@ -39,7 +39,6 @@ function missingPackages() {
   const postgresReady =
     executable(join(postgresBin, 'initdb')) && executable(join(postgresBin, 'pg_ctl')) && (!asRoot || hasPostgresUser());
   if (!postgresReady) packages.push('postgresql');
-  // The console's browser tests drive Debian's chromium (playwright-core never downloads a browser).
   if (!executable(process.env.PIXHOOK_CHROMIUM ?? '/usr/bin/chromium')) packages.push('chromium');
   return packages;
 }
@@ -47,8 +46,8 @@ function missingPackages() {
 function describe(packages) {
   const what = {
     'redis-server': 'redis-server and redis-cli (Debian: apt-get install redis-server)',
-    chromium: 'Chromium at /usr/bin/chromium (Debian: apt-get install chromium; or set PIXHOOK_CHROMIUM)',
     postgresql: `PostgreSQL 15's initdb and pg_ctl in ${postgresBin} (Debian: apt-get install postgresql; or set PIXHOOK_PG_BIN)`,
+    chromium: 'Chromium at /usr/bin/chromium (Debian: apt-get install chromium; or set PIXHOOK_CHROMIUM)',
   };
   return packages.map((p) => what[p]).join(' and ');
 }

@@ -9,7 +9,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * A replay from the console: the body is read again (with this version's reader), marked as a replay
  * (`source: 'replay'`, `replayOf`), and handed to the receiver's processing, so its dedupe decides:
  * the first replay of an unhandled event runs the handlers once, any later one is a `duplicate`.
- * The outcome is journaled like a delivery, and its id returned.
+ * The processing journals it when its receiver has this journal; otherwise the console writes the entry.
  */
 export async function replayBody(input: {
   bytes: Uint8Array;
@@ -31,9 +31,13 @@ export async function replayBody(input: {
   const normalized = normalizeEvent(value, { source: 'replay' });
   if (!normalized.ok) return record(journal, { ...base, status: reasonStatus.payload_invalid, reason: 'payload_invalid', body: text });
   const event = normalized.event;
+  // A receiver made with this journal records the replay itself (with its handler run): listen for it.
+  const heard = entryMarked(journal, replayOf);
   const startedAt = performance.now();
-  const result = await processing.accept(event, { body: text });
+  const result = await processing.accept(event, { body: text, replayOf });
   const durationMs = performance.now() - startedAt;
+  const own = await heard.entry;
+  if (own !== undefined) return own;
   const reason: ReasonCode | undefined = result.reason;
   const attempts: JournalAttempt[] = [];
   // Inline, the handlers ran inside accept: one run, ok or failed (background and durable runs report themselves).
@@ -56,6 +60,27 @@ export async function replayBody(input: {
     body: text,
     attempts,
   });
+}
+
+const heardWithinMs = 1_000;
+
+/** The first entry written with this `replayOf` from now on, or undefined within a second (another journal, or none). */
+function entryMarked(journal: DeliveryJournal, replayOf: string): { entry: Promise<JournalEntry | undefined> } {
+  let stop: () => void = () => {};
+  const entry = new Promise<JournalEntry | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), heardWithinMs);
+    try {
+      stop = journal.subscribe((written) => {
+        if (written.replayOf !== replayOf) return;
+        clearTimeout(timer);
+        resolve(written);
+      });
+    } catch {
+      clearTimeout(timer);
+      resolve(undefined);
+    }
+  }).finally(() => stop());
+  return { entry };
 }
 
 async function record(journal: DeliveryJournal, entry: JournalEntry): Promise<JournalEntry> {

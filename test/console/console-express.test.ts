@@ -160,7 +160,7 @@ describe('the console mounted in Express', () => {
       expect(await seriousA11yViolations(page)).toEqual([]);
       await page.context().close();
     }
-  });
+  }, 90_000);
 
   it('refuses a POST without the CSRF token, and one from another origin', async () => {
     const [held] = await app.book.held();

@@ -12,7 +12,11 @@ function options(kind: string, width: number): uPlot.Options {
   const series: uPlot.Series[] =
     kind === 'answers'
       ? [{}, { label: '2xx', stroke: '#1a7f37' }, { label: '4xx', stroke: '#9a6700' }, { label: '5xx', stroke: '#cf222e' }]
-      : [{}, { label: 'p50 ms', stroke: '#0969da' }, { label: 'p99 ms', stroke: '#8250df' }];
+      : [
+          {},
+          { label: 'p50 ms', stroke: '#0969da', points: { show: true } },
+          { label: 'p99 ms', stroke: '#8250df', points: { show: true } },
+        ];
   return { width, height: 180, series, axes: [{}, { label: kind === 'answers' ? 'per minute' : 'ms' }], legend: { live: false } };
 }
 

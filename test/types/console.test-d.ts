@@ -1,0 +1,23 @@
+import { expectTypeOf, test } from 'vitest';
+import { createConsole, recordReconcilerRuns, type PixhookConsole } from '../../src/console/index.js';
+import { createReceiver, memoryJournal, memoryPaymentBook, memoryQuarantine } from '../../src/index.js';
+import { createReconciler } from '../../src/reconcile/index.js';
+
+test('createConsole takes a journal and optional parts, and returns fetch and node handlers', () => {
+  const journal = memoryJournal();
+  const book = memoryPaymentBook();
+  const receiver = createReceiver({ secret: 's3cret', book, journal });
+  const app = createConsole({ journal, book, quarantine: memoryQuarantine(), receiver, token: 'x'.repeat(32), basePath: '/console' });
+  expectTypeOf(app).toEqualTypeOf<PixhookConsole>();
+  expectTypeOf(app.fetch).returns.resolves.toEqualTypeOf<Response>();
+  const reconciler = recordReconcilerRuns(
+    createReconciler({ client: { getTransaction: async () => ({}) } as never, processing: receiver as never }),
+  );
+  createConsole({ journal, reconciler });
+  // @ts-expect-error the journal is required
+  createConsole({ book });
+  // @ts-expect-error a token is a string
+  createConsole({ journal, token: 42 });
+  // @ts-expect-error a quarantine must list and show
+  createConsole({ journal, quarantine: { put: async () => 'id' } });
+});
