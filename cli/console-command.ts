@@ -1,7 +1,7 @@
 import { isLoopback } from '../src/console/console-security.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DeliveryJournal } from '../src/index.js';
+import type { DeliveryJournal, PaymentBook } from '../src/index.js';
 import { createConsole } from '../src/console/index.js';
 import { redactedUrl } from '../src/shared/redacted-url.js';
 import { parseCommandLine, portFrom, requirePackage, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
@@ -51,7 +51,12 @@ export function consoleCommand(argv: string[]): Promise<number> {
     const port = portFrom(values.port, 4001);
     const shared = redis !== undefined ? await redisShared(redis) : await postgresShared(values.postgres!);
     try {
-      const consoleApp = createConsole({ journal: shared.journal, logger: stderrLogger, ...(token !== undefined && { token }) });
+      const consoleApp = createConsole({
+        journal: shared.journal,
+        book: shared.book,
+        logger: stderrLogger,
+        ...(token !== undefined && { token }),
+      });
       const server = createServer((req, res) => consoleApp.node(req, res));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -60,7 +65,7 @@ export function consoleCommand(argv: string[]): Promise<number> {
       const { port: bound } = server.address() as AddressInfo;
       const host = values.host.includes(':') ? `[${values.host}]` : values.host;
       process.stdout.write(
-        `pixhook console: the journal on ${shared.label}${token === undefined ? '' : '; open it once with ?token=<token>'}\nhttp://${host}:${bound}/\n`,
+        `pixhook console: the journal and the book on ${shared.label}${token === undefined ? '' : '; open it once with ?token=<token>'}\nhttp://${host}:${bound}/\n`,
       );
       await untilSignal();
       await new Promise<void>((resolve) => {
@@ -76,21 +81,36 @@ export function consoleCommand(argv: string[]): Promise<number> {
 
 interface Shared {
   journal: DeliveryJournal;
+  /** The payment book at its default place, as receivers keep it (timelines, held events, disputes). */
+  book: PaymentBook;
   label: string;
   close(): Promise<void>;
 }
 
 async function redisShared(url: string): Promise<Shared> {
   requirePackage('ioredis');
-  const { redisJournal } = await import('../src/redis/index.js');
+  const { redisJournal, redisPaymentBook } = await import('../src/redis/index.js');
   const client = await connectRedis(url, 30_000);
-  return { journal: redisJournal({ client, logger: stderrLogger }), label: redactedUrl(url), close: () => closeClient(client) };
+  return {
+    journal: redisJournal({ client, logger: stderrLogger }),
+    book: redisPaymentBook({ client }),
+    label: redactedUrl(url),
+    close: () => closeClient(client),
+  };
 }
 
 async function postgresShared(url: string): Promise<Shared> {
   const { default: pg } = await import('pg');
-  const { postgresJournal } = await import('../src/postgres/index.js');
+  const { postgresJournal, postgresPaymentBook } = await import('../src/postgres/index.js');
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   pool.on('error', (error: Error) => stderrLogger.warn({ error: error.message }, 'pixhook console: postgres connection error'));
-  return { journal: postgresJournal({ db: pool }), label: redactedUrl(url), close: () => pool.end() };
+  const book = postgresPaymentBook({ db: pool });
+  // The book's tables, as a receiver using it would have made them (idempotent; one migration at a time).
+  await book.migrate();
+  return {
+    journal: postgresJournal({ db: pool }),
+    book,
+    label: redactedUrl(url),
+    close: () => pool.end(),
+  };
 }
