@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { InvalidDelivery, QuarantineStore } from './quarantine-store.js';
 
 /** One kept body, without its bytes. */
@@ -27,7 +26,7 @@ export function memoryQuarantine(options: { max?: number } = {}): MemoryQuaranti
   const kept = new Map<string, InvalidDelivery & MemoryQuarantineRow>();
   return {
     async put(delivery) {
-      const id = createHash('sha256').update(delivery.bytes).digest('hex');
+      const id = await sha256Hex(delivery.bytes);
       const now = new Date().toISOString();
       const before = kept.get(id);
       kept.delete(id);
@@ -67,4 +66,12 @@ export function memoryQuarantine(options: { max?: number } = {}): MemoryQuaranti
       return kept.delete(id);
     },
   };
+}
+
+/** Web Crypto, not node:crypto: the core also runs in browsers and workers (pixhook/web's import graph). */
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new Uint8Array(bytes)));
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return hex;
 }

@@ -32,6 +32,8 @@ const commandPaths = [
   'book held',
   'book release',
   'book dismiss',
+  'dev',
+  'console',
 ];
 
 describe('pixhook --version', () => {
