@@ -1,5 +1,5 @@
 // Runs first in `npm test`: the tests start real redis-server / redis-cli (a single server and a
-// 3-master cluster), real PostgreSQL 15 (initdb, pg_ctl) and Debian's Chromium (the console's browser tests). When one is missing, install it as
+// 3-master cluster), real PostgreSQL 15 (initdb, pg_ctl), Debian's Chromium (the console's browser tests) and nginx (API Pix behind a TLS proxy). When one is missing, install it as
 // root with apt-get, as .ci/run does, or stop at once with one line naming what to install, rather
 // than failing test files on `spawn redis-server ENOENT`. PIXHOOK_NO_INSTALL=1 never installs.
 import { spawnSync } from 'node:child_process';
@@ -40,6 +40,8 @@ function missingPackages() {
     executable(join(postgresBin, 'initdb')) && executable(join(postgresBin, 'pg_ctl')) && (!asRoot || hasPostgresUser());
   if (!postgresReady) packages.push('postgresql');
   if (!executable(process.env.PIXHOOK_CHROMIUM ?? '/usr/bin/chromium')) packages.push('chromium');
+  // The API Pix proxy tests put a real nginx (ssl_verify_client) in front of the receiver.
+  if (!executable(process.env.PIXHOOK_NGINX ?? '/usr/sbin/nginx')) packages.push('nginx');
   return packages;
 }
 
@@ -48,6 +50,7 @@ function describe(packages) {
     'redis-server': 'redis-server and redis-cli (Debian: apt-get install redis-server)',
     postgresql: `PostgreSQL 15's initdb and pg_ctl in ${postgresBin} (Debian: apt-get install postgresql; or set PIXHOOK_PG_BIN)`,
     chromium: 'Chromium at /usr/bin/chromium (Debian: apt-get install chromium; or set PIXHOOK_CHROMIUM)',
+    nginx: 'nginx at /usr/sbin/nginx (Debian: apt-get install nginx; or set PIXHOOK_NGINX)',
   };
   return packages.map((p) => what[p]).join(' and ');
 }
