@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Processing } from '../../src/index.js';
 import { describeError } from '../../src/shared/describe-error.js';
+import { redactSecrets } from '../../src/shared/redact-secrets.js';
 import { UsageError } from './cli-args.js';
 import { jsonText } from './json-text.js';
 
@@ -29,7 +30,9 @@ export async function loadHandlers(path: string): Promise<(processing: Processin
     if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'ENOENT') && message.includes(resolve(path))) {
       throw new UsageError(`--handlers ${jsonText(path)}: no such module`);
     }
-    throw new UsageError(`--handlers ${jsonText(path)} cannot be loaded: ${jsonText(describeError(error).split('\n')[0]).slice(1, -1)}`);
+    throw new UsageError(
+      `--handlers ${jsonText(path)} cannot be loaded: ${jsonText(redactSecrets(describeError(error).split('\n')[0] ?? '')).slice(1, -1)}`,
+    );
   }
   const register = typeof module.default === 'function' ? module.default : module.register;
   if (typeof register !== 'function') {
