@@ -111,7 +111,10 @@ export function devCommand(argv: string[]): Promise<number> {
         const last = runs.runs()[0];
         return last ? `Reconciler: ${last.checked} read, ${last.recovered} recovered, ${last.failed} failed.` : 'Reconciler ran.';
       };
-      const timer = setInterval(() => void reconcileNow().catch((error: unknown) => report(error)), 3_000);
+      // Forwarding, the handlers are your app's: a payment recovered here would reach none of them, so the
+      // reconciler does not run (your app's own reconciler follows its charges).
+      const timer =
+        forwarder === undefined ? setInterval(() => void reconcileNow().catch((error: unknown) => report(error)), 3_000) : undefined;
       closers.push(async () => {
         clearInterval(timer);
         await running;
@@ -129,9 +132,15 @@ export function devCommand(argv: string[]): Promise<number> {
           book,
           quarantine,
           receiver,
-          reconciler: runs,
+          ...(forwarder === undefined && { reconciler: runs }),
           logger: stderrLogger,
-          sandbox: devSandbox({ emulator, client, book, webhookUrl: () => webhookUrl, reconcile: reconcileNow }),
+          sandbox: devSandbox({
+            emulator,
+            client,
+            book,
+            webhookUrl: () => webhookUrl,
+            ...(forwarder === undefined && { reconcile: reconcileNow }),
+          }),
         }),
       });
       closers.push(
