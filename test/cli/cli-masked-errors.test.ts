@@ -34,3 +34,14 @@ describe('CLI errors are masked', () => {
     expect(run.stderr).not.toContain('hunter2');
   });
 });
+
+describe('--handlers in a CommonJS package', () => {
+  it('says how to make it an ES module (npm init -y writes "type": "commonjs")', async () => {
+    const dir = tempDir();
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'app', type: 'commonjs' }));
+    await writeFile(join(dir, 'handlers.js'), 'export default function register(processing) { processing.onAny(() => {}); }\n');
+    const run = await runCli(['dev', '--port', '0', '--handlers', join(dir, 'handlers.js')], { killAfterMs: 15_000 });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/npm pkg set type=module`, or name the file \.mjs\)/);
+  });
+});

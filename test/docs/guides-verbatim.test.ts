@@ -85,3 +85,52 @@ describe.each(guides)('$guide, verbatim in an app made by its own lines', ({ gui
     }
   }, 300_000);
 });
+
+describe('the README: its app line, and the handlers.js beside `pixhook dev`, verbatim', () => {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+
+  it('pixhook dev loads handlers.js with no module warning, prints its secret, and a send with it runs the handler', async () => {
+    const parent = tempDir();
+    const create = markedBlock(readme, 'quick-start: create');
+    expect(create).toMatch(/npm init -y && npm pkg set type=module/);
+    await run('bash', ['-e', '-c', createScript(readme.replace('<!-- quick-start: create -->', '<!-- guide: create -->'))], {
+      cwd: parent,
+      env,
+      timeout: 240_000,
+    });
+    const app = join(parent, 'pix-app');
+    const handlers = markedBlock(readme, 'dev: handlers.js');
+    expect(handlers.trim().split('\n').length).toBeLessThanOrEqual(6);
+    writeFileSync(join(app, 'handlers.js'), handlers);
+    const command = markedBlock(readme, 'dev: commands').trim();
+    expect(command).toBe('npx pixhook dev --handlers ./handlers.js');
+    const port = await freePort();
+    // The one change: a free port instead of the default 4000.
+    const dev = await startExample({
+      command: 'bash',
+      args: ['-c', `${command} --port ${port}`],
+      cwd: app,
+      env,
+      waitFor: `http://127.0.0.1:${port}/webhooks/pix`,
+      timeoutMs: 30_000,
+    });
+    try {
+      await expect.poll(() => dev.stdout().find((line) => line.startsWith('PIXHOOK_SECRET='))).toBeDefined();
+      const secret = dev
+        .stdout()
+        .find((line) => line.startsWith('PIXHOOK_SECRET='))!
+        .slice('PIXHOOK_SECRET='.length);
+      const sent = await run(
+        'bash',
+        ['-e', '-c', `npx pixhook send transaction_paid --url http://127.0.0.1:${port}/webhooks/pix --id txn_dev --amount 1990`],
+        { cwd: app, env: { ...env, PIXHOOK_SECRET: secret }, timeout: 60_000 },
+      );
+      expect(sent.stdout).toMatch(/^attempt 1\/5 {2}200/m);
+      await expect.poll(() => dev.stdout()).toContain('paid txn_dev 1990 cents');
+      expect(dev.stdout()).toContain('event transaction_paid');
+      expect(dev.stderr()).not.toMatch(/MODULE_TYPELESS_PACKAGE_JSON|Warning/);
+    } finally {
+      await dev.stop();
+    }
+  }, 300_000);
+});
