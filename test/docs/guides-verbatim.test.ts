@@ -134,3 +134,36 @@ describe('the README: its app line, and the handlers.js beside `pixhook dev`, ve
     }
   }, 300_000);
 });
+
+describe('docs/guides/next.md, verbatim in an app made by its own lines', () => {
+  const text = readFileSync(join(repoRoot, 'docs/guides/next.md'), 'utf8');
+
+  it('next build and next start in an npm init -y app; the App route answers the guide’s send with 200', async () => {
+    const parent = tempDir();
+    await run('bash', ['-e', '-c', createScript(text)], { cwd: parent, env, timeout: 400_000 });
+    const app = join(parent, 'pix-app');
+    writeFileSync(
+      join(app, 'app/api/webhooks/pix/route.js'),
+      markedBlock(text, 'example: examples/next-app/app/api/webhooks/pix/route.js'),
+    );
+    const port = await freePort();
+    const start = markedBlock(text, 'guide: run').trim().replace('-p 3000', `-p ${port}`);
+    const server = await startExample({
+      command: 'bash',
+      args: ['-c', start],
+      cwd: app,
+      env: { ...env, NEXT_TELEMETRY_DISABLED: '1' },
+      waitFor: `http://127.0.0.1:${port}/api/webhooks/pix`,
+      timeoutMs: 400_000,
+    });
+    try {
+      const send = markedBlock(text, 'guide: send').trim().replace('127.0.0.1:3000', `127.0.0.1:${port}`);
+      const sent = await run('bash', ['-e', '-c', send], { cwd: app, env, timeout: 60_000 });
+      expect(sent.stdout).toMatch(/^attempt 1\/5 {2}200/m);
+      await expect.poll(() => server.stdout().some((line) => /^paid \S+ \d+ a app$/.test(line)), { timeout: 10_000 }).toBe(true);
+      expect(server.stderr()).not.toMatch(/MODULE_TYPELESS_PACKAGE_JSON|module format/);
+    } finally {
+      await server.stop();
+    }
+  }, 900_000);
+});
