@@ -131,8 +131,8 @@ export function devCommand(argv: string[]): Promise<number> {
           journal,
           book,
           quarantine,
-          receiver,
-          ...(forwarder === undefined && { reconciler: runs }),
+          // Forwarding, a Replay or Release here would run this process's receiver, not your app: none is offered.
+          ...(forwarder === undefined && { receiver, reconciler: runs }),
           logger: stderrLogger,
           sandbox: devSandbox({
             emulator,

@@ -115,6 +115,10 @@ describe('pixhook dev --forward-to: your own app receives the deliveries, the co
     expect(entry.body).toContain('txn_forwarded');
     expect(entry.attempts).toHaveLength(1);
     expect(entry.attempts[0]).toMatchObject({ outcome: 'ok', durationMs: expect.any(Number) });
+    // A Replay here would run dev's own receiver, not the app: the page offers none.
+    const page = await (await fetch(`${url}deliveries/${encodeURIComponent(entry.id)}`)).text();
+    expect(page).toContain('txn_forwarded');
+    expect(page).not.toMatch(/\/replay"/);
   });
 
   it('the app’s 500 is the answer the sender gets, and the journal keeps its reason and words', async () => {
