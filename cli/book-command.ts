@@ -75,10 +75,10 @@ export function bookCommand(argv: string[]): Promise<number> {
     if (sub === 'release' && values.handlers === undefined) throw new UsageError('book release needs --handlers <module>');
     const register = sub === 'release' ? await loadHandlers(values.handlers as string) : undefined;
     const id = positionals[0] ?? '';
-    const { book, close } = await openBook(values);
+    const { book, where, close } = await openBook(values);
     try {
-      if (sub === 'show') return show(await book.get(id), id, values.json);
-      if (sub === 'held') return listHeld(await book.held(), values.json);
+      if (sub === 'show') return show(await book.get(id), id, values.json, where);
+      if (sub === 'held') return listHeld(await book.held(), values.json, where);
       if (sub === 'dismiss') return answer(await book.dismiss(id, values.note), 'dismissed', id, values.json);
       const processing = createProcessing({ book });
       await register!(processing);
@@ -91,6 +91,8 @@ export function bookCommand(argv: string[]): Promise<number> {
 
 interface Backend {
   book: PaymentBook;
+  /** Where the book was read: `the Redis book at prefix "pixhook:{book}:"`, so an empty answer says where it looked. */
+  where: string;
   close(): Promise<void>;
 }
 
@@ -111,7 +113,11 @@ async function openBook(values: {
     const { postgresPaymentBook } = await import('../src/postgres/index.js');
     const pool = new pg.Pool({ connectionString: postgresUrl, max: 2, connectionTimeoutMillis: 10_000 });
     pool.on('error', () => {});
-    return { book: postgresPaymentBook({ db: pool, ...(values.table !== undefined && { table: values.table }) }), close: () => pool.end() };
+    return {
+      book: postgresPaymentBook({ db: pool, ...(values.table !== undefined && { table: values.table }) }),
+      where: `the Postgres book at table prefix ${jsonText(values.table ?? 'pixhook_book')}`,
+      close: () => pool.end(),
+    };
   }
   if (redisUrl === undefined) throw new UsageError('book needs one of --redis <url> or --postgres <url>');
   const waitMs = durationFlag('--redis-wait', values['redis-wait'], { min: 0, max: 24 * 3_600_000 });
@@ -125,13 +131,14 @@ async function openBook(values: {
       timeoutMs: 10_000,
       logger: silentLogger,
     }),
+    where: `the Redis book at prefix ${jsonText(values.prefix ?? 'pixhook:{book}:')}`,
     close: () => closeClient(client),
   };
 }
 
-function show(resource: BookResource | undefined, id: string, json: boolean): number {
+function show(resource: BookResource | undefined, id: string, json: boolean, where: string): number {
   if (resource === undefined)
-    throw new CommandFailure('validation_failed', `not_found: the book holds no charge or transfer ${jsonText(id)}`);
+    throw new CommandFailure('validation_failed', `not_found: ${where} holds no charge or transfer ${jsonText(id)}`);
   if (json) {
     process.stdout.write(`${jsonText(resource)}\n`);
     return 0;
@@ -165,7 +172,7 @@ function show(resource: BookResource | undefined, id: string, json: boolean): nu
   return 0;
 }
 
-function listHeld(held: HeldEvent[], json: boolean): number {
+function listHeld(held: HeldEvent[], json: boolean, where: string): number {
   if (json) {
     process.stdout.write(`${jsonText(held)}\n`);
     return 0;
@@ -176,18 +183,30 @@ function listHeld(held: HeldEvent[], json: boolean): number {
       `${entry.heldId} ${entry.state} ${entry.heldAt} ${text(entry.event.name)} ${entry.kind} ${text(entry.resourceId)} ${reasons}\n`,
     );
   }
-  if (held.length === 0 && process.stderr.isTTY) process.stderr.write('pixhook: nothing is held\n');
+  // On stderr, so stdout stays the list (or the JSON): an empty list says where it looked, and how to look elsewhere.
+  process.stderr.write(
+    held.length === 0
+      ? `pixhook: nothing is held in ${where} (is that where your receiver's book writes? --prefix / --table read another)\n`
+      : `pixhook: ${held.length} held in ${where}\n`,
+  );
   return 0;
 }
 
 function answer(result: { ok: true } | { ok: false; reason: string }, done: string, id: string, json: boolean): number {
   if (json) process.stdout.write(`${jsonText(result)}\n`);
   if (!result.ok) {
-    process.stderr.write(`pixhook: ${result.reason}: held event ${jsonText(id)} was not ${done}\n`);
+    process.stderr.write(`pixhook: ${result.reason}: held event ${jsonText(id)} ${refusal(result.reason, done)}\n`);
     return 1;
   }
   if (!json) process.stdout.write(`${done} ${text(id)}\n`);
   return 0;
+}
+
+/** Why a release or dismissal did not happen, in words: a second release says it was already released. */
+function refusal(reason: string, done: string): string {
+  if (reason === 'already_released') return done === 'released' ? 'was already released' : 'was already released, so it was not dismissed';
+  if (reason === 'dismissed') return done === 'dismissed' ? 'was already dismissed' : 'was dismissed, so it was not released';
+  return `was not ${done}`;
 }
 
 /** An untrusted string for one terminal line: control characters escaped, no line breaks. */

@@ -6,8 +6,11 @@ import { createReceiver, memoryJournal, memoryPaymentBook, memoryQuarantine } fr
 import { createReconciler } from '../src/reconcile/index.js';
 import type { PayloadVariant } from '../src/events/event-types.js';
 import { describeError } from '../src/shared/describe-error.js';
+import { redactSecrets } from '../src/shared/redact-secrets.js';
+import { redactedUrl } from '../src/shared/redacted-url.js';
 import { parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import type { CommandHelp } from './shared/command-help.js';
+import { devForwarder } from './shared/dev-forward.js';
 import { devSandbox } from './shared/dev-sandbox.js';
 import { serveDev } from './shared/dev-server.js';
 import { eventLine } from './shared/event-line.js';
@@ -16,21 +19,35 @@ import { loadHandlers } from './shared/load-handlers.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 
 export const devHelp: CommandHelp = {
-  usage: 'dev [--port 4000] [--handlers <module>] [--variant a|b|short]',
+  usage: 'dev [--port 4000] [--secret <s>] [--handlers <module> | --forward-to <url>] [--variant a|b|short]',
   about:
-    'A PIX sandbox in the browser: the gateway emulator, a receiver running your handlers, a payment book, a delivery journal and the console, on 127.0.0.1. Prints the URL to open as its last line; Ctrl-C stops it.',
+    'A PIX sandbox in the browser: the gateway emulator, a receiver at /webhooks/pix running your handlers (or forwarding to your own app), a payment book, a delivery journal and the console, on 127.0.0.1. Prints the webhook secret as PIXHOOK_SECRET=…, then the URL to open as its last line; Ctrl-C stops it.',
   flags: [
     { flag: '--port <n>', meaning: 'the port of the console and the receiver, 0–65535 (0: any free port) (default 4000)' },
+    {
+      flag: '--secret <s>',
+      meaning: 'the secret the emulator signs webhooks with (default: PIXHOOK_SECRET, else one generated and printed)',
+    },
     { flag: '--handlers <module>', meaning: 'the module that registers your handlers (default: one that prints each event)' },
+    {
+      flag: '--forward-to <url>',
+      meaning:
+        "deliver the emulator's webhooks to your own running app (http or https) instead of the built-in receiver; the console shows its answers",
+    },
     { flag: '--variant <v>', meaning: 'the payload shape the emulator sends: a, b or short (default a)' },
   ],
+  env: { PIXHOOK_SECRET: 'the webhook secret, when no --secret is given' },
 };
 
-const webhookPath = '/webhook';
+// Where every doc and `pixhook listen` put the receiver; `/webhook` (the first releases') still answers.
+const webhookPath = '/webhooks/pix';
+const webhookPaths = [webhookPath, '/webhook'];
 
 /**
  * `pixhook dev`: everything in one process. The console and the receiver share one port (the
- * receiver at /webhook); the emulator listens on a port of its own, as a real gateway is elsewhere.
+ * receiver at /webhooks/pix); the emulator listens on a port of its own, as a real gateway is elsewhere.
+ * With `--forward-to`, the receiver hands each delivery to the developer's own app instead, and the
+ * journal records the app's answers.
  * The reconciler follows every charge created from the page and runs every few seconds, so a
  * payment whose deliveries all failed is recovered while the developer watches.
  */
@@ -39,23 +56,38 @@ export function devCommand(argv: string[]): Promise<number> {
     const { values } = parseCommandLine(argv, {
       port: { type: 'string' },
       handlers: { type: 'string' },
+      secret: { type: 'string' },
+      'forward-to': { type: 'string' },
       variant: { type: 'string', default: 'a' },
     });
     const variant = values.variant;
     if (variant !== 'a' && variant !== 'b' && variant !== 'short')
       throw new UsageError(`--variant must be a, b or short, got ${jsonText(variant)}`);
     const port = portFrom(values.port, 4000);
+    const secret = devSecretFrom(values.secret);
+    const forwardTo = forwardUrlFrom(values['forward-to']);
+    if (forwardTo !== undefined && values.handlers !== undefined)
+      throw new UsageError('--handlers and --forward-to exclude each other: your app runs its own handlers');
     const register = values.handlers === undefined ? undefined : await loadHandlers(values.handlers);
 
-    const emulator = await startEmulator({ variant: variant satisfies PayloadVariant, transferStepMs: 500 });
+    const emulator = await startEmulator({
+      variant: variant satisfies PayloadVariant,
+      transferStepMs: 500,
+      ...(secret !== undefined && { webhookSecret: secret }),
+    });
     const closers: (() => Promise<unknown>)[] = [() => emulator.close()];
     try {
       const book = memoryPaymentBook();
       const journal = memoryJournal({ max: 5000 });
       const quarantine = memoryQuarantine();
       const receiver = createReceiver({ secret: emulator.credentials.webhookSecret, book, quarantine, journal, logger: stderrLogger });
+      const forwarder =
+        forwardTo === undefined
+          ? undefined
+          : devForwarder({ target: forwardTo, secret: emulator.credentials.webhookSecret, journal, report });
       if (register) await register(internalsOf(receiver).processing);
-      else receiver.onAny((event, context) => void process.stdout.write(`${jsonText(eventLine(event, context))}\n`));
+      else if (forwarder === undefined)
+        receiver.onAny((event, context) => void process.stdout.write(`${jsonText(eventLine(event, context))}\n`));
 
       const reconciler = createReconciler({
         client: createClient({ ...emulator.credentials, baseUrl: emulator.url, variant: variant === 'a' ? 'a' : 'b' }),
@@ -79,7 +111,10 @@ export function devCommand(argv: string[]): Promise<number> {
         const last = runs.runs()[0];
         return last ? `Reconciler: ${last.checked} read, ${last.recovered} recovered, ${last.failed} failed.` : 'Reconciler ran.';
       };
-      const timer = setInterval(() => void reconcileNow().catch((error: unknown) => report(error)), 3_000);
+      // Forwarding, the handlers are your app's: a payment recovered here would reach none of them, so the
+      // reconciler does not run (your app's own reconciler follows its charges).
+      const timer =
+        forwarder === undefined ? setInterval(() => void reconcileNow().catch((error: unknown) => report(error)), 3_000) : undefined;
       closers.push(async () => {
         clearInterval(timer);
         await running;
@@ -90,26 +125,40 @@ export function devCommand(argv: string[]): Promise<number> {
       const served = await serveDev({
         receiver,
         port,
-        webhookPath,
+        webhookPaths,
+        ...(forwarder && { receive: forwarder.handle }),
         console: createConsole({
           journal,
           book,
           quarantine,
-          receiver,
-          reconciler: runs,
+          // Forwarding, a Replay or Release here would run this process's receiver, not your app: none is offered.
+          ...(forwarder === undefined && { receiver, reconciler: runs }),
           logger: stderrLogger,
-          sandbox: devSandbox({ emulator, client, book, webhookUrl: () => webhookUrl, reconcile: reconcileNow }),
+          sandbox: devSandbox({
+            emulator,
+            client,
+            book,
+            webhookUrl: () => webhookUrl,
+            ...(forwarder === undefined && { reconcile: reconcileNow }),
+          }),
         }),
       });
       closers.push(
         () => served.close(),
         () => receiver.drain({ timeoutMs: 2_000 }),
+        async () => forwarder?.drain(),
       );
       webhookUrl = `${served.url.slice(0, -1)}${webhookPath}`;
+      const handling = forwarder
+        ? ` forwarding each delivery to ${jsonText(redactedUrl(forwardTo!))}`
+        : register
+          ? ` running ${jsonText(values.handlers)}`
+          : ' printing each event';
       process.stdout.write(
         [
-          `pixhook dev: emulator at ${emulator.url} (variant ${variant}), webhooks signed with a secret generated for this run`,
-          `pixhook dev: receiver at ${webhookUrl}${register ? ` running ${jsonText(values.handlers)}` : ' printing each event'}`,
+          `pixhook dev: emulator at ${emulator.url} (variant ${variant}), webhooks signed with the secret below${secret === undefined ? ' (generated for this run)' : ''}`,
+          `PIXHOOK_SECRET=${emulator.credentials.webhookSecret}`,
+          `pixhook dev: receiver at ${webhookUrl}${handling}`,
           `pixhook dev: console, open it in a browser:`,
           served.url,
           '',
@@ -124,5 +173,25 @@ export function devCommand(argv: string[]): Promise<number> {
 }
 
 function report(error: unknown): void {
-  process.stderr.write(`pixhook dev: ${jsonText(describeError(error).split('\n')[0])}\n`);
+  process.stderr.write(`pixhook dev: ${jsonText(redactSecrets(describeError(error).split('\n')[0] ?? ''))}\n`);
+}
+
+/** `--secret`, else `PIXHOOK_SECRET`, else undefined (the emulator generates one, printed at start). */
+function devSecretFrom(flag: string | undefined): string | undefined {
+  if (flag !== undefined) {
+    if (flag.trim() === '') throw new UsageError('a webhook secret must not be empty: `--secret` was given a blank value');
+    return flag;
+  }
+  const env = process.env['PIXHOOK_SECRET'];
+  if (env === undefined || env === '') return undefined;
+  if (env.trim() === '') throw new UsageError('a webhook secret must not be empty: PIXHOOK_SECRET is blank; set it or unset it');
+  return env;
+}
+
+function forwardUrlFrom(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    throw new UsageError(`--forward-to must be an http(s) URL, got ${jsonText(redactedUrl(value))}`);
+  return url.href;
 }

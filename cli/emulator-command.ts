@@ -101,7 +101,7 @@ export function emulatorCommand(argv: string[]): Promise<number> {
         `PIXHOOK_BASE_URL=${emulator.url}`,
         `PIXHOOK_API_KEY=${emulator.credentials.apiKey}`,
         `PIXHOOK_API_SECRET=${given('api-secret', emulator.credentials.apiSecret)}`,
-        `PIXHOOK_WEBHOOK_SECRET=${given('webhook-secret', emulator.credentials.webhookSecret)}`,
+        `PIXHOOK_SECRET=${given('webhook-secret', emulator.credentials.webhookSecret)}`,
         '',
       ].join('\n'),
     );

@@ -16,7 +16,8 @@ import {
 import { createForwarder } from './shared/listen-forward.js';
 import type { CommandHelp } from './shared/command-help.js';
 import { openRedisBackend, redisEnvHelp, redisFlags, redisFlagsHelp, redisUrlFrom, redisWaitFrom } from './shared/redis-backend.js';
-import { serveReceiver } from './shared/serve-receiver.js';
+import { serveReceiver, unknownPathLine } from './shared/serve-receiver.js';
+import { redactSecrets } from '../src/shared/redact-secrets.js';
 import { eventLine } from './shared/event-line.js';
 import { signatureFlags, signatureFlagsHelp, signingFrom } from './shared/signature-flags.js';
 import { stderrLogger } from './shared/stderr-logger.js';
@@ -97,7 +98,13 @@ export function listenCommand(argv: string[]): Promise<number> {
         process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
       });
       await redis?.start(receiver);
-      served = await serveReceiver({ receiver: forwarder?.wrap(receiver) ?? receiver, host: values.host, port, path });
+      served = await serveReceiver({
+        receiver: forwarder?.wrap(receiver) ?? receiver,
+        host: values.host,
+        port,
+        path,
+        onUnknownPath: (method, target) => process.stderr.write(redactSecrets(unknownPathLine(method, target, path))),
+      });
     } catch (error) {
       await redis?.close();
       throw error;

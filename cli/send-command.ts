@@ -112,7 +112,8 @@ export function sendCommand(argv: string[]): Promise<number> {
     const unreachable = unreachableWatch();
     const result = await deliver({
       fetch: unreachable.fetch,
-      giveUp: () => unreachable.why !== undefined,
+      // No retry fixes a refused signature: a wrong secret would cost the whole backoff (15 s) for nothing.
+      giveUp: (attempt) => unreachable.why !== undefined || isRefusal(attempt.status),
       url: target.url,
       headers: target.headers,
       body,
@@ -136,6 +137,11 @@ export function sendCommand(argv: string[]): Promise<number> {
         : `status ${result.finalStatus}`;
     if (unreachable.why !== undefined) {
       process.stderr.write(`${unreachableLine(unreachable.why, target.shown)}\n`);
+      return 1;
+    }
+    if (isRefusal(result.finalStatus)) {
+      process.stdout.write(`not delivered: ${last}, not retried (${ms(total)})\n`);
+      process.stderr.write(`${refusalHint(result.finalStatus!, target.shown)}\n`);
       return 1;
     }
     process.stdout.write(`not delivered: all ${tried} attempt${tried === 1 ? '' : 's'} failed (last: ${last}; ${ms(total)})\n`);
@@ -240,6 +246,15 @@ function unreachableWatch(): { fetch: typeof globalThis.fetch; readonly why: Unr
       }
     },
   };
+}
+
+/** 401 and 403: the receiver refuses the signature or the caller; sending the same bytes again changes nothing. */
+function isRefusal(status: number | undefined): boolean {
+  return status === 401 || status === 403;
+}
+
+function refusalHint(status: number, shown: string): string {
+  return `pixhook: the receiver at ${shown} refused the delivery (${status}): check the secret — --secret (or PIXHOOK_SECRET) must be the receiver's webhook secret; \`pixhook dev\` prints its own as PIXHOOK_SECRET=…`;
 }
 
 function unreachableLine(why: Unreachable, shown: string): string {

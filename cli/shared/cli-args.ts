@@ -4,6 +4,7 @@ import { describeError } from '../../src/shared/describe-error.js';
 import { checkNumber, maxAttempts, maxDelayMs, maxTtlMs, type NumberBounds } from '../../src/shared/option-checks.js';
 import type { Backoff, RetryOptions } from '../../src/shared/retry-options.js';
 import { escapeControls } from '../../src/shared/escape-controls.js';
+import { redactSecrets } from '../../src/shared/redact-secrets.js';
 import { unknownLine, type FlagHelp } from './command-help.js';
 import { jsonText } from './json-text.js';
 
@@ -202,29 +203,31 @@ const operationalCodes = new Set([
  * exit 1; anything else (a bug) exits 1 too, with its stack only when `PIXHOOK_DEBUG=1`.
  */
 export async function runCommand(command: string, body: () => Promise<number>): Promise<number> {
+  // A failure may quote a connection string, a token or a module's error: its credentials are masked.
+  const stderr = { write: (line: string) => process.stderr.write(redactSecrets(line)) };
   try {
     return await body();
   } catch (error) {
     if (error instanceof CommandFailure) {
-      process.stderr.write(`${prefixed(error.message)}\n`);
+      stderr.write(`${prefixed(error.message)}\n`);
       return 1;
     }
     const missing = missingPackage(error);
     if (missing !== undefined) {
-      process.stderr.write(`pixhook: ${missing}\n`);
+      stderr.write(`pixhook: ${missing}\n`);
       return 1;
     }
     if (error instanceof UsageError || error instanceof PixhookConfigError) {
-      process.stderr.write(`${prefixed(error.message).replace(/\s*\n\s*/g, ' ')} (pixhook ${command} --help)\n`);
+      stderr.write(`${prefixed(error.message).replace(/\s*\n\s*/g, ' ')} (pixhook ${command} --help)\n`);
       return 2;
     }
     const code = (error as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && operationalCodes.has(code)) {
-      process.stderr.write(`pixhook: ${describeError(error).replace(/^\w*Error: /, '')}\n`);
+      stderr.write(`pixhook: ${describeError(error).replace(/^\w*Error: /, '')}\n`);
       return 1;
     }
-    process.stderr.write(`pixhook: unexpected error: ${describeError(error)}\n`);
-    if (process.env['PIXHOOK_DEBUG'] === '1' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    stderr.write(`pixhook: unexpected error: ${describeError(error)}\n`);
+    if (process.env['PIXHOOK_DEBUG'] === '1' && error instanceof Error) stderr.write(`${error.stack}\n`);
     return 1;
   }
 }

@@ -29,7 +29,8 @@ export function devSandbox(input: {
   book: PaymentBook;
   /** The receiver's URL (known once the server listens). */
   webhookUrl: () => string;
-  reconcile: () => Promise<string>;
+  /** Runs the reconciler now; absent when there is none to run (`--forward-to`). */
+  reconcile?: () => Promise<string>;
 }): ConsoleSandbox {
   const { emulator, client, book, webhookUrl } = input;
   const qrCodes = new Map<string, string>();
@@ -139,6 +140,6 @@ export function devSandbox(input: {
       emulator.clearDeliveryFaults();
       return 'Every delivery fault is cleared.';
     },
-    reconcile: input.reconcile,
+    ...(input.reconcile !== undefined && { reconcile: input.reconcile }),
   };
 }

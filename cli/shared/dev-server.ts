@@ -1,19 +1,23 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from '../../adapters/node/index.js';
 import type { Receiver } from '../../src/index.js';
 import type { PixhookConsole } from '../../src/console/index.js';
 
-/** `pixhook dev`'s one port on 127.0.0.1: the receiver (node:http adapter) at `webhookPath`, the console everywhere else. */
+/**
+ * `pixhook dev`'s one port on 127.0.0.1: the receiver (node:http adapter, or `receive` when given:
+ * the forwarder to the developer's app) at each of `webhookPaths`, the console everywhere else.
+ */
 export async function serveDev(input: {
   receiver: Receiver;
   console: PixhookConsole;
   port: number;
-  webhookPath: string;
+  webhookPaths: readonly string[];
+  receive?: (req: IncomingMessage, res: ServerResponse) => void;
 }): Promise<{ url: string; port: number; close(): Promise<void> }> {
-  const receive = createNodeHandler(input.receiver);
+  const receive = input.receive ?? createNodeHandler(input.receiver);
   const server: Server = createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname === input.webhookPath) receive(req, res);
+    if (input.webhookPaths.includes(pathOf(req.url))) receive(req, res);
     else input.console.node(req, res);
   });
   await new Promise<void>((resolve, reject) => {
@@ -30,4 +34,13 @@ export async function serveDev(input: {
         server.closeAllConnections();
       }),
   };
+}
+
+/** The path of a request target; a target that does not parse is no webhook path (the console answers it). */
+function pathOf(target: string | undefined): string {
+  try {
+    return new URL(target ?? '/', 'http://localhost').pathname;
+  } catch {
+    return '';
+  }
 }

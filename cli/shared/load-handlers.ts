@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Processing } from '../../src/index.js';
 import { describeError } from '../../src/shared/describe-error.js';
+import { redactSecrets } from '../../src/shared/redact-secrets.js';
 import { UsageError } from './cli-args.js';
 import { jsonText } from './json-text.js';
 
@@ -29,7 +30,12 @@ export async function loadHandlers(path: string): Promise<(processing: Processin
     if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'ENOENT') && message.includes(resolve(path))) {
       throw new UsageError(`--handlers ${jsonText(path)}: no such module`);
     }
-    throw new UsageError(`--handlers ${jsonText(path)} cannot be loaded: ${jsonText(describeError(error).split('\n')[0]).slice(1, -1)}`);
+    const line = redactSecrets(describeError(error).split('\n')[0] ?? '');
+    // `import`/`export` in a .js file of a CommonJS package (`npm init -y` writes "type": "commonjs"): say how to fix it.
+    const hint = /Cannot use import statement outside a module|Unexpected token 'export'/.test(line)
+      ? ' (an ES module in a CommonJS package: run `npm pkg set type=module`, or name the file .mjs)'
+      : '';
+    throw new UsageError(`--handlers ${jsonText(path)} cannot be loaded: ${jsonText(line).slice(1, -1)}${hint}`);
   }
   const register = typeof module.default === 'function' ? module.default : module.register;
   if (typeof register !== 'function') {

@@ -1,14 +1,17 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createNodeHandler } from '../../adapters/node/index.js';
 import type { Receiver } from '../../src/index.js';
+import { jsonText } from './json-text.js';
 
 export interface ServeOptions {
   receiver: Receiver;
   host: string;
   port: number;
   path: string;
+  /** Told of each request to any other path (answered 404), so a sender posting to the wrong path is seen. */
+  onUnknownPath?: (method: string, target: string) => void;
 }
 
 export interface Served {
@@ -29,12 +32,13 @@ export async function serveReceiver(options: ServeOptions): Promise<Served> {
     app.disable('x-powered-by');
     // Every method on the exact path reaches the receiver, so non-POST answers 405 as the contract says.
     app.all(options.path, createExpressMiddleware(options.receiver));
+    app.use((req: IncomingMessage, res: ServerResponse) => notFound(options, req, res));
     server = createServer(app);
   } else {
     const handle = createNodeHandler(options.receiver);
     server = createServer((req, res) => {
-      if (new URL(req.url ?? '/', 'http://localhost').pathname !== options.path) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+      if (pathOf(req.url) !== options.path) {
+        notFound(options, req, res);
         return;
       }
       handle(req, res);
@@ -54,4 +58,22 @@ export async function serveReceiver(options: ServeOptions): Promise<Served> {
         server.closeAllConnections();
       }),
   };
+}
+
+function notFound(options: ServeOptions, req: IncomingMessage, res: ServerResponse): void {
+  options.onUnknownPath?.(req.method ?? '?', req.url ?? '');
+  res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+}
+
+function pathOf(target: string | undefined): string | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The stderr line for a request to another path: the target JSON-escaped (it is the sender's), and where the receiver is. */
+export function unknownPathLine(method: string, target: string, path: string): string {
+  return `pixhook: 404 ${jsonText(method.slice(0, 16))} ${jsonText(target.slice(0, 200))}: not the webhook path ${jsonText(path)} (--path sets it)\n`;
 }

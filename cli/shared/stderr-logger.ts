@@ -1,11 +1,13 @@
 import type { Logger } from '../../src/index.js';
 import { selfEscapingLoggers } from '../../src/shared/logger.js';
+import { redactSecrets } from '../../src/shared/redact-secrets.js';
 import { jsonText } from './json-text.js';
 
 /**
  * The CLI's logger: delivery outcomes other than "handled" (those go to stdout) and every other log
  * line, one line each on stderr. Anything that came with a delivery (event names, ids, hints) is
- * JSON-encoded, so a newline or an escape sequence in it can never forge or colour a line.
+ * JSON-encoded, so a newline or an escape sequence in it can never forge or colour a line; credentials
+ * in it (URL passwords, `token=` values, …) are masked (`redactSecrets`).
  */
 export const stderrLogger: Logger = {
   info: (fields, message) => writeLogLine(fields, message),
@@ -20,10 +22,11 @@ function writeLogLine(fields: object, message = ''): void {
     if (f['reason'] === 'handled') return;
     const parts = [f['status'], f['reason'], f['event'], f['resourceId']].filter((p) => p !== undefined).map(quoted);
     const hint = f['hint'] === undefined ? '' : ` hint=${quoted(f['hint'])}`;
-    process.stderr.write(`pixhook: ${Number(f['status']) < 300 ? 'acknowledged' : 'rejected'} ${parts.join(' ')}${hint}\n`);
+    process.stderr.write(redactSecrets(`pixhook: ${Number(f['status']) < 300 ? 'acknowledged' : 'rejected'} ${parts.join(' ')}${hint}\n`));
     return;
   }
-  process.stderr.write(`${jsonText(message).slice(1, -1)} ${safeJson(fields)}\n`);
+  // A handler's error message may quote a connection string or a token: masked before it is printed.
+  process.stderr.write(redactSecrets(`${jsonText(message).slice(1, -1)} ${safeJson(fields)}\n`));
 }
 
 /** Numbers and reason codes as they are; any other value JSON-encoded. */

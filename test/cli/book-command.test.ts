@@ -75,6 +75,10 @@ describe.each(['redis', 'postgres'] as const)('pixhook book against %s', (backen
       expect.stringMatching(new RegExp(`^${heldId} held \\S+ transaction_created transaction ch_1 stale_status$`)),
     ]);
     expect(JSON.parse((await runCli(['book', 'held', '--json', ...flags])).stdout)).toMatchObject([{ heldId, state: 'held' }]);
+    // Issue 31: it printed nothing about where it read; now one stderr line names the prefix or table.
+    expect(held.stderr).toBe(
+      `pixhook: 1 held in the ${backend === 'redis' ? 'Redis book at prefix' : 'Postgres book at table prefix'} "${flags[3]}"\n`,
+    );
     const file = join(tempDir(), 'handled');
     const failed = await runCli(['book', 'release', heldId, '--handlers', handlers, ...flags], { env: { HANDLED_FILE: file, FAIL: '1' } });
     expect([failed.code, failed.stderr.trim()]).toEqual([1, `pixhook: handler_failed: held event "${heldId}" was not released`]);
@@ -87,7 +91,14 @@ describe.each(['redis', 'postgres'] as const)('pixhook book against %s', (backen
     expect(readFileSync(file, 'utf8')).toBe('transaction_created ch_1\n');
     expect(await book.held()).toEqual([]);
     const dismissed = await runCli(['book', 'dismiss', heldId, ...flags]);
-    expect([dismissed.code, dismissed.stderr]).toEqual([1, `pixhook: already_released: held event "${heldId}" was not dismissed\n`]);
+    expect([dismissed.code, dismissed.stderr]).toEqual([
+      1,
+      `pixhook: already_released: held event "${heldId}" was already released, so it was not dismissed\n`,
+    ]);
+    // Issue 31: the second release said "was not released", as if it had failed.
+    const again = await runCli(['book', 'release', heldId, '--handlers', handlers, ...flags], { env: { HANDLED_FILE: file } });
+    expect([again.code, again.stderr]).toEqual([1, `pixhook: already_released: held event "${heldId}" was already released\n`]);
+    expect(readFileSync(file, 'utf8')).toBe('transaction_created ch_1\n');
   });
 
   it('dismiss closes a held event with its note; an unknown id exits 1 not_found', async () => {
@@ -96,9 +107,28 @@ describe.each(['redis', 'postgres'] as const)('pixhook book against %s', (backen
     expect([dismissed.code, dismissed.stdout]).toEqual([0, `dismissed ${heldId}\n`]);
     expect((await book.get('ch_1'))?.timeline.at(-1)?.outcome).toBe('dismissed');
     const again = await runCli(['book', 'dismiss', heldId, ...flags]);
-    expect([again.code, again.stderr]).toEqual([1, `pixhook: dismissed: held event "${heldId}" was not dismissed\n`]);
+    expect([again.code, again.stderr]).toEqual([1, `pixhook: dismissed: held event "${heldId}" was already dismissed\n`]);
     const unknown = await runCli(['book', 'dismiss', 'held_x', ...flags]);
     expect([unknown.code, unknown.stderr]).toEqual([1, 'pixhook: not_found: held event "held_x" was not dismissed\n']);
+  });
+});
+
+describe('pixhook book says where it read', () => {
+  it('held on a book with nothing at the default prefix says so, naming the prefix (exit 0, stdout empty)', async () => {
+    // Issue 31: the docs' prefix differed from the CLI's default, and `book held` printed nothing with exit 0.
+    const run = await runCli(['book', 'held', '--redis', redis.url]);
+    expect([run.code, run.stdout]).toEqual([0, '']);
+    expect(run.stderr).toBe(
+      'pixhook: nothing is held in the Redis book at prefix "pixhook:{book}:" (is that where your receiver\'s book writes? --prefix / --table read another)\n',
+    );
+    const json = await runCli(['book', 'held', '--json', '--redis', redis.url]);
+    expect(JSON.parse(json.stdout)).toEqual([]);
+  });
+
+  it('show of an unknown id names the prefix it read', async () => {
+    const run = await runCli(['book', 'show', 'ch_nowhere', '--redis', redis.url, '--prefix', 'shop:{book}:']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('pixhook: not_found: the Redis book at prefix "shop:{book}:" holds no charge or transfer "ch_nowhere"\n');
   });
 });
 

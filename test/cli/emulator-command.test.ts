@@ -16,11 +16,11 @@ afterEach(async () => {
 describe('pixhook emulator', () => {
   it('serves the gateway, prints generated credentials only, and delivers signed webhooks', async () => {
     running = startCli(['emulator', '--port', '0', '--variant', 'b', '--webhook-secret', 'whsec_cli_given', '--backoff-ms', '10']);
-    await running.waitFor(/PIXHOOK_WEBHOOK_SECRET=.*\n/);
+    await running.waitFor(/PIXHOOK_SECRET=.*\n/);
     const env = envLines(running.stdout());
     expect(env['PIXHOOK_BASE_URL']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(env['PIXHOOK_API_SECRET']).toMatch(/^sk_emu_/);
-    expect(env['PIXHOOK_WEBHOOK_SECRET']).toBe('(as given)');
+    expect(env['PIXHOOK_SECRET']).toBe('(as given)');
 
     const recorder = await startRecorder();
     cleanups.push(() => recorder.close());
@@ -69,7 +69,7 @@ describe('pixhook emulator', () => {
       '--signature-header',
       'Vexy-Signature',
     ]);
-    await running.waitFor(/PIXHOOK_WEBHOOK_SECRET=.*\n/);
+    await running.waitFor(/PIXHOOK_SECRET=.*\n/);
     const env = envLines(running.stdout());
     const recorder = await startRecorder([500, 500, 500, 500, 500]);
     cleanups.push(() => recorder.close());

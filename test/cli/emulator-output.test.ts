@@ -47,7 +47,7 @@ function post(url: string, chunks: Buffer[], contentLength?: number): Promise<{ 
 describe('pixhook emulator: what it prints', () => {
   it('a webhook URL with a password: every line shows it masked, the password is never printed', async () => {
     running = startCli(['emulator', '--port', '0', '--backoff-ms', '1']);
-    await running.waitFor(/PIXHOOK_WEBHOOK_SECRET=.*\n/);
+    await running.waitFor(/PIXHOOK_SECRET=.*\n/);
     const env = envLines(running.stdout());
     const recorder = await startRecorder();
     cleanups.push(() => recorder.close());

@@ -81,6 +81,19 @@ describe('pixhook listen', () => {
     expect((await fetch(url, { method: 'PUT' })).status).toBe(405);
   });
 
+  it('logs a request to an unknown path, escaped, naming the webhook path', async () => {
+    // Issue 31: a sender posting to the wrong path got a 404 and the console of `listen` showed nothing.
+    const url = await listen(['--secret', secret]);
+    const other = `${new URL(url).origin}/webhook?token=hunter2`;
+    const response = await fetch(other, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'not_found' });
+    await running!.waitFor(/404 "POST"/);
+    expect(running!.stderr()).toContain(
+      `pixhook: 404 "POST" "/webhook?token=***": not the webhook path "${new URL(url).pathname}" (--path sets it)`,
+    );
+  });
+
   it('exits 1 with one line when the port is taken, and 2 for an empty secret', async () => {
     const url = await listen(['--secret', secret]);
     const port = new URL(url).port;

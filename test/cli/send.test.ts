@@ -131,23 +131,50 @@ describe('pixhook send (a real process against a real receiver)', () => {
     expect(target.handled).toHaveLength(0);
   });
 
-  it('--attempts bounds the retries; a wrong secret is rejected 401 and never printed', async () => {
+  it('a wrong secret: stops at the first 401 with a hint to check the secret, and never prints it', async () => {
+    // Issue 31: it retried the 401 five times (15 s) and never said to check the secret.
     const target = await startReceiver(0);
+    const run = await pixhook(['send', 'transaction_paid', '--url', target.url, '--secret', 'not-the-secret']);
+    expect(run.code).toBe(1);
+    expect(attemptLines(run.stdout).map((line) => line.split('  ')[1])).toEqual(['401 signature_mismatch']);
+    expect(attemptLines(run.stdout)[0]).not.toMatch(/retry in/);
+    expect(run.stdout).toMatch(/not delivered: status 401, not retried/);
+    expect(run.stderr).toMatch(/refused the delivery \(401\): check the secret/);
+    expect(run.stdout + run.stderr).not.toContain('not-the-secret');
+    expect(target.requests).toBe(1);
+  });
+
+  it('a 403 stops at once too, with the same hint', async () => {
+    let requests = 0;
+    server = createServer((req, res) => {
+      requests++;
+      req.resume().on('end', () => res.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden'));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/pix`;
+    const run = await pixhook(['send', 'transaction_paid', '--url', url, '--secret', secret]);
+    expect(run.code).toBe(1);
+    expect(attemptLines(run.stdout)).toHaveLength(1);
+    expect(run.stderr).toMatch(/refused the delivery \(403\): check the secret/);
+    expect(requests).toBe(1);
+  });
+
+  it('--attempts bounds the retries', async () => {
+    const target = await startReceiver(Number.POSITIVE_INFINITY);
     const run = await pixhook([
       'send',
       'transaction_paid',
       '--url',
       target.url,
       '--secret',
-      'not-the-secret',
+      secret,
       '--attempts',
       '2',
       '--backoff-ms',
       '0',
     ]);
     expect(run.code).toBe(1);
-    expect(attemptLines(run.stdout).map((line) => line.split('  ')[1])).toEqual(['401 signature_mismatch', '401 signature_mismatch']);
-    expect(run.stdout + run.stderr).not.toContain('not-the-secret');
+    expect(attemptLines(run.stdout).map((line) => line.split('  ')[1])).toEqual(['500 handler_failed', '500 handler_failed']);
     expect(target.requests).toBe(2);
   });
 

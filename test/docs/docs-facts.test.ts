@@ -172,7 +172,8 @@ describe('CLI flags in the docs', () => {
     let checked = 0;
     for (const { file, line } of lines) {
       const invocation = /(?:^|\s)pixhook((?:\s+\S+)*)/.exec(line);
-      if (!invocation || line.trimStart().startsWith('#')) continue;
+      // `npm install pixhook express` names the package, not a command.
+      if (!invocation || line.trimStart().startsWith('#') || /^\s*npm (?:install|i)\s/.test(line)) continue;
       const words = invocation[1]!.trim().split(/\s+/).filter(Boolean);
       const first = words[0];
       if (first !== undefined && /^[a-z]/.test(first) && !commandNames().includes(first)) {
