@@ -243,15 +243,3 @@ export function checkJournal(value: unknown): DeliveryJournal | undefined {
   }
   return value as DeliveryJournal;
 }
-
-// The writer of each processing that has a journal: the receiver sharing that processing writes through it too,
-// so a delivery and its handler attempts go through one queue, in order.
-const writers = new WeakMap<object, JournalWriter>();
-
-export function registerJournalWriter(owner: object, writer: JournalWriter): void {
-  writers.set(owner, writer);
-}
-
-export function journalWriterOf(owner: object): JournalWriter | undefined {
-  return writers.get(owner);
-}
