@@ -1,6 +1,6 @@
 import type { UnknownEvent } from '../events/event-types.js';
 import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
-import type { RunScope } from './run-scope.js';
+import type { RunScope } from './claimed-run.js';
 import type { DeliveryContext } from './delivery-context.js';
 import { raceDeadline } from './inline-mode.js';
 import { timedAttempt } from './journal-hook.js';

@@ -2,7 +2,7 @@ import type { PaymentBook, ReleaseResult } from '../book/payment-book.js';
 import type { PixEvent } from '../events/event-types.js';
 import { describeError } from '../shared/describe-error.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
-import type { RunScope } from './run-scope.js';
+import type { RunScope } from './claimed-run.js';
 import { timedRelease } from './journal-hook.js';
 
 export interface ReleaseInput {

@@ -2,7 +2,7 @@ import { normalizeEvent } from '../events/normalize-event.js';
 import type { PixEvent } from '../events/event-types.js';
 import { describeError } from '../shared/describe-error.js';
 import { PixhookError } from '../shared/pixhook-error.js';
-import type { RunScope } from './run-scope.js';
+import type { RunScope } from './claimed-run.js';
 import { timedAttempt } from './journal-hook.js';
 import type { QueuedEvent } from './processing-options.js';
 import { runAttempt } from './run-attempt.js';
