@@ -19,7 +19,6 @@ import { parseJson, readBody, takeBody, type BodyRead, type BodySource } from '.
 import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
 import { registerInternals } from './receiver-internals.js';
-import { journalId } from '../journal/journal-id.js';
 import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
 import { deliveryEntry, type JournaledDelivery } from '../journal/entries.js';
 import { refuseIgnoredWithProcessing, resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
@@ -288,7 +287,7 @@ class Delivery implements DeliveryContext, JournaledDelivery {
       return;
     }
     this.arrivedAt = Date.now();
-    this.journal = writer.open(journalId(this.arrivedAt));
+    this.journal = writer.open(this.arrivedAt);
   }
 }
 

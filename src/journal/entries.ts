@@ -85,18 +85,18 @@ export function replayEntry(
   return entry;
 }
 
-/** How one handler run ended, as an attempt: started at `at` (Date.now()) and `startedAt` (performance.now()). */
+/** How one handler run ended, as an attempt: it started at `at` (ms since the epoch) and took `durationMs`. */
 export function attemptEntry(
   outcome: { ok: true } | { ok: false; error: unknown; timedOut?: true; claimLost?: true },
   attempt: number,
   at: number,
-  startedAt: number,
+  durationMs: number,
   run?: JournalAttempt['run'],
 ): JournalAttempt {
   const recorded: JournalAttempt = {
     attempt,
     at: isoTime(at),
-    durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
+    durationMs: Math.round(durationMs * 1000) / 1000,
     outcome: outcome.ok ? 'ok' : outcome.timedOut ? 'timed_out' : outcome.claimLost ? 'claim_lost' : 'failed',
   };
   if (!outcome.ok) recorded.error = describeError(outcome.error);

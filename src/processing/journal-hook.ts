@@ -5,8 +5,7 @@ import type { HeldEvent } from '../book/payment-book.js';
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import type { JournalAttempt } from '../journal/delivery-journal.js';
 import { attemptEntry, replayEntry } from '../journal/entries.js';
-import { journalId } from '../journal/journal-id.js';
-import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
+import type { JournalRecord, JournalWriter, PendingAttempt } from '../journal/journal-writer.js';
 import { andThen, type MaybePromise } from '../shared/maybe-promise.js';
 import type { DeliveryContext } from './delivery-context.js';
 import type { AcceptResult } from './processing.js';
@@ -23,23 +22,30 @@ export function timedAttempt(
   return andThen(running(), recordAttempt, undefined, new TimedRun(writer, target, attempt, run));
 }
 
-/** A run being timed (a class: one per handler run, handed to `andThen` instead of a closure). */
-class TimedRun {
+/**
+ * A run being timed (a class: one per handler run, handed to `andThen` instead of a closure). Once it
+ * ended it is the attempt's facts: the writer builds the attempt from them after the answer.
+ */
+class TimedRun implements PendingAttempt {
   readonly startedAt = performance.now();
+  durationMs = 0;
+  outcome: AttemptOutcome | undefined = undefined;
   constructor(
     readonly writer: JournalWriter,
     readonly target: JournalRecord | string,
     readonly attempt: number,
     readonly run: JournalAttempt['run'],
   ) {}
+
+  toAttempt(): JournalAttempt {
+    return attemptEntry(this.outcome!, this.attempt, Math.round(performance.timeOrigin + this.startedAt), this.durationMs, this.run);
+  }
 }
 
 function recordAttempt(outcome: AttemptOutcome, timed: TimedRun): AttemptOutcome {
-  const { startedAt } = timed;
-  timed.writer.attempt(
-    timed.target,
-    attemptEntry(outcome, timed.attempt, Math.round(performance.timeOrigin + startedAt), startedAt, timed.run),
-  );
+  timed.durationMs = performance.now() - timed.startedAt;
+  timed.outcome = outcome;
+  timed.writer.attempt(timed.target, timed);
   return outcome;
 }
 
@@ -52,7 +58,7 @@ export function timedRelease(
   const at = Date.now();
   const startedAt = performance.now();
   return andThen(running(), (outcome) => {
-    const attempt = attemptEntry(outcome, 1, at, startedAt, 'release');
+    const attempt = attemptEntry(outcome, 1, at, performance.now() - startedAt, 'release');
     writer.later('appending a release', async (journal) => {
       const entries = await journal.list({ resource: held.resourceId, reason: 'held', limit: 1000 });
       const entry = entries.find((e) => e.key === held.dedupeKey);
@@ -73,7 +79,7 @@ export function journalReplay(
   accept: (event: PixEvent | UnknownEvent, context: DeliveryContext) => MaybePromise<AcceptResult>,
 ): MaybePromise<AcceptResult> {
   const arrivedAt = Date.now();
-  const record = writer.open(journalId(arrivedAt));
+  const record = writer.open(arrivedAt);
   if (record === undefined) return accept(event, context);
   return andThen(accept(event, { ...context, journal: record }), (result) => {
     writer.add(record, () => replayEntry(record.id, arrivedAt, event, context, result));
