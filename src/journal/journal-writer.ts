@@ -150,7 +150,10 @@ export class JournalWriter {
       this.#byId?.delete(record.id);
       try {
         const entry = record.build!();
-        if (record.attempts.length > 0) entry.attempts = [...entry.attempts, ...record.attempts.map(toAttempt)];
+        if (record.attempts.length > 0) {
+          const joined = record.attempts.map(toAttempt);
+          entry.attempts = entry.attempts.length === 0 ? joined : [...entry.attempts, ...joined];
+        }
         entries.push(entry);
       } catch (error) {
         this.#report(error, 'building an entry');
