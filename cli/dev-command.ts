@@ -145,7 +145,8 @@ export function devCommand(argv: string[]): Promise<number> {
       });
       closers.push(
         () => served.close(),
-        () => receiver.drain({ timeoutMs: 2_000 }),
+        // Drains every run (inline ones included) before the process exits, then stops the receiver's timers.
+        () => receiver.close(),
         async () => forwarder?.drain(),
       );
       webhookUrl = `${served.url.slice(0, -1)}${webhookPath}`;

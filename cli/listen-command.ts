@@ -115,7 +115,7 @@ export function listenCommand(argv: string[]): Promise<number> {
     );
     await untilSignal();
     await served.close();
-    await receiver.drain();
+    await receiver.close();
     await forwarder?.drain();
     await redis?.close();
     return 0;

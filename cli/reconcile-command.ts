@@ -158,7 +158,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
       };
       if (values.once) {
         const result = await summary(await reconciler.runOnce());
-        await processing.drain();
+        await processing.close();
         return result.failed > 0 ? 1 : 0;
       }
       const signalled = untilSignal();
@@ -168,7 +168,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
         await summary(await reconciler.runOnce());
         await sleepUnless(everyMs, signalled);
       }
-      await processing.drain();
+      await processing.close();
       return 0;
     } catch (error) {
       if (error instanceof PixApiError || error instanceof PixNetworkError || error instanceof PixResponseError) {

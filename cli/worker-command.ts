@@ -139,6 +139,7 @@ async function runWorker(argv: string[]): Promise<number> {
   process.stderr.write(`pixhook: worker on queue ${jsonText(values.queue)} (${redactedUrl(redis)}), concurrency ${concurrency}\n`);
   await untilSignal();
   await worker.close();
+  await processing.close();
   return 0;
 }
 

@@ -3,7 +3,8 @@ import type { PixEventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
 import { createAnswerMetrics, type ReceiverMetrics } from '../metrics/receiver-metrics.js';
-import { createProcessing, type AcceptOptions, type AcceptResult } from '../processing/create-processing.js';
+import { createProcessing, type AcceptResult } from '../processing/create-processing.js';
+import { deliveryProcessingOf, type DeliveryContext } from '../processing/delivery-context.js';
 import type { SignatureResult } from '../signature/verify-signature.js';
 import { registrationOf, type ErrorHandler, type EventHandler, type ViolationHandler } from '../processing/handler-registry.js';
 import type { ReleaseResult } from '../book/payment-book.js';
@@ -18,9 +19,8 @@ import { parseJson, readBody, takeBody, type BodyRead, type BodySource } from '.
 import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
 import { registerInternals } from './receiver-internals.js';
-import { journalId } from '../journal/journal-id.js';
-import { journalWriterOf, type JournalRecord, type JournalWriter } from '../journal/journal-writer.js';
-import { deliveryEntry, type JournaledDelivery } from './journal-delivery.js';
+import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
+import { deliveryEntry, type JournaledDelivery } from '../journal/entries.js';
 import { refuseIgnoredWithProcessing, resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
 
 export interface ReceiveRequest {
@@ -60,6 +60,11 @@ export interface Receiver {
   receive(request: ReceiveRequest): Promise<ReceiveResult>;
   /** Resolves `true` once every accepted event's handlers have settled (see `Processing.drain`). */
   drain(options?: { timeoutMs?: number }): Promise<boolean>;
+  /**
+   * Ends the receiver: drains (bounded by `timeoutMs`), stops its timers and flushes the journal (see
+   * `Processing.close`). With a given `processing`, only drains it: its owner closes it. Safe to call twice.
+   */
+  close(options?: { timeoutMs?: number }): Promise<boolean>;
   metrics(): ReceiverMetrics;
 }
 
@@ -69,6 +74,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const config = resolveIntakeOptions(options);
   if (options.processing) refuseIgnoredWithProcessing(options);
   const processing = options.processing ?? createProcessing(options);
+  // What the pipeline hands each delivery to (with the journal's writer, so a delivery and its handler runs share one queue).
+  const intake = deliveryProcessingOf(processing);
   const telemetry = options.telemetry;
   const log: Logger = withTraceFields(guardLogger(options.logger), telemetry);
   const answers = createAnswerMetrics();
@@ -76,8 +83,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   // The store's own quarantine is the processing's, whether the receiver made it or was given it.
   const quarantine: QuarantineStore | undefined = options.quarantine === false ? undefined : (options.quarantine ?? processing.quarantine);
   const answer = createAnswers(config.retryAfterSeconds);
-  // The journal's writer is the processing's (so a delivery and its handler runs share one queue); undefined without a journal.
-  const writer = journalWriterOf(processing);
+  const writer = intake.journalWriter;
 
   // ── The pipeline, top to bottom ────────────────────────────────────────────────────────────────
   // Synchronous until a step really is asynchronous (a body still to read, Web Crypto, a remote
@@ -123,10 +129,10 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       log.warn({ event: event.name, warnings: event.warnings }, 'pixhook: fields of an unexpected type were left out of the typed event');
     }
 
-    // 5. Processing: dedupe claim, dispatch, acknowledgement mode (the delivery carries the body and waitUntil).
+    // 5. Processing: dedupe claim, dispatch, acknowledgement mode (the delivery is its context: body, waitUntil, journal record).
     delivery.event = event;
     delivery.body = json.text;
-    return andThen(processing.acceptNow(event, delivery), answered, undefined, delivery);
+    return andThen(intake.acceptDelivery(event, delivery), answered, undefined, delivery);
   }
 
   function answered(accepted: AcceptResult, delivery: Delivery): ReceiveResult {
@@ -229,6 +235,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       return handle(request);
     },
     drain: (drainOptions) => processing.drain(drainOptions),
+    close: (closeOptions) => (options.processing ? processing.drain(closeOptions) : processing.close(closeOptions)),
     metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
   };
   registerInternals(receiver, {
@@ -252,16 +259,19 @@ export function createReceiver(options: ReceiverOptions): Receiver {
 }
 
 /**
- * One delivery between the pipeline's steps; also the options processing reads (the verified body,
- * the request's `waitUntil`). A class: one is made per request.
+ * One delivery between the pipeline's steps; also its context for processing (the verified body, the
+ * request's `waitUntil`, the journal record). A class: one is made per request.
  */
-class Delivery implements AcceptOptions, JournaledDelivery {
+class Delivery implements DeliveryContext, JournaledDelivery {
   bytes: Uint8Array = empty;
   event: PixEvent | UnknownEvent | undefined = undefined;
   body: string | undefined = undefined;
   verified = false;
   readonly startedAt = performance.now();
   readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
+  readonly replayOf: string | undefined;
+  /** Taken by processing when it starts the run. */
+  readonly trace: undefined = undefined;
   /** With a journal: the entry's id (processing appends the handler runs to it) and the arrival time. */
   readonly journal: JournalRecord | undefined;
   readonly arrivedAt: number = 0;
@@ -271,12 +281,13 @@ class Delivery implements AcceptOptions, JournaledDelivery {
     writer: JournalWriter | undefined,
   ) {
     this.waitUntil = request.waitUntil;
+    this.replayOf = request.replayOf;
     if (writer === undefined) {
       this.journal = undefined;
       return;
     }
     this.arrivedAt = Date.now();
-    this.journal = writer.open(journalId(this.arrivedAt));
+    this.journal = writer.open(this.arrivedAt);
   }
 }
 

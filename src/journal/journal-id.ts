@@ -8,12 +8,22 @@ let lastMs = Number.NaN;
 let lastPrefix = '';
 
 export function journalId(now = Date.now()): string {
+  return journalIdAt(now, nextJournalSeq());
+}
+
+/** The next counter value, taken when a delivery arrives; its id can be built later (`journalIdAt`) and sorts the same. */
+export function nextJournalSeq(): number {
   seq = (seq + 1) % 2_176_782_336; // 36^6: the counter stays 6 digits
+  return seq;
+}
+
+/** The id of a delivery that arrived at `now` (ms) and took counter value `n`. */
+export function journalIdAt(now: number, n: number): string {
   if (now !== lastMs) {
     lastPrefix = `${now.toString(36).padStart(9, '0')}-`;
     lastMs = now;
   }
-  return `${lastPrefix}${seq.toString(36).padStart(6, '0')}${tag}`;
+  return `${lastPrefix}${n.toString(36).padStart(6, '0')}${tag}`;
 }
 
 /** The arrival time in ms an id carries (NaN for an id pixhook did not make). */

@@ -3,22 +3,35 @@ import type { Logger } from '../shared/logger.js';
 import { checkObject } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import type { DeliveryJournal, JournalAttempt, JournalEntry } from './delivery-journal.js';
+import { journalIdAt, nextJournalSeq } from './journal-id.js';
 
 /** One journal call the writer will not wait past: a hung journal frees its batch and is counted. */
 export const journalCallTimeoutMs = 5_000;
 /** Entries and attempts waiting to be written, at most: past it new ones are dropped and counted. */
 export const maxBacklog = 10_000;
 
+/** An attempt whose entry is built when the writer writes it (after the answer), not when the run ended. */
+export interface PendingAttempt {
+  toAttempt(): JournalAttempt;
+}
+
 /**
  * A delivery between its arrival and its write: handed from the receiver to processing with the
- * delivery, so a handler run before the write joins the entry with no lookup.
+ * delivery, so a handler run before the write joins the entry with no lookup. Its id is built when
+ * first read (the write, a durable job), from the arrival time and the counter taken on arrival.
  */
 export class JournalRecord {
-  readonly attempts: JournalAttempt[] = [];
+  readonly attempts: PendingAttempt[] = [];
   /** True once the entry went to the journal: later runs become `addAttempt`. */
   written = false;
   build: (() => JournalEntry) | undefined = undefined;
-  constructor(readonly id: string) {}
+  readonly #seq = nextJournalSeq();
+  #id: string | undefined = undefined;
+  constructor(readonly arrivedAt: number) {}
+
+  get id(): string {
+    return (this.#id ??= journalIdAt(this.arrivedAt, this.#seq));
+  }
 }
 
 /**
@@ -35,7 +48,7 @@ export class JournalWriter {
   /** Records opened and not yet written. */
   #open = 0;
   #adds: JournalRecord[] = [];
-  #attempts: { id: string; attempt: JournalAttempt }[] = [];
+  #attempts: { id: string; attempt: PendingAttempt }[] = [];
   #tail: Promise<void> = Promise.resolve();
   #scheduled = false;
   #inFlight = 0;
@@ -55,12 +68,12 @@ export class JournalWriter {
     this.#byId = indexById ? new Map() : undefined;
   }
 
-  /** Starts a delivery's record; undefined when the backlog is full (the delivery goes unrecorded, counted). */
-  open(id: string): JournalRecord | undefined {
+  /** Starts the record of a delivery that arrived at `arrivedAt` (ms); undefined when the backlog is full (the delivery goes unrecorded, counted). */
+  open(arrivedAt: number): JournalRecord | undefined {
     if (this.#backlog() >= maxBacklog) return void this.#overflow();
     this.#open++;
-    const record = new JournalRecord(id);
-    this.#byId?.set(id, record);
+    const record = new JournalRecord(arrivedAt);
+    this.#byId?.set(record.id, record);
     return record;
   }
 
@@ -72,7 +85,7 @@ export class JournalWriter {
   }
 
   /** A handler run: joins its record when not yet written, else appended (a durable worker's runs, by id). */
-  attempt(target: JournalRecord | string, attempt: JournalAttempt): void {
+  attempt(target: JournalRecord | string, attempt: PendingAttempt): void {
     if (typeof target === 'string') target = this.#byId?.get(target) ?? target;
     if (typeof target !== 'string' && !target.written) {
       target.attempts.push(attempt);
@@ -137,8 +150,10 @@ export class JournalWriter {
       this.#byId?.delete(record.id);
       try {
         const entry = record.build!();
-        if (record.attempts.length > 0)
-          entry.attempts = entry.attempts.length === 0 ? record.attempts : [...entry.attempts, ...record.attempts];
+        if (record.attempts.length > 0) {
+          const joined = record.attempts.map(toAttempt);
+          entry.attempts = entry.attempts.length === 0 ? joined : [...entry.attempts, ...joined];
+        }
         entries.push(entry);
       } catch (error) {
         this.#report(error, 'building an entry');
@@ -157,7 +172,7 @@ export class JournalWriter {
         'add',
       );
       await this.#settle(
-        attempts.map(({ id, attempt }) => call(() => journal.addAttempt(id, attempt))),
+        attempts.map(({ id, attempt }) => call(() => journal.addAttempt(id, attempt.toAttempt()))),
         'addAttempt',
       );
       this.#inFlight -= size;
@@ -216,6 +231,8 @@ export class JournalWriter {
   }
 }
 
+const toAttempt = (pending: PendingAttempt): JournalAttempt => pending.toAttempt();
+
 /** A journal call whose synchronous throw becomes a rejection. */
 function call(run: () => Promise<void>): Promise<void> {
   try {
@@ -242,16 +259,4 @@ export function checkJournal(value: unknown): DeliveryJournal | undefined {
     );
   }
   return value as DeliveryJournal;
-}
-
-// The writer of each processing that has a journal: the receiver sharing that processing writes through it too,
-// so a delivery and its handler attempts go through one queue, in order.
-const writers = new WeakMap<object, JournalWriter>();
-
-export function registerJournalWriter(owner: object, writer: JournalWriter): void {
-  writers.set(owner, writer);
-}
-
-export function journalWriterOf(owner: object): JournalWriter | undefined {
-  return writers.get(owner);
 }

@@ -81,10 +81,23 @@ describe('event types narrow by name', () => {
 });
 
 describe('the public receiver is only what a merchant calls (issue 21)', () => {
-  it("has its eleven members (issue 22 added onViolation, release and checkDisputes), and the adapters' internals are not on it", () => {
+  it("has its twelve members (issue 22 added onViolation, release and checkDisputes; issue 28 close), and the adapters' internals are not on it", () => {
     expectTypeOf<keyof Receiver>().toEqualTypeOf<
-      'on' | 'onAny' | 'onUnknown' | 'onError' | 'onInvalid' | 'onViolation' | 'release' | 'checkDisputes' | 'receive' | 'drain' | 'metrics'
+      | 'on'
+      | 'onAny'
+      | 'onUnknown'
+      | 'onError'
+      | 'onInvalid'
+      | 'onViolation'
+      | 'release'
+      | 'checkDisputes'
+      | 'receive'
+      | 'drain'
+      | 'close'
+      | 'metrics'
     >();
+    expectTypeOf(receiver.close).parameters.toEqualTypeOf<[options?: { timeoutMs?: number }]>();
+    expectTypeOf(receiver.close).returns.resolves.toEqualTypeOf<boolean>();
     // @ts-expect-error the adapters' fast path is in src/adapter-kit
     void receiver.handle;
     // @ts-expect-error adapters answer their own body failures through src/adapter-kit

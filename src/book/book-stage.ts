@@ -1,0 +1,145 @@
+import type { PixEvent } from '../events/event-types.js';
+import { describeError } from '../shared/describe-error.js';
+import type { Logger } from '../shared/logger.js';
+import type { MaybePromise } from '../shared/maybe-promise.js';
+import type { ProcessingReason } from '../shared/reasons.js';
+import { withTimeout } from '../shared/with-timeout.js';
+import { confirmWithGateway, type ConfirmOutcome, type ResolvedConfirm } from './confirm-with-gateway.js';
+import type { JoinedClaim } from './joined-claim.js';
+import type { PaymentBook, RecordResult } from './payment-book.js';
+import type { ResolvedPolicy, Violation } from './payment-policy.js';
+
+/** A claimed event as the book stage sees it (processing's run). */
+export interface BookRun {
+  event: PixEvent;
+  readonly key: string;
+  readonly owner: string;
+  /** Starts renewing the claim until the run settles it. */
+  hold(): void;
+  /** Gives the claim back (never rejects). */
+  release(): Promise<void>;
+  /** Marks the key done for a held event (never rejects). */
+  markHeld(): MaybePromise<void>;
+}
+
+/** The stage's answer: processing's `AcceptResult`. */
+export interface BookAnswer {
+  reason?: ProcessingReason;
+  key?: string;
+  hint?: string;
+}
+
+export type BookViolationHandler = (violation: Violation, event: PixEvent) => void | Promise<void>;
+
+export interface BookStageInput<R extends BookRun> {
+  book: PaymentBook;
+  policy: ResolvedPolicy;
+  confirm: ResolvedConfirm | undefined;
+  claimTtlMs: number;
+  storeTimeoutMs: number;
+  log: Logger;
+  /** Work after the answer (an async `onViolation`): tracked for `drain()`. */
+  keepAlive(work: Promise<unknown>): void;
+  /** What an applied event goes on to: the mode's dispatch and acknowledgement. */
+  dispatch(run: R): MaybePromise<BookAnswer>;
+}
+
+export interface BookStage<R extends BookRun> {
+  readonly violationHandlers: BookViolationHandler[];
+  recordInBook(book: PaymentBook, run: R): Promise<BookAnswer>;
+  claimAndRecord(join: JoinedClaim, run: R): Promise<BookAnswer>;
+  afterRecord(recorded: RecordResult, run: R): Promise<BookAnswer>;
+  retryOfHeld(book: PaymentBook, run: R): Promise<BookAnswer>;
+  tellViolations(violations: readonly Violation[], event: PixEvent): void;
+}
+
+/**
+ * The payment book's step, between the dedupe claim and the handlers: a hold ends the delivery here,
+ * a flag rides on the event to the handlers, and every violation is told to `onViolation`.
+ */
+export function createBookStage<R extends BookRun>(input: BookStageInput<R>): BookStage<R> {
+  const { policy, confirm, log, keepAlive } = input;
+  const config = input;
+  const violationHandlers: BookViolationHandler[] = [];
+
+  async function recordInBook(book: PaymentBook, run: R): Promise<BookAnswer> {
+    run.hold();
+    // `confirm`: the gateway's record first; unreadable, the claim is given back so the sender's retry runs it.
+    let gateway: ConfirmOutcome | undefined;
+    if (confirm !== undefined) {
+      gateway = await confirmWithGateway(confirm, run.event, Date.now());
+      if (!gateway.ok) {
+        await run.release();
+        return { reason: 'gateway_unavailable', key: run.key, hint: gateway.hint };
+      }
+    }
+    let recorded: RecordResult;
+    try {
+      const confirmed = gateway?.ok === true ? gateway.confirmed : undefined;
+      recorded = await book.record(run.event, { dedupeKey: run.key, policy, ...(confirmed !== undefined && { confirmed }) });
+    } catch (error) {
+      // Fail closed, like the dedupe store: the sender retries and the book judges it then.
+      await run.release();
+      return { reason: 'store_unavailable', key: run.key, hint: 'payment book: ' + describeError(error) };
+    }
+    return afterRecord(recorded, run);
+  }
+
+  /** The claim and the book's update in one step; its answers mean what `claimed` and `recordInBook` make of them. */
+  async function claimAndRecord(join: JoinedClaim, run: R): Promise<BookAnswer> {
+    let joinedResult: Awaited<ReturnType<JoinedClaim>>;
+    try {
+      const claiming = join(run.key, run.owner, config.claimTtlMs, run.event, { dedupeKey: run.key, policy });
+      joinedResult = await withTimeout(claiming, config.storeTimeoutMs, 'dedupe claim and payment book');
+    } catch (error) {
+      return { reason: 'store_unavailable', key: run.key, hint: describeError(error) };
+    }
+    if (joinedResult.claim === 'done') return { reason: joinedResult.retry === undefined ? 'duplicate' : 'held', key: run.key };
+    if (joinedResult.claim !== 'claimed') return { reason: joinedResult.claim, key: run.key };
+    run.hold();
+    return afterRecord(joinedResult.recorded, run);
+  }
+
+  /** A hold ends here (the key is done; the book answers its retries `held`); a flag rides on the event to the handlers. */
+  async function afterRecord(recorded: RecordResult, run: R): Promise<BookAnswer> {
+    if (recorded.violations.length > 0) {
+      run.event = { ...run.event, violations: recorded.violations };
+      tellViolations(recorded.violations, run.event);
+    }
+    if (recorded.outcome !== 'apply') {
+      await run.markHeld();
+      return { reason: 'held', key: run.key };
+    }
+    return input.dispatch(run);
+  }
+
+  /** The store says done; the book says `held` while the event waits for a person (its retries and its other-channel copy). */
+  async function retryOfHeld(book: PaymentBook, run: R): Promise<BookAnswer> {
+    try {
+      if ((await book.retryOfHeld(run.event, { dedupeKey: run.key, policy })) !== undefined) return { reason: 'held', key: run.key };
+    } catch (error) {
+      return { reason: 'duplicate', key: run.key, hint: 'payment book: ' + describeError(error) };
+    }
+    return { reason: 'duplicate', key: run.key };
+  }
+
+  /** Every `onViolation` handler hears each violation; their failures are logged, never the delivery's. */
+  function tellViolations(violations: readonly Violation[], event: PixEvent): void {
+    for (const violation of violations) {
+      for (const handler of violationHandlers) {
+        try {
+          const told = handler(violation, event);
+          if (told !== undefined && typeof told.then === 'function') keepAlive(Promise.resolve(told).catch(violationHandlerFailed));
+        } catch (error) {
+          violationHandlerFailed(error);
+        }
+      }
+    }
+  }
+
+  function violationHandlerFailed(error: unknown): void {
+    log.error({ error: describeError(error) }, 'pixhook: an onViolation handler failed');
+  }
+
+  return { violationHandlers, recordInBook, claimAndRecord, afterRecord, retryOfHeld, tellViolations };
+}

@@ -1,0 +1,128 @@
+// Every journal entry and attempt is built here, after the answer, from what the pipeline kept of a
+// delivery: the receiver's deliveries, replays handed to `accept`, and handler runs.
+import { channelOf } from '../book/book-channel.js';
+import type { PixEvent, UnknownEvent } from '../events/event-types.js';
+import { describeError } from '../shared/describe-error.js';
+import { readHeader, type HeaderSource } from '../shared/read-header.js';
+import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
+import type { JournalAttempt, JournalEntry } from './delivery-journal.js';
+import { isoTime } from './iso-time.js';
+
+/** What the receiver kept of a delivery (its request, bytes, event), by the time it answered. */
+export interface JournaledDelivery {
+  readonly request: { readonly headers: HeaderSource; readonly remoteAddress?: string | undefined; readonly replayOf?: string | undefined };
+  readonly journal: { readonly id: string } | undefined;
+  /** Date.now() when it arrived. */
+  readonly arrivedAt: number;
+  readonly bytes: Uint8Array;
+  readonly verified: boolean;
+  readonly event: PixEvent | UnknownEvent | undefined;
+  /** The verified body as text, once it was read as JSON. */
+  readonly body: string | undefined;
+}
+
+/** The answer, as far as the journal keeps it. */
+export interface JournaledAnswer {
+  readonly status: number;
+  readonly reason?: ReasonCode | undefined;
+  readonly key?: string | undefined;
+}
+
+const decoder = new TextDecoder();
+
+/** The entry of an answered delivery. An unverified body is never kept: only its size and the reason. */
+export function deliveryEntry(delivery: JournaledDelivery, result: JournaledAnswer, signatureHeader: string): JournalEntry {
+  const { request, event } = delivery;
+  const entry: JournalEntry = {
+    id: delivery.journal!.id,
+    at: isoTime(delivery.arrivedAt),
+    verified: delivery.verified,
+    status: result.status,
+    bodyBytes: delivery.bytes.byteLength,
+    attempts: [],
+  };
+  if (typeof request.remoteAddress === 'string' && request.remoteAddress !== '') entry.remoteAddress = request.remoteAddress;
+  if (result.reason !== undefined) entry.reason = result.reason;
+  if (event !== undefined) {
+    entry.event = event.name;
+    eventFields(event, entry);
+  }
+  if (result.key !== undefined) entry.key = result.key;
+  if (request.replayOf !== undefined) {
+    entry.replayOf = request.replayOf;
+    entry.channel = 'replay';
+  }
+  if (delivery.verified) entry.body = delivery.body ?? decoder.decode(delivery.bytes);
+  const signature = maskSignature(readHeader(request.headers, signatureHeader));
+  if (signature !== undefined) entry.signature = signature;
+  return entry;
+}
+
+/** The entry of a replay handed to `accept` (`{ replayOf }`) rather than through a receiver, with the answer a receiver would have given. */
+export function replayEntry(
+  id: string,
+  arrivedAt: number,
+  event: PixEvent | UnknownEvent,
+  replay: { readonly body: string | undefined; readonly replayOf: string | undefined },
+  result: { readonly reason?: ReasonCode | undefined; readonly key?: string | undefined },
+): JournalEntry {
+  const body = replay.body ?? JSON.stringify(event.payload);
+  const entry: JournalEntry = {
+    id,
+    at: isoTime(arrivedAt),
+    verified: true,
+    status: result.reason === undefined ? 200 : reasonStatus[result.reason],
+    event: event.name,
+    bodyBytes: new TextEncoder().encode(body).byteLength,
+    body,
+    attempts: [],
+    ...eventFields(event),
+  };
+  entry.channel = 'replay';
+  if (result.reason !== undefined) entry.reason = result.reason;
+  if (result.key !== undefined) entry.key = result.key;
+  if (replay.replayOf !== undefined) entry.replayOf = replay.replayOf;
+  return entry;
+}
+
+/** How one handler run ended, as an attempt: it started at `at` (ms since the epoch) and took `durationMs`. */
+export function attemptEntry(
+  outcome: { ok: true } | { ok: false; error: unknown; timedOut?: true; claimLost?: true },
+  attempt: number,
+  at: number,
+  durationMs: number,
+  run?: JournalAttempt['run'],
+): JournalAttempt {
+  const recorded: JournalAttempt = {
+    attempt,
+    at: isoTime(at),
+    durationMs: Math.round(durationMs * 1000) / 1000,
+    outcome: outcome.ok ? 'ok' : outcome.timedOut ? 'timed_out' : outcome.claimLost ? 'claim_lost' : 'failed',
+  };
+  if (!outcome.ok) recorded.error = describeError(outcome.error);
+  if (run !== undefined) recorded.run = run;
+  return recorded;
+}
+
+/** The entry fields an event gives: channel, resource id, amount, the gateway's delivery id, warnings. */
+export function eventFields(event: PixEvent | UnknownEvent, fields: Partial<JournalEntry> = {}): Partial<JournalEntry> {
+  if (event.deliveryId !== undefined) fields.deliveryId = event.deliveryId;
+  if (event.kind === 'unknown') return fields;
+  fields.channel = channelOf(event);
+  const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
+  fields.resourceId = resource.id;
+  fields.amountInCents = resource.amountInCents;
+  if (event.warnings.length > 0) fields.warnings = event.warnings.map((w) => `${w.path}: ${w.message ?? `found ${w.found}`}`);
+  return fields;
+}
+
+/**
+ * The signature header with its secret-derived part cut to 4 characters: `sha256=3f2a…`,
+ * `t=1700000000,v1=3f2a…`. Enough to tell two apart, never enough to replay one.
+ */
+export function maskSignature(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const cut = value.lastIndexOf('=') + 1;
+  const prefix = value.slice(0, Math.min(cut, 40));
+  return `${prefix}${value.slice(cut, cut + 4)}…`;
+}

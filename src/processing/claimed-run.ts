@@ -1,0 +1,212 @@
+import type { ClaimKeeper } from '../dedupe/claim-keeper.js';
+import type { DedupeStore } from '../dedupe/dedupe-store.js';
+import type { PixEvent, UnknownEvent } from '../events/event-types.js';
+import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
+import type { ProcessingMetricsRecorder } from '../metrics/receiver-metrics.js';
+import { describeError } from '../shared/describe-error.js';
+import type { Logger } from '../shared/logger.js';
+import { andThen, type MaybePromise } from '../shared/maybe-promise.js';
+import type { ClaimedRun } from './acknowledgement.js';
+import type { DeliveryContext } from './delivery-context.js';
+import type { HandlerRegistry } from './handler-registry.js';
+import { timedAttempt } from './journal-hook.js';
+import type { ResolvedProcessingOptions } from './processing-options.js';
+import { runAttempt, type AttemptOutcome, type FailedAttempt } from './run-attempt.js';
+
+/** What every run of one processing shares (made once by `createProcessing`). */
+export interface RunScope {
+  readonly config: ResolvedProcessingOptions;
+  /** The guarded store (bounded by `storeTimeoutMs`). */
+  readonly store: DedupeStore;
+  readonly keeper: ClaimKeeper;
+  readonly handlers: HandlerRegistry;
+  readonly metrics: ProcessingMetricsRecorder;
+  readonly log: Logger;
+  readonly writer: JournalWriter | undefined;
+  /** Work after the answer: tracked for `drain()` and handed to `waitUntil` (the processing's option by default). */
+  keepAlive(work: Promise<unknown>, waitUntil?: (promise: Promise<unknown>) => void): void;
+  /** A run failed for good: count it, log it, tell `onError`. Never rejects. */
+  reportFailure(event: PixEvent | UnknownEvent, key: string | undefined, outcome: FailedAttempt, attempt: number): Promise<void>;
+  /** One run of an event outside a claimed delivery (a released hold, an unknown event): attempt 1, inline limits. */
+  runOnce(event: PixEvent | UnknownEvent, key: string | undefined, link: Record<string, string> | undefined): MaybePromise<AttemptOutcome>;
+  /** The trace context current now (undefined without telemetry, or when it throws). */
+  currentTrace(): Record<string, string> | undefined;
+}
+
+export function createRunScope(parts: Omit<RunScope, 'reportFailure' | 'runOnce' | 'currentTrace'>): RunScope {
+  const { config, handlers, metrics, log } = parts;
+  const { mode, telemetry } = config;
+  return {
+    ...parts,
+    async reportFailure(event, key, outcome, attempt) {
+      metrics.failed(outcome);
+      const error = outcome.error;
+      log.error(
+        { ...(key !== undefined && { key }), event: event.name, attempt, error: describeError(error) },
+        outcome.timedOut ? 'pixhook: handler timed out' : 'pixhook: handler failed',
+      );
+      await handlers.reportError({ error, event, ...(key !== undefined && { key }), attempt, mode });
+    },
+    runOnce(event, key, link) {
+      return runAttempt({
+        handlers,
+        event,
+        attempt: 1,
+        mode,
+        source: event.source ?? 'webhook',
+        limitMs: config.handlerTimeoutMs,
+        ...(key !== undefined && { key }),
+        telemetry,
+        link,
+      });
+    },
+    currentTrace() {
+      try {
+        return telemetry?.currentTrace();
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** A claimed event and the end of its claim, whichever way (see `ClaimedRun`). A class: one is made per delivery. */
+export class Run implements ClaimedRun {
+  lost = false;
+  onLost: (() => void) | undefined = undefined;
+  hint: string | undefined = undefined;
+  /** The delivery's trace context, taken when it arrived: the handler span links to it even when it runs later. */
+  readonly link: Record<string, string> | undefined;
+  /** Renewed by the keeper (most inline runs settle in their own turn and never are). */
+  held = false;
+
+  // Copied out of the context: a queued run must not keep the caller's request alive.
+  readonly given: string | undefined;
+  readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
+  readonly journal: JournalRecord | undefined;
+
+  constructor(
+    readonly scope: RunScope,
+    public event: PixEvent,
+    readonly key: string,
+    readonly owner: string,
+    context: DeliveryContext,
+  ) {
+    this.given = context.body;
+    this.waitUntil = context.waitUntil;
+    this.link = context.trace ?? scope.currentTrace();
+    this.journal = scope.writer && context.journal;
+  }
+
+  get body(): string {
+    return this.given ?? JSON.stringify(this.event.payload);
+  }
+
+  attempt(attempt: number): MaybePromise<AttemptOutcome> {
+    const record = this.journal;
+    return record === undefined ? this.run(attempt) : timedAttempt(this.scope.writer!, record, attempt, () => this.run(attempt));
+  }
+
+  private run(attempt: number): MaybePromise<AttemptOutcome> {
+    const { event, key, link } = this;
+    const { config, handlers } = this.scope;
+    return runAttempt({
+      handlers,
+      event,
+      attempt,
+      mode: config.mode,
+      source: event.source ?? 'webhook',
+      limitMs: config.handlerTimeoutMs,
+      claim: this,
+      key,
+      telemetry: config.telemetry,
+      link,
+    });
+  }
+
+  hold(): void {
+    this.held = true;
+    this.scope.keeper.hold(this);
+  }
+
+  /** Stops renewing the claim, if it ever was. */
+  unhold(): void {
+    if (this.held) this.scope.keeper.drop(this);
+  }
+
+  succeed(outcome: AttemptOutcome): MaybePromise<void> {
+    if (outcome.ok && outcome.duplicate) this.scope.metrics.duplicate();
+    else this.scope.metrics.handled();
+    return this.markDone(warnUnmarked, failedToMark);
+  }
+
+  /** The book holds the event: its fact is recorded, so the key is done (the book answers its retries `held`). */
+  markHeld(): MaybePromise<void> {
+    return this.markDone(ignore, heldUnmarked);
+  }
+
+  markQueued(): MaybePromise<void> {
+    return this.markDone(ignore, queuedUnmarked);
+  }
+
+  /** Stops renewing the claim and marks the key done; a store failure goes to `onFailed`, never to the caller. */
+  private markDone(onMarked: (marked: boolean, run: Run) => void, onFailed: (error: unknown, run: Run) => void): MaybePromise<void> {
+    this.unhold();
+    try {
+      return andThen(this.scope.store.complete(this.key, this.owner, this.scope.config.dedupeTtlMs), onMarked, onFailed, this);
+    } catch (error) {
+      return onFailed(error, this);
+    }
+  }
+
+  retrying(outcome: FailedAttempt, attempt: number): void {
+    this.scope.metrics.failed(outcome);
+    this.scope.log.warn(
+      { key: this.key, event: this.event.name, attempt, error: describeError(outcome.error) },
+      'pixhook: handler failed; retrying',
+    );
+  }
+
+  async fail(outcome: FailedAttempt, attempt: number): Promise<void> {
+    await this.release();
+    await this.scope.reportFailure(this.event, this.key, outcome, attempt);
+  }
+
+  async release(): Promise<void> {
+    this.unhold();
+    try {
+      await this.scope.store.release(this.key, this.owner);
+    } catch (error) {
+      this.scope.log.error({ key: this.key, error: describeError(error) }, 'pixhook: could not release a claim; it will expire');
+    }
+  }
+
+  keepAlive(work: Promise<unknown>): void {
+    this.scope.keepAlive(work, this.waitUntil);
+  }
+}
+
+const ignore = (): void => undefined;
+
+function warnUnmarked(marked: boolean, run: Run): void {
+  if (!marked) run.scope.log.warn({ key: run.key }, 'pixhook: another run took this key before the handled event was marked done');
+}
+
+function failedToMark(error: unknown, run: Run): void {
+  // Handled already: answering an error would only make the sender run it again.
+  run.scope.log.error({ key: run.key, error: describeError(error) }, 'pixhook: could not mark an event done; its claim will expire');
+}
+
+function heldUnmarked(error: unknown, run: Run): void {
+  run.scope.log.warn(
+    { key: run.key, error: describeError(error) },
+    'pixhook: could not mark a held event done; a retry finds its hold in the book',
+  );
+}
+
+function queuedUnmarked(error: unknown, run: Run): void {
+  run.scope.log.warn(
+    { key: run.key, error: describeError(error) },
+    'pixhook: could not mark a queued event done; the queue job id still dedupes it',
+  );
+}
