@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { normalizeEvent, verifySignature, type DeliveryJournal, type JournalEntry } from '../../src/index.js';
-import { maskSignature } from '../../src/intake/journal-delivery.js';
-import { eventFields } from '../../src/journal/event-fields.js';
+import { eventFields, maskSignature } from '../../src/journal/entries.js';
 import { isoTime } from '../../src/journal/iso-time.js';
 import { journalId } from '../../src/journal/journal-id.js';
 import { describeError } from '../../src/shared/describe-error.js';
