@@ -1,4 +1,4 @@
-import type { PaymentBook, RecordResult, ReleaseResult } from '../book/payment-book.js';
+import type { PaymentBook, RecordResult, ReleaseResult, ReleaseTrail } from '../book/payment-book.js';
 import type { Violation } from '../book/payment-policy.js';
 import { joinedClaimOf, type JoinedClaim } from '../book/joined-claim.js';
 import { confirmWithGateway, type ConfirmOutcome } from '../book/confirm-with-gateway.js';
@@ -69,7 +69,7 @@ export interface Processing {
    * Runs a held event's handlers once, when a person decided it is right (`book.held()` lists them): exactly
    * once across every processing sharing the book. A failing handler leaves it held (`handler_failed`).
    */
-  release(heldId: string): Promise<ReleaseResult>;
+  release(heldId: string, trail?: ReleaseTrail): Promise<ReleaseResult>;
   /**
    * With `disputeAlertMs`: scans the book's open disputes now (it also runs every minute) and tells
    * `onViolation` (`dispute_deadline`) about each one that reached the alert age and was not told yet in
@@ -395,6 +395,11 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       run.event = { ...run.event, violations: recorded.violations };
       tellViolations(recorded.violations, run.event);
     }
+    // A fact the book applied already: never run again, whatever the store forgot; the key is done again.
+    if (recorded.outcome === 'duplicate') {
+      await run.markHeld();
+      return { reason: 'duplicate', key: run.key };
+    }
     if (recorded.outcome !== 'apply') {
       await run.markHeld();
       return { reason: 'held', key: run.key };
@@ -430,7 +435,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     log.error({ error: describeError(error) }, 'pixhook: an onViolation handler failed');
   }
 
-  async function releaseHeld(heldId: string): Promise<ReleaseResult> {
+  async function releaseHeld(heldId: string, trail?: ReleaseTrail): Promise<ReleaseResult> {
     if (book === undefined)
       throw new PixhookConfigError('pixhook: `release` needs a `book` (createReceiver({ book })): nothing is held without one.');
     const claim = await book.claimRelease(heldId);
@@ -438,8 +443,19 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     const { held } = claim;
     const event: PixEvent = held.violations.length > 0 ? { ...held.event, violations: held.violations } : held.event;
     const running = () => runOnce(event, held.dedupeKey, currentTrace());
-    const outcome = await (writer === undefined ? running() : timedRelease(writer, held, running));
-    await book.finishRelease(heldId, outcome.ok);
+    // The claim outlives the handlers: renewed at a third of its lease while they run.
+    const renewing = renewWhileRunning(book, heldId, claim.leaseMs);
+    let outcome: Awaited<ReturnType<typeof running>>;
+    try {
+      outcome = await (writer === undefined ? running() : timedRelease(writer, held, running));
+    } finally {
+      clearInterval(renewing);
+    }
+    // The book's answer decides: a release that lost its claim (another took it) never answers ok.
+    if (!(await book.finishRelease(heldId, outcome.ok, trail))) {
+      log.error({ heldId }, 'pixhook: a release lost its claim while its handlers ran; another release owns it');
+      return { ok: false, reason: 'already_released' };
+    }
     if (!outcome.ok) {
       await reportFailure(event, held.dedupeKey, outcome, 1);
       return { ok: false, reason: 'handler_failed' };
@@ -452,6 +468,23 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       log.warn({ key: held.dedupeKey, error: describeError(error) }, 'pixhook: could not mark a released event done');
     }
     return { ok: true };
+  }
+
+  function renewWhileRunning(book: PaymentBook, heldId: string, leaseMs: number | undefined): ReturnType<typeof setInterval> | undefined {
+    if (leaseMs === undefined) return undefined;
+    const timer = setInterval(
+      () => {
+        book.renewRelease(heldId).then(
+          (renewed) => {
+            if (!renewed) log.warn({ heldId }, 'pixhook: a release lost its claim while its handlers ran');
+          },
+          (error: unknown) => log.warn({ heldId, error: describeError(error) }, 'pixhook: could not renew a release claim'),
+        );
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
   }
 
   /** One run of an event outside a claimed delivery (a released hold, an unknown event): attempt 1, inline limits. */
