@@ -159,7 +159,7 @@ describe('normalizeEvent', () => {
     expect(e.kind === 'transaction' && e.transaction.status).toBe('bank_failure_xyz');
     const paid = ok({ ...shortPaid, transaction: { ...shortPaid.transaction, status: 'bank_failure_xyz' } });
     expect(paid.kind === 'transaction' && paid.transaction.status).toBe('paid');
-    expect(paid.kind === 'transaction' && paid.warnings.map((w) => [w.path, /judged as a payment/.test(w.message)])).toEqual([
+    expect(paid.kind === 'transaction' && paid.warnings.map((w) => [w.path, /judged as a payment/.test(w.message ?? '')])).toEqual([
       ['transaction.status', true],
     ]);
   });
