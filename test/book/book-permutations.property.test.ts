@@ -4,6 +4,7 @@ import { eventKey, isForwardTransition, memoryDedupeStore, type PixEvent } from 
 import { memoryPaymentBook } from '../../src/book/memory-payment-book.js';
 import type { BookChannel } from '../../src/book/payment-book.js';
 import { chargeEvent } from './book-events.js';
+import { deliverToMany, richDeliveries, type ForgetfulInstance } from './two-instance-permutations.js';
 
 // One charge's three forward facts, in their true order.
 const facts = ['created', 'paid', 'refunded'] as const;
@@ -139,6 +140,20 @@ describe("the payment book under every order of a charge's events", () => {
         expect(new Set(held.map((entry) => entry.dedupeKey)).size).toBe(held.length);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('every shape of a charge’s events, 2–3 instances sharing a memory book, done-marks expiring at random', () => {
+  it.each([2, 3])('%i instances: each money fact runs once or is held once, never both; a wrong payment never runs', async (count) => {
+    const book = memoryPaymentBook();
+    const instances = Array.from({ length: count }, (): ForgetfulInstance => {
+      let store = memoryDedupeStore();
+      return { book, store: () => store, forget: () => (store = memoryDedupeStore()) };
+    });
+    await fc.assert(
+      fc.asyncProperty(richDeliveries(count), (list) => deliverToMany(list, instances)),
+      { numRuns: 60 },
     );
   });
 });
