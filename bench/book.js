@@ -1,5 +1,5 @@
 // The payment book's backends (issue 22), each against its baseline side by side, in alternating rounds:
-// - Redis: the dedupe claim and the book's record in ONE script (what a processing with a Redis store and
+// - Redis: the dedupe claim and the book's read in one script, then the shared decision and one compare-and-set (what a processing with a Redis store and
 //   a Redis book on the same client runs) against today's claim alone, one call at a time (round trips).
 // - Postgres: a transactional handler inside the book's transaction (lock and decide, write, claim, the
 //   merchant's INSERT, COMMIT) against the same INSERT in a bare transaction (BEGIN; INSERT; COMMIT).

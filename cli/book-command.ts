@@ -29,22 +29,28 @@ export const bookHelp: CommandHelp = {
       flags: backendFlags,
     },
     held: {
-      usage: 'book held (--redis <url> | --postgres <url>)',
-      about: 'Lists the held events (held or releasing), oldest first.',
-      flags: backendFlags,
+      usage: 'book held [--closed] (--redis <url> | --postgres <url>)',
+      about: 'Lists the held events (held or releasing), oldest first; with --closed, the released and dismissed ones, with who and why.',
+      flags: [{ flag: '--closed', meaning: 'list the released and dismissed held events instead of the open ones' }, ...backendFlags],
     },
     release: {
-      usage: 'book release <held id> --handlers <module> (--redis <url> | --postgres <url>)',
+      usage: 'book release <held id> --handlers <module> [--by <name>] [--note <text>] (--redis <url> | --postgres <url>)',
       about: "Runs a held event's handlers exactly once (across every instance), then marks it released. Exit 1 when it cannot.",
       flags: [
         { flag: '--handlers <module>', meaning: 'a module whose default export (or `register`) registers the handlers' },
+        { flag: '--by <name>', meaning: 'who decided (kept on the held event and its timeline entry)' },
+        { flag: '--note <text>', meaning: 'why it was released (kept with the event)' },
         ...backendFlags,
       ],
     },
     dismiss: {
-      usage: 'book dismiss <held id> [--note <text>] (--redis <url> | --postgres <url>)',
+      usage: 'book dismiss <held id> [--note <text>] [--by <name>] (--redis <url> | --postgres <url>)',
       about: 'Closes a held event without running its handlers. Exit 1 when it cannot.',
-      flags: [{ flag: '--note <text>', meaning: 'why it was dismissed (kept with the event)' }, ...backendFlags],
+      flags: [
+        { flag: '--note <text>', meaning: 'why it was dismissed (kept with the event)' },
+        { flag: '--by <name>', meaning: 'who decided (kept on the held event and its timeline entry)' },
+        ...backendFlags,
+      ],
     },
   },
 };
@@ -56,7 +62,9 @@ const flags = {
   table: { type: 'string' },
   json: { type: 'boolean', default: false },
   handlers: { type: 'string' },
-  note: { type: 'string', default: '' },
+  note: { type: 'string' },
+  by: { type: 'string' },
+  closed: { type: 'boolean', default: false },
 } as const;
 
 /** `pixhook book show|held|release|dismiss`. */
@@ -73,16 +81,26 @@ export function bookCommand(argv: string[]): Promise<number> {
     if (wantsId && positionals.length !== 1) throw new UsageError(`book ${sub} takes one ${sub === 'show' ? 'resource' : 'held'} id`);
     if (!wantsId && positionals.length > 0) throw new UsageError('book held takes no arguments');
     if (sub === 'release' && values.handlers === undefined) throw new UsageError('book release needs --handlers <module>');
+    if (values.closed && sub !== 'held') throw new UsageError('--closed is for book held');
+    if ((values.by !== undefined || values.note !== undefined) && sub !== 'release' && sub !== 'dismiss')
+      throw new UsageError('--by and --note are for book release and book dismiss');
+    const trail = { ...(values.note !== undefined && { note: values.note }), ...(values.by !== undefined && { by: values.by }) };
     const register = sub === 'release' ? await loadHandlers(values.handlers as string) : undefined;
     const id = positionals[0] ?? '';
     const { book, where, close } = await openBook(values);
     try {
       if (sub === 'show') return show(await book.get(id), id, values.json, where);
-      if (sub === 'held') return listHeld(await book.held(), values.json, where);
-      if (sub === 'dismiss') return answer(await book.dismiss(id, values.note), 'dismissed', id, values.json);
+      if (sub === 'held') return listHeld(await book.held(values.closed ? { state: 'closed' } : {}), values.json, where);
+      if (sub === 'dismiss')
+        return answer(
+          await book.dismiss(id, values.note ?? '', values.by === undefined ? {} : { by: values.by }),
+          'dismissed',
+          id,
+          values.json,
+        );
       const processing = createProcessing({ book });
       await register!(processing);
-      return answer(await processing.release(id), 'released', id, values.json);
+      return answer(await processing.release(id, trail), 'released', id, values.json);
     } finally {
       await close();
     }
@@ -153,6 +171,8 @@ function show(resource: BookResource | undefined, id: string, json: boolean, whe
       entry.reasons.length > 0 ? entry.reasons.join(',') : '',
       entry.heldId ?? '',
       entry.deliveryId === undefined ? '' : `delivery=${text(entry.deliveryId)}`,
+      entry.by === undefined ? '' : `by=${jsonText(entry.by)}`,
+      entry.note === undefined ? '' : `note=${jsonText(entry.note)}`,
     ];
     lines.push(
       [
@@ -179,8 +199,14 @@ function listHeld(held: HeldEvent[], json: boolean, where: string): number {
   }
   for (const entry of held) {
     const reasons = entry.violations.map((violation) => violation.reason).join(',');
+    const trail = [
+      entry.closedAt ?? '',
+      entry.by === undefined ? '' : `by=${jsonText(entry.by)}`,
+      entry.note === undefined ? '' : `note=${jsonText(entry.note)}`,
+    ].filter(Boolean);
     process.stdout.write(
-      `${entry.heldId} ${entry.state} ${entry.heldAt} ${text(entry.event.name)} ${entry.kind} ${text(entry.resourceId)} ${reasons}\n`,
+      [entry.heldId, entry.state, entry.heldAt, text(entry.event.name), entry.kind, text(entry.resourceId), reasons, ...trail].join(' ') +
+        '\n',
     );
   }
   // On stderr, so stdout stays the list (or the JSON): an empty list says where it looked, and how to look elsewhere.

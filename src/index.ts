@@ -27,6 +27,7 @@ export type {
   RecordResult,
   ReleaseClaim,
   ReleaseResult,
+  ReleaseTrail,
   TimelineEntry,
   TimelineOutcome,
 } from './book/payment-book.js';

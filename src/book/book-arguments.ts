@@ -1,5 +1,5 @@
 import { PixhookError } from '../shared/pixhook-error.js';
-import type { Dispute, DisputeWithAge, DuplicateHold, RecordContext, RecordResult } from './payment-book.js';
+import type { Dispute, DisputeWithAge, DuplicateHold, RecordContext, RecordResult, ReleaseTrail } from './payment-book.js';
 
 // What every backend of the payment book checks and builds the same way, so the three agree.
 
@@ -8,6 +8,31 @@ export function checkNote(note: unknown): asserts note is string {
   if (typeof note !== 'string' || note.length > 2000) {
     throw new PixhookError('validation_failed', 'pixhook: `note` must be a string of at most 2000 characters.');
   }
+}
+
+/** `release`'s and `dismiss`'s trail: an optional note (bounded like `dismiss`'s) and who decided (at most 200 characters). */
+export function checkTrail(trail: unknown): ReleaseTrail {
+  if (trail === undefined) return {};
+  if (typeof trail !== 'object' || trail === null) {
+    throw new PixhookError('validation_failed', 'pixhook: the release options must be an object { note?, by? }.');
+  }
+  const { note, by } = trail as ReleaseTrail;
+  if (note !== undefined) checkNote(note);
+  if (by !== undefined && (typeof by !== 'string' || by.length > 200)) {
+    throw new PixhookError('validation_failed', 'pixhook: `by` must be a string of at most 200 characters.');
+  }
+  const checked: ReleaseTrail = {};
+  if (note !== undefined) checked.note = note;
+  if (by !== undefined) checked.by = by;
+  return checked;
+}
+
+/** `held(filter)`: true for the closed list, false for the open one; anything else is refused. */
+export function wantsClosed(filter: { state?: 'open' | 'closed' } | undefined): boolean {
+  const state = filter?.state;
+  if (state === undefined || state === 'open') return false;
+  if (state === 'closed') return true;
+  throw new PixhookError('validation_failed', 'pixhook: `held({ state })` takes "open" or "closed".');
 }
 
 /** `record` needs the delivery's dedupe key: a retry of a held event is found by it. */

@@ -106,6 +106,11 @@ export function createBookStage<R extends BookRun>(input: BookStageInput<R>): Bo
       run.event = { ...run.event, violations: recorded.violations };
       tellViolations(recorded.violations, run.event);
     }
+    // A fact the book applied already: never run again, whatever the store forgot; the key is done again.
+    if (recorded.outcome === 'duplicate') {
+      await run.markHeld();
+      return { reason: 'duplicate', key: run.key };
+    }
     if (recorded.outcome !== 'apply') {
       await run.markHeld();
       return { reason: 'held', key: run.key };

@@ -1,7 +1,17 @@
 import type { PixEvent } from '../events/event-types.js';
 import { applyInfraction } from './dispute-update.js';
-import { evaluatePolicy, movesForward, paymentOf, samePayment, statesPayment, type PaymentFact } from './evaluate-policy.js';
+import {
+  evaluatePolicy,
+  moneyFactOf,
+  movesForward,
+  paymentFact,
+  sameFact,
+  type MoneyFact,
+  type PaymentFact,
+  type RefundFact,
+} from './evaluate-policy.js';
 import type {
+  ReleaseTrail,
   BookChannel,
   BookResource,
   Dispute,
@@ -11,7 +21,7 @@ import type {
   TimelineEntry,
   TimelineOutcome,
 } from './payment-book.js';
-import type { ResolvedPolicy } from './payment-policy.js';
+import type { ResolvedPolicy, Violation } from './payment-policy.js';
 
 // One resource as every backend stores it (plain JSON), and the pure steps that change it. A backend
 // reads the state, runs a step, and writes the result back atomically for that resource.
@@ -28,7 +38,32 @@ export interface ResourceState {
   timeline: TimelineEntry[];
   /** Payments applied to a charge (an applied or released paid event), to tell a second one apart. */
   payments: PaymentFact[];
+  /** Refunds applied to a charge: a refund the book applied is answered `duplicate`, never run again. Absent in older stored states. */
+  refunds?: RefundFact[];
+  /** The money facts of this resource's open held events: a copy of one (another channel, another shape) is the same hold. */
+  holds?: OpenHold[];
   disputes: Dispute[];
+}
+
+/** An open held event's fact, kept on its resource so every copy of that fact finds the one hold. */
+export interface OpenHold {
+  heldId: string;
+  fact: MoneyFact;
+  violations: Violation[];
+}
+
+/** The facts of `kind` this resource applied, as money facts. */
+function appliedFacts(state: ResourceState, kind: MoneyFact['kind']): MoneyFact[] {
+  if (kind === 'payment') return state.payments.map(paymentFact);
+  return (state.refunds ?? []).map((r) =>
+    r.refundId === undefined ? { kind, amountInCents: r.amountInCents } : { kind, id: r.refundId, amountInCents: r.amountInCents },
+  );
+}
+
+/** True when the book already applied the fact `event` states (a payment or a refund): its handlers must not run again. */
+export function alreadyApplied(state: ResourceState | undefined, event: PixEvent): boolean {
+  const fact = moneyFactOf(event);
+  return state !== undefined && fact !== undefined && appliedFacts(state, fact.kind).some((known) => sameFact(known, fact));
 }
 
 /** A charge and a transfer may share an id; the book keeps them apart. */
@@ -99,9 +134,17 @@ export function recordStep(input: RecordInput): RecordStep {
     return made;
   };
 
-  // A sender's retry of a held event (or its copy on the other channel): the same hold, never a second.
-  if (input.openHeld !== undefined) {
-    const { heldId, violations } = input.openHeld;
+  // A fact the book applied already (another channel, another payload shape, a store that forgot its done
+  // mark): answered `duplicate`, whatever the dedupe key. A short-form payment learns its endToEndId here.
+  const fact = moneyFactOf(event);
+  if (fact !== undefined && alreadyApplied(input.resource, event)) {
+    return { resource: withFactId(before, fact), result: { outcome: 'duplicate', violations: [] } };
+  }
+
+  // A sender's retry of a held event, or any copy of its fact: the same hold, never a second.
+  const sameHold = input.openHeld ?? (fact === undefined ? undefined : before.holds?.find((hold) => sameFact(hold.fact, fact)));
+  if (sameHold !== undefined) {
+    const { heldId, violations } = sameHold;
     const reasons = violations.map((violation) => violation.reason);
     return {
       resource: { ...before, timeline: appended(before.timeline, entry('duplicate_hold', reasons, heldId), input.maxTimeline) },
@@ -136,6 +179,7 @@ export function recordStep(input: RecordInput): RecordStep {
       state: 'held',
     };
     if (input.deliveryId !== undefined) held.deliveryId = input.deliveryId;
+    if (fact !== undefined) next.holds = [...(before.holds ?? []), { heldId, fact, violations: violations.map((v) => ({ ...v })) }];
     next.timeline = appended(before.timeline, entry('held', reasons, heldId), input.maxTimeline);
     return { resource: next, result: { outcome: 'held', violations: violations.map((violation) => ({ ...violation })), heldId }, held };
   }
@@ -152,12 +196,30 @@ export function releaseStep(
   ok: boolean,
   at: number,
   maxTimeline: number,
+  trail: ReleaseTrail = {},
 ): { resource: ResourceState | undefined; held: HeldEvent } {
-  const closed: HeldEvent = ok ? { ...held, state: 'released', closedAt: new Date(at).toISOString() } : { ...held, state: 'held' };
+  const closed: HeldEvent = ok
+    ? withTrail({ ...held, state: 'released', closedAt: new Date(at).toISOString() }, trail)
+    : { ...held, state: 'held' };
   if (resource === undefined) return { resource, held: closed };
-  const base = ok ? applied({ ...resource }, held.event) : { ...resource };
-  base.timeline = appended(resource.timeline, heldEntry(held, ok ? 'released' : 'release_failed', at), maxTimeline);
+  const base = ok ? withoutHold(applied({ ...resource }, held.event), held.heldId) : { ...resource };
+  base.timeline = appended(
+    resource.timeline,
+    withTrail(heldEntry(held, ok ? 'released' : 'release_failed', at), ok ? trail : {}),
+    maxTimeline,
+  );
   return { resource: base, held: closed };
+}
+
+/** Why a held event must not be released: the book applied its fact already (through another copy of it). */
+export function releaseRefusal(resource: ResourceState | undefined, held: HeldEvent): 'already_applied' | undefined {
+  return alreadyApplied(resource, held.event) ? 'already_applied' : undefined;
+}
+
+function withTrail<T extends { note?: string; by?: string }>(target: T, trail: ReleaseTrail): T {
+  if (trail.note !== undefined) target.note = trail.note;
+  if (trail.by !== undefined) target.by = trail.by;
+  return target;
 }
 
 /** A dismissed held event, and its resource with the dismissal on its timeline. */
@@ -167,25 +229,63 @@ export function dismissStep(
   note: string,
   at: number,
   maxTimeline: number,
+  by?: string,
 ): { resource: ResourceState | undefined; held: HeldEvent } {
-  const closed: HeldEvent = { ...held, state: 'dismissed', note, closedAt: new Date(at).toISOString() };
+  const trail: ReleaseTrail = by === undefined ? { note } : { note, by };
+  const closed: HeldEvent = withTrail({ ...held, state: 'dismissed', closedAt: new Date(at).toISOString() }, trail);
   if (resource === undefined) return { resource, held: closed };
-  return { resource: { ...resource, timeline: appended(resource.timeline, heldEntry(held, 'dismissed', at), maxTimeline) }, held: closed };
+  const next = withoutHold({ ...resource }, held.heldId);
+  next.timeline = appended(resource.timeline, withTrail(heldEntry(held, 'dismissed', at), trail), maxTimeline);
+  return { resource: next, held: closed };
 }
 
-/** The resource after an applied event: status and amount only forward, a new payment remembered. */
+/**
+ * The resource after an applied event: status and amount only forward, a new payment or refund remembered.
+ * A dispute is not a status change: an infraction before the payment leaves the charge unpaid, so the
+ * payment is still judged as new.
+ */
 function applied(state: ResourceState, event: PixEvent): ResourceState {
   const current = event.kind === 'transaction' ? event.transaction : event.transfer;
-  if (state.status === undefined || movesForward(event.kind, state.status, current.status)) {
+  if (event.name !== 'transaction_infraction' && (state.status === undefined || movesForward(event.kind, state.status, current.status))) {
     state.status = current.status;
     state.amountInCents = current.amountInCents;
   }
-  if (event.kind === 'transaction' && statesPayment(event)) {
-    const payment = paymentOf(event);
-    // Bounded: a payment older than the last few would read as a second one, which errs toward a hold.
-    if (!state.payments.some((earlier) => samePayment(earlier, payment)))
-      state.payments = [...state.payments.slice(-(maxPayments - 1)), payment];
+  const fact = moneyFactOf(event);
+  if (fact === undefined || alreadyApplied(state, event)) return fact === undefined ? state : withFactId(state, fact);
+  // Bounded: a fact older than the last few would read as a new one, which errs toward a hold (payments) or a run (refunds).
+  if (fact.kind === 'payment') {
+    const payment: PaymentFact = { amountInCents: fact.amountInCents };
+    if (fact.id !== undefined) payment.endToEndId = fact.id;
+    if (fact.payer !== undefined) payment.payer = fact.payer;
+    state.payments = [...state.payments.slice(-(maxPayments - 1)), payment];
+  } else {
+    const refund: RefundFact =
+      fact.id === undefined ? { amountInCents: fact.amountInCents } : { refundId: fact.id, amountInCents: fact.amountInCents };
+    state.refunds = [...(state.refunds ?? []).slice(-(maxPayments - 1)), refund];
   }
+  return state;
+}
+
+/** A known fact without an id, met again with one, keeps that id: a later, different id is then a second payment. */
+function withFactId(state: ResourceState, fact: MoneyFact): ResourceState {
+  if (fact.id === undefined) return state;
+  if (fact.kind === 'payment') {
+    const index = state.payments.findIndex((p) => p.endToEndId === undefined && sameFact(paymentFact(p), fact));
+    if (index === -1 || state.payments.some((p) => p.endToEndId === fact.id)) return state;
+    const payments = state.payments.slice();
+    payments[index] = { ...(payments[index] as PaymentFact), endToEndId: fact.id };
+    return { ...state, payments };
+  }
+  const refunds = state.refunds ?? [];
+  const index = refunds.findIndex((r) => r.refundId === undefined && r.amountInCents === fact.amountInCents);
+  if (index === -1 || refunds.some((r) => r.refundId === fact.id)) return state;
+  const next = refunds.slice();
+  next[index] = { refundId: fact.id, amountInCents: fact.amountInCents };
+  return { ...state, refunds: next };
+}
+
+function withoutHold(state: ResourceState, heldId: string): ResourceState {
+  if (state.holds !== undefined) state.holds = state.holds.filter((hold) => hold.heldId !== heldId);
   return state;
 }
 

@@ -3,6 +3,7 @@ import { isForwardTransition } from '../events/status-order.js';
 import { describeError } from '../shared/describe-error.js';
 import { checkFunction, checkTimeoutMs, mustBe } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
+import { withTimeout } from '../shared/with-timeout.js';
 
 // `confirm` (issue 22): before a money event runs, the gateway's own record is read again, so an
 // event signed with a leaked secret, or a genuine one meant for another merchant, never moves money.
@@ -81,7 +82,12 @@ export async function confirmWithGateway(confirm: ResolvedConfirm, event: PixEve
   if (limited !== undefined) return { ok: false, hint: `gateway rate limit: no read left until ${new Date(limited).toISOString()}` };
   let record: { status: string; amountInCents?: number | undefined };
   try {
-    record = await confirm.client.getTransaction(stated.id, { signal: AbortSignal.timeout(confirm.timeoutMs) });
+    // The signal asks the client to stop; the race bounds the read even when the client ignores it.
+    const reading = Promise.resolve().then(() =>
+      confirm.client.getTransaction(stated.id, { signal: AbortSignal.timeout(confirm.timeoutMs) }),
+    );
+    reading.catch(() => {});
+    record = await withTimeout(reading, confirm.timeoutMs, 'gateway read');
   } catch (error) {
     if (isNotFound(error)) return { ok: true, confirmed: false };
     return { ok: false, hint: 'gateway read: ' + describeError(error) };

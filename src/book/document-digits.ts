@@ -13,12 +13,13 @@ export function documentDigits(value: string): string | undefined {
 /**
  * Whether `actual` (as an event reports it) names the document `expectedDigits`: true or false when it can
  * be told, undefined when it cannot (absent, or every position masked). Visible digits must all match and
- * the lengths must agree; a CPF is never the same document as a CNPJ.
+ * the lengths must agree; a CPF is never the same document as a CNPJ. A document present but empty, or
+ * not 11/14 characters, is not the expected one (false): a present document is never skipped.
  */
 export function sameDocument(expectedDigits: string, actual: string | undefined): boolean | undefined {
   if (actual === undefined) return undefined;
   const written = actual.replace(separators, '');
-  if (written === '') return undefined;
+  if (written === '') return false;
   if (written.length !== expectedDigits.length) return false;
   let visible = 0;
   for (let i = 0; i < written.length; i++) {

@@ -8,6 +8,26 @@ import type { PolicyReason, ResolvedPolicy, Violation } from './payment-policy.j
 export interface PaymentFact {
   endToEndId?: string;
   amountInCents: number;
+  /** The payer's document as the event wrote it (digits, masked positions kept), when it had one. */
+  payer?: string;
+}
+
+/** One refund the book applied to a charge: its own id (or when/why it happened) and its amount. */
+export interface RefundFact {
+  refundId?: string;
+  amountInCents: number;
+}
+
+/**
+ * A money fact an event states, whatever channel or payload shape carried it: a payment (identified by its
+ * endToEndId) or a refund (by the refund's id). Generic on purpose: any resource whose payments carry an id fits.
+ */
+export interface MoneyFact {
+  kind: 'payment' | 'refund';
+  id?: string;
+  amountInCents: number;
+  /** A payment's payer document: two payments without a common id but with different payers are two payments. */
+  payer?: string;
 }
 
 /** What the policy reads of a resource: only what was applied (held events do not count until released). */
@@ -50,10 +70,13 @@ export function evaluatePolicy(input: PolicyInput): Violation[] {
 
   if (event.kind === 'transaction' && statesPayment(event)) {
     const transaction = event.transaction;
-    const payment: PaymentFact = paymentOf(event);
+    const payment = moneyFactOf(event) as MoneyFact;
     const payments = resource?.payments ?? [];
-    if (payments.length > 0 && !payments.some((earlier) => samePayment(earlier, payment))) {
-      add('duplicate_payment', 'A second, different payment on a charge already paid (another endToEndId, or another amount without one).');
+    if (payments.length > 0 && !payments.some((earlier) => sameFact(paymentFact(earlier), payment))) {
+      add(
+        'duplicate_payment',
+        'A second, different payment on a charge already paid (another endToEndId, or another amount or payer without one).',
+      );
     }
     if (newlyPaid(from)) {
       const expected = resource?.expected;
@@ -86,15 +109,48 @@ export function statesPayment(event: PixEvent): boolean {
   return event.kind === 'transaction' && event.transaction.status === 'paid' && event.name !== 'transaction_infraction';
 }
 
-export function paymentOf(event: PixEvent & { kind: 'transaction' }): PaymentFact {
-  const { endToEndId, amountInCents } = event.transaction;
-  return endToEndId === undefined ? { amountInCents } : { endToEndId, amountInCents };
+/** The money fact `event` states: a payment, a refund, or none (a dispute never stands in for either). */
+export function moneyFactOf(event: PixEvent): MoneyFact | undefined {
+  if (event.kind !== 'transaction' || event.name === 'transaction_infraction') return undefined;
+  const { status, endToEndId, amountInCents, refund } = event.transaction;
+  if (status === 'paid') {
+    const fact: MoneyFact =
+      endToEndId === undefined ? { kind: 'payment', amountInCents } : { kind: 'payment', id: endToEndId, amountInCents };
+    const payer = event.transaction.payer?.document;
+    if (typeof payer === 'string' && payer.trim() !== '') fact.payer = payer.replace(/[\s.\-/]/g, '');
+    return fact;
+  }
+  if (status !== 'refunded') return undefined;
+  // The same identity as the dedupe key's refund parts: its id, else when it happened, else why.
+  const id =
+    refund?.id !== undefined
+      ? 'ri=' + refund.id
+      : refund?.refundedAt !== undefined
+        ? 'rt=' + refund.refundedAt
+        : refund?.reason !== undefined
+          ? 'rr=' + refund.reason
+          : undefined;
+  const amount = refund?.amountInCents ?? amountInCents;
+  return id === undefined ? { kind: 'refund', amountInCents: amount } : { kind: 'refund', id, amountInCents: amount };
 }
 
-/** One payment when both carry an endToEndId and it is equal; without one on either side, when the amount is equal. */
-export function samePayment(a: PaymentFact, b: PaymentFact): boolean {
-  if (a.endToEndId !== undefined && b.endToEndId !== undefined) return a.endToEndId === b.endToEndId;
-  return a.amountInCents === b.amountInCents;
+/**
+ * One fact when both carry an id and it is equal; without one on either side, when the amount is equal and
+ * their payers (when both name one) can be the same document.
+ */
+export function sameFact(a: MoneyFact, b: MoneyFact): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.id !== undefined && b.id !== undefined) return a.id === b.id;
+  if (a.amountInCents !== b.amountInCents) return false;
+  return a.payer === undefined || b.payer === undefined || couldBeOneDocument(a.payer, b.payer);
+}
+
+/** A stored payment as a money fact. */
+export function paymentFact(payment: PaymentFact): MoneyFact {
+  const fact: MoneyFact = { kind: 'payment', amountInCents: payment.amountInCents };
+  if (payment.endToEndId !== undefined) fact.id = payment.endToEndId;
+  if (payment.payer !== undefined) fact.payer = payment.payer;
+  return fact;
 }
 
 /**
@@ -134,4 +190,15 @@ function quoted(value: string): string {
 function paymentTime(event: PixEvent, receivedAt: number): number {
   const stated = event.timestamp === undefined ? Number.NaN : Date.parse(event.timestamp);
   return Number.isFinite(stated) ? stated : receivedAt;
+}
+
+/** Two documents as events wrote them (separators gone): one length, and equal wherever neither is masked. */
+function couldBeOneDocument(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as string;
+    const y = b[i] as string;
+    if (x !== y && /\d/.test(x) && /\d/.test(y)) return false;
+  }
+  return true;
 }

@@ -1,4 +1,4 @@
-import type { HeldEvent, ReleaseClaim } from './payment-book.js';
+import type { HeldEvent } from './payment-book.js';
 
 // A shared book's release runs in one process while others may crash: the claim is a lease. A held
 // event `releasing` past its lease is held again (its releaser died), so a held event is never lost.
@@ -17,7 +17,7 @@ export function currentHeld(stored: StoredHeld, now: number): HeldEvent {
 }
 
 /** Why `stored` cannot be claimed for a release or dismissed at `now`, or undefined when it can. */
-export function closedReason(stored: StoredHeld | undefined, now: number): Exclude<ReleaseClaim, { ok: true }>['reason'] | undefined {
+export function closedReason(stored: StoredHeld | undefined, now: number): 'not_found' | 'already_released' | 'dismissed' | undefined {
   if (stored === undefined) return 'not_found';
   const state = currentHeld(stored, now).state;
   if (state === 'dismissed') return 'dismissed';
@@ -27,6 +27,17 @@ export function closedReason(stored: StoredHeld | undefined, now: number): Exclu
 /** The stored form of a release claimed by `owner` until `now + leaseMs`. */
 export function claimedHeld(stored: StoredHeld, owner: string, now: number, leaseMs: number): StoredHeld {
   return { held: { ...stored.held, state: 'releasing' }, owner, leaseUntil: now + leaseMs };
+}
+
+/** The stored form of `owner`'s release renewed until `now + leaseMs`, or undefined when it is not `owner`'s any more. */
+export function renewedHeld(
+  stored: StoredHeld | undefined,
+  owner: string | undefined,
+  now: number,
+  leaseMs: number,
+): StoredHeld | undefined {
+  if (owner === undefined || !ownsRelease(stored, owner)) return undefined;
+  return { ...stored, leaseUntil: now + leaseMs };
 }
 
 /** True when `owner` still holds the release of `stored` (its lease may have lapsed if nobody took it since). */

@@ -1,8 +1,8 @@
-import { asDuplicateHold, checkDedupeKey, checkNote, disputesWithAge } from './book-arguments.js';
+import { asDuplicateHold, checkDedupeKey, checkNote, checkTrail, disputesWithAge, wantsClosed } from './book-arguments.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { checkInteger } from '../shared/option-checks.js';
 import { channelOf } from './book-channel.js';
-import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from './book-state.js';
+import { dismissStep, recordStep, releaseRefusal, releaseStep, resourceKey, toBookResource, type ResourceState } from './book-state.js';
 import { checkExpectation } from './check-expectation.js';
 import type { PixEvent } from '../events/event-types.js';
 import type { HeldEvent, PaymentBook, RecordContext, RecordResult } from './payment-book.js';
@@ -147,14 +147,24 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       });
     },
 
-    async held() {
-      const open: HeldEvent[] = [];
-      for (const entry of held.values()) if (entry.state === 'held' || entry.state === 'releasing') open.push(structuredClone(entry));
-      return open;
+    async held(filter) {
+      const closed = wantsClosed(filter);
+      const listed: HeldEvent[] = [];
+      for (const entry of held.values()) {
+        const open = entry.state === 'held' || entry.state === 'releasing';
+        if (open !== closed) listed.push(structuredClone(entry));
+      }
+      return listed;
     },
 
-    async dismiss(heldId, note) {
+    async heldEvent(heldId) {
+      const entry = held.get(heldId);
+      return entry === undefined ? undefined : structuredClone(entry);
+    },
+
+    async dismiss(heldId, note, options) {
       checkNote(note);
+      const { by } = checkTrail(options);
       const found = held.get(heldId);
       if (found === undefined) return { ok: false, reason: 'not_found' };
       const key = resourceKey(found.kind, found.resourceId);
@@ -163,7 +173,7 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
         if (entry === undefined) return { ok: false, reason: 'not_found' } as const;
         if (entry.state === 'dismissed') return { ok: false, reason: 'dismissed' } as const;
         if (entry.state !== 'held') return { ok: false, reason: 'already_released' } as const;
-        const step = dismissStep(read(key), entry, note, now(), maxTimeline);
+        const step = dismissStep(read(key), entry, note, now(), maxTimeline, by);
         if (step.resource !== undefined) write(key, step.resource);
         close(step.held);
         return { ok: true } as const;
@@ -205,25 +215,33 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
         if (entry === undefined) return { ok: false, reason: 'not_found' } as const;
         if (entry.state === 'dismissed') return { ok: false, reason: 'dismissed' } as const;
         if (entry.state !== 'held') return { ok: false, reason: 'already_released' } as const;
+        const refused = releaseRefusal(read(resourceKey(entry.kind, entry.resourceId)), entry);
+        if (refused !== undefined) return { ok: false, reason: refused } as const;
         const claimed: HeldEvent = { ...entry, state: 'releasing' };
         held.set(heldId, claimed);
         return { ok: true, held: structuredClone(claimed) } as const;
       });
     },
 
-    async finishRelease(heldId, ok) {
+    async finishRelease(heldId, ok, trail) {
+      const checked = checkTrail(trail);
       const found = held.get(heldId);
       if (found === undefined) return false;
       const key = resourceKey(found.kind, found.resourceId);
       return serialize(key, () => {
         const entry = held.get(heldId);
         if (entry === undefined || entry.state !== 'releasing') return false;
-        const step = releaseStep(read(key), entry, ok === true, now(), maxTimeline);
+        const step = releaseStep(read(key), entry, ok === true, now(), maxTimeline, checked);
         if (step.resource !== undefined) write(key, step.resource);
         if (step.held.state === 'released') close(step.held);
         else held.set(heldId, step.held);
         return true;
       });
+    },
+
+    // A memory release never lapses (one process: a crash loses the book with it), so it is always still the caller's.
+    async renewRelease(heldId) {
+      return held.get(heldId)?.state === 'releasing';
     },
   };
 }

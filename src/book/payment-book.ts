@@ -49,6 +49,10 @@ export interface TimelineEntry {
   /** The violations found (flagged ones on `apply`, the held ones on `held`); empty when none. */
   reasons: ViolationReason[];
   heldId?: string;
+  /** On `released` and `dismissed`: the note the person gave. */
+  note?: string;
+  /** On `released` and `dismissed`: who decided (as given to `release`/`dismiss`, e.g. a user name). */
+  by?: string;
 }
 
 /** A MED dispute opened by `transaction_infraction`. The charge keeps its status. */
@@ -103,19 +107,39 @@ export interface HeldEvent {
   deliveryId?: string;
   heldAt: string;
   state: HeldState;
-  /** The note given to `dismiss`. */
+  /** The note given to `release` or `dismiss`. */
   note?: string;
+  /** Who released or dismissed it, as given. */
+  by?: string;
   /** When it was released or dismissed, ISO 8601. */
   closedAt?: string;
 }
 
 export type DismissResult = { ok: true } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' };
 
-/** What `receiver.release(heldId)` answers: the handlers ran once, or why they did not (`handler_failed`: still held). */
-export type ReleaseResult = { ok: true } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' | 'handler_failed' };
+/**
+ * What `receiver.release(heldId)` answers: the handlers ran once, or why they did not (`handler_failed`: still
+ * held; `already_applied`: the book applied this fact already, through another copy of it). A release whose
+ * lease was lost while its handlers ran (another release took it) answers `already_released`, never `ok`.
+ */
+export type ReleaseResult =
+  { ok: true } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' | 'already_applied' | 'handler_failed' };
 
 /** `claimRelease`: the held event, now `releasing` and claimed by this caller alone; or why not. */
-export type ReleaseClaim = { ok: true; held: HeldEvent } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' };
+export type ReleaseClaim =
+  | {
+      ok: true;
+      held: HeldEvent;
+      /** How long the claim lasts unless renewed (`renewRelease`); absent when it never lapses (the memory book). */
+      leaseMs?: number;
+    }
+  | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' | 'already_applied' };
+
+/** Who decided a release or a dismissal, and why: kept on the held event and its timeline entry. */
+export interface ReleaseTrail {
+  note?: string;
+  by?: string;
+}
 
 /** How the pipeline describes one delivery to `record`. */
 export interface RecordContext {
@@ -133,9 +157,14 @@ export interface RecordContext {
   confirmed?: boolean;
 }
 
-/** What `record` decided: `apply` runs the handlers (with any flagged violations); `held` and `duplicate_hold` do not. */
+/**
+ * What `record` decided: `apply` runs the handlers (with any flagged violations); `held` and `duplicate_hold`
+ * do not; `duplicate`: the book applied this payment or refund already (whatever the dedupe store remembers).
+ */
 export type RecordResult =
-  { outcome: 'apply'; violations: Violation[] } | { outcome: 'held' | 'duplicate_hold'; violations: Violation[]; heldId: string };
+  | { outcome: 'apply'; violations: Violation[] }
+  | { outcome: 'duplicate'; violations: Violation[] }
+  | { outcome: 'held' | 'duplicate_hold'; violations: Violation[]; heldId: string };
 
 /** A retry of an event still held: the same hold, never a second one. */
 export interface DuplicateHold {
@@ -150,10 +179,15 @@ export interface PaymentBook {
   get(id: string): Promise<BookResource | undefined>;
   /** Records what a charge must look like when paid; from then on the book is "using expectations". */
   expect(charge: ExpectedCharge): Promise<void>;
-  /** Open held events (`held` or `releasing`), oldest first. */
-  held(): Promise<HeldEvent[]>;
-  /** Closes a held event without running its handlers. */
-  dismiss(heldId: string, note: string): Promise<DismissResult>;
+  /**
+   * Open held events (`held` or `releasing`), oldest first; `{ state: 'closed' }`: the released and dismissed
+   * ones the book still remembers, with their note and who decided.
+   */
+  held(filter?: { state?: 'open' | 'closed' }): Promise<HeldEvent[]>;
+  /** One held event, open or closed, or undefined when the book does not know (or no longer remembers) it. */
+  heldEvent(heldId: string): Promise<HeldEvent | undefined>;
+  /** Closes a held event without running its handlers; `by` names who decided. */
+  dismiss(heldId: string, note: string, options?: { by?: string }): Promise<DismissResult>;
   /** Disputes, with their age; `{ open: true }` for open ones only, `{ open: false }` for closed ones. */
   disputes(filter?: { open?: boolean }): Promise<DisputeWithAge[]>;
   /**
@@ -174,5 +208,7 @@ export interface PaymentBook {
    * Ends a claimed release: `ok` marks it `released` and applies it to the book (forward only); not `ok`
    * (a handler failed) puts it back to `held`. False when the event was not `releasing`.
    */
-  finishRelease(heldId: string, ok: boolean): Promise<boolean>;
+  finishRelease(heldId: string, ok: boolean, trail?: ReleaseTrail): Promise<boolean>;
+  /** Extends this caller's release claim while its handlers run; false when the claim is not this caller's any more. */
+  renewRelease(heldId: string): Promise<boolean>;
 }

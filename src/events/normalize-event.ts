@@ -3,6 +3,7 @@ import type { EventSource, EventWarning, JsonObject, PayloadVariant, PixEvent, U
 import { failure, readEssentials } from './read-essentials.js';
 import { readTransaction } from './read-transaction.js';
 import { readTransfer } from './read-transfer.js';
+import { readStatus } from './read-status.js';
 import { asId, isJsonObject, LenientReader } from './lenient-reader.js';
 
 export { isJsonObject } from './lenient-reader.js';
@@ -64,6 +65,11 @@ export function normalizeEvent(value: unknown, options?: NormalizeOptions): Norm
   if ('message' in essentials) return { ok: false, ...essentials };
 
   const r = new LenientReader();
+  const read = readStatus(name, essentials.status);
+  if (read.note !== undefined) {
+    r.warn(base, 'status', essentials.status, read.note);
+    essentials.status = read.status;
+  }
   const deliveryId = r.id(value['id'], '', 'id');
   const scope = r.text(value['scope'], '', 'scope');
   const timestamp = r.text(value['timestamp'], '', 'timestamp');

@@ -55,7 +55,7 @@ function readPayer(r: LenientReader, p: JsonObject, base: string): PixPayer {
   const out: PixPayer = {};
   const name = r.text(p['name'], base, 'name');
   if (name !== undefined) out.name = name;
-  const document = r.text(p['document'], base, 'document');
+  const document = readDocument(r, p['document'], base);
   if (document !== undefined) out.document = document;
   const bank = r.text(p['bank'], base, 'bank');
   if (bank !== undefined) out.bank = bank;
@@ -66,6 +66,18 @@ function readPayer(r: LenientReader, p: JsonObject, base: string): PixPayer {
   const accountNumber = r.textOf(p['account_number'], p['accountNumber'], base, 'account_number', 'accountNumber');
   if (accountNumber !== undefined) out.accountNumber = accountNumber;
   return out;
+}
+
+/**
+ * The payer's document. Money is decided on it, so a document present in a shape other than text is never
+ * dropped: a number is read as its digits (leading zeros lost, so it rarely matches), anything else as its
+ * JSON text; either way the payment book compares it, and an expectation it does not meet is `payer_mismatch`.
+ */
+function readDocument(r: LenientReader, value: unknown, base: string): string | undefined {
+  if (value === undefined || value === null || typeof value === 'string') return value ?? undefined;
+  const text = typeof value === 'number' ? String(value) : JSON.stringify(value).slice(0, 40);
+  r.warn(base, 'document', value, 'expected a string; read as text, so the payment book still compares it');
+  return text === '' ? '?' : text;
 }
 
 // The names a refund's own id goes by in the gateway family and in PIX itself (a return's `rtrId`); the

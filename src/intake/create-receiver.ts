@@ -7,7 +7,7 @@ import { createProcessing, type AcceptResult } from '../processing/create-proces
 import { deliveryProcessingOf, type DeliveryContext } from '../processing/delivery-context.js';
 import type { SignatureResult } from '../signature/verify-signature.js';
 import { registrationOf, type ErrorHandler, type EventHandler, type ViolationHandler } from '../processing/handler-registry.js';
-import type { ReleaseResult } from '../book/payment-book.js';
+import type { ReleaseResult, ReleaseTrail } from '../book/payment-book.js';
 import { describeError } from '../shared/describe-error.js';
 import { andThen, type MaybePromise } from '../shared/maybe-promise.js';
 import { guardLogger, silentLogger, withTraceFields, type Logger } from '../shared/logger.js';
@@ -53,7 +53,7 @@ export interface Receiver {
   /** Hears every violation the payment book finds, held or flagged, with the event (needs a `book`). */
   onViolation(handler: ViolationHandler): Receiver;
   /** Runs a held event's handlers exactly once (across instances sharing the book); see "Payment safety". */
-  release(heldId: string): Promise<ReleaseResult>;
+  release(heldId: string, trail?: ReleaseTrail): Promise<ReleaseResult>;
   /** With `disputeAlertMs`: tells `onViolation` about open disputes that reached the alert age now (see `Processing.checkDisputes`). */
   checkDisputes(): Promise<number>;
   /** The whole pipeline: verify → parse → normalize → process → answer. Never rejects. */
@@ -229,7 +229,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       processing.onViolation(handler);
       return receiver;
     },
-    release: (heldId) => processing.release(heldId),
+    release: (heldId, trail) => processing.release(heldId, trail),
     checkDisputes: () => processing.checkDisputes(),
     async receive(request) {
       return handle(request);

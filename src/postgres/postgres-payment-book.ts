@@ -1,9 +1,17 @@
-import { asDuplicateHold, checkDedupeKey, checkNote, disputesWithAge } from '../book/book-arguments.js';
+import { asDuplicateHold, checkDedupeKey, checkNote, checkTrail, disputesWithAge, wantsClosed } from '../book/book-arguments.js';
 import { randomUUID } from 'node:crypto';
 import { channelOf } from '../book/book-channel.js';
-import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from '../book/book-state.js';
+import {
+  dismissStep,
+  recordStep,
+  releaseRefusal,
+  releaseStep,
+  resourceKey,
+  toBookResource,
+  type ResourceState,
+} from '../book/book-state.js';
 import { checkExpectation } from '../book/check-expectation.js';
-import { claimedHeld, closedReason, currentHeld, ownsRelease, type StoredHeld } from '../book/held-lease.js';
+import { claimedHeld, closedReason, currentHeld, ownsRelease, renewedHeld, type StoredHeld } from '../book/held-lease.js';
 import { joinClaim, type JoinedClaim } from '../book/joined-claim.js';
 import type { HeldEvent, PaymentBook, RecordContext, RecordResult } from '../book/payment-book.js';
 import { defaultPolicy } from '../book/payment-policy.js';
@@ -137,6 +145,13 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     });
   }
 
+  function storedOf(row: SqlRow): StoredHeld {
+    const stored: StoredHeld = { held: JSON.parse(String(row['data'])) as HeldEvent };
+    if (typeof row['owner'] === 'string') stored.owner = row['owner'];
+    if (row['lease_until'] !== null && row['lease_until'] !== undefined) stored.leaseUntil = Number(row['lease_until']);
+    return stored;
+  }
+
   async function saveHeld(tx: SqlExecutor, stored: StoredHeld): Promise<void> {
     const { held } = stored;
     await tx.query(updateHeldSql, [held.heldId, held.state, stored.owner ?? null, stored.leaseUntil ?? null, JSON.stringify(held)]);
@@ -181,26 +196,31 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
       });
     },
 
-    async held() {
+    async held(filter) {
+      const closed = wantsClosed(filter);
       const at = now();
       const { rows } = await db.query(
-        `SELECT data, owner, lease_until FROM ${names.held} WHERE state IN ('held', 'releasing') ORDER BY seq`,
+        closed
+          ? `SELECT data, owner, lease_until FROM ${names.held} WHERE state IN ('released', 'dismissed') ORDER BY closed_at, seq`
+          : `SELECT data, owner, lease_until FROM ${names.held} WHERE state IN ('held', 'releasing') ORDER BY seq`,
       );
-      return rows.map((row) => {
-        const stored: StoredHeld = { held: JSON.parse(String(row['data'])) as HeldEvent };
-        if (row['lease_until'] !== null && row['lease_until'] !== undefined) stored.leaseUntil = Number(row['lease_until']);
-        return currentHeld(stored, at);
-      });
+      return rows.map((row) => currentHeld(storedOf(row), at));
     },
 
-    async dismiss(heldId, note) {
+    async heldEvent(heldId) {
+      const { rows } = await db.query(`SELECT data, owner, lease_until FROM ${names.held} WHERE held_id = $1`, [heldId]);
+      return rows[0] === undefined ? undefined : currentHeld(storedOf(rows[0]), now());
+    },
+
+    async dismiss(heldId, note, options) {
       checkNote(note);
+      const { by } = checkTrail(options);
       return withHeld(heldId, async (tx, stored) => {
         const at = now();
         const reason = closedReason(stored, at);
         if (reason !== undefined || stored === undefined) return { ok: false, reason: reason ?? 'not_found' } as const;
         const { rk, state } = await lockedResource(tx, stored.held);
-        const step = dismissStep(state, currentHeld(stored, at), note, at, maxTimeline);
+        const step = dismissStep(state, currentHeld(stored, at), note, at, maxTimeline, by);
         await saveResource(tx, rk, step.resource);
         await saveHeld(tx, { held: step.held });
         return { ok: true } as const;
@@ -230,23 +250,36 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
         const at = now();
         const reason = closedReason(stored, at);
         if (reason !== undefined || stored === undefined) return { ok: false, reason: reason ?? 'not_found' } as const;
+        const refused = releaseRefusal((await lockedResource(tx, stored.held)).state, stored.held);
+        if (refused !== undefined) return { ok: false, reason: refused } as const;
         const claimed = claimedHeld(stored, owner, at, leaseMs);
         await saveHeld(tx, claimed);
-        return { ok: true, held: claimed.held } as const;
+        return { ok: true, held: claimed.held, leaseMs } as const;
       });
       if (claim.ok) owners.set(heldId, owner);
       return claim;
     },
 
-    async finishRelease(heldId, ok) {
+    async finishRelease(heldId, ok, trail) {
+      const checked = checkTrail(trail);
       const owner = owners.get(heldId);
       owners.delete(heldId);
       return withHeld(heldId, async (tx, stored) => {
         if (!ownsRelease(stored, owner)) return false;
         const { rk, state } = await lockedResource(tx, stored.held);
-        const step = releaseStep(state, stored.held, ok === true, now(), maxTimeline);
+        const step = releaseStep(state, stored.held, ok === true, now(), maxTimeline, checked);
         await saveResource(tx, rk, step.resource);
         await saveHeld(tx, { held: step.held });
+        return true;
+      });
+    },
+
+    async renewRelease(heldId) {
+      const owner = owners.get(heldId);
+      return withHeld(heldId, async (tx, stored) => {
+        const renewed = renewedHeld(stored, owner, now(), leaseMs);
+        if (renewed === undefined) return false;
+        await saveHeld(tx, renewed);
         return true;
       });
     },

@@ -120,7 +120,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       bookStage.violationHandlers.push(handler);
       return processing;
     },
-    release: (heldId) => releaseHeld({ scope, book, newOwner }, heldId),
+    release: (heldId, trail) => releaseHeld({ scope, book, newOwner }, heldId, trail),
     checkDisputes: () => (disputeAlerts ? disputeAlerts.check() : Promise.resolve(0)),
     async accept(event, options = {}) {
       return processing.acceptNow(event, options);

@@ -179,7 +179,7 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
   };
 }
 
-const bookMethods = ['record', 'retryOfHeld', 'claimRelease', 'finishRelease'] as const;
+const bookMethods = ['record', 'retryOfHeld', 'claimRelease', 'finishRelease', 'renewRelease'] as const;
 
 type BookSettings = Pick<ResolvedProcessingOptions, 'book' | 'policy' | 'confirm' | 'disputeAlertMs'>;
 

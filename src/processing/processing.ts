@@ -1,4 +1,4 @@
-import type { ReleaseResult } from '../book/payment-book.js';
+import type { ReleaseResult, ReleaseTrail } from '../book/payment-book.js';
 import type { QuarantineStore } from '../dedupe/quarantine-store.js';
 import type { PixEventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
@@ -50,7 +50,7 @@ export interface Processing {
    * Runs a held event's handlers once, when a person decided it is right (`book.held()` lists them): exactly
    * once across every processing sharing the book. A failing handler leaves it held (`handler_failed`).
    */
-  release(heldId: string): Promise<ReleaseResult>;
+  release(heldId: string, trail?: ReleaseTrail): Promise<ReleaseResult>;
   /**
    * With `disputeAlertMs`: scans the book's open disputes now (it also runs every minute) and tells
    * `onViolation` (`dispute_deadline`) about each one that reached the alert age and was not told yet in

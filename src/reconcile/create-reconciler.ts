@@ -18,6 +18,11 @@ export interface RunResult {
   deferred: number;
   /** Reads or hand-offs that failed; the charge is read again later. */
   failed: number;
+  /**
+   * Charges whose final event the payment book holds (or held already) for a person: known, so no longer
+   * read (reading again would only add `duplicate_hold` entries); never counted as failed.
+   */
+  held: number;
 }
 
 /** What `watch` did: the charge is followed, or the watch store failed. */
@@ -161,6 +166,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       return 'done';
     }
     const accepted = await config.processing.accept(built.event);
+    if (accepted.reason === 'held') {
+      result.held++;
+      if (await store.finish(entry.chargeId, owner)) result.finished++;
+      return 'done';
+    }
     if (accepted.reason === undefined || accepted.reason === 'duplicate' || accepted.reason === 'unknown_event') {
       if (accepted.reason === undefined) {
         result.recovered++;
@@ -184,7 +194,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   }
 
   async function run(): Promise<RunResult> {
-    const result: RunResult = { checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0 };
+    const result: RunResult = { checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0, held: 0 };
     const now = config.now();
     await addPending(now);
     if (pausedUntil > now) return result;

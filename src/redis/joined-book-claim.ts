@@ -1,17 +1,17 @@
-import { channelOf } from '../book/book-channel.js';
+import { asDuplicateHold } from '../book/book-arguments.js';
 import { resourceKey } from '../book/book-state.js';
-import { statesPayment } from '../book/evaluate-policy.js';
 import type { JoinedClaim, JoinedClaimResult } from '../book/joined-claim.js';
-import type { DuplicateHold, RecordContext, RecordResult } from '../book/payment-book.js';
-import { defaultPolicy } from '../book/payment-policy.js';
+import type { RecordContext, RecordResult } from '../book/payment-book.js';
 import type { DedupeStore, PixEvent } from '../index.js';
 import { releaseScript } from './dedupe-scripts.js';
-import { joinedClaimScript } from './joined-book-script.js';
-import { policyReasons } from '../book/payment-policy.js';
+import { claimAndReadScript } from './joined-book-script.js';
 import { isClusterClient, type RedisClientLike, type RedisScript } from './redis-client.js';
 import { dedupeSiteOf } from './redis-dedupe-store.js';
 import { replyArray, replyText } from './redis-replies.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
+
+/** What a record round reads: the resource's JSON, the expectations flag, the open held event of this dedupe key ('' when absent). */
+export type RecordRead = [resource: string, expecting: string, held: string];
 
 /** What the book lends its joined claim. */
 export interface BookSite {
@@ -21,21 +21,20 @@ export interface BookSite {
     resource(rk: string): string;
     held: string;
     heldKeys: string;
-    open: string;
-    disputed: string;
     expecting: string;
   };
-  maxTimeline: number;
-  retentionMs: number;
-  now: () => number;
-  newHeldId: () => string;
   run(script: RedisScript, keys: string[], args: (string | number)[], what: string): Promise<unknown>;
+  /** The book's own record (the one decision every backend shares), starting from `read`. */
+  record(event: PixEvent, context: RecordContext, onlyRetry: boolean, read: RecordRead): Promise<RecordResult | undefined>;
 }
 
 /**
- * The claim and the book's record in one script, when `store` is a Redis dedupe store on the book's
- * client whose keys share the book's slot (always on one server; on a Cluster, when both prefixes carry
- * the same {hash tag}). Otherwise undefined: the processing claims, then records.
+ * The claim joined to the book's read, when `store` is a Redis dedupe store on the book's client whose keys
+ * share the book's slot (always on one server; on a Cluster, when both prefixes carry the same {hash tag}).
+ * One script claims the key and reads what the decision needs; the decision is the TypeScript step every
+ * backend runs (book-state.ts), written back by the book's compare-and-set. No policy lives in Lua, so the
+ * backends cannot drift (precision, identity rules) and the money policy has one source.
+ * Otherwise undefined: the processing claims, then records.
  */
 export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim | undefined {
   const site = dedupeSiteOf(store);
@@ -43,100 +42,38 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
   if (isClusterClient(book.client) && (hashTag(site.prefix) === undefined || hashTag(site.prefix) !== hashTag(book.prefix)))
     return undefined;
   const { keys } = book;
-  return async (key, owner, ttlMs, event, context) => {
+  return async (key, owner, ttlMs, event, context): Promise<JoinedClaimResult> => {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const dedupeKey = site.prefix + key;
-    let reply: unknown[];
+    // Whether this call may hold the claim: only a `done` or `in_flight` answer proves it does not.
+    let mayHoldClaim = true;
     try {
-      reply = replyArray(
+      const reply = replyArray(
         await book.run(
-          joinedClaimScript,
-          [dedupeKey, keys.resource(rk), keys.held, keys.heldKeys, keys.open, keys.disputed, keys.expecting],
-          [owner, Math.max(1, Math.ceil(ttlMs)), JSON.stringify(event), ...factOf(event, context, rk, book)],
+          claimAndReadScript,
+          [dedupeKey, keys.resource(rk), keys.heldKeys, keys.held, keys.expecting],
+          [owner, Math.max(1, Math.ceil(ttlMs)), rk + '\n' + context.dedupeKey],
           'claim',
         ),
-      );
+      ).map(replyText);
+      const claim = reply[0];
+      const read: RecordRead = [reply[1] ?? '', reply[2] ?? '', reply[3] ?? ''];
+      if (claim === 'in_flight' || claim === 'done') mayHoldClaim = false;
+      if (claim === 'in_flight') return { claim };
+      if (claim === 'done') {
+        if (read[2] === '') return { claim };
+        const retry = asDuplicateHold(await book.record(event, context, true, read));
+        return retry === undefined ? { claim } : { claim, retry };
+      }
+      if (claim !== 'claimed') throw new RedisUnavailableError(`unexpected answer from the redis claim and book script: ${String(claim)}`);
+      return { claim, recorded: (await book.record(event, context, false, read)) as RecordResult };
     } catch (error) {
-      // The script may still land after a timeout: give the claim back behind it, as the store's own claim does.
-      book.run(releaseScript, [dedupeKey], [owner], 'release').catch(() => {});
+      // The script may still land after a timeout, or the book's write failed after the claim: give the claim back.
+      if (mayHoldClaim) book.run(releaseScript, [dedupeKey], [owner], 'release').catch(() => {});
       throw error;
     }
-    return joinedResult(replyText(reply[0]), replyText(reply[1]));
   };
-}
-
-function joinedResult(claim: string, result: string): JoinedClaimResult {
-  if (claim === 'in_flight') return { claim };
-  if (claim === 'done') return result === '' ? { claim } : { claim, retry: parsed(result) as DuplicateHold };
-  if (claim === 'claimed') return { claim, recorded: result === 'apply' ? { outcome: 'apply', violations: [] } : parsed(result) };
-  throw new RedisUnavailableError(`unexpected answer from the redis claim and book script: ${claim}`);
-}
-
-function parsed(text: string): RecordResult {
-  const value = JSON.parse(text) as RecordResult;
-  // cjson writes an empty list as {}.
-  if (!Array.isArray(value.violations)) value.violations = [];
-  return value;
-}
-
-/** What the script needs of the event and the context, in the order of `factFields`: everything that does not depend on the book, computed here. */
-function factOf(event: PixEvent, context: RecordContext, rk: string, book: BookSite): (string | number)[] {
-  const current = event.kind === 'transaction' ? event.transaction : event.transfer;
-  const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : book.now();
-  const stated = event.timestamp === undefined ? Number.NaN : Date.parse(event.timestamp);
-  const paidAtMs = Number.isFinite(stated) ? stated : at;
-  const policy = context.policy ?? defaultPolicy;
-  const transaction = event.kind === 'transaction' ? event.transaction : undefined;
-  const deliveryId = context.deliveryId ?? event.deliveryId;
-  let infraction = '';
-  if (transaction !== undefined && event.name === 'transaction_infraction') {
-    const given = transaction.infraction;
-    const openedAt = given?.openedAt === undefined ? Number.NaN : Date.parse(given.openedAt);
-    infraction = JSON.stringify({
-      id: given?.id,
-      status: given?.status,
-      reason: given?.reason,
-      amountInCents: given?.amountInCents,
-      openedAt: Number.isFinite(openedAt) ? new Date(openedAt).toISOString() : undefined,
-    });
-  }
-  return [
-    rk,
-    rk + '\n' + context.dedupeKey,
-    current.id,
-    event.kind,
-    event.name,
-    current.status,
-    current.amountInCents,
-    context.channel ?? channelOf(event),
-    optional(deliveryId),
-    context.dedupeKey,
-    new Date(at).toISOString(),
-    paidAtMs,
-    new Date(paidAtMs).toISOString(),
-    statesPayment(event) ? '1' : '0',
-    context.confirmed === undefined ? '' : context.confirmed ? '1' : '0',
-    policyReasons.map((reason) => (policy[reason] === 'hold' ? 'h' : 'f')).join(''),
-    book.newHeldId(),
-    book.maxTimeline,
-    book.retentionMs,
-    Date.now(),
-    optional(transaction?.endToEndId),
-    optional(transaction?.payer?.document === undefined ? undefined : writtenDocument(transaction.payer.document)),
-    infraction,
-  ];
-}
-
-function optional(value: string | undefined): string {
-  return value === undefined ? '' : '+' + value;
-}
-
-/** The payer's document as ASCII of the same length: digits kept, a masked position `*`, anything else `?` (document-digits.ts). */
-function writtenDocument(value: string): string {
-  return [...value.replace(/[\s.\-/]/g, '')]
-    .map((char) => (/^\d$/.test(char) ? char : /^[*xX•#]$/.test(char) ? '*' : '?'.repeat(char.length)))
-    .join('');
 }
 
 function hashTag(prefix: string): string | undefined {

@@ -1,11 +1,20 @@
-import { asDuplicateHold, checkDedupeKey, checkNote, disputesWithAge } from '../book/book-arguments.js';
+import { asDuplicateHold, checkDedupeKey, checkNote, checkTrail, disputesWithAge, wantsClosed } from '../book/book-arguments.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { channelOf } from '../book/book-channel.js';
-import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from '../book/book-state.js';
+import {
+  dismissStep,
+  recordStep,
+  releaseRefusal,
+  releaseStep,
+  resourceKey,
+  toBookResource,
+  type ResourceState,
+} from '../book/book-state.js';
 import { checkExpectation } from '../book/check-expectation.js';
-import { claimedHeld, closedReason, currentHeld, ownsRelease, type StoredHeld } from '../book/held-lease.js';
+import { claimedHeld, closedReason, currentHeld, ownsRelease, renewedHeld, type StoredHeld } from '../book/held-lease.js';
 import { joinClaim, type JoinedClaim } from '../book/joined-claim.js';
 import type { DismissResult, HeldEvent, PaymentBook, RecordContext, RecordResult, ReleaseClaim } from '../book/payment-book.js';
+import type { RecordRead } from './joined-book-claim.js';
 import { defaultPolicy } from '../book/payment-policy.js';
 import type { DedupeStore } from '../index.js';
 import type { PixEvent } from '../index.js';
@@ -140,19 +149,29 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
   }
 
   /** `record` and `retryOfHeld`: read, decide with the pure step, write if nothing changed meanwhile. */
-  async function recordRounds(event: PixEvent, context: RecordContext, onlyRetry: boolean): Promise<RecordResult | undefined> {
+  async function recordRounds(
+    event: PixEvent,
+    context: RecordContext,
+    onlyRetry: boolean,
+    firstRead?: RecordRead,
+  ): Promise<RecordResult | undefined> {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now();
+    let given = firstRead;
     return rounds(async () => {
-      const [read = '', expecting = '', heldRaw = ''] = replyArray(
-        await run(
-          readForRecordScript,
-          [keys.resource(rk), keys.heldKeys, keys.held, keys.expecting],
-          [rk + '\n' + context.dedupeKey],
-          'read',
-        ),
-      ).map(replyText);
+      // The joined claim read the first round already, in the claim's own script.
+      const [read = '', expecting = '', heldRaw = ''] =
+        given ??
+        replyArray(
+          await run(
+            readForRecordScript,
+            [keys.resource(rk), keys.heldKeys, keys.held, keys.expecting],
+            [rk + '\n' + context.dedupeKey],
+            'read',
+          ),
+        ).map(replyText);
+      given = undefined;
       if (onlyRetry && heldRaw === '') return { done: true, value: undefined };
       const openHeld = heldRaw === '' ? undefined : parseStoredHeld(heldRaw).held;
       const step = recordStep({
@@ -196,18 +215,25 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
       });
     },
 
-    async held() {
+    async held(filter) {
+      const closed = wantsClosed(filter);
       const at = now();
       const listed: HeldEvent[] = [];
-      for (const raw of replyArray(await run(listHeldScript, [keys.open, keys.held], [], 'read'))) {
+      for (const raw of replyArray(await run(listHeldScript, [closed ? keys.closed : keys.open, keys.held], [], 'read'))) {
         const text = replyText(raw);
         if (text !== '') listed.push(currentHeld(parseStoredHeld(text), at));
       }
       return listed;
     },
 
-    async dismiss(heldId, note) {
+    async heldEvent(heldId) {
+      const { stored } = await readHeld(heldId);
+      return stored === undefined ? undefined : currentHeld(stored, now());
+    },
+
+    async dismiss(heldId, note, options) {
       checkNote(note);
+      const { by } = checkTrail(options);
       return rounds<DismissResult>(async () => {
         const { raw, stored } = await readHeld(heldId);
         const at = now();
@@ -215,7 +241,7 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
         if (reason !== undefined || stored === undefined) return { done: true, value: { ok: false, reason: reason ?? 'not_found' } };
         const rk = resourceKey(stored.held.kind, stored.held.resourceId);
         const read = await readResource(rk);
-        const step = dismissStep(read === '' ? undefined : parseResource(read), currentHeld(stored, at), note, at, maxTimeline);
+        const step = dismissStep(read === '' ? undefined : parseResource(read), currentHeld(stored, at), note, at, maxTimeline, by);
         const write: Write = { rk, heldId, heldRead: raw, held: { held: step.held }, op: 'close', score: at };
         if (step.resource !== undefined) Object.assign(write, { read, next: step.resource });
         return { done: await commit(write), value: { ok: true } };
@@ -249,14 +275,18 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
         const at = now();
         const reason = closedReason(stored, at);
         if (reason !== undefined || stored === undefined) return { done: true, value: { ok: false, reason: reason ?? 'not_found' } };
+        const resource = await readResource(resourceKey(stored.held.kind, stored.held.resourceId));
+        const refused = releaseRefusal(resource === '' ? undefined : parseResource(resource), stored.held);
+        if (refused !== undefined) return { done: true, value: { ok: false, reason: refused } };
         const claimed = claimedHeld(stored, owner, at, leaseMs);
         const done = await commit({ rk: resourceKey(stored.held.kind, stored.held.resourceId), heldId, heldRead: raw, held: claimed });
         if (done) owners.set(heldId, owner);
-        return { done, value: { ok: true, held: structuredClone(claimed.held) } };
+        return { done, value: { ok: true, held: structuredClone(claimed.held), leaseMs } };
       });
     },
 
-    async finishRelease(heldId, ok) {
+    async finishRelease(heldId, ok, trail) {
+      const checked = checkTrail(trail);
       const owner = owners.get(heldId);
       const finished = await rounds(async () => {
         const { raw, stored } = await readHeld(heldId);
@@ -264,7 +294,7 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
         const at = now();
         const rk = resourceKey(stored.held.kind, stored.held.resourceId);
         const read = await readResource(rk);
-        const step = releaseStep(read === '' ? undefined : parseResource(read), stored.held, ok === true, at, maxTimeline);
+        const step = releaseStep(read === '' ? undefined : parseResource(read), stored.held, ok === true, at, maxTimeline, checked);
         const write: Write = {
           rk,
           heldId,
@@ -280,7 +310,25 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
       return finished;
     },
 
-    [joinClaim]: (store) => joinedClaimFor(store, { client: options.client, prefix, keys, maxTimeline, retentionMs, now, newHeldId, run }),
+    async renewRelease(heldId) {
+      const owner = owners.get(heldId);
+      return rounds(async () => {
+        const { raw, stored } = await readHeld(heldId);
+        const renewed = renewedHeld(stored, owner, now(), leaseMs);
+        if (renewed === undefined || stored === undefined) return { done: true, value: false };
+        const rk = resourceKey(stored.held.kind, stored.held.resourceId);
+        return { done: await commit({ rk, heldId, heldRead: raw, held: renewed }), value: true };
+      });
+    },
+
+    [joinClaim]: (store) =>
+      joinedClaimFor(store, {
+        client: options.client,
+        prefix,
+        keys,
+        run,
+        record: (event, context, onlyRetry, read) => recordRounds(event, context, onlyRetry, read),
+      }),
   };
   return book;
 }

@@ -4,6 +4,7 @@ import { eventKey, isForwardTransition, memoryDedupeStore, type PixEvent } from 
 import { memoryPaymentBook } from '../../src/book/memory-payment-book.js';
 import type { BookChannel } from '../../src/book/payment-book.js';
 import { chargeEvent } from './book-events.js';
+import { deliverToMany, richDeliveries, type ForgetfulInstance } from './two-instance-permutations.js';
 
 // One charge's three forward facts, in their true order.
 const facts = ['created', 'paid', 'refunded'] as const;
@@ -116,18 +117,43 @@ describe("the payment book under every order of a charge's events", () => {
         let moves = 0;
         for (let i = 0; i < statuses.length; i++) if (i === 0 || statuses[i] !== statuses[i - 1]) moves++;
         expect(moves).toBeLessThanOrEqual(3);
-        for (const [, seen] of outcomes) {
-          // Copies restate an applied status until something further is applied; from then on the fact is held
-          // once, and every later copy is duplicate_hold.
-          const firstHeld = seen.indexOf('held');
-          const before = firstHeld === -1 ? seen : seen.slice(0, firstHeld);
-          expect(before.every((outcome) => outcome === 'apply')).toBe(true);
-          if (firstHeld !== -1) expect(seen.slice(firstHeld + 1).every((outcome) => outcome === 'duplicate_hold')).toBe(true);
+        for (const [fact, seen] of outcomes) {
+          if (fact === 'created') {
+            // Copies restate an applied status until something further is applied; from then on the fact is held
+            // once, and every later copy is duplicate_hold.
+            const firstHeld = seen.indexOf('held');
+            const before = firstHeld === -1 ? seen : seen.slice(0, firstHeld);
+            expect(before.every((outcome) => outcome === 'apply')).toBe(true);
+            if (firstHeld !== -1) expect(seen.slice(firstHeld + 1).every((outcome) => outcome === 'duplicate_hold')).toBe(true);
+          } else {
+            // A money fact (the payment, the refund) runs once or is held once, never both: every copy after the
+            // first is `duplicate` (applied) or `duplicate_hold` (held), whatever the dedupe store remembers.
+            expect(['apply', 'held']).toContain(seen[0]);
+            const copy = seen[0] === 'apply' ? 'duplicate' : 'duplicate_hold';
+            expect(
+              seen.slice(1).every((outcome) => outcome === copy),
+              seen.join(','),
+            ).toBe(true);
+          }
         }
         const held = await book.held();
         expect(new Set(held.map((entry) => entry.dedupeKey)).size).toBe(held.length);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('every shape of a charge’s events, 2–3 instances sharing a memory book, done-marks expiring at random', () => {
+  it.each([2, 3])('%i instances: each money fact runs once or is held once, never both; a wrong payment never runs', async (count) => {
+    const book = memoryPaymentBook();
+    const instances = Array.from({ length: count }, (): ForgetfulInstance => {
+      let store = memoryDedupeStore();
+      return { book, store: () => store, forget: () => (store = memoryDedupeStore()) };
+    });
+    await fc.assert(
+      fc.asyncProperty(richDeliveries(count), (list) => deliverToMany(list, instances)),
+      { numRuns: 60 },
     );
   });
 });

@@ -139,6 +139,23 @@ describe('confirm: the gateway agrees before a money event runs', () => {
     expect(await slow.accept(chargeEvent('transaction_paid', { id: 'c1' }))).toMatchObject({ reason: 'gateway_unavailable' });
   });
 
+  it('a confirm read that ignores its abort signal is still bounded by timeoutMs: 503 gateway_unavailable, the claim given back', async () => {
+    let reads = 0;
+    // Never settles, whatever the signal says: only pixhook's own bound can end the delivery.
+    const deaf: ConfirmClient = {
+      getTransaction: () => {
+        reads++;
+        return new Promise(() => {});
+      },
+    };
+    const processing = createProcessing({ book: memoryPaymentBook(), confirm: { client: deaf, timeoutMs: 20 } });
+    const paid = chargeEvent('transaction_paid', { id: 'c1' });
+    expect(await processing.accept(paid)).toMatchObject({ reason: 'gateway_unavailable' });
+    // The retry is read again, not answered `in_flight`: the claim was given back.
+    expect(await processing.accept(paid)).toMatchObject({ reason: 'gateway_unavailable' });
+    expect(reads).toBe(2);
+  });
+
   it('a transfer_completed is read too: the gateway agrees on completed, disagrees on processing', async () => {
     const gateway = fakeGateway({ t1: { status: 'completed', amountInCents: 5000 }, t2: { status: 'processing', amountInCents: 5000 } });
     const book = memoryPaymentBook();

@@ -26,7 +26,7 @@ describe('CPF and CNPJ by their digits', () => {
     ['12345678909', '***.456.780-**', false],
     ['12345678909', '***.***.***-**', undefined],
     ['12345678909', undefined, undefined],
-    ['12345678909', '', undefined],
+    ['12345678909', '', false], // present but empty: never skipped
     ['12345678909', '123.456.789-0X9', false], // a different length
     ['12345678909', '123.abc.789-09', false],
   ] as const)('expected %s, event says %j: %s', (expected, actual, same) => {

@@ -34,7 +34,8 @@ describe('memoryPaymentBook: the book of a resource', () => {
     await book.record(chargeEvent('transaction_created', { id: 'c1' }, { deliveryId: 'd1' }), { dedupeKey: 'k1' });
     await book.record(chargeEvent('transaction_paid', { id: 'c1' }, { scope: 'user' }), { dedupeKey: 'k2' });
     await book.record(chargeEvent('transaction_refunded', { id: 'c1' }, { source: 'reconcile' }), { dedupeKey: 'k3', at: t0 + 5 });
-    await book.record(chargeEvent('transaction_refunded', { id: 'c1' }, { source: 'replay' }), {
+    // A second, partial refund (another amount): another fact, applied.
+    await book.record(chargeEvent('transaction_refunded', { id: 'c1', refund: { amountInCents: 500 } }, { source: 'replay' }), {
       dedupeKey: 'k4',
       channel: 'replay',
       deliveryId: 'r1',
@@ -441,10 +442,10 @@ describe('memoryPaymentBook: one resource at a time', () => {
       book.record(chargeEvent('transaction_refunded', { id: 'c' }), { dedupeKey: 'r' }),
       book.record(chargeEvent('transaction_paid', { id: 'c', endToEndId: 'E1' }), { dedupeKey: 'p1' }),
     ]);
-    expect(results.map((result) => result.outcome)).toEqual(['apply', 'held', 'apply', 'held']);
+    expect(results.map((result) => result.outcome)).toEqual(['apply', 'held', 'apply', 'duplicate']);
     expect(results[1]?.violations.map((violation) => violation.reason)).toEqual(['duplicate_payment']);
-    // The first payment again, after the refund: stale (not a second payment: same endToEndId).
-    expect(results[3]?.violations.map((violation) => violation.reason)).toEqual(['stale_status']);
+    // The first payment again, after the refund: the book applied that payment already (same endToEndId).
+    expect(results[3]?.violations).toEqual([]);
     expect(await book.get('c')).toMatchObject({ status: 'refunded' });
   });
 });

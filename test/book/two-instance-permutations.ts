@@ -107,3 +107,143 @@ export async function deliverToTwo(list: { fact: Fact; channel: Channel; instanc
   expect(held.map((entry) => entry.event.name).sort()).toEqual(facts.filter((fact) => !handled.includes(fact)).sort());
   expect(answers).toHaveLength(list.length);
 }
+
+// Issue 28 "Done when": the same charge's events in every shape — paid in Variant A, B and the short form,
+// with and without its endToEndId; a wrong second payment; an infraction before or after the payment; a
+// refund — through postback, user and the reconciler, to 2 or 3 instances that share the book but whose
+// dedupe done-marks expire at random (the delivery reaches a store that never saw it).
+
+type Shape = 'a' | 'b' | 'short';
+export type RichFact = 'created' | 'paid' | 'paid_bare' | 'paid_wrong' | 'infraction' | 'refunded';
+export interface RichDelivery {
+  fact: RichFact;
+  shape: Shape;
+  channel: Channel;
+  instance: number;
+  /** The done-mark expired: this delivery reaches a store that never saw the event. */
+  forgotten: boolean;
+}
+
+const richFact = fc.constantFrom<RichFact>('created', 'paid', 'paid_bare', 'paid_wrong', 'infraction', 'refunded');
+const richDelivery = (instances: number) =>
+  fc.record({
+    fact: richFact,
+    shape: fc.constantFrom<Shape>('a', 'b', 'short'),
+    channel,
+    instance: fc.nat(instances - 1),
+    forgotten: fc.boolean(),
+  });
+
+/** The paid and the refund at least once, plus up to six more of anything, in any order, over `instances` instances. */
+export const richDeliveries = (instances: number) =>
+  fc
+    .tuple(richDelivery(instances), richDelivery(instances), fc.array(richDelivery(instances), { maxLength: 6 }))
+    .chain(([paid, refunded, extra]) =>
+      fc.shuffledSubarray([{ ...paid, fact: 'paid' as const }, { ...refunded, fact: 'refunded' as const, shape: 'b' as const }, ...extra], {
+        minLength: 2 + extra.length,
+        maxLength: 2 + extra.length,
+      }),
+    );
+
+const rightE2e = 'E12345678202605011200aaaaaaaaaaa';
+const wrongE2e = 'E12345678202605011200bbbbbbbbbbb';
+
+function richPayload(id: string, d: RichDelivery): unknown {
+  const scope = d.channel === 'user' ? 'user' : 'postback';
+  const base = { seed: 7, id, scope, amountInCents: 1000 } as const;
+  switch (d.fact) {
+    case 'created':
+      return buildPayload('transaction_created', { ...base, variant: d.shape });
+    case 'paid':
+      return buildPayload('transaction_paid', { ...base, variant: d.shape, endToEndId: rightE2e });
+    case 'paid_bare':
+      return withoutEndToEndId(buildPayload('transaction_paid', { ...base, variant: d.shape, endToEndId: rightE2e }));
+    case 'paid_wrong':
+      return buildPayload('transaction_paid', { ...base, variant: d.shape, endToEndId: wrongE2e, amountInCents: 999 });
+    case 'infraction':
+      return buildPayload('transaction_infraction', { ...base, variant: 'b', endToEndId: rightE2e });
+    case 'refunded':
+      return buildPayload('transaction_refunded', { ...base, variant: 'b', endToEndId: rightE2e });
+  }
+}
+
+function withoutEndToEndId(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEndToEndId);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'endToEndId')
+      .map(([key, v]) => [key, withoutEndToEndId(v)]),
+  );
+}
+
+/** An instance whose dedupe store can be swapped for an empty one (`forget`): the book stays shared. */
+export interface ForgetfulInstance {
+  book: PaymentBook;
+  store(): DedupeStore;
+  forget(): DedupeStore;
+  wrap?: Instance['wrap'];
+}
+
+/** Runs one generated order against `instances` sharing one book; checks every money fact ran once or is held once, never both. */
+export async function deliverToMany(list: RichDelivery[], instances: ForgetfulInstance[]): Promise<void> {
+  const id = `tx_rich_${process.pid}_${++charges}`;
+  const book = instances[0]!.book;
+  await book.expect({ id, amountInCents: 1000 });
+  const handled: PixEvent[] = [];
+  const receiverOf = (instance: ForgetfulInstance, store: DedupeStore) => {
+    const receiver = createReceiver({ secret, store, book: instance.book });
+    const handler = async (event: PixEvent) => void handled.push(event);
+    const names = ['transaction_created', 'transaction_paid', 'transaction_refunded', 'transaction_infraction'] as const;
+    receiver.on([...names], (instance.wrap ? instance.wrap(handler) : handler) as (event: PixEvent) => Promise<void>);
+    return receiver;
+  };
+  const receivers = instances.map((instance) => receiverOf(instance, instance.store()));
+  await Promise.all(
+    list.map(async (d, n) => {
+      await new Promise((resolve) => setTimeout(resolve, n * 2));
+      const instance = instances[d.instance] as ForgetfulInstance;
+      const receiver = d.forgotten ? receiverOf(instance, instance.forget()) : (receivers[d.instance] as Receiver);
+      const payload = richPayload(id, d);
+      for (let attempt = 0; attempt < 200; attempt++) {
+        let reason: string | undefined;
+        if (d.channel === 'reconcile') {
+          const normalized = normalizeEvent(payload, { source: 'reconcile' });
+          if (!normalized.ok || normalized.event.kind === 'unknown') throw new Error('the payload does not normalize');
+          reason = (await internalsOf(receiver).processing.accept(normalized.event)).reason;
+        } else {
+          const body = bytesOf(payload);
+          const result = await receiver.receive({ method: 'POST', headers: { 'x-signature': signBytes(body, secret) }, body });
+          reason = result.reason;
+          if (result.status !== 200 && reason !== 'in_flight') throw new Error(`answered ${result.status} ${String(reason)}`);
+        }
+        if (reason !== 'in_flight') return;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      throw new Error('still in flight after 200 attempts');
+    }),
+  );
+
+  const paidRuns = handled.filter((e) => e.kind === 'transaction' && e.name === 'transaction_paid');
+  const refundRuns = handled.filter((e) => e.name === 'transaction_refunded');
+  const held = (await book.held()).filter((entry) => entry.resourceId === id);
+  const heldPaid = held.filter((h) => h.event.kind === 'transaction' && h.event.name === 'transaction_paid');
+  const heldRight = heldPaid.filter((h) => h.event.kind === 'transaction' && h.event.transaction.amountInCents === 1000);
+  const heldRefund = held.filter((h) => h.event.name === 'transaction_refunded');
+  const amounts = paidRuns.map((e) => (e.kind === 'transaction' ? e.transaction.amountInCents : 0));
+  // The right payment: its handlers ran exactly once, or it is held exactly once — never both.
+  expect(amounts.filter((a) => a === 1000).length + heldRight.length, JSON.stringify(list)).toBe(1);
+  // The wrong second payment (another endToEndId, another amount) never runs: held once when it came.
+  expect(amounts.filter((a) => a === 999)).toEqual([]);
+  expect(heldPaid.length - heldRight.length).toBe(list.some((d) => d.fact === 'paid_wrong') ? 1 : 0);
+  // The refund: once, or held once.
+  expect(refundRuns.length + heldRefund.length, JSON.stringify(list)).toBe(1);
+  // Nothing applied moves backwards.
+  const applied =
+    (await book.get(id))?.timeline.filter((entry) => entry.outcome === 'apply' && entry.name !== 'transaction_infraction') ?? [];
+  for (let i = 1; i < applied.length; i++) {
+    const from = applied[i - 1]?.status as string;
+    const to = applied[i]?.status as string;
+    expect(from === to || isForwardTransition({ kind: 'transaction', from, to }) === true, `${from} → ${to}`).toBe(true);
+  }
+}

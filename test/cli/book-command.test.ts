@@ -111,6 +111,22 @@ describe.each(['redis', 'postgres'] as const)('pixhook book against %s', (backen
     const unknown = await runCli(['book', 'dismiss', 'held_x', ...flags]);
     expect([unknown.code, unknown.stderr]).toEqual([1, 'pixhook: not_found: held event "held_x" was not dismissed\n']);
   });
+
+  it('--by and --note go on the trail: show prints them, held --closed lists the closed event with who and why', async () => {
+    const { flags, heldId, book } = await seeded(backend);
+    const dismissed = await runCli(['book', 'dismiss', heldId, '--note', 'late \u001b[31m created', '--by', 'ana', ...flags]);
+    expect(dismissed.code).toBe(0);
+    expect((await book.get('ch_1'))?.timeline.at(-1)).toMatchObject({ outcome: 'dismissed', by: 'ana', note: 'late \u001b[31m created' });
+    const shown = await runCli(['book', 'show', 'ch_1', ...flags]);
+    expect(shown.stdout.trim().split('\n').at(-1)).toMatch(/ dismissed transaction_created .* by="ana" note="late \\u001b\[31m created"$/);
+    const closed = await runCli(['book', 'held', '--closed', ...flags]);
+    expect(closed.stdout.trim().split('\n')).toHaveLength(1);
+    expect(closed.stdout).toContain(`${heldId} dismissed `);
+    expect(closed.stdout).toContain('by="ana"');
+    expect((await runCli(['book', 'held', ...flags])).stdout).toBe('');
+    const misuse = await runCli(['book', 'show', 'ch_1', '--by', 'ana', ...flags]);
+    expect(misuse.code).toBe(2);
+  });
 });
 
 describe('pixhook book says where it read', () => {

@@ -77,7 +77,17 @@ describe('pixhook reconcile', () => {
       source: 'reconcile',
       key: expect.stringMatching(/^transaction_paid:txn_\w+:paid:\d+:e2e=\w+$/),
     });
-    expect(lines[2]).toEqual({ type: 'summary', checked: 2, recovered: 2, finished: 2, deferred: 0, failed: 0, watched: 0, lagMs: 0 });
+    expect(lines[2]).toEqual({
+      type: 'summary',
+      checked: 2,
+      recovered: 2,
+      finished: 2,
+      deferred: 0,
+      failed: 0,
+      held: 0,
+      watched: 0,
+      lagMs: 0,
+    });
     expect(jsonLines(await readFile(handled, 'utf8')).map((h) => h['source'])).toEqual(['reconcile', 'reconcile']);
     expect(running.stderr()).toMatch(/no --redis/);
     expect(running.stdout() + running.stderr()).not.toContain(env.PIXHOOK_API_SECRET);
@@ -97,7 +107,7 @@ describe('pixhook reconcile', () => {
       running = startCli(args, { ...env, HANDLED_FILE: handled });
       expect(await running.exited).toBe(0);
       expect(jsonLines(running.stdout())).toEqual([
-        { type: 'summary', checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0, watched: 0, lagMs: 0 },
+        { type: 'summary', checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0, held: 0, watched: 0, lagMs: 0 },
       ]);
       expect(
         jsonLines(await readFile(handled, 'utf8'))

@@ -129,6 +129,9 @@ describe('the console mounted in Express', () => {
     await other.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => page.getByRole('status').innerText()).toContain('Dismissed');
     expect(app.runs.get('transaction_paid:txn_held_amount_03')).toBeUndefined();
+    // The resource page shows the trail: what was dismissed, and why.
+    await page.goto(`${app.base}/resources/txn_held_amount_03`);
+    await expect.poll(() => page.locator('tr[data-outcome="dismissed"]').innerText()).toContain('dismissed: refunded by hand');
     expect(watch.consoleErrors).toEqual([]);
     await page.context().close();
   });

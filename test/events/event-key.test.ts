@@ -200,8 +200,9 @@ describe('eventKey', () => {
 
   it('escapes parts: X:paid + s and X + paid:s are two keys; so are a%3Ab and a:b', () => {
     const with_ = (id: string, status: string) => ({ ...samplePaidB, transaction: { ...samplePaidB.transaction, id, status } });
-    expect(key(with_('X:paid', 's'))).not.toBe(key(with_('X', 'paid:s')));
-    expect(key(with_('X:paid', 's'))).toBe('transaction_paid:X%3Apaid:s:2500');
+    const updated = (id: string, status: string) => ({ ...with_(id, status), event: 'transaction_updated' });
+    expect(key(updated('X:paid', 's'))).not.toBe(key(updated('X', 'paid:s')));
+    expect(key(updated('X:paid', 's'))).toBe('transaction_updated:X%3Apaid:s:2500');
     expect(key(with_('a%3Ab', 'paid'))).not.toBe(key(with_('a:b', 'paid')));
     expect(key(with_('a%3Ab', 'paid'))).toBe('transaction_paid:a%253Ab:paid:2500:e2e=E12345678202611221200abcdefghijk');
     // A tagged part cannot be forged by a status that looks like one.

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { transactionEventNames, transferEventNames } from '../../src/events/event-names.js';
 import { normalizeEvent } from '../../src/events/normalize-event.js';
+import { readStatus } from '../../src/events/read-status.js';
 import { shortPaid, variantAPaid, variantATransferCompleted, variantBPaid, variantBTransferCompleted } from '../contract/fixtures.js';
 
 function ok(value: unknown) {
@@ -58,12 +59,13 @@ describe('normalizeEvent', () => {
         fc.boolean(),
         (name, id, amount, status, aUsesAmount) => {
           const data = aUsesAmount ? { id, status, amount } : { id, status, amountInCents: amount };
+          const read = readStatus(name, status).status;
           const a = ok({ event: name, data });
           const b = ok({ id, type: 'transfer', event: name, scope: 'user', transfer: { id, amount, status } });
           for (const e of [a, b]) {
             expect(e.kind).toBe('transfer');
             if (e.kind === 'transfer')
-              expect([e.name, e.transfer.id, e.transfer.status, e.transfer.amountInCents]).toEqual([name, id, status, amount]);
+              expect([e.name, e.transfer.id, e.transfer.status, e.transfer.amountInCents]).toEqual([name, id, read, amount]);
           }
         },
       ),
@@ -152,9 +154,14 @@ describe('normalizeEvent', () => {
     expect(e.kind === 'transaction' && e.transaction.endToEndId?.length).toBe(33);
   });
 
-  it('accepts unknown statuses and keeps them', () => {
-    const e = ok({ ...shortPaid, transaction: { ...shortPaid.transaction, status: 'bank_failure_xyz' } });
+  it('accepts unknown statuses and keeps them (a transaction_paid is judged as a payment whatever its status)', () => {
+    const e = ok({ ...shortPaid, event: 'transaction_updated', transaction: { ...shortPaid.transaction, status: 'bank_failure_xyz' } });
     expect(e.kind === 'transaction' && e.transaction.status).toBe('bank_failure_xyz');
+    const paid = ok({ ...shortPaid, transaction: { ...shortPaid.transaction, status: 'bank_failure_xyz' } });
+    expect(paid.kind === 'transaction' && paid.transaction.status).toBe('paid');
+    expect(paid.kind === 'transaction' && paid.warnings.map((w) => [w.path, /judged as a payment/.test(w.message ?? '')])).toEqual([
+      ['transaction.status', true],
+    ]);
   });
 
   it('returns unknown event names as kind unknown with the payload', () => {

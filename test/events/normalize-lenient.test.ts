@@ -349,8 +349,11 @@ describe('strict essentials', () => {
     expect(tx(b).transaction.amountInCents).toBe(700);
   });
 
-  it('an empty status string is still a string (unknown statuses pass through)', () => {
-    expect(tx({ ...samplePaidB, transaction: { ...samplePaidB.transaction, status: '' } }).transaction.status).toBe('');
+  it('an empty status string is still a string (unknown statuses pass through, trimmed and case-folded)', () => {
+    const updated = { ...samplePaidB, event: 'transaction_updated', transaction: { ...samplePaidB.transaction, status: '' } };
+    expect(tx(updated).transaction.status).toBe('');
+    // A transaction_paid is judged as a payment whatever its status says.
+    expect(tx({ ...samplePaidB, transaction: { ...samplePaidB.transaction, status: '' } }).transaction.status).toBe('paid');
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { transactionEventNames, transferEventNames } from '../../src/events/event-names.js';
 import { eventKey } from '../../src/events/event-key.js';
 import { normalizeEvent } from '../../src/events/normalize-event.js';
+import { readStatus } from '../../src/events/read-status.js';
 import type { PixEvent } from '../../src/events/event-types.js';
 
 // One secondary field: its source name, what it should hold, and (for objects) the fields inside.
@@ -167,8 +168,10 @@ describe('normalizeEvent property', () => {
         const typed = event.kind === 'transaction' ? event.transaction : event.transfer;
         expect(event.name).toBe(name);
         expect(event.variant).toBe(s.variant);
-        expect([typed.id, typed.status, typed.amountInCents]).toEqual([String(id), status, amount]);
-        expect(event.warnings.map((w) => w.path).sort()).toEqual([...s.fields.junkPaths].sort());
+        const read = readStatus(name, status);
+        expect([typed.id, typed.status, typed.amountInCents]).toEqual([String(id), read.status, amount]);
+        const statusWarning = read.note === undefined ? [] : [`${s.base}.status`];
+        expect(event.warnings.map((w) => w.path).sort()).toEqual([...s.fields.junkPaths, ...statusWarning].sort());
         for (const { typed: path, value } of s.fields.valid) expect(get(typed, path)).toEqual(value);
         // The key is built from the essentials (plus refund identity), never from the junk.
         expect(eventKey(event).startsWith(`${name}:`)).toBe(true);

@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { postgresInbox, postgresPaymentBook, type PostgresInbox } from '../../src/postgres/index.js';
-import { deliverToTwo, deliveries, type Instance } from '../book/two-instance-permutations.js';
+import { memoryDedupeStore } from '../../src/index.js';
+import {
+  deliverToMany,
+  deliverToTwo,
+  deliveries,
+  richDeliveries,
+  type ForgetfulInstance,
+  type Instance,
+} from '../book/two-instance-permutations.js';
 import { freshTable, usePostgres } from './use-postgres.js';
 
 const db = usePostgres();
@@ -40,6 +48,21 @@ describe("the payment book on Postgres, two receivers (two pools), every order o
     await fc.assert(
       fc.asyncProperty(deliveries, (list) => deliverToTwo(list, instances)),
       { numRuns: 25 },
+    );
+  });
+
+  it('2 instances, every shape, done-marks expiring at random: each money fact runs once or is held once, never both', async () => {
+    const instances = pools.map((pool): ForgetfulInstance => {
+      let store = memoryDedupeStore();
+      return {
+        book: postgresPaymentBook({ db: pool, table: names.book }),
+        store: () => store,
+        forget: () => (store = memoryDedupeStore()),
+      };
+    });
+    await fc.assert(
+      fc.asyncProperty(richDeliveries(2), (list) => deliverToMany(list, instances)),
+      { numRuns: 12 },
     );
   });
 });

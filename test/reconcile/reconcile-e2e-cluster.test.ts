@@ -99,7 +99,7 @@ describe('reconcile end to end on a Redis Cluster', () => {
         batch: 5,
       }),
     );
-    const totals: RunResult = { checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0 };
+    const totals: RunResult = { checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0, held: 0 };
     const checkedBy = [0, 0];
     for (let pass = 0; pass < 5 && (await reconcilers[0]!.metrics()).watched > 0; pass++) {
       const results = await Promise.all(reconcilers.map((r) => r.runOnce()));

@@ -109,7 +109,7 @@ async function runScenario(backend: Backend, instances: 1 | 2) {
       }),
     );
   }
-  const totals: RunResult = { checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0 };
+  const totals: RunResult = { checked: 0, recovered: 0, finished: 0, deferred: 0, failed: 0, held: 0 };
   const checkedBy = reconcilers.map(() => 0);
   for (let pass = 0; pass < 5 && (await reconcilers[0]!.metrics()).watched > 0; pass++) {
     const results = await Promise.all(reconcilers.map((r) => r.runOnce()));
@@ -124,7 +124,7 @@ async function runScenario(backend: Backend, instances: 1 | 2) {
   expect(handled).toHaveLength(charges);
   expect(new Set(handled.map((h) => h.id)).size).toBe(charges);
   for (const h of handled) expect(h).toEqual({ id: h.id, amountInCents: amounts.get(h.id), source: 'reconcile' });
-  expect(totals).toEqual({ checked: charges, recovered: charges, finished: charges, deferred: 0, failed: 0 });
+  expect(totals).toEqual({ checked: charges, recovered: charges, finished: charges, deferred: 0, failed: 0, held: 0 });
   expect(apiReads).toBe(charges);
   expect(await reconcilers[0]!.metrics()).toMatchObject({ watched: 0, lagMs: 0 });
 

@@ -321,6 +321,21 @@ describe("createReconciler: the event and key the variant's webhook carries", ()
     expect(eventKey(event)).toBe(`transaction_updated:${charge.id}:canceled:300`);
   });
 
+  it('a charge whose final event the book holds is known: counted as held, not failed, and not read again', async () => {
+    const { emulator, clock, client, reads } = await setup();
+    const { accepted, processing } = recorder(() => ({ reason: 'held' }));
+    const reconciler = createReconciler({ client: client(), processing, now: clock.now, minAgeMs: 0, retry: { backoff: [minute] } });
+    const charge = await client(reconciler).createCharge({ amountInCents: 300, customer });
+    emulator.pay(charge.id);
+    expect(await reconciler.runOnce()).toMatchObject({ checked: 1, held: 1, finished: 1, failed: 0 });
+    const readsAfter = reads();
+    for (let i = 0; i < 3; i++) {
+      clock.advance(10 * minute);
+      expect(await reconciler.runOnce()).toMatchObject({ checked: 0, held: 0, failed: 0 });
+    }
+    expect([reads(), accepted.length]).toEqual([readsAfter, 1]);
+  });
+
   it("takes the variant from the client, or from the option; the short form's event carries no refund, as its webhook", async () => {
     const refund = { id: 'rf_9', amountInCents: 100, reason: 'partial', refundedAt: '2026-11-23T10:00:00Z' };
     const record = { status: 'refunded', amountInCents: 300, raw: { refund } };

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
-import { deliverToTwo, deliveries, type Instance } from '../book/two-instance-permutations.js';
+import {
+  deliverToMany,
+  deliverToTwo,
+  deliveries,
+  richDeliveries,
+  type ForgetfulInstance,
+  type Instance,
+} from '../book/two-instance-permutations.js';
 import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
 
 const targets = useRedisTargets();
@@ -30,4 +37,21 @@ describe.each(redisTargetNames)("the payment book on Redis (%s), two receivers, 
       { numRuns: 15 },
     );
   });
+
+  it.each([2, 3])(
+    '%i instances, every shape, done-marks expiring at random: each money fact runs once or is held once (claim and book read in one script)',
+    async (count) => {
+      let stores = 0;
+      const instances = Array.from({ length: count }, (_, i): ForgetfulInstance => {
+        const client = i === 0 ? targets(name).client : targets(name).connect();
+        const fresh = () => redisDedupeStore({ client, prefix: `rich:{book}:d${++stores}:`, quarantine: false });
+        let store = fresh();
+        return { book: redisPaymentBook({ client, prefix: 'rich:{book}:' }), store: () => store, forget: () => (store = fresh()) };
+      });
+      await fc.assert(
+        fc.asyncProperty(richDeliveries(count), (list) => deliverToMany(list, instances)),
+        { numRuns: 12 },
+      );
+    },
+  );
 });

@@ -46,7 +46,9 @@ describe('the payment book contract', () => {
     const result = await book.record(event, { dedupeKey: 'k', channel: 'user', confirmed: false });
     // @ts-expect-error an applied event has no held id
     void (result.outcome === 'apply' && result.heldId);
-    if (result.outcome !== 'apply') expectTypeOf(result.heldId).toBeString();
+    if (result.outcome !== 'apply' && result.outcome !== 'duplicate') expectTypeOf(result.heldId).toBeString();
+    // @ts-expect-error a duplicate (a fact the book applied already) has no held id
+    void (result.outcome === 'duplicate' && result.heldId);
     expectTypeOf(result.violations[0]!.reason).toEqualTypeOf<ViolationReason>();
     // @ts-expect-error the channel is one of four
     void book.record(event, { dedupeKey: 'k', channel: 'email' });
@@ -96,7 +98,16 @@ describe('createReceiver({ book, policy }) and createProcessing({ book, policy }
     processing.onViolation(async () => undefined);
     expectTypeOf(receiver.release('held_1')).toEqualTypeOf<Promise<ReleaseResult>>();
     const released = await processing.release('held_1');
-    if (!released.ok) expectTypeOf(released.reason).toEqualTypeOf<'not_found' | 'already_released' | 'dismissed' | 'handler_failed'>();
+    if (!released.ok)
+      expectTypeOf(released.reason).toEqualTypeOf<'not_found' | 'already_released' | 'dismissed' | 'already_applied' | 'handler_failed'>();
+    expectTypeOf(receiver.release('held_1', { note: 'checked with the payer', by: 'ana' })).toEqualTypeOf<Promise<ReleaseResult>>();
+    // @ts-expect-error the trail's `by` is a string
+    void receiver.release('held_1', { by: 42 });
+    expectTypeOf(rootBook().dismiss('held_1', 'refunded by hand', { by: 'ana' })).toEqualTypeOf<Promise<DismissResult>>();
+    expectTypeOf(rootBook().held({ state: 'closed' })).toEqualTypeOf<Promise<HeldEvent[]>>();
+    // @ts-expect-error held() filters by open or closed only
+    void rootBook().held({ state: 'releasing' });
+    expectTypeOf(rootBook().heldEvent('held_1')).toEqualTypeOf<Promise<HeldEvent | undefined>>();
     // @ts-expect-error a policy key is a reason code
     createReceiver({ secret: 's', book: rootBook(), policy: { amount: 'hold' } });
     // @ts-expect-error a policy value is hold or flag

@@ -53,7 +53,7 @@ export function resourcePage(
                     <td>${t.status}</td>
                     <td class="num">${money(t.amountInCents)}</td>
                     <td>${t.channel}</td>
-                    <td>${t.outcome}</td>
+                    <td>${t.outcome}${t.by === undefined ? '' : ` by ${t.by}`}${t.note === undefined ? '' : `: ${t.note}`}</td>
                     <td>${t.reasons.join(', ')}</td>
                     <td>${t.deliveryId ?? ''}</td>
                   </tr>`,
