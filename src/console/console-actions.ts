@@ -1,5 +1,5 @@
 import { describeError } from '../shared/describe-error.js';
-import { redactedUrlsIn } from '../shared/redacted-url.js';
+import { redactSecrets } from '../shared/redact-secrets.js';
 import type { ConsoleState } from './create-console.js';
 import { jsonAnswer, redirect } from './console-responses.js';
 import { replayBody } from './replay-body.js';
@@ -33,7 +33,7 @@ export async function runAction(state: ConsoleState, path: string, form: URLSear
     state.report(error, `the action ${path}`);
     outcome = {
       ok: false,
-      text: `Failed: ${redactedUrlsIn(describeError(error)).split('\n')[0]!.slice(0, 300)}`,
+      text: `Failed: ${redactSecrets(describeError(error)).split('\n')[0]!.slice(0, 300)}`,
       next: form.get('back') === '/' ? '/' : backFor(path),
     };
   }

@@ -4,7 +4,7 @@ import type { Processing } from '../index.js';
 import type { JournalQuery } from '../journal/delivery-journal.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
-import { redactedUrlsIn } from '../shared/redacted-url.js';
+import { redactSecrets } from '../shared/redact-secrets.js';
 import { runAction } from './console-actions.js';
 import { resolveConsoleOptions, type ConsoleOptions, type ResolvedConsoleOptions } from './console-options.js';
 import { htmlPage, jsonAnswer, redirect, refusal, withSecurity } from './console-responses.js';
@@ -66,7 +66,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     processing: config.receiver === undefined ? undefined : internalsOf(config.receiver).processing,
     replays: new Map(),
     notices: createNotices(),
-    report: (error, where) => log.error({ error: redactedUrlsIn(describeError(error)) }, `pixhook console: ${where} failed`),
+    report: (error, where) => log.error({ error: redactSecrets(describeError(error)) }, `pixhook console: ${where} failed`),
   };
 
   async function handle(request: Request, info: ConsoleRequestInfo = {}): Promise<Response> {

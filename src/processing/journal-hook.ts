@@ -8,6 +8,7 @@ import { eventFields } from '../journal/event-fields.js';
 import { journalId } from '../journal/journal-id.js';
 import { isoTime } from '../journal/iso-time.js';
 import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
+import { redactSecrets } from '../shared/redact-secrets.js';
 import { describeError } from '../shared/describe-error.js';
 import { andThen, type MaybePromise } from '../shared/maybe-promise.js';
 import { reasonStatus } from '../shared/reasons.js';
@@ -80,7 +81,8 @@ function attemptOf(outcome: AttemptOutcome, attempt: number, at: number, started
     durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
     outcome: outcome.ok ? 'ok' : outcome.timedOut ? 'timed_out' : outcome.claimLost ? 'claim_lost' : 'failed',
   };
-  if (!outcome.ok) recorded.error = describeError(outcome.error);
+  // Redacted before the journal: the console, its API and its live stream show this text (issue 31).
+  if (!outcome.ok) recorded.error = redactSecrets(describeError(outcome.error));
   if (run !== undefined) recorded.run = run;
   return recorded;
 }
