@@ -4,6 +4,7 @@ import type { Processing } from '../index.js';
 import type { JournalQuery } from '../journal/delivery-journal.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
+import { forwardedBy } from '../shared/loopback.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
 import { runAction } from './console-actions.js';
 import { resolveConsoleOptions, type ConsoleOptions, type ResolvedConsoleOptions } from './console-options.js';
@@ -93,6 +94,14 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
           'This console needs its token: open it once with ?token=<token>, or send Authorization: Bearer <token>.',
           wantsJson,
         );
+    } else if (forwardedBy(request.headers) !== undefined) {
+      // A proxy on this machine makes a remote client look local (its peer address, and often the Host it keeps).
+      return refusal(
+        403,
+        'proxied_request',
+        'Without a token the console answers this machine only, and this request came through a proxy (Forwarded, X-Forwarded-*, Via): give the console a token to open it behind one.',
+        wantsJson,
+      );
     } else if (
       !isLoopback(request.headers.get('host') ?? url.host) ||
       (info.remoteAddress !== undefined && !isLoopback(info.remoteAddress))
@@ -252,7 +261,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
 
   return {
     fetch: fetchHandler,
-    node(req, res, next) {
+    node(req, res) {
       const baseUrl = (req as IncomingMessage & { baseUrl?: unknown }).baseUrl;
       void nodeToRequest(req)
         .then((request) =>
@@ -263,9 +272,10 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
         )
         .then((response) => writeResponse(response, res))
         .catch((error: unknown) => {
+          // Answered here, never handed to `next`: a framework's error page would show the stack.
           state.report(error, 'answering a request');
-          if (next) next(error);
-          else if (!res.headersSent) res.writeHead(500).end();
+          if (!res.headersSent)
+            res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The console failed (see the server log).');
           else res.destroy();
         });
     },
