@@ -88,7 +88,11 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     if (!kept) return { ok: false, text: 'Not in the quarantine any more.', next: '/quarantine' };
     const entry = await replayBody({ bytes: kept.bytes, processing: state.processing, journal, replayOf: `quarantine:${quarantined}` });
     state.replays.set(quarantined, entry.id);
-    return replayed(entry);
+    const outcome = replayed(entry);
+    // Read at last (handled, a duplicate, or an event with no handler): the body is no longer needed.
+    if (replayedFor(entry.reason) && quarantine.remove !== undefined && (await quarantine.remove(quarantined)))
+      outcome.text += ' Removed from the quarantine.';
+    return outcome;
   }
   const delivery = match(/^\/actions\/deliveries\/([^/]+)\/replay$/);
   if (delivery !== undefined && state.processing) {
@@ -113,6 +117,9 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
   if (path.startsWith('/actions/sandbox/') && sandbox) return { ok: true, text: await sandboxAction(state, path, form), next: '/' };
   return { ok: false, text: 'No such action here (or the part it needs is not mounted).', next: backFor(path) };
 }
+
+/** A replay that settled the body, as `pixhook worker quarantine replay` counts one. */
+const replayedFor = (reason: string | undefined) => reason === undefined || reason === 'duplicate' || reason === 'unknown_event';
 
 function replayed(entry: { id: string; status: number; reason?: string }): Outcome {
   const what = entry.reason === undefined ? 'handled' : entry.reason;

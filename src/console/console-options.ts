@@ -21,6 +21,8 @@ export interface QuarantineRow {
 export interface ConsoleQuarantine {
   list(range?: { start?: number; end?: number }): Promise<QuarantineRow[]>;
   show(id: string): Promise<(QuarantineRow & { bytes: Uint8Array; headers?: Record<string, string> }) | undefined>;
+  /** Drops a body once its Replay succeeded (as `pixhook worker quarantine replay` does); without it the body stays. */
+  remove?(id: string): Promise<boolean>;
 }
 
 /** A dead letter as `createDurableQueue().listDeadLetters()` gives it. */

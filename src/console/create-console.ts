@@ -11,7 +11,7 @@ import { resolveConsoleOptions, type ConsoleOptions, type ResolvedConsoleOptions
 import { htmlPage, jsonAnswer, redirect, refusal, withSecurity } from './console-responses.js';
 import { cookieName, createConsoleSecrets, isLoopback, sameOrigin, type ConsoleSecrets } from './console-security.js';
 import { deliveryStats } from './delivery-stats.js';
-import { liveDeliveries } from './live-events.js';
+import { LiveHub } from './live-events.js';
 import { nodeToRequest, writeResponse } from './node-bridge.js';
 import { createNotices, type Notices } from './notices.js';
 import { deadLettersPage } from './pages/dead-letters-page.js';
@@ -69,6 +69,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     notices: createNotices(),
     report: (error, where) => log.error({ error: redactSecrets(describeError(error)) }, `pixhook console: ${where} failed`),
   };
+  const live = new LiveHub(config.journal, (error) => state.report(error, 'the journal subscription'));
 
   async function handle(request: Request, info: ConsoleRequestInfo = {}): Promise<Response> {
     const url = new URL(request.url);
@@ -135,8 +136,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
       if (asset === undefined) return refusal(404, 'not_found', 'No such asset.', true);
       return new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'no-cache' } });
     }
-    if (path === '/live')
-      return liveDeliveries(config.journal, journalQuery(url.searchParams), (error) => state.report(error, 'the journal subscription'));
+    if (path === '/live') return live.open(journalQuery(url.searchParams), wantsJson);
     const context = pageContext(base, secrets, url.searchParams.get('notice'));
     return wantsJson ? api(path.slice(4), url.searchParams) : page(path, url.searchParams, context);
   }
