@@ -18,6 +18,7 @@ import { deadLettersPage } from './pages/dead-letters-page.js';
 import { deliveriesPage } from './pages/deliveries-page.js';
 import { deliveryPage } from './pages/delivery-page.js';
 import { heldPage } from './pages/held-page.js';
+import { notFoundPage } from './pages/not-found-page.js';
 import type { PageContext } from './pages/layout.js';
 import { quarantinePage } from './pages/quarantine-page.js';
 import { reconcilerPage } from './pages/reconciler-page.js';
@@ -165,7 +166,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     if (delivery) {
       const entry = await journal.get(decodeURIComponent(delivery[1]!));
       return entry === undefined
-        ? refusal(404, 'not_found', 'No such delivery in the journal.', false)
+        ? htmlPage(notFoundPage(context, 'No such delivery in the journal (it may have been dropped past the journal’s bound).'), 404)
         : htmlPage(deliveryPage(context, entry, canRun));
     }
     const resource = /^\/resources\/([^/]+)$/.exec(path);
@@ -189,7 +190,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     if (path === '/dead-letters' && queue) return htmlPage(deadLettersPage(context, await queue.listDeadLetters({ start: 0, end: 199 })));
     if (path === '/reconciler' && reconciler)
       return htmlPage(reconcilerPage(context, await reconciler.metrics(), reconciler.runs?.() ?? [], reconciler.runOnce !== undefined));
-    return refusal(404, 'not_found', 'No such page in the console (or the part it shows is not mounted).', false);
+    return htmlPage(notFoundPage(context, 'No such page in the console (or the part it shows is not mounted).'), 404);
   }
 
   async function api(path: string, params: URLSearchParams): Promise<Response> {

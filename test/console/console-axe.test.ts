@@ -39,10 +39,15 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 describe('axe on every console page', () => {
-  it.each([1280, 390])(
-    'finds no serious or critical violation at %i px',
-    async (width) => {
-      const context = await browser().newContext({ viewport: { width, height: 900 } });
+  it.each([
+    [1280, 'light'],
+    [390, 'light'],
+    [1280, 'dark'],
+    [390, 'dark'],
+  ] as const)(
+    'finds no serious or critical violation at %i px, %s',
+    async (width, colorScheme) => {
+      const context = await browser().newContext({ viewport: { width, height: 900 }, colorScheme });
       const page = await context.newPage();
       const found: Record<string, string[]> = {};
       for (const path of paths) {
