@@ -2,6 +2,7 @@ import { describeError } from '../shared/describe-error.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
 import type { ConsoleState } from './create-console.js';
 import { jsonAnswer, redirect } from './console-responses.js';
+import { bulkReplay, replayFilterFrom } from './bulk-replay.js';
 import { replayBody } from './replay-body.js';
 
 /** What an action did: the page to show next, and a line for it. */
@@ -102,6 +103,18 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     return replayed(
       await replayBody({ bytes: new TextEncoder().encode(entry.body), processing: state.processing, journal, replayOf: entry.id }),
     );
+  }
+  if (path === '/actions/replays') {
+    // A bulk replay (issue 31): a dry run unless `mode=run`, so a stray POST only counts.
+    const dryRun = form.get('mode') !== 'run';
+    if (!dryRun && !state.processing)
+      return { ok: false, text: 'A replay needs the receiver (its handlers and dedupe store).', next: '/deliveries' };
+    const result = await bulkReplay({ journal, processing: state.processing, filter: replayFilterFrom(form), dryRun });
+    const counts = Object.entries(result.outcomes).map(([outcome, n]) => `${n} ${outcome}`);
+    const text = dryRun
+      ? `Dry run: ${result.matched} ${result.matched === 1 ? 'delivery' : 'deliveries'} would be replayed (${result.skipped} skipped: unverified, without a body, or replays).`
+      : `Replayed ${result.matched}: ${counts.length === 0 ? 'nothing ran' : counts.join(', ')}; ${result.failed} failed.`;
+    return { ok: result.failed === 0, text, next: '/deliveries', data: result };
   }
   const deadLetter = match(/^\/actions\/dead-letters\/([^/]+)\/replay$/);
   if (deadLetter !== undefined && queue) {
