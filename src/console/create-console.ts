@@ -210,6 +210,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     }
     if (path === '/stats') return jsonAnswer(deliveryStats(await journal.list({ limit: maxListLimit })));
     if (path === '/held' && book) return jsonAnswer(await book.held());
+    if (path === '/watchdog' && config.watchdog) return jsonAnswer(config.watchdog.active());
     if (path === '/disputes' && book)
       return jsonAnswer(await book.disputes(params.get('open') === null ? {} : { open: params.get('open') !== 'false' }));
     if (path === '/quarantine' && quarantine) return jsonAnswer(await quarantine.list({ start: 0, end: 999 }));
@@ -240,6 +241,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
         reconciler: config.reconciler !== undefined,
       },
       ...(notice !== undefined && { notice }),
+      ...(config.watchdog !== undefined && { alerts: config.watchdog.active() }),
     };
   }
 
