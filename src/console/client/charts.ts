@@ -11,7 +11,14 @@ const refreshMs = 30_000;
 /** `19:04` (24-hour UTC), the tables' time format, from seconds. */
 const hhmm = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(11, 16);
 
+/** The page's own text and line colours (light or dark), for the canvas, which cannot read CSS. */
+function inkOf(): { text: string; grid: string } {
+  const style = getComputedStyle(document.body);
+  return { text: style.color, grid: style.getPropertyValue('--line').trim() || '#d1d9e0' };
+}
+
 function options(kind: string, width: number): uPlot.Options {
+  const ink = inkOf();
   const time: uPlot.Series = { value: (_u, v) => (v === null ? '—' : `${hhmm(v)} UTC`) };
   const series: uPlot.Series[] =
     kind === 'answers'
@@ -25,7 +32,10 @@ function options(kind: string, width: number): uPlot.Options {
     width,
     height: 180,
     series,
-    axes: [{ values: (_u, splits) => splits.map(hhmm) }, { label: kind === 'answers' ? 'per minute' : 'ms' }],
+    axes: [
+      { values: (_u, splits) => splits.map(hhmm), stroke: ink.text, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid } },
+      { label: kind === 'answers' ? 'per minute' : 'ms', stroke: ink.text, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid } },
+    ],
     legend: { live: false },
   };
 }
