@@ -65,6 +65,17 @@ describe('pixhook replay over a shared Redis journal', () => {
     );
     expect([forced.code, forced.stderr]).toEqual([0, expect.stringContaining('replayed 1: 1 handled') as string]);
     expect(readFileSync(runsFile, 'utf8')).toBe('txn_cli_fails\ntxn_cli_1\n');
+
+    // A handler that fails: the run is counted failed, exit 1.
+    const failingHandlers = join(dir, 'failing.mjs');
+    writeFileSync(failingHandlers, "export default (p) => p.on('transaction_paid', () => { throw new Error('still down'); });\n");
+    const broken = await runCli(
+      ['replay', '--redis', url, '--since', since, '--resource', 'txn_cli_2', '--handlers', failingHandlers, '--force'],
+      {
+        env,
+      },
+    );
+    expect([broken.code, broken.stderr]).toEqual([1, expect.stringContaining('replayed 1: 1 failed; 1 failed') as string]);
   }, 90_000);
 
   it.each([
