@@ -82,6 +82,13 @@ const commands: Record<string, { about: string; load: () => Promise<CommandModul
       return { run: m.consoleCommand, help: m.consoleHelp };
     },
   },
+  replay: {
+    about: 'replays journaled deliveries by time, event, answer, reason or resource, through dedupe (--dry-run counts)',
+    load: async () => {
+      const m = await import('./replay-command.js');
+      return { run: m.replayCommand, help: m.replayHelp };
+    },
+  },
   postgres: {
     about: "prints the Postgres inbox's DDL for your migration tool",
     load: async () => {

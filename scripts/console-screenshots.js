@@ -1,4 +1,4 @@
-// Writes docs/sandbox.png and docs/deliveries.png from a real run: `pixhook dev` as a process, a
+// Writes docs/sandbox.png, docs/deliveries.png (light, dark, phone) and docs/bulk-replay.png from a real run: `pixhook dev` as a process, a
 // charge created and paid, another paid with a fault first, in Debian's Chromium. Needs `npm run build`.
 // Usage: node scripts/console-screenshots.js
 import { spawn } from 'node:child_process';
@@ -36,7 +36,23 @@ try {
   await page.goto(`${url}deliveries`);
   await page.locator('.chart canvas').first().waitFor();
   await page.screenshot({ path: 'docs/deliveries.png', fullPage: false });
-  console.log('wrote docs/sandbox.png and docs/deliveries.png');
+  // Bulk replay: the dry run's count.
+  await page.getByText('Bulk replay').click();
+  await page.getByRole('button', { name: 'Dry run' }).click();
+  await page.getByRole('status').waitFor();
+  await page.screenshot({ path: 'docs/bulk-replay.png', fullPage: false });
+  for (const [file, options] of [
+    ['docs/deliveries-dark.png', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
+    ['docs/deliveries-phone.png', { viewport: { width: 390, height: 844 }, colorScheme: 'light' }],
+  ]) {
+    const context = await browser.newContext(options);
+    const other = await context.newPage();
+    await other.goto(`${url}deliveries`);
+    await other.locator('table.deliveries tr[data-state]').first().waitFor();
+    await other.screenshot({ path: file, fullPage: file.endsWith('phone.png') });
+    await context.close();
+  }
+  console.log('wrote docs/sandbox.png, docs/deliveries.png, docs/deliveries-dark.png, docs/deliveries-phone.png, docs/bulk-replay.png');
 } finally {
   await browser.close();
   dev.kill('SIGTERM');

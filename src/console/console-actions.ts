@@ -1,7 +1,8 @@
 import { describeError } from '../shared/describe-error.js';
-import { redactedUrlsIn } from '../shared/redacted-url.js';
+import { redactSecrets } from '../shared/redact-secrets.js';
 import type { ConsoleState } from './create-console.js';
 import { jsonAnswer, redirect } from './console-responses.js';
+import { bulkReplay, replayFilterFrom } from './bulk-replay.js';
 import { replayBody } from './replay-body.js';
 
 /** What an action did: the page to show next, and a line for it. */
@@ -33,7 +34,7 @@ export async function runAction(state: ConsoleState, path: string, form: URLSear
     state.report(error, `the action ${path}`);
     outcome = {
       ok: false,
-      text: `Failed: ${redactedUrlsIn(describeError(error)).split('\n')[0]!.slice(0, 300)}`,
+      text: `Failed: ${redactSecrets(describeError(error)).split('\n')[0]!.slice(0, 300)}`,
       next: form.get('back') === '/' ? '/' : backFor(path),
     };
   }
@@ -88,7 +89,11 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     if (!kept) return { ok: false, text: 'Not in the quarantine any more.', next: '/quarantine' };
     const entry = await replayBody({ bytes: kept.bytes, processing: state.processing, journal, replayOf: `quarantine:${quarantined}` });
     state.replays.set(quarantined, entry.id);
-    return replayed(entry);
+    const outcome = replayed(entry);
+    // Read at last (handled, a duplicate, or an event with no handler): the body is no longer needed.
+    if (replayedFor(entry.reason) && quarantine.remove !== undefined && (await quarantine.remove(quarantined)))
+      outcome.text += ' Removed from the quarantine.';
+    return outcome;
   }
   const delivery = match(/^\/actions\/deliveries\/([^/]+)\/replay$/);
   if (delivery !== undefined && state.processing) {
@@ -98,6 +103,18 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     return replayed(
       await replayBody({ bytes: new TextEncoder().encode(entry.body), processing: state.processing, journal, replayOf: entry.id }),
     );
+  }
+  if (path === '/actions/replays') {
+    // A bulk replay (issue 31): a dry run unless `mode=run`, so a stray POST only counts.
+    const dryRun = form.get('mode') !== 'run';
+    if (!dryRun && !state.processing)
+      return { ok: false, text: 'A replay needs the receiver (its handlers and dedupe store).', next: '/deliveries' };
+    const result = await bulkReplay({ journal, processing: state.processing, filter: replayFilterFrom(form), dryRun });
+    const counts = Object.entries(result.outcomes).map(([outcome, n]) => `${n} ${outcome}`);
+    const text = dryRun
+      ? `Dry run: ${result.matched} ${result.matched === 1 ? 'delivery' : 'deliveries'} would be replayed (${result.skipped} skipped: unverified, without a body, or replays).`
+      : `Replayed ${result.matched}: ${counts.length === 0 ? 'nothing ran' : counts.join(', ')}; ${result.failed} failed.`;
+    return { ok: result.failed === 0, text, next: '/deliveries', data: result };
   }
   const deadLetter = match(/^\/actions\/dead-letters\/([^/]+)\/replay$/);
   if (deadLetter !== undefined && queue) {
@@ -113,6 +130,9 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
   if (path.startsWith('/actions/sandbox/') && sandbox) return { ok: true, text: await sandboxAction(state, path, form), next: '/' };
   return { ok: false, text: 'No such action here (or the part it needs is not mounted).', next: backFor(path) };
 }
+
+/** A replay that settled the body, as `pixhook worker quarantine replay` counts one. */
+const replayedFor = (reason: string | undefined) => reason === undefined || reason === 'duplicate' || reason === 'unknown_event';
 
 function replayed(entry: { id: string; status: number; reason?: string }): Outcome {
   const what = entry.reason === undefined ? 'handled' : entry.reason;

@@ -21,6 +21,8 @@ export interface QuarantineRow {
 export interface ConsoleQuarantine {
   list(range?: { start?: number; end?: number }): Promise<QuarantineRow[]>;
   show(id: string): Promise<(QuarantineRow & { bytes: Uint8Array; headers?: Record<string, string> }) | undefined>;
+  /** Drops a body once its Replay succeeded (as `pixhook worker quarantine replay` does); without it the body stays. */
+  remove?(id: string): Promise<boolean>;
 }
 
 /** A dead letter as `createDurableQueue().listDeadLetters()` gives it. */
@@ -83,6 +85,8 @@ export interface ConsoleOptions {
   basePath?: string;
   /** The sandbox page's controls (`pixhook dev` gives it). */
   sandbox?: ConsoleSandbox;
+  /** A watchdog (`createWatchdog`): its active alerts show as a banner on every page and at `/api/watchdog`. */
+  watchdog?: { active(): readonly { kind: string; message: string; at: string }[] };
   /** Where the console reports a failing part (a journal, book or quarantine that throws). */
   logger?: Logger;
 }
@@ -100,6 +104,7 @@ const methodsOf: Record<string, readonly string[]> = {
   reconciler: ['metrics'],
   receiver: ['release', 'receive'],
   sandbox: ['charges', 'createCharge', 'pay'],
+  watchdog: ['active'],
 };
 
 /** Every option checked once, in the house format. */

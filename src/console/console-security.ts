@@ -72,14 +72,7 @@ function readCookie(header: string | null, name: string): string | undefined {
   return undefined;
 }
 
-/** A loopback address or host name (`127.0.0.0/8`, `::1`, `localhost`), with or without a port. */
-export function isLoopback(hostOrAddress: string): boolean {
-  let host = hostOrAddress.trim().toLowerCase();
-  if (host.startsWith('[')) host = host.slice(1, host.indexOf(']'));
-  else if (/^[^:]+:\d+$/.test(host)) host = host.slice(0, host.lastIndexOf(':'));
-  if (host.startsWith('::ffff:')) host = host.slice(7);
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
+export { isLoopback } from '../shared/loopback.js';
 
 /**
  * A state-changing request must come from the console's own pages: `Sec-Fetch-Site` (every current

@@ -4,19 +4,21 @@ import type { Processing } from '../index.js';
 import type { JournalQuery } from '../journal/delivery-journal.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
-import { redactedUrlsIn } from '../shared/redacted-url.js';
+import { forwardedBy } from '../shared/loopback.js';
+import { redactSecrets } from '../shared/redact-secrets.js';
 import { runAction } from './console-actions.js';
 import { resolveConsoleOptions, type ConsoleOptions, type ResolvedConsoleOptions } from './console-options.js';
 import { htmlPage, jsonAnswer, redirect, refusal, withSecurity } from './console-responses.js';
 import { cookieName, createConsoleSecrets, isLoopback, sameOrigin, type ConsoleSecrets } from './console-security.js';
 import { deliveryStats } from './delivery-stats.js';
-import { liveDeliveries } from './live-events.js';
+import { LiveHub } from './live-events.js';
 import { nodeToRequest, writeResponse } from './node-bridge.js';
 import { createNotices, type Notices } from './notices.js';
 import { deadLettersPage } from './pages/dead-letters-page.js';
 import { deliveriesPage } from './pages/deliveries-page.js';
 import { deliveryPage } from './pages/delivery-page.js';
 import { heldPage } from './pages/held-page.js';
+import { notFoundPage } from './pages/not-found-page.js';
 import type { PageContext } from './pages/layout.js';
 import { quarantinePage } from './pages/quarantine-page.js';
 import { reconcilerPage } from './pages/reconciler-page.js';
@@ -66,8 +68,9 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     processing: config.receiver === undefined ? undefined : internalsOf(config.receiver).processing,
     replays: new Map(),
     notices: createNotices(),
-    report: (error, where) => log.error({ error: redactedUrlsIn(describeError(error)) }, `pixhook console: ${where} failed`),
+    report: (error, where) => log.error({ error: redactSecrets(describeError(error)) }, `pixhook console: ${where} failed`),
   };
+  const live = new LiveHub(config.journal, (error) => state.report(error, 'the journal subscription'));
 
   async function handle(request: Request, info: ConsoleRequestInfo = {}): Promise<Response> {
     const url = new URL(request.url);
@@ -93,6 +96,14 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
           'This console needs its token: open it once with ?token=<token>, or send Authorization: Bearer <token>.',
           wantsJson,
         );
+    } else if (forwardedBy(request.headers) !== undefined) {
+      // A proxy on this machine makes a remote client look local (its peer address, and often the Host it keeps).
+      return refusal(
+        403,
+        'proxied_request',
+        'Without a token the console answers this machine only, and this request came through a proxy (Forwarded, X-Forwarded-*, Via): give the console a token to open it behind one.',
+        wantsJson,
+      );
     } else if (
       !isLoopback(request.headers.get('host') ?? url.host) ||
       (info.remoteAddress !== undefined && !isLoopback(info.remoteAddress))
@@ -126,8 +137,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
       if (asset === undefined) return refusal(404, 'not_found', 'No such asset.', true);
       return new Response(asset.body, { headers: { 'content-type': asset.type, 'cache-control': 'no-cache' } });
     }
-    if (path === '/live')
-      return liveDeliveries(config.journal, journalQuery(url.searchParams), (error) => state.report(error, 'the journal subscription'));
+    if (path === '/live') return live.open(journalQuery(url.searchParams), wantsJson);
     const context = pageContext(base, secrets, url.searchParams.get('notice'));
     return wantsJson ? api(path.slice(4), url.searchParams) : page(path, url.searchParams, context);
   }
@@ -156,7 +166,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     if (delivery) {
       const entry = await journal.get(decodeURIComponent(delivery[1]!));
       return entry === undefined
-        ? refusal(404, 'not_found', 'No such delivery in the journal.', false)
+        ? htmlPage(notFoundPage(context, 'No such delivery in the journal (it may have been dropped past the journal’s bound).'), 404)
         : htmlPage(deliveryPage(context, entry, canRun));
     }
     const resource = /^\/resources\/([^/]+)$/.exec(path);
@@ -180,7 +190,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     if (path === '/dead-letters' && queue) return htmlPage(deadLettersPage(context, await queue.listDeadLetters({ start: 0, end: 199 })));
     if (path === '/reconciler' && reconciler)
       return htmlPage(reconcilerPage(context, await reconciler.metrics(), reconciler.runs?.() ?? [], reconciler.runOnce !== undefined));
-    return refusal(404, 'not_found', 'No such page in the console (or the part it shows is not mounted).', false);
+    return htmlPage(notFoundPage(context, 'No such page in the console (or the part it shows is not mounted).'), 404);
   }
 
   async function api(path: string, params: URLSearchParams): Promise<Response> {
@@ -200,6 +210,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     }
     if (path === '/stats') return jsonAnswer(deliveryStats(await journal.list({ limit: maxListLimit })));
     if (path === '/held' && book) return jsonAnswer(await book.held());
+    if (path === '/watchdog' && config.watchdog) return jsonAnswer(config.watchdog.active());
     if (path === '/disputes' && book)
       return jsonAnswer(await book.disputes(params.get('open') === null ? {} : { open: params.get('open') !== 'false' }));
     if (path === '/quarantine' && quarantine) return jsonAnswer(await quarantine.list({ start: 0, end: 999 }));
@@ -230,6 +241,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
         reconciler: config.reconciler !== undefined,
       },
       ...(notice !== undefined && { notice }),
+      ...(config.watchdog !== undefined && { alerts: config.watchdog.active() }),
     };
   }
 
@@ -252,7 +264,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
 
   return {
     fetch: fetchHandler,
-    node(req, res, next) {
+    node(req, res) {
       const baseUrl = (req as IncomingMessage & { baseUrl?: unknown }).baseUrl;
       void nodeToRequest(req)
         .then((request) =>
@@ -263,9 +275,10 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
         )
         .then((response) => writeResponse(response, res))
         .catch((error: unknown) => {
+          // Answered here, never handed to `next`: a framework's error page would show the stack.
           state.report(error, 'answering a request');
-          if (next) next(error);
-          else if (!res.headersSent) res.writeHead(500).end();
+          if (!res.headersSent)
+            res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The console failed (see the server log).');
           else res.destroy();
         });
     },

@@ -14,3 +14,5 @@ export type {
 export type { ConsoleSandbox, SandboxCharge, SandboxDelivery, SandboxFault, SandboxTransfer } from './console-sandbox.js';
 export { recordReconcilerRuns } from './reconciler-runs.js';
 export { contentSecurityPolicy } from './console-security.js';
+export { createWatchdog } from './watchdog.js';
+export type { Watchdog, WatchdogAlert, WatchdogAlertKind, WatchdogMetrics, WatchdogOptions } from './watchdog.js';

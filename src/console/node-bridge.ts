@@ -1,11 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isPlainHost } from '../shared/loopback.js';
 
 const maxFormBytes = 64 * 1024;
 
 /** A node request as a fetch `Request` (the full URL, Express's mount path included; a form body up to 64 KiB). */
 export async function nodeToRequest(req: IncomingMessage): Promise<Request> {
-  const host = req.headers.host ?? 'localhost';
-  const path = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  // The URL is built on the Host only when it is a plain host: `x@127.0.0.1` would make a URL with
+  // credentials, which `new Request` refuses. The header itself is kept for the console's own checks.
+  const given = req.headers.host;
+  const host = given !== undefined && isPlainHost(given) ? given : 'invalid.host';
+  const raw = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  const path = raw.startsWith('/') ? raw : `/${raw}`;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -14,7 +19,8 @@ export async function nodeToRequest(req: IncomingMessage): Promise<Request> {
   const method = (req.method ?? 'GET').toUpperCase();
   const init: RequestInit = { method, headers };
   if (method === 'POST') init.body = await readSmallBody(req);
-  return new Request(new URL(path, `http://${host}`), init);
+  const url = URL.canParse(`http://${host}${path}`) ? `http://${host}${path}` : `http://${host}/`;
+  return new Request(url, init);
 }
 
 async function readSmallBody(req: IncomingMessage): Promise<string> {

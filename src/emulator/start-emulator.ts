@@ -12,6 +12,7 @@ import { createTokenSigner } from './emulator-jwt.js';
 import { createDeliveryFaults, type ActiveDeliveryFault, type DeliveryFault } from './delivery-faults.js';
 import { createFaultInjector, type EmulatorFault } from './fault-injector.js';
 import { createGatewayState, type EmulatorInfraction, type EmulatorPayment } from './gateway-state.js';
+import { checkControlRequest } from './control-guard.js';
 import { RequestError, errorBody, parseJsonBody, readBody, sendJson } from './http-io.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { createWebhookDispatcher, retrySchedule } from './webhook-dispatcher.js';
@@ -421,6 +422,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     let headers: Record<string, string> = {};
     try {
       const body = await readBody(request);
+      if (path.startsWith('/_emulator/')) checkControlRequest(request, method, body);
       if (fault?.action === 'status') {
         const status = fault.status ?? 503;
         throw new RequestError(status, status >= 500 ? 'SERVER_ERROR' : 'INJECTED_FAULT', 'Fault injected by the emulator.');

@@ -3,6 +3,7 @@
 import { channelOf } from '../book/book-channel.js';
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import { describeError } from '../shared/describe-error.js';
+import { redactSecrets } from '../shared/redact-secrets.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
 import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
 import type { JournalAttempt, JournalEntry } from './delivery-journal.js';
@@ -99,7 +100,8 @@ export function attemptEntry(
     durationMs: Math.round(durationMs * 1000) / 1000,
     outcome: outcome.ok ? 'ok' : outcome.timedOut ? 'timed_out' : outcome.claimLost ? 'claim_lost' : 'failed',
   };
-  if (!outcome.ok) recorded.error = describeError(outcome.error);
+  // Redacted before the journal: the console, its API and its live stream show this text.
+  if (!outcome.ok) recorded.error = redactSecrets(describeError(outcome.error));
   if (run !== undefined) recorded.run = run;
   return recorded;
 }

@@ -5,8 +5,13 @@ import { JournalListeners } from './journal-listeners.js';
 import { copyAttempt, copyEntry, listLimit, matchesQuery } from './journal-query.js';
 
 export interface MemoryJournalOptions {
-  /** The newest `max` deliveries are kept; older ones are dropped. Default 1000. */
+  /** The newest `max` verified deliveries are kept; older ones are dropped. Default 1000. */
   max?: number;
+  /**
+   * Unverified deliveries (a bad or missing signature) are kept apart: the newest `maxUnverified`, so a
+   * flood of forged requests never pushes out a genuine entry. Default a tenth of `max` (at least 1).
+   */
+  maxUnverified?: number;
 }
 
 /** The memory journal answers from this process only; its `size` is the number of deliveries held. */
@@ -17,19 +22,42 @@ export interface MemoryJournal extends DeliveryJournal {
 /** Attempts kept per delivery: a durable job retried many times must not grow one entry without bound. */
 export const maxAttemptsPerEntry = 100;
 
+/** A fixed-size ring, oldest overwritten first. */
+class Ring {
+  readonly slots: (JournalEntry | undefined)[] = [];
+  // The slot the next entry goes to; once the ring is full it holds the oldest entry.
+  next = 0;
+  constructor(readonly max: number) {}
+
+  /** Puts `entry` in, returning the entry it pushed out. */
+  put(entry: JournalEntry): JournalEntry | undefined {
+    const dropped = this.slots[this.next];
+    this.slots[this.next] = entry;
+    this.next = (this.next + 1) % this.max;
+    return dropped;
+  }
+
+  /** The `i`-th newest (0 for the newest), or undefined past the end. */
+  newest(i: number): JournalEntry | undefined {
+    const held = this.slots.length;
+    return i >= held ? undefined : this.slots[(this.next - 1 - i + 2 * held) % held];
+  }
+}
+
 /**
- * The default journal: the newest `max` deliveries of this process, newest first. A ring of entries
- * plus an index by id, so adding, dropping the oldest and finding one are O(1). Entries come out as
- * copies (a reader changing what it got never changes the journal); `add` keeps the entry it is given
- * and its attempts array, so the writer does not pay for a copy per delivery: do not change them after.
+ * The default journal: the newest `max` verified deliveries of this process and, apart, the newest
+ * `maxUnverified` unverified ones, newest first. Two rings plus an index by id, so adding, dropping the
+ * oldest and finding one are O(1). Entries come out as copies (a reader changing what it got never
+ * changes the journal); `add` keeps the entry it is given and its attempts array, so the writer does not
+ * pay for a copy per delivery: do not change them after.
  */
 export function memoryJournal(options: MemoryJournalOptions = {}): MemoryJournal {
   checkObject('options', options, 'an object ({ max })');
   const max = checkInteger('max', options.max, 1, 1_000_000, 1000);
-  const ring: (JournalEntry | undefined)[] = [];
+  const maxUnverified = checkInteger('maxUnverified', options.maxUnverified, 1, 1_000_000, Math.max(1, Math.floor(max / 10)));
+  const genuine = new Ring(max);
+  const unverified = new Ring(maxUnverified);
   const byId = new Map<string, JournalEntry>();
-  // The slot the next entry goes to; once the ring is full it holds the oldest entry.
-  let next = 0;
   const listeners = new JournalListeners();
 
   function told(entry: JournalEntry): void {
@@ -43,12 +71,11 @@ export function memoryJournal(options: MemoryJournalOptions = {}): MemoryJournal
     const previous = byId.get(own.id);
     if (previous !== undefined) {
       // The same id again replaces the entry in its place (a writer retrying an add).
-      ring[ring.indexOf(previous)] = own;
+      const ring = previous.verified ? genuine : unverified;
+      ring.slots[ring.slots.indexOf(previous)] = own;
     } else {
-      const dropped = ring[next];
+      const dropped = (own.verified ? genuine : unverified).put(own);
       if (dropped !== undefined) byId.delete(dropped.id);
-      ring[next] = own;
-      next = (next + 1) % max;
     }
     byId.set(own.id, own);
     told(own);
@@ -65,11 +92,18 @@ export function memoryJournal(options: MemoryJournalOptions = {}): MemoryJournal
   function list(query?: JournalQuery): JournalEntry[] {
     const limit = listLimit(query);
     const found: JournalEntry[] = [];
-    const held = ring.length;
-    // Newest first: back from the slot before `next`, around the ring once.
-    for (let i = 1; i <= held && found.length < limit; i++) {
-      const entry = ring[(next - i + held) % held];
-      if (entry !== undefined && matchesQuery(entry, query)) found.push(copyEntry(entry));
+    // Newest first: the two rings merged by id (ids sort by time).
+    let g = 0;
+    let u = 0;
+    while (found.length < limit) {
+      const a = genuine.newest(g);
+      const b = unverified.newest(u);
+      if (a === undefined && b === undefined) break;
+      const takeA = b === undefined || (a !== undefined && a.id > b.id);
+      const entry = takeA ? a! : b!;
+      if (takeA) g++;
+      else u++;
+      if (matchesQuery(entry, query)) found.push(copyEntry(entry));
     }
     return found;
   }

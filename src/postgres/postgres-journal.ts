@@ -11,8 +11,13 @@ import type { SqlRow } from './sql-database.js';
 export interface PostgresJournalOptions {
   /** A `pg` Pool or Client, or any `SqlDatabase` (`fromPostgresJs`, `fromKysely`, `fromDrizzle`). */
   db: PostgresHandle;
-  /** Deliveries kept; the oldest go first. Default 10 000. */
+  /** Verified deliveries kept; the oldest go first. Default 10 000. */
   max?: number;
+  /**
+   * Unverified deliveries (a bad or missing signature) are kept apart: the newest `maxUnverified`, so a
+   * flood of forged requests never pushes out a genuine entry. Default a tenth of `max` (at least 1).
+   */
+  maxUnverified?: number;
   /** Default `pixhook_journal`. */
   table?: string;
   /** Default: none (the connection's `search_path`). */
@@ -42,6 +47,7 @@ const pageSize = 200;
 export function postgresJournal(options: PostgresJournalOptions): PostgresJournal {
   checkObject('options', options, 'an object ({ db, max?, table? })');
   const max = checkInteger('max', options.max, 1, 10_000_000, 10_000);
+  const maxUnverified = checkInteger('maxUnverified', options.maxUnverified, 1, 10_000_000, Math.max(1, Math.floor(max / 10)));
   const pollMs = checkTimeoutMs('pollMs', options.pollMs, 500);
   const tableName = checkIdentifier('table', options.table ?? 'pixhook_journal', 50);
   const schema = options.schema === undefined ? undefined : checkIdentifier('schema', options.schema);
@@ -66,6 +72,9 @@ export function postgresJournal(options: PostgresJournalOptions): PostgresJourna
     `  change      bigint NOT NULL DEFAULT ${nextChange}  -- the last change's number, for subscribers`,
     `);`,
     `CREATE INDEX IF NOT EXISTS "${`${tableName}_change`}" ON ${table} (change);`,
+    // Issue 31: unverified deliveries are trimmed apart (a table made by an older version gets the column).
+    `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS verified boolean NOT NULL DEFAULT true;`,
+    `CREATE INDEX IF NOT EXISTS "${`${tableName}_verified`}" ON ${table} (verified, id);`,
   ].join('\n');
   const log = guardLogger(options.logger);
   const onError =
@@ -127,9 +136,10 @@ export function postgresJournal(options: PostgresJournalOptions): PostgresJourna
       await migrate();
       const { fields, attempts } = entryText(entry);
       await db.query(
-        `INSERT INTO ${table} (id, fields, attempts, event, status, reason, resource_id) VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7)
+        `INSERT INTO ${table} (id, fields, attempts, event, status, reason, resource_id, verified) VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8)
          ON CONFLICT (id) DO UPDATE SET fields = EXCLUDED.fields, attempts = EXCLUDED.attempts, event = EXCLUDED.event,
-           status = EXCLUDED.status, reason = EXCLUDED.reason, resource_id = EXCLUDED.resource_id, change = ${nextChange}`,
+           status = EXCLUDED.status, reason = EXCLUDED.reason, resource_id = EXCLUDED.resource_id, verified = EXCLUDED.verified,
+           change = ${nextChange}`,
         [
           entry.id,
           fields,
@@ -138,9 +148,15 @@ export function postgresJournal(options: PostgresJournalOptions): PostgresJourna
           entry.status,
           entry.reason ?? null,
           entry.resourceId ?? null,
+          entry.verified === true,
         ],
       );
-      await db.query(`DELETE FROM ${table} WHERE id <= (SELECT id FROM ${table} ORDER BY id DESC OFFSET $1 LIMIT 1)`, [max]);
+      // Each kind trimmed to its own bound: forged traffic never pushes out a genuine entry.
+      const verified = entry.verified === true;
+      await db.query(
+        `DELETE FROM ${table} WHERE verified = $2 AND id <= (SELECT id FROM ${table} WHERE verified = $2 ORDER BY id DESC OFFSET $1 LIMIT 1)`,
+        [verified ? max : maxUnverified, verified],
+      );
     },
     async addAttempt(id, attempt) {
       await migrate();

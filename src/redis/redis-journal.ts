@@ -13,10 +13,15 @@ import { RedisUnavailableError } from './redis-unavailable-error.js';
 export interface RedisJournalOptions {
   /** An ioredis `Redis`/`Cluster` or a node-redis client, already configured; pixhook never closes it. */
   client: RedisClientLike;
-  /** Deliveries kept; the oldest go first. Default 10 000. */
+  /** Verified deliveries kept; the oldest go first. Default 10 000. */
   max?: number;
   /**
-   * Prepended to the journal's five keys. Default `pixhook:{journal}:`: one script touches several, so
+   * Unverified deliveries (a bad or missing signature) are kept apart: the newest `maxUnverified`, so a
+   * flood of forged requests never pushes out a genuine entry. Default a tenth of `max` (at least 1).
+   */
+  maxUnverified?: number;
+  /**
+   * Prepended to the journal's six keys. Default `pixhook:{journal}:`: one script touches several, so
    * the `{hash tag}` keeps them in one Cluster slot; on a Cluster a prefix without one is refused.
    */
   prefix?: string;
@@ -38,13 +43,14 @@ const pageSize = 200;
 export function redisJournal(options: RedisJournalOptions): DeliveryJournal {
   checkObject('options', options, 'an object ({ client, max?, prefix? })');
   const max = checkInteger('max', options.max, 1, 10_000_000, 10_000);
+  const maxUnverified = checkInteger('maxUnverified', options.maxUnverified, 1, 10_000_000, Math.max(1, Math.floor(max / 10)));
   const pollMs = checkTimeoutMs('pollMs', options.pollMs, 500);
   const prefix = options.prefix ?? 'pixhook:{journal}:';
   if (typeof prefix !== 'string' || prefix === '') throw mustBe('prefix', 'a non-empty string', prefix);
   if (options.onError !== undefined && typeof options.onError !== 'function') throw mustBe('onError', 'a function', options.onError);
   const redis = scriptRunner(options.client);
   checkClusterPrefix(options.client, prefix, 'journal', 'shop:{journal}:');
-  const keys = ['index', 'entries', 'attempts', 'updates', 'seq'].map((name) => `${prefix}${name}`);
+  const keys = ['index', 'entries', 'attempts', 'updates', 'seq', 'unverified'].map((name) => `${prefix}${name}`);
   const log = guardLogger(options.logger);
   const onError =
     options.onError ?? ((error: unknown) => log.error({ error: describeError(error) }, 'pixhook: the redis journal feed failed'));
@@ -90,7 +96,7 @@ export function redisJournal(options: RedisJournalOptions): DeliveryJournal {
     async add(entry) {
       connected();
       const { fields, attempts } = entryText(entry);
-      await redis.run(journalAddScript, keys, [entry.id, fields, attempts, String(max)]);
+      await redis.run(journalAddScript, keys, [entry.id, fields, attempts, String(max), String(maxUnverified), entry.verified ? '1' : '0']);
     },
     async addAttempt(id, attempt) {
       connected();

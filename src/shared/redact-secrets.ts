@@ -15,6 +15,8 @@ const webhookSecret = /\bwhsec_[A-Za-z0-9_+/=-]+/g;
  * is; escaping is the printer's job. The one redaction for logs, the journal, the console and the CLI.
  */
 export function redactSecrets(text: string): string {
+  // Callers hand it whatever was thrown: a non-string is never shown.
+  if (typeof text !== 'string') return '';
   return redactedUrlsIn(text)
     .replace(webhookSecret, 'whsec_***')
     .replace(bearer, '$1 ***')

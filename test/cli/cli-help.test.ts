@@ -34,6 +34,7 @@ const commandPaths = [
   'book dismiss',
   'dev',
   'console',
+  'replay',
 ];
 
 describe('pixhook --version', () => {

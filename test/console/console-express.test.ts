@@ -87,6 +87,16 @@ describe('the console mounted in Express', () => {
     expect(await page.locator('main').innerText()).toContain(`quarantine:${id}`);
     expect(app.runs.get('transaction_paid:txn_quarantined_01')).toBe(1);
 
+    // A successful Replay removes the body (issue 31); the same body quarantined again replays as a duplicate.
+    expect(await page.getByRole('status').innerText()).toContain('Removed from the quarantine');
+    expect(await app.quarantine.show(id)).toBeUndefined();
+    await app.quarantine.put({
+      reason: 'payload_invalid',
+      message: 'data.amountInCents: expected a number (an older reader)',
+      bytes: new TextEncoder().encode(body),
+      headers: {},
+      receivedAt: new Date().toISOString(),
+    });
     await page.goto(`${app.base}/quarantine`);
     await page.locator(`tr[data-quarantine-id="${id}"]`).getByRole('button', { name: 'Replay' }).click();
     await page.waitForURL(/\/deliveries\/.+/);

@@ -124,7 +124,11 @@ describe('emulator: every case of the payment book', () => {
   it('refuses a delay without delayMs, or delayMs without delay, over HTTP and in options', async () => {
     const { emulator } = await setup();
     const post = (body: unknown) =>
-      fetch(`${emulator.url}/_emulator/delivery-faults`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.status);
+      fetch(`${emulator.url}/_emulator/delivery-faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.status);
     expect(await post({ action: 'delay' })).toBe(400);
     expect(await post({ action: 'fail', delayMs: 5 })).toBe(400);
     expect(await post({ action: 'delay', delayMs: 5 })).toBe(201);

@@ -8,16 +8,36 @@ interface Stats {
 
 const refreshMs = 30_000;
 
+/** `19:04` (24-hour UTC), the tables' time format, from seconds. */
+const hhmm = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(11, 16);
+
+/** The page's own text and line colours (light or dark), for the canvas, which cannot read CSS. */
+function inkOf(): { text: string; grid: string } {
+  const style = getComputedStyle(document.body);
+  return { text: style.color, grid: style.getPropertyValue('--line').trim() || '#d1d9e0' };
+}
+
 function options(kind: string, width: number): uPlot.Options {
+  const ink = inkOf();
+  const time: uPlot.Series = { value: (_u, v) => (v === null ? '—' : `${hhmm(v)} UTC`) };
   const series: uPlot.Series[] =
     kind === 'answers'
-      ? [{}, { label: '2xx', stroke: '#1a7f37' }, { label: '4xx', stroke: '#9a6700' }, { label: '5xx', stroke: '#cf222e' }]
+      ? [time, { label: '2xx', stroke: '#1a7f37' }, { label: '4xx', stroke: '#9a6700' }, { label: '5xx', stroke: '#cf222e' }]
       : [
-          {},
+          time,
           { label: 'p50 ms', stroke: '#0969da', points: { show: true } },
           { label: 'p99 ms', stroke: '#8250df', points: { show: true } },
         ];
-  return { width, height: 180, series, axes: [{}, { label: kind === 'answers' ? 'per minute' : 'ms' }], legend: { live: false } };
+  return {
+    width,
+    height: 180,
+    series,
+    axes: [
+      { values: (_u, splits) => splits.map(hhmm), stroke: ink.text, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid } },
+      { label: kind === 'answers' ? 'per minute' : 'ms', stroke: ink.text, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid } },
+    ],
+    legend: { live: false },
+  };
 }
 
 function data(kind: string, stats: Stats): uPlot.AlignedData {

@@ -1,4 +1,5 @@
 // Rows that arrive over server-sent events, built with textContent only: a payload string is never markup.
+import { deliveryState } from './delivery-state.js';
 
 export interface LiveEntry {
   id: string;
@@ -11,6 +12,7 @@ export interface LiveEntry {
   channel?: string;
   replayOf?: string;
   verified: boolean;
+  warnings?: string[];
   attempts: unknown[];
 }
 
@@ -28,9 +30,10 @@ function when(iso: string): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : iso;
 }
 
-function cell(row: HTMLTableRowElement, text: string, className?: string): HTMLTableCellElement {
+function cell(row: HTMLTableRowElement, label: string, text: string, className?: string): HTMLTableCellElement {
   const td = row.insertCell();
   td.textContent = text;
+  td.dataset['label'] = label;
   if (className !== undefined) td.className = className;
   return td;
 }
@@ -46,18 +49,23 @@ function link(td: HTMLTableCellElement, href: string, text: string): void {
 /** The same cells as the server's `deliveryRow`. */
 export function buildRow(base: string, entry: LiveEntry): HTMLTableRowElement {
   const row = document.createElement('tr');
+  const state = deliveryState(entry);
   row.dataset['deliveryId'] = entry.id;
   row.dataset['status'] = String(entry.status);
-  link(cell(row, ''), `${base}/deliveries/${encodeURIComponent(entry.id)}`, when(entry.at));
-  cell(row, entry.event ?? '—');
-  const resource = cell(row, '—');
+  row.dataset['state'] = state;
+  link(cell(row, 'Received (UTC)', ''), `${base}/deliveries/${encodeURIComponent(entry.id)}`, when(entry.at));
+  cell(row, 'Event', entry.event ?? '—');
+  const resource = cell(row, 'Resource', '—');
   if (entry.resourceId !== undefined) link(resource, `${base}/resources/${encodeURIComponent(entry.resourceId)}`, entry.resourceId);
-  cell(row, money(entry.amountInCents), 'num');
-  cell(row, String(entry.status), `status s${Math.floor(entry.status / 100)}xx`);
-  cell(row, entry.reason ?? '');
-  cell(row, entry.replayOf !== undefined ? 'replay' : (entry.channel ?? ''));
-  cell(row, entry.verified ? 'yes' : 'no');
-  cell(row, String(entry.attempts.length), 'num');
+  cell(row, 'Amount', money(entry.amountInCents), 'num');
+  const pill = document.createElement('span');
+  pill.className = `pill pill-${state}`;
+  pill.textContent = state;
+  cell(row, 'State', '').append(pill);
+  cell(row, 'Answer', String(entry.status), `status s${Math.floor(entry.status / 100)}xx`);
+  cell(row, 'Reason', entry.reason ?? '');
+  cell(row, 'Channel', entry.replayOf !== undefined ? 'replay' : (entry.channel ?? ''));
+  cell(row, 'Runs', String(entry.attempts.length), 'num');
   row.classList.add('arrived');
   return row;
 }

@@ -30,6 +30,25 @@ export function deliveriesPage(context: PageContext, entries: readonly JournalEn
       ${field('reason', 'Reason')} ${field('resource', 'Resource id')}
       <button type="submit">Filter</button>
     </form>
+    <details class="bulk-replay">
+      <summary>Bulk replay</summary>
+      <p>
+        Replays the matching verified deliveries, oldest first, through dedupe: a handled event comes back
+        <span class="pill pill-duplicate">duplicate</span>. Times are UTC (2026-11-27T10:00:00Z).
+      </p>
+      <form method="post" action="${context.base}/actions/replays" class="filters bulk">
+        <input type="hidden" name="_csrf" value="${context.csrf}" />
+        <label for="r-since">Since</label><input id="r-since" name="since" /> <label for="r-until">Until</label
+        ><input id="r-until" name="until" /> <label for="r-event">Event</label
+        ><input id="r-event" name="event" value="${query.event ?? ''}" /> <label for="r-answer">Answer</label
+        ><input id="r-answer" name="answer" inputmode="numeric" value="${status}" /> <label for="r-reason">Reason</label
+        ><input id="r-reason" name="reason" value="${query.reason ?? ''}" /> <label for="r-resource">Resource id</label
+        ><input id="r-resource" name="resource" value="${query.resource ?? ''}" />
+        <!-- The first button is what Enter presses: the dry run. -->
+        <button type="submit" name="mode" value="dry-run">Dry run</button>
+        <button type="submit" name="mode" value="run">Replay them</button>
+      </form>
+    </details>
     ${deliveryTable(context.base, entries, query, `${entries.length} most recent deliveries, newest first; new ones appear live`)}`;
   return layout(context, 'Deliveries', '/deliveries', body);
 }

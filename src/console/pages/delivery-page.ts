@@ -81,8 +81,8 @@ export function deliveryPage(context: PageContext, entry: JournalEntry, canRepla
           </table>`
     }
     <h2>Typed event</h2>
-    ${typed === undefined ? html`<p>No verified body is kept for this delivery.</p>` : html`<pre class="code">${typed.text}</pre>`}
+    ${typed === undefined ? html`<p>No verified body is kept for this delivery.</p>` : html`<pre class="code" tabindex="0" role="region" aria-label="Typed event">${typed.text}</pre>`}
     <h2>Body</h2>
-    ${entry.body === undefined ? html`<p>Not stored: only verified bodies are kept.</p>` : html`<pre class="code">${prettyBody(entry.body)}</pre>`}`;
+    ${entry.body === undefined ? html`<p>Not stored: only verified bodies are kept.</p>` : html`<pre class="code" tabindex="0" role="region" aria-label="Body">${prettyBody(entry.body)}</pre>`}`;
   return layout(context, `Delivery ${entry.id}`, '/deliveries', body);
 }

@@ -1,20 +1,24 @@
 import type { JournalEntry, JournalQuery } from '../../journal/delivery-journal.js';
 import { html, type SafeHtml } from '../html.js';
 import { money, when } from '../format.js';
+import { deliveryState } from '../client/delivery-state.js';
 
 /** One delivery row; the client builds the same cells (client/live-rows.ts) for rows that arrive live. */
 export function deliveryRow(base: string, entry: JournalEntry): SafeHtml {
   const resource = entry.resourceId;
-  return html`<tr data-delivery-id="${entry.id}" data-status="${entry.status}">
-    <td><a href="${base}/deliveries/${encodeURIComponent(entry.id)}">${when(entry.at)}</a></td>
-    <td>${entry.event ?? '—'}</td>
-    <td>${resource === undefined ? '—' : html`<a href="${base}/resources/${encodeURIComponent(resource)}">${resource}</a>`}</td>
-    <td class="num">${money(entry.amountInCents)}</td>
-    <td class="status s${Math.floor(entry.status / 100)}xx">${entry.status}</td>
-    <td>${entry.reason ?? ''}</td>
-    <td>${entry.replayOf !== undefined ? 'replay' : (entry.channel ?? '')}</td>
-    <td>${entry.verified ? 'yes' : 'no'}</td>
-    <td class="num">${entry.attempts.length}</td>
+  const state = deliveryState(entry);
+  return html`<tr data-delivery-id="${entry.id}" data-status="${entry.status}" data-state="${state}">
+    <td data-label="Received (UTC)"><a href="${base}/deliveries/${encodeURIComponent(entry.id)}">${when(entry.at)}</a></td>
+    <td data-label="Event">${entry.event ?? '—'}</td>
+    <td data-label="Resource">
+      ${resource === undefined ? '—' : html`<a href="${base}/resources/${encodeURIComponent(resource)}">${resource}</a>`}
+    </td>
+    <td data-label="Amount" class="num">${money(entry.amountInCents)}</td>
+    <td data-label="State"><span class="pill pill-${state}">${state}</span></td>
+    <td data-label="Answer" class="status s${Math.floor(entry.status / 100)}xx">${entry.status}</td>
+    <td data-label="Reason">${entry.reason ?? ''}</td>
+    <td data-label="Channel">${entry.replayOf !== undefined ? 'replay' : (entry.channel ?? '')}</td>
+    <td data-label="Runs" class="num">${entry.attempts.length}</td>
   </tr>`;
 }
 
@@ -31,10 +35,10 @@ export function deliveryTable(base: string, entries: readonly JournalEntry[], qu
         <th scope="col">Event</th>
         <th scope="col">Resource</th>
         <th scope="col">Amount</th>
+        <th scope="col">State</th>
         <th scope="col">Answer</th>
         <th scope="col">Reason</th>
         <th scope="col">Channel</th>
-        <th scope="col">Verified</th>
         <th scope="col">Runs</th>
       </tr>
     </thead>

@@ -7,6 +7,8 @@ export interface PageContext {
   /** Which parts exist, for the navigation. */
   has: { sandbox: boolean; book: boolean; quarantine: boolean; queue: boolean; reconciler: boolean };
   notice?: { text: string; ok: boolean };
+  /** The watchdog's active alerts, shown as a banner. */
+  alerts?: readonly { kind: string; message: string; at: string }[];
 }
 
 const sections = [
@@ -48,6 +50,15 @@ export function layout(context: PageContext, title: string, current: string, bod
             </ul>
           </nav>
         </header>
+        ${
+          context.alerts !== undefined && context.alerts.length > 0
+            ? html`<section class="alerts" role="alert" aria-label="Watchdog alerts">
+                <ul>
+                  ${context.alerts.map((a) => html`<li data-alert="${a.kind}"><strong>${a.kind.replace(/_/g, ' ')}</strong> ${a.message}</li>`)}
+                </ul>
+              </section>`
+            : ''
+        }
         <main>
           <h1>${title}</h1>
           ${notice} ${body}

@@ -1,0 +1,138 @@
+import { createProcessing, memoryDedupeStore, type DedupeStore, type DeliveryJournal } from '../src/index.js';
+import { bulkReplay, replayFilterFrom, type BulkReplayResult } from '../src/console/bulk-replay.js';
+import { redactedUrl } from '../src/shared/redacted-url.js';
+import { parseCommandLine, requirePackage, runCommand, UsageError } from './shared/cli-args.js';
+import type { CommandHelp } from './shared/command-help.js';
+import { jsonText } from './shared/json-text.js';
+import { loadHandlers } from './shared/load-handlers.js';
+import { closeClient, connectRedis, redisEnvHelp } from './shared/redis-backend.js';
+import { stderrLogger } from './shared/stderr-logger.js';
+
+export const replayHelp: CommandHelp = {
+  usage:
+    'replay (--redis <url> | --postgres <url>) [--since <iso>] [--until <iso>] [--event <name>] [--answer <status>] [--reason <r>] [--resource <id>] (--dry-run | --handlers <module>) [--force]',
+  about:
+    'Replays journaled deliveries that match the filters, oldest first, through dedupe (a handled event comes back duplicate). --dry-run only counts them.',
+  flags: [
+    { flag: '--redis <url>', meaning: 'the journal and dedupe store your receivers share (default: PIXHOOK_REDIS_URL)' },
+    { flag: '--postgres <url>', meaning: 'the journal and the inbox (dedupe) your receivers share in PostgreSQL' },
+    { flag: '--since <iso>', meaning: 'deliveries that arrived at or after this time (e.g. 2026-11-27T10:00:00Z)' },
+    { flag: '--until <iso>', meaning: 'deliveries that arrived before this time' },
+    { flag: '--event <name>', meaning: 'only this event (e.g. transaction_paid)' },
+    { flag: '--answer <status>', meaning: 'only deliveries answered with this HTTP status (e.g. 500)' },
+    { flag: '--reason <r>', meaning: 'only deliveries answered with this reason (e.g. handler_failed)' },
+    { flag: '--resource <id>', meaning: "only this charge's or transfer's deliveries" },
+    { flag: '--dry-run', meaning: 'count what would be replayed; nothing runs' },
+    { flag: '--handlers <module>', meaning: 'the module that registers your handlers (required unless --dry-run)' },
+    { flag: '--force', meaning: 'run the handlers even for events already handled (skips the shared dedupe store)' },
+  ],
+  env: redisEnvHelp,
+};
+
+/**
+ * `pixhook replay`: a bulk replay from the shared journal. Prints one JSON line per delivery and a
+ * summary on stderr; exit 0 when every run ended 2xx (or on a dry run), 1 when some failed, 2 on usage.
+ */
+export function replayCommand(argv: string[]): Promise<number> {
+  return runCommand('replay', async () => {
+    const { values } = parseCommandLine(argv, {
+      redis: { type: 'string' },
+      postgres: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      event: { type: 'string' },
+      answer: { type: 'string' },
+      reason: { type: 'string' },
+      resource: { type: 'string' },
+      handlers: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+    });
+    const dryRun = values['dry-run'];
+    let filter;
+    try {
+      filter = replayFilterFrom(
+        new URLSearchParams(
+          Object.entries({
+            since: values.since,
+            until: values.until,
+            event: values.event,
+            answer: values.answer,
+            reason: values.reason,
+            resource: values.resource,
+          }).filter((pair): pair is [string, string] => pair[1] !== undefined),
+        ),
+      );
+    } catch (error) {
+      throw new UsageError(`--${(error as Error).message}`);
+    }
+    const redis = values.redis ?? (process.env['PIXHOOK_REDIS_URL'] || undefined);
+    if (redis !== undefined && values.postgres !== undefined) throw new UsageError('give --redis or --postgres, not both');
+    if (redis === undefined && values.postgres === undefined)
+      throw new UsageError('pixhook replay needs --redis <url> or --postgres <url>: the journal your receivers share');
+    if (!dryRun && values.handlers === undefined) throw new UsageError('pixhook replay needs --handlers <module> (or --dry-run to count)');
+    if (dryRun && values.force) throw new UsageError('--force runs handlers; it has no meaning with --dry-run');
+    const register = values.handlers === undefined ? undefined : await loadHandlers(values.handlers);
+    const shared = redis !== undefined ? await redisShared(redis) : await postgresShared(values.postgres!);
+    try {
+      let processing;
+      if (register !== undefined) {
+        // --force: a store of its own, so the shared done-marks do not stop the runs (they are what --force is for).
+        const store = values.force ? memoryDedupeStore() : shared.store;
+        processing = createProcessing({ store, journal: shared.journal, logger: stderrLogger });
+        await register(processing);
+      }
+      const result = await bulkReplay({ journal: shared.journal, processing, filter, dryRun });
+      await processing?.drain?.();
+      for (const delivery of result.deliveries) process.stdout.write(`${jsonText(delivery)}\n`);
+      process.stderr.write(`pixhook: ${summary(result)} (journal on ${shared.label})\n`);
+      return result.failed === 0 ? 0 : 1;
+    } finally {
+      await shared.close();
+    }
+  });
+}
+
+function summary(result: BulkReplayResult): string {
+  const skipped = result.skipped === 0 ? '' : `; ${result.skipped} skipped (unverified, without a body, or replays)`;
+  if (result.dryRun) return `dry run: ${result.matched} would be replayed${skipped}`;
+  const outcomes = Object.entries(result.outcomes).map(([state, n]) => `${n} ${state}`);
+  return `replayed ${result.matched}: ${outcomes.length === 0 ? 'nothing ran' : outcomes.join(', ')}; ${result.failed} failed${skipped}`;
+}
+
+interface Shared {
+  journal: DeliveryJournal;
+  store: DedupeStore;
+  label: string;
+  close(): Promise<void>;
+}
+
+async function redisShared(url: string): Promise<Shared> {
+  requirePackage('ioredis');
+  const { redisJournal, redisDedupeStore } = await import('../src/redis/index.js');
+  const client = await connectRedis(url, 30_000);
+  return {
+    journal: redisJournal({ client, logger: stderrLogger }),
+    store: redisDedupeStore({ client, quarantine: false }),
+    label: redactedUrl(url),
+    close: () => closeClient(client),
+  };
+}
+
+async function postgresShared(url: string): Promise<Shared> {
+  const { default: pg } = await import('pg');
+  const { postgresJournal, postgresInbox } = await import('../src/postgres/index.js');
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on('error', (error: Error) => stderrLogger.warn({ error: error.message }, 'pixhook replay: postgres connection error'));
+  const inbox = postgresInbox({ pool });
+  await inbox.migrate();
+  return {
+    journal: postgresJournal({ db: pool }),
+    store: inbox.store,
+    label: redactedUrl(url),
+    close: async () => {
+      await inbox.close();
+      await pool.end();
+    },
+  };
+}
