@@ -75,7 +75,9 @@ runApiPixContract('Next.js App Router handler', async (receiver) => {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const request = new Request(`http://127.0.0.1${req.url ?? '/'}`, {
       method: req.method,
-      headers: Object.entries(req.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : [])),
+      headers: Object.entries(req.headers).flatMap(([name, value]): [string, string][] =>
+        typeof value === 'string' ? [[name, value]] : [],
+      ),
       ...(req.method !== 'GET' && req.method !== 'HEAD' && { body: Buffer.concat(chunks) }),
     });
     void handler(request).then(async (response) => {
