@@ -1,8 +1,9 @@
-import type { PeerConnection } from '../../intake/peer-connection.js';
+import type { PeerConnection, PeerTls } from '../../intake/peer-connection.js';
 import { describeGiven } from '../../shared/option-checks.js';
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
 import { readHeader, type HeaderSource } from '../../shared/read-header.js';
 import { addressList } from './address-list.js';
+import type { MaybePromise } from '../../shared/maybe-promise.js';
 
 /** PEM text (one or several certificates), or a list of them. Bytes of a PEM file are accepted too. */
 export type CertificateSource = string | Uint8Array | readonly (string | Uint8Array)[];
@@ -44,7 +45,7 @@ export interface ResolvedAuth {
   /** True when the adapter must hand over the TLS socket's verdict (`mtls`). */
   needsTls: boolean;
   /** `undefined` when the request is authenticated; otherwise the reason, and a private hint for logs. */
-  check(input: AuthCheckInput): Promise<{ reason: AuthFailure; hint: string } | undefined>;
+  check(input: AuthCheckInput): MaybePromise<{ reason: AuthFailure; hint: string } | undefined>;
 }
 
 const modes = ['mtls', 'proxy', 'urlSecret'] as const;
@@ -139,29 +140,33 @@ function mtlsAuth(options: Record<string, unknown>): ResolvedAuth {
     );
   const names = stringList('auth.mtls.names', options['names']);
   const pinned = fingerprintSet('auth.mtls.fingerprints', options['fingerprints'], true);
-  // Web Crypto digests are asynchronous: computed once, awaited by the first request.
-  const caPrints = Promise.all(certificates.map(sha256Hex)).then((list) => new Set(list));
+  // Web Crypto digests are asynchronous: computed once; only requests before they are ready wait for them.
+  let cas: ReadonlySet<string> | undefined;
+  const caPrints = Promise.all(certificates.map(sha256Hex)).then((list) => (cas = new Set(list)));
   caPrints.catch(() => undefined);
+  type Refusal = { reason: AuthFailure; hint: string } | undefined;
+  const decide = (tls: PeerTls, trusted: ReadonlySet<string>): Refusal => {
+    const chain = tls.chain ?? [];
+    // Node checked the chain against the server's own `ca`; this checks it is the one this receiver trusts.
+    if (!chain.some((print) => trusted.has(print)))
+      return { reason: 'client_certificate_rejected', hint: 'the certificate does not chain to auth.mtls.ca' };
+    if (pinned !== undefined && !pinned.has(chain[0] ?? ''))
+      return { reason: 'client_certificate_rejected', hint: 'the certificate is not one of auth.mtls.fingerprints' };
+    if (names !== undefined && !names.some((name) => certificateNames(tls.subjectName, tls.altNames).includes(name)))
+      return { reason: 'client_certificate_rejected', hint: 'the certificate names none of auth.mtls.names' };
+    return undefined;
+  };
   return {
     mode: 'mtls',
     needsTls: true,
-    async check({ peer }) {
+    check({ peer }) {
       const tls = peer?.tls;
       if (tls === undefined)
         return { reason: 'client_certificate_required', hint: 'the request did not come over a TLS socket that Node terminated' };
       if (!tls.presented) return { reason: 'client_certificate_required', hint: 'no client certificate was presented' };
       if (!tls.authorized)
         return { reason: 'client_certificate_rejected', hint: `the TLS stack refused it: ${tls.error ?? 'unauthorized'}` };
-      const chain = tls.chain ?? [];
-      const cas = await caPrints;
-      // Node checked the chain against the server's own `ca`; this checks it is the one this receiver trusts.
-      if (!chain.some((print) => cas.has(print)))
-        return { reason: 'client_certificate_rejected', hint: 'the certificate does not chain to auth.mtls.ca' };
-      if (pinned !== undefined && !pinned.has(chain[0] ?? ''))
-        return { reason: 'client_certificate_rejected', hint: 'the certificate is not one of auth.mtls.fingerprints' };
-      if (names !== undefined && !names.some((name) => certificateNames(tls.subjectName, tls.altNames).includes(name)))
-        return { reason: 'client_certificate_rejected', hint: 'the certificate names none of auth.mtls.names' };
-      return undefined;
+      return cas !== undefined ? decide(tls, cas) : caPrints.then((ready) => decide(tls, ready));
     },
   };
 }
@@ -196,25 +201,24 @@ function proxyAuth(options: Record<string, unknown>): ResolvedAuth {
     needsTls: false,
     check({ headers, peer }) {
       // Only the proxy may speak for the certificate: anyone else sending its headers is refused.
-      if (!from.has(peer?.address))
-        return Promise.resolve({ reason: 'address_not_allowed', hint: 'the peer is not one of auth.proxy.from' });
+      if (!from.has(peer?.address)) return { reason: 'address_not_allowed', hint: 'the peer is not one of auth.proxy.from' };
       const verdict = readHeader(headers, verifyHeader);
       if (verdict === undefined || verdict === '' || verdict === 'NONE')
-        return Promise.resolve({
+        return {
           reason: 'client_certificate_required',
           hint: `the proxy reports no client certificate (${verifyHeader})`,
-        });
+        };
       if (verdict !== 'SUCCESS')
-        return Promise.resolve({
+        return {
           reason: 'client_certificate_rejected',
           hint: `the proxy reports the certificate failed (${verifyHeader})`,
-        });
+        };
       if (pinned !== undefined) {
         const print = normalizeFingerprint(readHeader(headers, fingerprintHeader) ?? '');
         if (print === undefined || !pinned.has(print))
-          return Promise.resolve({ reason: 'client_certificate_rejected', hint: 'the fingerprint is not one of auth.proxy.fingerprints' });
+          return { reason: 'client_certificate_rejected', hint: 'the fingerprint is not one of auth.proxy.fingerprints' };
       }
-      return Promise.resolve(undefined);
+      return undefined;
     },
   };
 }
@@ -230,20 +234,21 @@ function urlSecretAuth(options: Record<string, unknown>): ResolvedAuth {
   if (typeof param !== 'string' || param === '')
     throw new PixhookConfigError(`pixhook: \`auth.urlSecret.param\` must be a query parameter name, got ${describeGiven(param)}.`);
   const allowFrom = options['allowFrom'] === undefined ? undefined : addressList('auth.urlSecret.allowFrom', options['allowFrom']);
-  const expected = new TextEncoder().encode(secret);
+  const encoder = new TextEncoder();
+  const expected = encoder.encode(secret);
   return {
     mode: 'urlSecret',
     needsTls: false,
     check({ url, peer }) {
       if (allowFrom !== undefined && !allowFrom.has(peer?.address))
-        return Promise.resolve({ reason: 'address_not_allowed', hint: 'the peer is not one of auth.urlSecret.allowFrom' });
+        return { reason: 'address_not_allowed', hint: 'the peer is not one of auth.urlSecret.allowFrom' };
       const given = queryParam(url, param);
-      if (given === undefined || !sameBytes(new TextEncoder().encode(given), expected))
-        return Promise.resolve({
+      if (given === undefined || !sameBytes(encoder.encode(given), expected))
+        return {
           reason: 'url_secret_mismatch',
           hint: given === undefined ? `no ${param} in the query` : `${param} does not match`,
-        });
-      return Promise.resolve(undefined);
+        };
+      return undefined;
     },
   };
 }

@@ -23,7 +23,8 @@ import { PixhookConfigError } from '../../shared/pixhook-error.js';
 import type { HeaderSource } from '../../shared/read-header.js';
 import { reasonStatus, type ReasonCode } from '../../shared/reasons.js';
 import { withTimeout } from '../../shared/with-timeout.js';
-import { resolveAuth, type ApiPixAuth } from './api-pix-auth.js';
+import { resolveAuth, type ApiPixAuth, type AuthFailure } from './api-pix-auth.js';
+import { andThen, isPromise, type MaybePromise } from '../../shared/maybe-promise.js';
 import { readBatch, type ApiPixCallback } from './read-batch.js';
 
 interface ApiPixIntakeOptions {
@@ -50,6 +51,8 @@ export type ApiPixReceiverOptions = ApiPixIntakeOptions &
   ((ProcessingOptions & { processing?: undefined }) | ({ processing: Processing } & { [K in keyof ProcessingOptions]?: undefined }));
 
 const keepInvalidTimeoutMs = 2_000;
+const noAcceptOptions = {};
+type AuthRefusal = { reason: AuthFailure; hint: string };
 const notHere = ['secret', 'signature', 'telemetry'] as const;
 
 /** One item's outcome inside a call. */
@@ -93,16 +96,26 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
   const answer = createAnswers(retryAfterSeconds);
   const writer = journalWriterOf(processing);
 
-  async function pipeline(request: ReceiveRequest, call: Call): Promise<ReceiveResult> {
+  // ── The pipeline: synchronous until a step really is asynchronous (as createReceiver's), so a call
+  //    whose store and handlers answer at once is answered in the same turn.
+  function pipeline(request: ReceiveRequest, call: Call): MaybePromise<ReceiveResult> {
     // 1. Only POST carries calls.
-    if (request.method !== undefined && request.method.toUpperCase() !== 'POST') return answer('method_not_allowed');
+    if (request.method !== undefined && request.method !== 'POST' && request.method.toUpperCase() !== 'POST')
+      return answer('method_not_allowed');
     // 2. Who is calling, before a byte of the body is read.
-    const refused = await auth.check({ headers: request.headers, url: request.url, peer: request.peer });
+    return andThen(auth.check({ headers: request.headers, url: request.url, peer: request.peer }), authenticated, undefined, call);
+  }
+
+  function authenticated(refused: AuthRefusal | undefined, call: Call): MaybePromise<ReceiveResult> {
     if (refused !== undefined) return answer(refused.reason, { hint: refused.hint });
     call.verified = true;
     // 3. The exact bytes, within the limit.
-    const body: BodyRead =
-      typeof request.body === 'function' ? await readBody(request.body, maxBodyBytes) : takeBody(request.body, maxBodyBytes);
+    const { request } = call;
+    if (typeof request.body === 'function') return readBody(request.body, maxBodyBytes).then((body) => withBody(body, call));
+    return withBody(takeBody(request.body, maxBodyBytes), call);
+  }
+
+  function withBody(body: BodyRead, call: Call): MaybePromise<ReceiveResult> {
     if (!body.ok)
       return answer(body.reason, {
         ...(body.hint !== undefined && { hint: body.hint }),
@@ -111,40 +124,54 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
     call.bytes = body.bytes;
     // 4. JSON, then the call's shape. A call we cannot read at all is kept and answered 400, like the gateway's.
     const json = parseJson(body.bytes);
-    if (!json.ok) return whollyInvalid('json_invalid', call, request.headers, json.message);
+    if (!json.ok) return whollyInvalid('json_invalid', call, json.message);
     call.body = json.text;
-    const batch = readBatch(json.value, request.url);
-    if (!batch.ok) return whollyInvalid('payload_invalid', call, request.headers, batch.message, json.value);
+    call.json = json.value;
+    const batch = readBatch(json.value, call.request.url);
+    if (!batch.ok) return whollyInvalid('payload_invalid', call, batch.message, json.value);
     call.callback = batch.callback;
 
-    // 5. Each item: read, the key checked, then its own claim, book step and handlers, in order.
-    const failures: EssentialFailure[] = [];
-    const outcomes: ItemOutcome[] = [];
+    // 5. Each item read and its key checked; then, in order, each event's own claim, book step and handlers.
     for (let i = 0; i < batch.items.length; i++) {
       const base = batch.base === '' ? String(i) : `${batch.base}.${String(i)}`;
       const read = readItem(batch.callback, batch.items[i], base);
-      failures.push(...read.failures);
-      const events = keys === undefined ? read.events : withKeyChecked(read.events, base, failures);
-      for (const event of events) {
-        const accepted = await processing.acceptNow(event, {
-          body: JSON.stringify(event.payload),
-          ...(request.waitUntil !== undefined && { waitUntil: request.waitUntil }),
-          // Processing appends each item's handler runs to the call's one journal entry.
-          ...(call.journal !== undefined && { journal: call.journal }),
-        } as Parameters<Processing['acceptNow']>[1]);
-        outcomes.push({ event, accepted });
-      }
+      if (read.failures.length > 0) call.failures.push(...read.failures);
+      const events = keys === undefined ? read.events : withKeyChecked(read.events, base, call.failures);
+      for (const event of events) call.events.push(event);
     }
-    call.outcomes = outcomes;
+    return andThen(runEvents(call, 0), afterEvents, undefined, call);
+  }
 
+  /** Accepts `call.events[from…]` one after another; synchronous while processing answers synchronously. */
+  function runEvents(call: Call, from: number): MaybePromise<void> {
+    for (let i = from; i < call.events.length; i++) {
+      const event = call.events[i]!;
+      const accepted = processing.acceptNow(event, acceptOptions(call));
+      if (isPromise(accepted))
+        return accepted.then((result) => {
+          call.outcomes.push({ event, accepted: result });
+          return runEvents(call, i + 1);
+        });
+      call.outcomes.push({ event, accepted });
+    }
+    return undefined;
+  }
+
+  function acceptOptions(call: Call): Parameters<Processing['acceptNow']>[1] {
+    // No `body`: processing queues the event's own one-event payload (durable mode), never the whole call.
+    const { waitUntil } = call.request;
+    if (waitUntil === undefined && call.journal === undefined) return noAcceptOptions;
+    // Processing appends each item's handler runs to the call's one journal entry.
+    return { ...(waitUntil !== undefined && { waitUntil }), ...(call.journal !== undefined && { journal: call.journal }) } as Parameters<
+      Processing['acceptNow']
+    >[1];
+  }
+
+  function afterEvents(_: void, call: Call): MaybePromise<ReceiveResult> {
     // 6. Unreadable items: kept with the call's bytes. A resend cannot mend them, so once kept they do
     //    not hold the answer (the PSP would resend the readable items forever, then disable the webhook).
-    let keptReason: ReasonCode | undefined;
-    if (failures.length > 0) {
-      const kept = await keepItems(call, request.headers, failures, json.value);
-      if (!kept) keptReason = 'store_unavailable';
-    }
-    return callAnswer(outcomes, keptReason);
+    if (call.failures.length === 0) return callAnswer(call.outcomes, undefined);
+    return keepItems(call).then((kept) => callAnswer(call.outcomes, kept ? undefined : 'store_unavailable'));
   }
 
   function callAnswer(outcomes: readonly ItemOutcome[], keptReason: ReasonCode | undefined): ReceiveResult {
@@ -195,26 +222,27 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
   async function whollyInvalid(
     reason: 'json_invalid' | 'payload_invalid',
     call: Call,
-    headers: HeaderSource,
     detail: string,
     json?: unknown,
   ): Promise<ReceiveResult> {
-    await keep({ reason, message: detail, bytes: call.bytes, headers: plainHeaders(headers), json, receivedAt: new Date().toISOString() });
+    const headers = plainHeaders(call.request.headers);
+    await keep({
+      reason,
+      message: detail,
+      bytes: call.bytes,
+      headers,
+      ...(json !== undefined && { json }),
+      receivedAt: new Date().toISOString(),
+    });
     const message = reason === 'payload_invalid' ? `The body is not a known API Pix shape: ${detail}` : undefined;
     return answer(reason, { hint: detail, ...(message !== undefined && { message }) });
   }
 
-  async function keepItems(call: Call, headers: HeaderSource, failures: readonly EssentialFailure[], json: unknown): Promise<boolean> {
-    const message = failures.map((failure) => failure.message).join('; ');
-    log.warn({ items: failures.length, detail: message }, 'pixhook: items of an API Pix call could not be read; kept with the call');
-    return keep({
-      reason: 'payload_invalid',
-      message,
-      bytes: call.bytes,
-      headers: plainHeaders(headers),
-      json,
-      receivedAt: new Date().toISOString(),
-    });
+  async function keepItems(call: Call): Promise<boolean> {
+    const message = call.failures.map((failure) => failure.message).join('; ');
+    log.warn({ items: call.failures.length, detail: message }, 'pixhook: items of an API Pix call could not be read; kept with the call');
+    const headers = plainHeaders(call.request.headers);
+    return keep({ reason: 'payload_invalid', message, bytes: call.bytes, headers, json: call.json, receivedAt: new Date().toISOString() });
   }
 
   /** onInvalid, then the quarantine. True when the call is kept somewhere (or there is nowhere to keep it). */
@@ -263,11 +291,21 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
     return result;
   }
 
-  const handle = (request: ReceiveRequest): Promise<ReceiveResult> => {
+  /** The pipeline, its answer counted, logged and journaled; synchronous when every step was. Never throws or rejects. */
+  const handle = (request: ReceiveRequest): MaybePromise<ReceiveResult> => {
     const call = new Call(writer?.open(journalId()), request);
-    return pipeline(request, call).then(
-      (result) => finish(result, call),
-      (error: unknown) => finish(answer('internal_error', { hint: describeError(error) }), call),
+    let running: MaybePromise<ReceiveResult>;
+    try {
+      running = pipeline(request, call);
+    } catch (error) {
+      // Only a bug lands here; the process must not crash on it.
+      return finish(answer('internal_error', { hint: describeError(error) }), call);
+    }
+    return andThen(
+      running,
+      finish,
+      (error: unknown, failedCall: Call) => finish(answer('internal_error', { hint: describeError(error) }), failedCall),
+      call,
     );
   };
 
@@ -283,7 +321,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
     },
     release: (heldId) => processing.release(heldId),
     checkDisputes: () => processing.checkDisputes(),
-    receive: (request) => handle(request),
+    receive: async (request) => handle(request),
     drain: (drainOptions) => processing.drain(drainOptions),
     metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
   };
@@ -316,9 +354,12 @@ function resolveKeys(keys: unknown): ReadonlySet<string> | undefined {
 class Call {
   bytes: Uint8Array = new Uint8Array(0);
   body: string | undefined = undefined;
+  json: unknown = undefined;
+  readonly events: ApiPixEvent[] = [];
+  readonly failures: EssentialFailure[] = [];
+  readonly outcomes: ItemOutcome[] = [];
   verified = false;
   callback: ApiPixCallback | undefined = undefined;
-  outcomes: readonly ItemOutcome[] = [];
   readonly startedAt = performance.now();
   readonly arrivedAt = Date.now();
   constructor(
