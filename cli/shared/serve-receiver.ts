@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
-import { createNodeHandler } from '../../adapters/node/index.js';
+import { createMtlsServer, createNodeHandler } from '../../adapters/node/index.js';
 import type { Receiver } from '../../src/index.js';
 
 export interface ServeOptions {
@@ -9,6 +9,10 @@ export interface ServeOptions {
   host: string;
   port: number;
   path: string;
+  /** The API Pix profile: the path and everything below it (`/pix`, `/rec`, `/cobr`) reach the receiver. */
+  subpaths?: boolean;
+  /** Node terminates mTLS (PEM texts): an https server that requires a client certificate from `ca`. */
+  tls?: { cert: string; key: string; ca: string };
 }
 
 export interface Served {
@@ -28,17 +32,21 @@ export async function serveReceiver(options: ServeOptions): Promise<Served> {
     const app = express();
     app.disable('x-powered-by');
     // Every method on the exact path reaches the receiver, so non-POST answers 405 as the contract says.
-    app.all(options.path, createExpressMiddleware(options.receiver));
-    server = createServer(app);
+    if (options.subpaths === true) app.use(options.path, createExpressMiddleware(options.receiver));
+    else app.all(options.path, createExpressMiddleware(options.receiver));
+    server = options.tls === undefined ? createServer(app) : createMtlsServer(options.tls, app);
   } else {
     const handle = createNodeHandler(options.receiver);
-    server = createServer((req, res) => {
-      if (new URL(req.url ?? '/', 'http://localhost').pathname !== options.path) {
+    const served = (pathname: string) =>
+      pathname === options.path || (options.subpaths === true && pathname.startsWith(`${options.path.replace(/\/+$/, '')}/`));
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      if (!served(new URL(req.url ?? '/', 'http://localhost').pathname)) {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
         return;
       }
       handle(req, res);
-    });
+    };
+    server = options.tls === undefined ? createServer(handler) : createMtlsServer(options.tls, handler);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -46,7 +54,7 @@ export async function serveReceiver(options: ServeOptions): Promise<Served> {
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${options.host}:${port}${options.path}`,
+    url: `${options.tls === undefined ? 'http' : 'https'}://${options.host}:${port}${options.path}`,
     framework: express ? 'express' : 'node:http',
     close: () =>
       new Promise<void>((resolve) => {
