@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { createApiPixReceiver } from '../src/api-pix/index.js';
 import { createReceiver } from '../src/index.js';
 import {
   parseCommandLine,
@@ -38,6 +40,16 @@ export const listenHelp: CommandHelp = {
     ...redisFlagsHelp('dedupe on Redis (and the queue in durable mode)'),
     ...retryFlagsHelp({ attempts: 3, delayMs: 500 }, ', --mode background only'),
     ...signatureFlagsHelp,
+    {
+      flag: '--profile <p>',
+      meaning: 'gateway (signed deliveries) or api-pix (the standard API Pix: /pix /rec /cobr below --path) (default gateway)',
+    },
+    { flag: '--tls-cert <file>', meaning: "api-pix: the server's certificate (PEM); with --tls-key and --tls-ca, Node terminates mTLS" },
+    { flag: '--tls-key <file>', meaning: "api-pix: the server's private key (PEM)" },
+    {
+      flag: '--tls-ca <file>',
+      meaning: "api-pix: the PSP's CA (PEM); without the three TLS flags the secret is checked in the URL (?secret=…)",
+    },
   ],
   env: { ...secretEnvHelp, ...redisEnvHelp },
 };
@@ -58,14 +70,26 @@ export function listenCommand(argv: string[]): Promise<number> {
       ...retryFlags,
       ...redisFlags,
       ...signatureFlags,
+      profile: { type: 'string', default: 'gateway' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'tls-ca': { type: 'string' },
     });
+    const apiPix = profileFrom(values.profile) === 'api-pix';
+    const tls = apiPix ? await tlsFrom(values) : refuseTls(values);
+    if (
+      apiPix &&
+      (values['forward-to'] !== undefined || values['signature-header'] !== undefined || values['signature-scheme'] !== 'sha256')
+    )
+      throw new UsageError('--profile api-pix is not signed: drop --forward-to, --signature-scheme and --signature-header');
     const mode = values.mode;
     if (mode !== 'inline' && mode !== 'background' && mode !== 'durable')
       throw new UsageError(`--mode must be inline, background or durable, got ${jsonText(mode)}`);
     const redisUrl = redisUrlFrom(values.redis, mode === 'durable');
     const path = values.path.startsWith('/') ? values.path : `/${values.path}`;
     const port = portFrom(values.port, 4000);
-    const secret = secretsFrom(values.secret);
+    // mTLS needs no secret; the gateway profile and api-pix without TLS (the URL's ?secret=…) do.
+    const secret = apiPix && tls !== undefined ? [] : secretsFrom(values.secret);
     const signature = signingFrom(values);
     const forwardTo = forwardUrlFrom(values['forward-to']);
     const redisWait = redisWaitFrom(values['redis-wait']);
@@ -86,14 +110,18 @@ export function listenCommand(argv: string[]): Promise<number> {
     let served;
     // A failure from here on closes the Redis connections first: nothing opened may keep the process alive.
     try {
-      receiver = createReceiver({
-        secret,
-        mode,
-        signature,
+      const processingOptions = {
+        mode: mode as 'inline' | 'background' | 'durable',
         logger: stderrLogger,
         ...(retryGiven && { retry }),
         ...(redis && { store: redis.store, queue: redis.queue }),
-      });
+      };
+      receiver = apiPix
+        ? createApiPixReceiver({
+            auth: tls !== undefined ? { mtls: { ca: tls.ca } } : { urlSecret: { secret: secret[0]! } },
+            ...processingOptions,
+          })
+        : createReceiver({ secret, signature, ...processingOptions });
       receiver.onAny((event, context) => {
         process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
       });
@@ -104,6 +132,8 @@ export function listenCommand(argv: string[]): Promise<number> {
         port,
         path,
         onUnknownPath: (method, target) => process.stderr.write(redactSecrets(unknownPathLine(method, target, path))),
+        ...(apiPix && { subpaths: true }),
+        ...(tls !== undefined && { tls }),
       });
     } catch (error) {
       await redis?.close();
@@ -111,7 +141,7 @@ export function listenCommand(argv: string[]): Promise<number> {
     }
     const forwarding = forwardTo === undefined ? '' : `, forwarding verified deliveries to ${forwardTo}`;
     process.stderr.write(
-      `pixhook: listening on ${served.url} (mode ${mode}, ${served.framework}${forwarding}${redis ? ', dedupe on Redis' : ''})\n`,
+      `pixhook: listening on ${served.url} (${apiPix ? `API Pix, ${tls !== undefined ? 'mTLS' : 'URL secret'}, ` : ''}mode ${mode}, ${served.framework}${forwarding}${redis ? ', dedupe on Redis' : ''})\n`,
     );
     await untilSignal();
     await served.close();
@@ -128,4 +158,36 @@ function forwardUrlFrom(value: string | undefined): string | undefined {
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
     throw new UsageError(`--forward-to must be an http(s) URL, got ${jsonText(value)}`);
   return url.href;
+}
+
+function profileFrom(value: string): 'gateway' | 'api-pix' {
+  if (value !== 'gateway' && value !== 'api-pix') throw new UsageError(`--profile must be gateway or api-pix, got ${jsonText(value)}`);
+  return value;
+}
+
+type TlsValues = { 'tls-cert'?: string | undefined; 'tls-key'?: string | undefined; 'tls-ca'?: string | undefined };
+
+function refuseTls(values: TlsValues): undefined {
+  if (values['tls-cert'] !== undefined || values['tls-key'] !== undefined || values['tls-ca'] !== undefined)
+    throw new UsageError('--tls-cert, --tls-key and --tls-ca apply to --profile api-pix only');
+  return undefined;
+}
+
+/** The three PEM files, or none of them (then the URL secret authenticates). */
+async function tlsFrom(values: TlsValues): Promise<{ cert: string; key: string; ca: string } | undefined> {
+  const given = [values['tls-cert'], values['tls-key'], values['tls-ca']];
+  if (given.every((value) => value === undefined)) return undefined;
+  if (given.some((value) => value === undefined)) throw new UsageError('give --tls-cert, --tls-key and --tls-ca together');
+  const read = async (flag: string, file: string) => {
+    try {
+      return await readFile(file, 'utf8');
+    } catch {
+      throw new UsageError(`${flag}: cannot read ${jsonText(file)}`);
+    }
+  };
+  return {
+    cert: await read('--tls-cert', values['tls-cert']!),
+    key: await read('--tls-key', values['tls-key']!),
+    ca: await read('--tls-ca', values['tls-ca']!),
+  };
 }

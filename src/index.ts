@@ -37,7 +37,7 @@ export { confirmableEvents } from './book/confirm-with-gateway.js';
 export type { ConfirmableEvent, ConfirmClient, ConfirmOptions, ConfirmSetting } from './book/confirm-with-gateway.js';
 export { memoryJournal } from './journal/memory-journal.js';
 export type { MemoryJournal, MemoryJournalOptions } from './journal/memory-journal.js';
-export type { DeliveryJournal, JournalAttempt, JournalEntry, JournalQuery } from './journal/delivery-journal.js';
+export type { DeliveryJournal, JournalAttempt, JournalEntry, JournalItem, JournalQuery } from './journal/delivery-journal.js';
 export { eventKey } from './events/event-key.js';
 export { verifySignature } from './signature/verify-signature.js';
 export { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';
@@ -50,6 +50,14 @@ export { isForwardTransition } from './events/status-order.js';
 export type { NormalizeResult } from './events/normalize-event.js';
 export type { NormalizeOptions } from './events/normalize-event.js';
 export type { PixInfraction } from './events/event-types.js';
+export type {
+  ApiPixEvent,
+  ApiPixEventName,
+  PixReceivedEvent,
+  PixRefundUpdatedEvent,
+  RecurrenceUpdatedEvent,
+  RecurringChargeUpdatedEvent,
+} from './events/api-pix-event-types.js';
 export {
   documentedEventNames,
   isPixEventName,
@@ -60,7 +68,14 @@ export {
   transferEventNames,
   transferStatuses,
 } from './events/event-names.js';
-export type { PixEventName, TransactionEventName, TransactionStatus, TransferEventName, TransferStatus } from './events/event-names.js';
+export type {
+  EventName,
+  PixEventName,
+  TransactionEventName,
+  TransactionStatus,
+  TransferEventName,
+  TransferStatus,
+} from './events/event-names.js';
 export type {
   EventSource,
   EventWarning,

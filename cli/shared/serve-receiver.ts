@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
-import { createNodeHandler } from '../../adapters/node/index.js';
+import { createMtlsServer, createNodeHandler } from '../../adapters/node/index.js';
 import type { Receiver } from '../../src/index.js';
 import { jsonText } from './json-text.js';
 
@@ -12,6 +12,10 @@ export interface ServeOptions {
   path: string;
   /** Told of each request to any other path (answered 404), so a sender posting to the wrong path is seen. */
   onUnknownPath?: (method: string, target: string) => void;
+  /** The API Pix profile: the path and everything below it (`/pix`, `/rec`, `/cobr`) reach the receiver. */
+  subpaths?: boolean;
+  /** Node terminates mTLS (PEM texts): an https server that requires a client certificate from `ca`. */
+  tls?: { cert: string; key: string; ca: string };
 }
 
 export interface Served {
@@ -31,18 +35,23 @@ export async function serveReceiver(options: ServeOptions): Promise<Served> {
     const app = express();
     app.disable('x-powered-by');
     // Every method on the exact path reaches the receiver, so non-POST answers 405 as the contract says.
-    app.all(options.path, createExpressMiddleware(options.receiver));
+    if (options.subpaths === true) app.use(options.path, createExpressMiddleware(options.receiver));
+    else app.all(options.path, createExpressMiddleware(options.receiver));
     app.use((req: IncomingMessage, res: ServerResponse) => notFound(options, req, res));
-    server = createServer(app);
+    server = options.tls === undefined ? createServer(app) : createMtlsServer(options.tls, app);
   } else {
     const handle = createNodeHandler(options.receiver);
-    server = createServer((req, res) => {
-      if (pathOf(req.url) !== options.path) {
+    const served = (pathname: string | undefined) =>
+      pathname === options.path ||
+      (options.subpaths === true && pathname !== undefined && pathname.startsWith(`${options.path.replace(/\/+$/, '')}/`));
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      if (!served(pathOf(req.url))) {
         notFound(options, req, res);
         return;
       }
       handle(req, res);
-    });
+    };
+    server = options.tls === undefined ? createServer(handler) : createMtlsServer(options.tls, handler);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -50,7 +59,7 @@ export async function serveReceiver(options: ServeOptions): Promise<Served> {
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${options.host}:${port}${options.path}`,
+    url: `${options.tls === undefined ? 'http' : 'https'}://${options.host}:${port}${options.path}`,
     framework: express ? 'express' : 'node:http',
     close: () =>
       new Promise<void>((resolve) => {

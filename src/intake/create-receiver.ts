@@ -1,5 +1,6 @@
 import type { QuarantineStore } from '../dedupe/quarantine-store.js';
-import type { PixEventName } from '../events/event-names.js';
+import type { PeerConnection } from './peer-connection.js';
+import type { EventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
 import { createAnswerMetrics, type ReceiverMetrics } from '../metrics/receiver-metrics.js';
@@ -37,6 +38,10 @@ export interface ReceiveRequest {
   remoteAddress?: string;
   /** Marks a replay (the console's, the CLI's): the journal entry's `replayOf`. Dedupe runs as usual. */
   replayOf?: string;
+  /** The request target (path and query), when the receiver asks for it (`pixhook/api-pix`: the suffix, `urlSecret`). */
+  url?: string;
+  /** What the connection proves (socket address, TLS verdict), when the receiver asks for it (`pixhook/api-pix`). */
+  peer?: PeerConnection;
 }
 
 /**
@@ -44,7 +49,7 @@ export interface ReceiveRequest {
  * is not on it: `src/adapter-kit` reads it from `receiver-internals.ts`.
  */
 export interface Receiver {
-  on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Receiver;
+  on<N extends EventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Receiver;
   onAny(handler: EventHandler<PixEvent>): Receiver;
   onUnknown(handler: EventHandler<UnknownEvent>): Receiver;
   onError(handler: ErrorHandler): Receiver;

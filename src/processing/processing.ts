@@ -1,6 +1,6 @@
 import type { ReleaseResult, ReleaseTrail } from '../book/payment-book.js';
 import type { QuarantineStore } from '../dedupe/quarantine-store.js';
-import type { PixEventName } from '../events/event-names.js';
+import type { EventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import type { ProcessingMetrics } from '../metrics/receiver-metrics.js';
 import type { ProcessingReason } from '../shared/reasons.js';
@@ -40,7 +40,7 @@ export interface Processing {
   readonly quarantine?: QuarantineStore;
   /** True when work after the answer is kept alive by a `waitUntil` option. */
   readonly hasWaitUntil?: boolean;
-  on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Processing;
+  on<N extends EventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Processing;
   onAny(handler: EventHandler<PixEvent>): Processing;
   onUnknown(handler: EventHandler<UnknownEvent>): Processing;
   onError(handler: ErrorHandler): Processing;

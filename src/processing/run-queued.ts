@@ -1,5 +1,7 @@
-import { normalizeEvent } from '../events/normalize-event.js';
-import type { PixEvent } from '../events/event-types.js';
+import { isApiPixEventName } from '../events/event-names.js';
+import type { JsonObject, PixEvent } from '../events/event-types.js';
+import { isJsonObject, normalizeEvent } from '../events/normalize-event.js';
+import { readApiPixEnvelope } from '../events/read-api-pix.js';
 import { describeError } from '../shared/describe-error.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import type { RunScope } from './claimed-run.js';
@@ -52,6 +54,13 @@ function readQueued(job: QueuedEvent): PixEvent {
     value = JSON.parse(job.body);
   } catch {
     throw new PixhookError('payload_invalid', `queued job ${job.key} does not hold JSON`);
+  }
+  // The standard API Pix's events queue their own one-event envelope (`{ event, pix }`…), never a gateway body.
+  const name = isJsonObject(value) ? value['event'] : undefined;
+  if (typeof name === 'string' && isApiPixEventName(name)) {
+    const read = readApiPixEnvelope(name, value as JsonObject, job.source ?? 'webhook');
+    if (!read.ok) throw new PixhookError('payload_invalid', `queued job ${job.key} no longer reads`);
+    return read.event;
   }
   const normalized = normalizeEvent(value, { source: job.source ?? 'webhook' });
   if (!normalized.ok || normalized.event.kind === 'unknown') {

@@ -43,6 +43,7 @@ export function deliveryPage(context: PageContext, entry: JournalEntry, canRepla
       ${row('Remote address', entry.remoteAddress)} ${row('Signature', maskSignature(entry.signature))}
       ${row('Body size', `${entry.bodyBytes} bytes`)}
     </dl>
+    ${entry.items === undefined ? '' : itemsTable(entry)}
     ${canReplay && entry.verified && entry.body !== undefined ? actionForm(context, `/actions/deliveries/${encodeURIComponent(entry.id)}/replay`, 'Replay') : ''}
     <h2>Warnings</h2>
     ${
@@ -85,4 +86,37 @@ export function deliveryPage(context: PageContext, entry: JournalEntry, canRepla
     <h2>Body</h2>
     ${entry.body === undefined ? html`<p>Not stored: only verified bodies are kept.</p>` : html`<pre class="code" tabindex="0" role="region" aria-label="Body">${prettyBody(entry.body)}</pre>`}`;
   return layout(context, `Delivery ${entry.id}`, '/deliveries', body);
+}
+
+/** A standard API Pix call (`pixhook/api-pix`): its item count, and each item's event, key and endToEndId. */
+function itemsTable(entry: JournalEntry): SafeHtml {
+  const items = entry.items ?? [];
+  return html`<h2>Items (${items.length})</h2>
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Event</th>
+          <th scope="col">Receiving key</th>
+          <th scope="col">endToEndId</th>
+          <th scope="col">txid</th>
+          <th scope="col">Amount</th>
+          <th scope="col">Answer</th>
+          <th scope="col">Dedupe key</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${items.map(
+          (item) =>
+            html`<tr>
+              <td>${item.event}</td>
+              <td>${item.pixKey ?? '—'}</td>
+              <td>${item.endToEndId ?? '—'}</td>
+              <td>${item.txid ?? '—'}</td>
+              <td class="num">${money(item.amountInCents)}</td>
+              <td>${item.reason ?? 'handled'}</td>
+              <td>${item.key ?? '—'}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
 }
