@@ -102,7 +102,7 @@ export function createApiPixDeliveries(config: DeliveriesConfig) {
   async function deliver(delivery: ApiPixDelivery, webhook: EmulatorWebhook): Promise<void> {
     for (let attempt = 1; attempt <= config.retry.attempts && !config.closed.aborted; attempt++) {
       if (webhook.disabledAt !== undefined) {
-        delivery.state = 'disabled';
+        delivery.state = delivery.attempts.length === 0 ? 'disabled' : 'failed';
         return;
       }
       const at = new Date(config.now()).toISOString();
@@ -130,9 +130,9 @@ export function createApiPixDeliveries(config: DeliveriesConfig) {
       }
       webhook.failures++;
       if (webhook.failures >= config.disableAfterFailures()) webhook.disabledAt = config.now();
-      if (attempt < config.retry.attempts) await wait(config.retry.delayAfter(attempt));
+      if (attempt < config.retry.attempts && webhook.disabledAt === undefined) await wait(config.retry.delayAfter(attempt));
     }
-    delivery.state = webhook.disabledAt !== undefined && delivery.attempts.length === 0 ? 'disabled' : 'failed';
+    delivery.state = 'failed';
   }
 
   function flush(key: string): void {
