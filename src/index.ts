@@ -49,6 +49,14 @@ export { isForwardTransition } from './events/status-order.js';
 export type { NormalizeResult } from './events/normalize-event.js';
 export type { NormalizeOptions } from './events/normalize-event.js';
 export type { PixInfraction } from './events/event-types.js';
+export type {
+  ApiPixEvent,
+  ApiPixEventName,
+  PixReceivedEvent,
+  PixRefundUpdatedEvent,
+  RecurrenceUpdatedEvent,
+  RecurringChargeUpdatedEvent,
+} from './events/api-pix-event-types.js';
 export {
   documentedEventNames,
   isPixEventName,
@@ -59,7 +67,14 @@ export {
   transferEventNames,
   transferStatuses,
 } from './events/event-names.js';
-export type { PixEventName, TransactionEventName, TransactionStatus, TransferEventName, TransferStatus } from './events/event-names.js';
+export type {
+  EventName,
+  PixEventName,
+  TransactionEventName,
+  TransactionStatus,
+  TransferEventName,
+  TransferStatus,
+} from './events/event-names.js';
 export type {
   EventSource,
   EventWarning,

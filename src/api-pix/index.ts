@@ -1,1 +1,22 @@
+// pixhook/api-pix: the Central Bank's standard API Pix (bacen/pix-api). A plain list of exports.
+export { apiPixCents } from '../events/api-pix-amount.js';
+export { apiPixKey } from '../events/api-pix-key.js';
+export { pixReceivedEvent, readPixItem, recurrenceEvent, recurringChargeEvent } from '../events/read-api-pix.js';
+export type { ApiPixRead, PixItemRead } from '../events/read-api-pix.js';
+export { apiPixEventNames } from '../events/api-pix-event-types.js';
+export type {
+  ApiPixEvent,
+  ApiPixEventBase,
+  ApiPixEventName,
+  PixReceivedEvent,
+  PixRefundStatus,
+  PixRefundUpdate,
+  PixRefundUpdatedEvent,
+  PixValueComponents,
+  ReceivedPix,
+  RecurrenceUpdate,
+  RecurrenceUpdatedEvent,
+  RecurringChargeUpdate,
+  RecurringChargeUpdatedEvent,
+} from '../events/api-pix-event-types.js';
 export * from './client/index.js';

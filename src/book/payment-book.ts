@@ -9,7 +9,7 @@
 // `gateway_unavailable` when unreadable) and `disputeAlertMs` (dispute-alerts.ts). `createClient({ book })`
 // expects every created charge; the emulator makes every case (see docs/payment-safety.md).
 import type { PixEvent } from '../events/event-types.js';
-import type { PixEventName, TransactionStatus, TransferStatus } from '../events/event-names.js';
+import type { EventName, TransactionStatus, TransferStatus } from '../events/event-names.js';
 import type { ResolvedPolicy, Violation, ViolationReason } from './payment-policy.js';
 
 /** How an event reached pixhook: the charge's `postbackUrl`, a registered (`user`) webhook, the reconciler, or a replay. */
@@ -38,7 +38,7 @@ export type TimelineOutcome = 'apply' | 'held' | 'duplicate_hold' | 'released' |
 
 /** One event in a resource's timeline. */
 export interface TimelineEntry {
-  name: PixEventName;
+  name: EventName;
   status: TransactionStatus | TransferStatus;
   amountInCents: number;
   channel: BookChannel;

@@ -1,3 +1,4 @@
+import { apiPixKey } from './api-pix-key.js';
 import type { PixEvent } from './event-types.js';
 
 /**
@@ -11,11 +12,13 @@ import type { PixEvent } from './event-types.js';
  * `:` → `%3A`), so no two different facts build one key. The delivery id, scope and timestamp stay out:
  * the same event through `postbackUrl` and through a registered webhook, or retried, is one key.
  *
- * Example: `transaction_refunded:txn_1:refunded:1990:ra=500:rt=2026-11-22T13%3A00%3A00Z`.
+ * Example: `transaction_refunded:txn_1:refunded:1990:ra=500:rt=2026-11-22T13%3A00%3A00Z`. The standard API Pix's
+ * events have keys of their own (`apiPixKey`): `pix_received:<endToEndId>`.
  */
 export function eventKey(event: PixEvent): string {
   // join() builds one flat string; a template literal leaves a rope of its parts, which a dedupe store
   // then keeps for the key's whole TTL (~100 bytes more per key, measured in bench/memory.js).
+  if (event.variant === 'api-pix') return apiPixKey(event);
   const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
   const parts = [event.name, escapePart(resource.id), escapePart(resource.status), String(resource.amountInCents)];
   if (event.kind === 'transaction') {

@@ -1,3 +1,5 @@
+import { apiPixEventNames, type ApiPixEventName } from './api-pix-event-types.js';
+
 // The documented events, plus the two the field notes saw in the wild (MED disputes, cancellations).
 export const transactionEventNames = [
   'transaction_created',
@@ -18,6 +20,8 @@ export const documentedEventNames = pixEventNames.filter((name) => name !== 'tra
 export type TransactionEventName = (typeof transactionEventNames)[number];
 export type TransferEventName = (typeof transferEventNames)[number];
 export type PixEventName = TransactionEventName | TransferEventName;
+/** Every event name a handler can be registered for: the gateway family's and the standard API Pix's. */
+export type EventName = PixEventName | ApiPixEventName;
 
 export const transactionStatuses = ['pending', 'paid', 'canceled', 'refunded', 'expired'] as const;
 export const transferStatuses = ['queued', 'created', 'processing', 'completed', 'canceled', 'refused'] as const;
@@ -34,4 +38,11 @@ export function isPixEventName(name: string): name is PixEventName {
 
 export function isTransferEventName(name: PixEventName): name is TransferEventName {
   return name.startsWith('transfer_');
+}
+
+const apiPixNameSet: ReadonlySet<string> = new Set(apiPixEventNames);
+
+/** The standard API Pix's events (`pixhook/api-pix`), which the gateway family never sends. */
+export function isApiPixEventName(name: string): name is ApiPixEventName {
+  return apiPixNameSet.has(name);
 }

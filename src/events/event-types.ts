@@ -1,5 +1,6 @@
 import type { Violation } from '../book/payment-policy.js';
-import type { PixEventName, TransactionEventName, TransactionStatus, TransferEventName, TransferStatus } from './event-names.js';
+import type { ApiPixEvent } from './api-pix-event-types.js';
+import type { EventName, TransactionEventName, TransactionStatus, TransferEventName, TransferStatus } from './event-names.js';
 
 /** Which of the gateway's payload shapes the delivery used. */
 export type PayloadVariant = 'a' | 'b' | 'short';
@@ -85,7 +86,7 @@ export interface Transfer {
   creditorAccount?: JsonObject;
 }
 
-interface EventBase<N extends string> {
+export interface EventBase<N extends string> {
   /** The event name, e.g. `transaction_paid`. Narrows the event in handlers. */
   name: N;
   /** The payload shape the gateway used. */
@@ -122,10 +123,11 @@ export interface TransferEvent<N extends TransferEventName = TransferEventName> 
 /** Every known event, discriminated by `name` (and by `kind`). */
 export type PixEvent =
   | { [N in TransactionEventName]: TransactionEvent<N> }[TransactionEventName]
-  | { [N in TransferEventName]: TransferEvent<N> }[TransferEventName];
+  | { [N in TransferEventName]: TransferEvent<N> }[TransferEventName]
+  | ApiPixEvent;
 
 /** The event type for one name, or for a union of names. */
-export type PixEventOf<N extends PixEventName> = Extract<PixEvent, { name: N }>;
+export type PixEventOf<N extends EventName> = Extract<PixEvent, { name: N }>;
 
 /** A verified delivery whose event name this version does not know. It never reaches typed handlers. */
 export interface UnknownEvent {

@@ -1,5 +1,5 @@
 import type { QuarantineStore } from '../dedupe/quarantine-store.js';
-import type { PixEventName } from '../events/event-names.js';
+import type { EventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
 import { createAnswerMetrics, type ReceiverMetrics } from '../metrics/receiver-metrics.js';
@@ -44,7 +44,7 @@ export interface ReceiveRequest {
  * is not on it: `src/adapter-kit` reads it from `receiver-internals.ts`.
  */
 export interface Receiver {
-  on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Receiver;
+  on<N extends EventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Receiver;
   onAny(handler: EventHandler<PixEvent>): Receiver;
   onUnknown(handler: EventHandler<UnknownEvent>): Receiver;
   onError(handler: ErrorHandler): Receiver;

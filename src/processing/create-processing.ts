@@ -7,9 +7,10 @@ import { createClaimKeeper } from '../dedupe/claim-keeper.js';
 import type { ClaimResult } from '../dedupe/dedupe-store.js';
 import { guardStore } from '../dedupe/guard-store.js';
 import type { QuarantineStore } from '../dedupe/quarantine-store.js';
-import type { PixEventName } from '../events/event-names.js';
-import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
-import { normalizeEvent } from '../events/normalize-event.js';
+import { isApiPixEventName, type EventName } from '../events/event-names.js';
+import type { JsonObject, PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
+import { isJsonObject, normalizeEvent } from '../events/normalize-event.js';
+import { readApiPixEnvelope } from '../events/read-api-pix.js';
 import { createProcessingMetrics, type ProcessingMetrics } from '../metrics/receiver-metrics.js';
 import { describeError } from '../shared/describe-error.js';
 import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
@@ -59,7 +60,7 @@ export interface Processing {
   readonly quarantine?: QuarantineStore;
   /** True when work after the answer is kept alive by a `waitUntil` option. */
   readonly hasWaitUntil?: boolean;
-  on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Processing;
+  on<N extends EventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Processing;
   onAny(handler: EventHandler<PixEvent>): Processing;
   onUnknown(handler: EventHandler<UnknownEvent>): Processing;
   onError(handler: ErrorHandler): Processing;
@@ -614,6 +615,13 @@ function readQueued(job: QueuedEvent): PixEvent {
     value = JSON.parse(job.body);
   } catch {
     throw new PixhookError('payload_invalid', `queued job ${job.key} does not hold JSON`);
+  }
+  // The standard API Pix's events queue their own one-event envelope (`{ event, pix }`…), never a gateway body.
+  const name = isJsonObject(value) ? value['event'] : undefined;
+  if (typeof name === 'string' && isApiPixEventName(name)) {
+    const read = readApiPixEnvelope(name, value as JsonObject, job.source ?? 'webhook');
+    if (!read.ok) throw new PixhookError('payload_invalid', `queued job ${job.key} no longer reads`);
+    return read.event;
   }
   const normalized = normalizeEvent(value, { source: job.source ?? 'webhook' });
   if (!normalized.ok || normalized.event.kind === 'unknown') {

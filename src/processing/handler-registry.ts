@@ -1,5 +1,5 @@
 import type { Violation } from '../book/payment-policy.js';
-import type { PixEventName } from '../events/event-names.js';
+import type { EventName } from '../events/event-names.js';
 import type { EventSource, PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import type { AckMode } from './processing-options.js';
 
@@ -37,7 +37,7 @@ export type ErrorHandler = (failure: HandlerFailure) => void | Promise<void>;
 export type ViolationHandler = (violation: Violation, event: PixEvent) => void | Promise<void>;
 
 export interface HandlerRegistry {
-  on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): void;
+  on<N extends EventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): void;
   onAny(handler: EventHandler<PixEvent>): void;
   onUnknown(handler: EventHandler<UnknownEvent>): void;
   onError(handler: ErrorHandler): void;
@@ -99,7 +99,7 @@ export function registrationOf<T>(
   self: () => T,
   registry: Pick<HandlerRegistry, 'on' | 'onAny' | 'onUnknown' | 'onError'>,
 ): {
-  on<N extends PixEventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): T;
+  on<N extends EventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): T;
   onAny(handler: EventHandler<PixEvent>): T;
   onUnknown(handler: EventHandler<UnknownEvent>): T;
   onError(handler: ErrorHandler): T;
