@@ -167,7 +167,11 @@ export function createListingReconciler(options: ListingReconcilerOptions): List
       let ordered = true;
       let lastAt: number | undefined;
       try {
-        for await (const pix of config.client.listPix({ from: new Date(start).toISOString(), to: new Date(end).toISOString() })) {
+        for await (const pix of config.client.listPix({
+          from: new Date(start).toISOString(),
+          to: new Date(end).toISOString(),
+          pageSize: config.pageSize,
+        })) {
           result.listed++;
           const at = Date.parse(pix.paidAt);
           if (lastAt !== undefined && at < lastAt) ordered = false;

@@ -29,7 +29,7 @@ export interface ListedPix {
 
 /** What the listing reconciler needs of `createApiPixClient` (its `listPix`). */
 export interface ListingClient {
-  listPix(input: { from: string; to: string }, options?: { signal?: AbortSignal }): AsyncIterable<ListedPix>;
+  listPix(input: { from: string; to: string; pageSize?: number }, options?: { signal?: AbortSignal }): AsyncIterable<ListedPix>;
 }
 
 export interface ListingReconcilerOptions {
@@ -48,6 +48,8 @@ export interface ListingReconcilerOptions {
   windowMs?: number;
   /** Windows end this long before now: the PSP may list a Pix a little after it settles. Default 60 000. */
   settleMs?: number;
+  /** Pix per `GET /pix` page (1 to 1000). Default 100. */
+  pageSize?: number;
   /** Windows walked per run at most. Default 48. */
   maxWindowsPerRun?: number;
   /** `start()` runs every this often. Default 60 000. */
@@ -71,6 +73,7 @@ export interface ResolvedListingOptions {
   windowMs: number;
   settleMs: number;
   maxWindowsPerRun: number;
+  pageSize: number;
   everyMs: number;
   onRecovered: ((event: PixEvent) => void) | undefined;
   onError: ListingReconcilerOptions['onError'];
@@ -116,6 +119,7 @@ export function resolveListingOptions(options: ListingReconcilerOptions): Resolv
     windowMs: checkTtlMs('windowMs', options.windowMs, 3_600_000),
     settleMs: checkInteger('settleMs', options.settleMs, 0, 86_400_000, 60_000),
     maxWindowsPerRun: checkInteger('maxWindowsPerRun', options.maxWindowsPerRun, 1, 10_000, 48),
+    pageSize: checkInteger('pageSize', options.pageSize, 1, 1000, 100),
     everyMs: checkTimeoutMs('everyMs', options.everyMs, 60_000),
     onRecovered:
       options.onRecovered === undefined ? undefined : checkFunction<(event: PixEvent) => void>('onRecovered', options.onRecovered),
