@@ -19,4 +19,3 @@ export {
   ApiPixUnauthorizedError,
 } from './api-pix-errors.js';
 export type { ApiPixError, ApiPixProblem, ApiPixViolation } from './api-pix-errors.js';
-export { centsFromDecimal, decimalFromCents } from './decimal-amount.js';

@@ -1,4 +1,4 @@
-import { Agent, request as httpsRequest } from 'node:https';
+import type { Agent } from 'node:https';
 import type { z } from 'zod';
 import { PixNetworkError, PixResponseError } from '../../client/client-errors.js';
 import type { ReadBudget } from '../../client/read-budget.js';
@@ -59,26 +59,38 @@ export interface MtlsTransport {
 
 const maxAnswerBytes = 8 * 1024 * 1024;
 
+/**
+ * `node:https`, reached at run time: `pixhook/api-pix` also holds the receiver, which runs where no `node:https`
+ * exists (web, workerd), so the entry point imports no Node built-in.
+ */
+function nodeHttps(): typeof import('node:https') {
+  return process.getBuiltinModule('node:https');
+}
+
 function sendOverMtls(agent: Agent, request: ApiPixHttpRequest): Promise<ApiPixHttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(request.url, { method: request.method, headers: request.headers, agent, signal: request.signal }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxAnswerBytes) res.destroy(new Error('the answer is larger than 8 MiB'));
-        else chunks.push(chunk);
-      });
-      res.on('error', reject);
-      res.on('end', () => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (typeof value === 'string') headers.set(name, value);
-          else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-        }
-        resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
+    const req = nodeHttps().request(
+      request.url,
+      { method: request.method, headers: request.headers, agent, signal: request.signal },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxAnswerBytes) res.destroy(new Error('the answer is larger than 8 MiB'));
+          else chunks.push(chunk);
+        });
+        res.on('error', reject);
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (typeof value === 'string') headers.set(name, value);
+            else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+          }
+          resolve({ status: res.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(request.body);
   });
@@ -106,7 +118,7 @@ function tokenFrom(body: unknown): { token: string; expiresInMs: number } | unde
 
 export function createMtlsTransport(config: MtlsTransportConfig): MtlsTransport {
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
-  const agent = new Agent({
+  const agent = new (nodeHttps().Agent)({
     cert: config.cert,
     key: config.key,
     ...(config.ca !== undefined && { ca: config.ca }),

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
 import { describeGiven } from '../../shared/option-checks.js';
 
@@ -13,7 +12,8 @@ export function readPem(name: string, value: unknown): string {
   if (value.includes('-----BEGIN ')) return value;
   let text: string;
   try {
-    text = readFileSync(value, 'utf8');
+    // Reached at run time: the entry point that holds this client imports no Node built-in (see mtls-transport).
+    text = process.getBuiltinModule('node:fs').readFileSync(value, 'utf8');
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     throw new PixhookConfigError(
