@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from 'fastify';
 import { internalsOf, isPromise } from '../../src/adapter-kit/index.js';
-import { PixhookError, type Receiver, type ReceiveResult } from '../../src/index.js';
+import { peerOf } from '../node/node-bridge.js';
+import { PixhookError, type Receiver, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
 
 export interface PixhookFastifyOptions {
   receiver: Receiver;
@@ -36,30 +37,38 @@ export const pixhookFastify: FastifyPluginAsync<PixhookFastifyOptions> = async (
     return send(reply, core.reject(reason, error.message, from));
   });
 
-  fastify.route({
-    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: options.path ?? '/webhooks/pix',
-    bodyLimit,
-    exposeHeadRoute: false,
-    // Not async: when the core answers synchronously the reply goes out in this same turn, and the
-    // handler returns nothing (Fastify then sends nothing more); otherwise Fastify awaits the promise.
-    handler: (request, reply) => {
-      const answer = (result: ReceiveResult) => {
-        // A misconfiguration gets the contract's JSON answer, and Fastify's own logger hears of it.
-        if (result.error) request.log.error({ err: result.error }, result.error.message);
-        return send(reply, result);
-      };
-      const handled = core.handle(
+  // The API Pix receiver also answers the suffixes PSPs append (`/pix`, `/rec`, `/cobr`, a trailing slash).
+  const path = options.path ?? '/webhooks/pix';
+  const urls = core.peer === true ? [path, `${path.replace(/\/+$/, '')}/*`] : [path];
+  for (const url of urls)
+    fastify.route({
+      method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      url,
+      bodyLimit,
+      exposeHeadRoute: false,
+      // Not async: when the core answers synchronously the reply goes out in this same turn, and the
+      // handler returns nothing (Fastify then sends nothing more); otherwise Fastify awaits the promise.
+      handler: (request, reply) => {
+        const answer = (result: ReceiveResult) => {
+          // A misconfiguration gets the contract's JSON answer, and Fastify's own logger hears of it.
+          if (result.error) request.log.error({ err: result.error }, result.error.message);
+          return send(reply, result);
+        };
         // request.ip: the socket's peer, or what the app's own `trustProxy` allows. Only the journal reads it.
-        core.journaled
+        const handed: ReceiveRequest = core.journaled
           ? { method: request.method, headers: request.headers, body: rawBodyOf(request.body), remoteAddress: request.ip }
-          : { method: request.method, headers: request.headers, body: rawBodyOf(request.body) },
-      );
-      if (isPromise(handled)) return handled.then(answer);
-      answer(handled);
-      return undefined;
-    },
-  });
+          : { method: request.method, headers: request.headers, body: rawBodyOf(request.body) };
+        // The API Pix receiver decides on the connection: the raw socket's peer and TLS verdict, never trustProxy's.
+        if (core.peer === true) {
+          if (request.raw.url !== undefined) handed.url = request.raw.url;
+          handed.peer = peerOf(request.raw.socket);
+        }
+        const handled = core.handle(handed);
+        if (isPromise(handled)) return handled.then(answer);
+        answer(handled);
+        return undefined;
+      },
+    });
 };
 
 const fastifyFix =

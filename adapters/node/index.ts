@@ -19,3 +19,5 @@ export function createNodeHandler(receiver: Receiver): NodeHandler {
     });
   };
 }
+export { createMtlsServer } from './mtls-server.js';
+export type { MtlsServerOptions } from './mtls-server.js';

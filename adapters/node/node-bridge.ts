@@ -3,6 +3,10 @@ import { isPromise, surfaceSafely, type ReceiverInternals } from '../../src/adap
 import { PixhookError, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
 
 /** A Node request as frameworks leave it: maybe with a parsed `body` or a stashed `rawBody`. */
+import type { Socket } from 'node:net';
+import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
+import type { PeerConnection, PeerTls } from '../../src/adapter-kit/index.js';
+
 export type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
 const nodeFix =
@@ -175,6 +179,11 @@ function handOver(
       const remoteAddress = options.remoteAddress ? options.remoteAddress(req) : req.socket?.remoteAddress;
       if (remoteAddress !== undefined) request.remoteAddress = remoteAddress;
     }
+    // The API Pix receiver decides on the connection itself: the target, the socket's peer, its TLS verdict.
+    if (receiver.peer === true) {
+      if (req.url !== undefined) request.url = req.url;
+      request.peer = peerOf(req.socket);
+    }
     const handled = receiver.handle(request);
     if (isPromise(handled)) handled.then((result) => written(res, options, settled, result)).catch(settled);
     else written(res, options, settled, handled);
@@ -199,4 +208,38 @@ export function handleNodeRequest(
   return new Promise((resolve, reject) =>
     serveNodeRequest(receiver, req, res, options, (error) => (error === undefined ? resolve() : reject(error))),
   );
+}
+
+/**
+ * What a Node socket proves: its peer address (never a forwarded header) and, on a TLS socket Node
+ * terminated, the client certificate as the TLS stack verified it. Read only for receivers that ask.
+ */
+export function peerOf(socket: Socket | undefined): PeerConnection {
+  const peer: PeerConnection = {};
+  if (socket === undefined || socket === null) return peer;
+  if (socket.remoteAddress !== undefined) peer.address = socket.remoteAddress;
+  const tls = socket as Partial<TLSSocket>;
+  if (tls.encrypted !== true || typeof tls.getPeerCertificate !== 'function') return peer;
+  const leaf = tls.getPeerCertificate(true) as DetailedPeerCertificate | Record<string, never>;
+  const presented = leaf !== null && typeof leaf === 'object' && 'fingerprint256' in leaf && typeof leaf.fingerprint256 === 'string';
+  const verdict: PeerTls = { authorized: tls.authorized === true, presented };
+  if (tls.authorizationError) verdict.error = String(tls.authorizationError);
+  if (presented) {
+    const certificate = leaf as DetailedPeerCertificate;
+    const cn = certificate.subject?.CN;
+    if (typeof cn === 'string') verdict.subjectName = cn;
+    if (typeof certificate.subjectaltname === 'string') verdict.altNames = certificate.subjectaltname;
+    const chain: string[] = [];
+    let at: DetailedPeerCertificate | undefined = certificate;
+    // A self-signed root is its own issuer: the walk stops there.
+    while (at !== undefined && typeof at.fingerprint256 === 'string' && chain.length < 10) {
+      const print = at.fingerprint256.replace(/:/g, '').toLowerCase();
+      if (chain.includes(print)) break;
+      chain.push(print);
+      at = at.issuerCertificate;
+    }
+    verdict.chain = chain;
+  }
+  peer.tls = verdict;
+  return peer;
 }

@@ -1,4 +1,4 @@
-import { internalsOf } from '../../src/adapter-kit/index.js';
+import { internalsOf, refuseWithoutTls } from '../../src/adapter-kit/index.js';
 import type { Receiver } from '../../src/index.js';
 import { receiveWebRequest, type WebHandlerContext } from './web-bridge.js';
 
@@ -20,6 +20,7 @@ export interface FetchHandlerOptions {
  */
 export function createFetchHandler(receiver: Receiver, options: FetchHandlerOptions = {}): FetchHandler {
   const core = internalsOf(receiver);
+  refuseWithoutTls(core, 'a fetch handler');
   const requireWaitUntil = options.requireWaitUntil ?? isCloudflareWorkers();
   return (request, context) => {
     const waitUntil = context?.waitUntil;

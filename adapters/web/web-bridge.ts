@@ -1,4 +1,4 @@
-import { assertKeptAlive, surfaceSafely, type ReceiverInternals } from '../../src/adapter-kit/index.js';
+import { assertKeptAlive, refuseWithoutTls, surfaceSafely, type ReceiverInternals } from '../../src/adapter-kit/index.js';
 import { PixhookError, type ReceiveResult } from '../../src/index.js';
 
 // Edge-safe on purpose: no `node:` import and no Buffer, so Workers, Deno, Bun and Next's edge runtime load it.
@@ -93,6 +93,12 @@ export interface ReceiveWebOptions extends WebHandlerContext {
 /** The whole Web translation every fetch-style adapter shares: Request in, the core's answer out. */
 export async function receiveWebRequest(receiver: ReceiverInternals, request: Request, options: ReceiveWebOptions = {}): Promise<Response> {
   const waitUntil = options.waitUntil;
+  try {
+    refuseWithoutTls(receiver, 'a Web Request');
+  } catch (error) {
+    surfaceSafely(options.surface, error as PixhookError);
+    return toWebResponse(receiver.reject('internal_error', (error as Error).message));
+  }
   if (options.requireWaitUntil) {
     try {
       assertKeptAlive(receiver, waitUntil, options.keepAliveFix ?? 'Pass the platform context: handler(request, ctx).');
@@ -112,6 +118,11 @@ export async function receiveWebRequest(receiver: ReceiverInternals, request: Re
     // Called as a method: a Worker's `ctx.waitUntil` throws when detached from `ctx`.
     ...(waitUntil && { waitUntil: (promise: Promise<unknown>) => waitUntil(promise) }),
     ...(options.remoteAddress !== undefined && { remoteAddress: options.remoteAddress }),
+    // The API Pix receiver reads the suffix and query; a Web request has no socket to vouch for a certificate.
+    ...(receiver.peer === true && {
+      url: request.url,
+      ...(options.remoteAddress !== undefined && { peer: { address: options.remoteAddress } }),
+    }),
   });
   if (result.error) surfaceSafely(options.surface, result.error);
   return toWebResponse(result);

@@ -3,11 +3,13 @@
 import type { Receiver, ReceiveRequest } from '../intake/create-receiver.js';
 import { internalsOf, registerInternals, type ReceiverInternals } from '../intake/receiver-internals.js';
 import type { ReceiveResult } from '../intake/receive-answer.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
 
 export { internalsOf, type ReceiverInternals } from '../intake/receiver-internals.js';
 export { assertKeptAlive } from './assert-kept-alive.js';
 export { logToConsole, surfaceSafely } from './surface-error.js';
 export { isPromise } from '../shared/maybe-promise.js';
+export type { PeerConnection, PeerTls } from '../intake/peer-connection.js';
 
 /**
  * The same receiver with its deliveries going through `receive` first (the CLI's `--forward-to`):
@@ -18,4 +20,16 @@ export function withReceive(receiver: Receiver, receive: (request: ReceiveReques
   const internals: ReceiverInternals = { ...internalsOf(receiver), handle: receive };
   registerInternals(wrapped, internals);
   return wrapped;
+}
+
+/**
+ * Runtimes without a TLS socket (web, Next's App router) cannot serve API Pix `mtls`: refused where
+ * the adapter is made (or, for a deferred receiver, on its first request) with the way out.
+ */
+export function refuseWithoutTls(receiver: ReceiverInternals, runtime: string): void {
+  if (receiver.needsTls !== true) return;
+  throw new PixhookConfigError(
+    `pixhook: API Pix \`auth.mtls\` needs the TLS socket Node terminated, which ${runtime} does not expose. ` +
+      'Terminate mTLS at a proxy (nginx: ssl_verify_client on) and use `auth: { proxy: { from: [...] } }` instead.',
+  );
 }

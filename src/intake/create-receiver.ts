@@ -1,4 +1,5 @@
 import type { QuarantineStore } from '../dedupe/quarantine-store.js';
+import type { PeerConnection } from './peer-connection.js';
 import type { EventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
@@ -37,6 +38,10 @@ export interface ReceiveRequest {
   remoteAddress?: string;
   /** Marks a replay (the console's, the CLI's): the journal entry's `replayOf`. Dedupe runs as usual. */
   replayOf?: string;
+  /** The request target (path and query), when the receiver asks for it (`pixhook/api-pix`: the suffix, `urlSecret`). */
+  url?: string;
+  /** What the connection proves (socket address, TLS verdict), when the receiver asks for it (`pixhook/api-pix`). */
+  peer?: PeerConnection;
 }
 
 /**

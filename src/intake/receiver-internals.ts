@@ -25,6 +25,10 @@ export interface ReceiverInternals {
   handle(request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult>;
   /** True with a journal: adapters then pass `remoteAddress` (and skip reading it otherwise). */
   readonly journaled: boolean;
+  /** True when the receiver decides on the connection (`pixhook/api-pix`): adapters then pass `url` and `peer`. */
+  readonly peer?: boolean;
+  /** True when only a TLS socket Node terminated can authenticate (API Pix `mtls`): runtimes without one refuse it. */
+  readonly needsTls?: boolean;
   /**
    * The answer for a failure an adapter found before the core could read the body (or a misconfiguration
    * it found); `request` (headers, remote address) goes to the journal.

@@ -53,6 +53,21 @@ export interface JournalEntry {
   /** Warnings from the lenient reader. */
   warnings?: string[];
   attempts: JournalAttempt[];
+  /** A standard API Pix call (`pixhook/api-pix`): each event of the batch, in order. One entry per call. */
+  items?: JournalItem[];
+}
+
+/** One event of a batched call as the journal keeps it. */
+export interface JournalItem {
+  event: string;
+  key?: string;
+  /** The answer the item alone would have had (`duplicate`, `held`, `handler_failed`…); absent when handled. */
+  reason?: ReasonCode;
+  endToEndId?: string;
+  /** The receiving key (`chave`). */
+  pixKey?: string;
+  txid?: string;
+  amountInCents?: number;
 }
 
 /** Filters of `journal.list` (and of `GET /api/deliveries`). */

@@ -24,3 +24,5 @@ export { randomSource, seededRandom } from './seeded-random.js';
 export type { RandomSource } from './seeded-random.js';
 export { deliver } from './deliver.js';
 export type { DeliverOptions, DeliveryAttempt, DeliveryResult, Sleep } from './deliver.js';
+export { apiPixAmount, apiPixBody, apiPixPix, apiPixRefund } from './api-pix-payloads.js';
+export type { ApiPixDevolucao, ApiPixPix, ApiPixPixOptions, ApiPixRefundOptions } from './api-pix-payloads.js';

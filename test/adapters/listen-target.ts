@@ -3,7 +3,7 @@ import { sendHttp, serverTarget, type ContractTarget } from '../contract/contrac
 
 /** A target for anything that listens itself (Fastify, @hono/node-server) and reports its URL. */
 export function urlTarget(url: string, close: () => Promise<void>): ContractTarget {
-  return { send: (request) => sendHttp(url, request), close };
+  return { send: (request) => sendHttp(url + (request.path ?? ''), request), close };
 }
 
 /** A real `node:http` server around a `(req, res)` handler. */

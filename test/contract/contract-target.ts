@@ -6,6 +6,8 @@ export interface ContractRequest {
   method: string;
   headers: Record<string, string>;
   body?: Uint8Array;
+  /** Appended to the target's URL (the API Pix profile's `/pix?secret=…`). */
+  path?: string;
 }
 
 export interface ContractResponse {
@@ -27,7 +29,7 @@ export async function serverTarget(server: Server, path: string): Promise<Contra
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    send: (request) => sendHttp(`http://127.0.0.1:${port}${path}`, request),
+    send: (request) => sendHttp(`http://127.0.0.1:${port}${path}${request.path ?? ''}`, request),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -31,8 +31,7 @@ function pemOf(label: string, der: ArrayBuffer): string {
  * `@peculiar/x509` (Web Crypto keys, P-256) and written to `dir` with the keys readable only by their owner.
  */
 export async function makeRunCertificates(dir: string, hosts: readonly string[] = []): Promise<ApiPixCertificates> {
-  // x509's dependency injection needs the Reflect metadata polyfill; only this module (the api-pix profile) loads it.
-  await import('reflect-metadata');
+  // Loaded here, not at the top: only the api-pix profile needs it.
   const x509 = await import('@peculiar/x509');
   x509.cryptoProvider.set(webcrypto as unknown as Crypto);
   const notBefore = new Date(Date.now() - day);

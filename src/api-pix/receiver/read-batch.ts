@@ -1,0 +1,38 @@
+import { isJsonObject } from '../../events/lenient-reader.js';
+
+/** Which callback a call is: `/pix` (`{ pix: [...] }`), `/rec` (`{ recs: [...] }`) or `/cobr` (`{ cobsr: [...] }`). */
+export type ApiPixCallback = 'pix' | 'rec' | 'cobr';
+
+export type BatchRead = { ok: true; callback: ApiPixCallback; items: readonly unknown[]; base: string } | { ok: false; message: string };
+
+const listNames: Readonly<Record<string, ApiPixCallback>> = { pix: 'pix', recs: 'rec', cobsr: 'cobr' };
+
+/**
+ * The items of a call, however PSPs really send them: `{ pix: [...] }`, a bare array (Inter), one Pix
+ * object (the spec's own pixWebhook1/2 examples), a single object where a list belongs. The body decides;
+ * the URL's suffix (`/pix`, `/rec`, `/cobr`, with or without a trailing slash) only names a bare array.
+ */
+export function readBatch(value: unknown, url: string | undefined): BatchRead {
+  if (Array.isArray(value)) return { ok: true, callback: suffixOf(url) ?? 'pix', items: value, base: '' };
+  if (!isJsonObject(value))
+    return { ok: false, message: '(root): expected { "pix": [...] }, { "recs": [...] }, { "cobsr": [...] } or an array' };
+  for (const name of Object.keys(listNames)) {
+    const list = value[name];
+    if (list === undefined || list === null) continue;
+    const callback = listNames[name]!;
+    if (Array.isArray(list)) return { ok: true, callback, items: list, base: name };
+    if (isJsonObject(list)) return { ok: true, callback, items: [list], base: name };
+    return { ok: false, message: `${name}: expected a list of items` };
+  }
+  if (value['endToEndId'] !== undefined) return { ok: true, callback: 'pix', items: [value], base: '' };
+  return { ok: false, message: '(root): expected "pix", "recs" or "cobsr" (or a Pix with its endToEndId)' };
+}
+
+/** The last non-empty path segment when it is a callback suffix: `/hook/pix`, `/hook/pix/`, `/hook//pix?x=1`. */
+export function suffixOf(url: string | undefined): ApiPixCallback | undefined {
+  if (url === undefined) return undefined;
+  const path = url.split('?', 1)[0]!.split('#', 1)[0]!;
+  const segments = path.split('/').filter((segment) => segment !== '');
+  const last = segments.at(-1)?.toLowerCase();
+  return last === 'pix' || last === 'rec' || last === 'cobr' ? last : undefined;
+}
