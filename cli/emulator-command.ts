@@ -40,8 +40,74 @@ export const emulatorHelp: CommandHelp = {
       meaning: 'each transfer step (queued → processing → outcome) after this, 0–86400000 ms (default 200)',
     },
     { flag: '--quiet', meaning: 'no request or delivery lines on stderr (default off)' },
+    {
+      flag: '--profile <p>',
+      meaning:
+        'gateway (default) or api-pix: a standard PSP (bacen/pix-api) over mTLS, with certificates made for the run; then --port, --host, --client-id, --client-secret, --pix-key, --certificates-dir, --group-window-ms, --disable-after <failures>, --quiet and the retry flags apply',
+    },
   ],
 };
+
+/**
+ * `pixhook emulator --profile api-pix`: a standard PSP until SIGINT/SIGTERM. Prints, on stdout, its URL, the
+ * OAuth2 credentials (the secret only when generated here) and the paths of the run's certificates.
+ */
+function apiPixEmulatorCommand(argv: string[]): Promise<number> {
+  return runCommand('emulator', async () => {
+    const { values } = parseCommandLine(argv, {
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'client-id': { type: 'string' },
+      'client-secret': { type: 'string' },
+      'pix-key': { type: 'string' },
+      'certificates-dir': { type: 'string' },
+      'group-window-ms': { type: 'string' },
+      'disable-after': { type: 'string' },
+      ...retryFlags,
+      quiet: { type: 'boolean', default: false },
+    });
+    const emulator = await startEmulator({
+      profile: 'api-pix',
+      port: portFrom(values.port, 4020),
+      host: values.host,
+      ...(values['client-id'] !== undefined && { clientId: values['client-id'] }),
+      ...(values['client-secret'] !== undefined && { clientSecret: values['client-secret'] }),
+      ...(values['pix-key'] !== undefined && { pixKey: values['pix-key'] }),
+      ...(values['certificates-dir'] !== undefined && { certificatesDir: values['certificates-dir'] }),
+      ...(values['group-window-ms'] !== undefined && {
+        groupWindowMs: integerFlag('--group-window-ms', values['group-window-ms'], flagBounds.delayMs),
+      }),
+      ...(values['disable-after'] !== undefined && {
+        disableWebhookAfterFailures: integerFlag('--disable-after', values['disable-after'], { min: 1, max: 1_000_000 }),
+      }),
+      retry: retryFromFlags(values),
+    });
+    const { certificates, credentials } = emulator;
+    process.stdout.write(
+      [
+        `PIXHOOK_API_PIX_URL=${emulator.url}`,
+        `PIXHOOK_API_PIX_TOKEN_URL=${emulator.url}/oauth/token`,
+        `PIXHOOK_API_PIX_CLIENT_ID=${credentials.clientId}`,
+        `PIXHOOK_API_PIX_CLIENT_SECRET=${values['client-secret'] === undefined ? credentials.clientSecret : '(as given)'}`,
+        `PIXHOOK_API_PIX_KEY=${credentials.pixKey}`,
+        `PIXHOOK_API_PIX_CA=${certificates.ca}`,
+        `PIXHOOK_API_PIX_SERVER_CERT=${certificates.serverCert}`,
+        `PIXHOOK_API_PIX_SERVER_KEY=${certificates.serverKey}`,
+        `PIXHOOK_API_PIX_CLIENT_CERT=${certificates.clientCert}`,
+        `PIXHOOK_API_PIX_CLIENT_KEY=${certificates.clientKey}`,
+        '',
+      ].join('\n'),
+    );
+    if (!values.quiet) {
+      process.stderr.write(
+        `pixhook emulator: api-pix PSP listening on ${emulator.url} (mTLS: present ${jsonText(certificates.clientCert)}, trust ${jsonText(certificates.ca)}); controls under /_emulator\n`,
+      );
+    }
+    await untilSignal();
+    await emulator.close();
+    return 0;
+  });
+}
 
 /**
  * Serves the gateway emulator until SIGINT/SIGTERM. Prints, on stdout, the base URL and the
@@ -49,6 +115,18 @@ export const emulatorHelp: CommandHelp = {
  * requests and deliveries go to stderr, one line each.
  */
 export function emulatorCommand(argv: string[]): Promise<number> {
+  const profileAt = argv.findIndex((arg) => arg === '--profile' || arg.startsWith('--profile='));
+  if (profileAt !== -1) {
+    const inline = argv[profileAt]!.startsWith('--profile=');
+    const profile = inline ? argv[profileAt]!.slice('--profile='.length) : argv[profileAt + 1];
+    const rest = argv.filter((_, i) => i !== profileAt && (inline || i !== profileAt + 1));
+    if (profile === 'api-pix') return apiPixEmulatorCommand(rest);
+    if (profile !== 'gateway')
+      return runCommand('emulator', async () => {
+        throw new UsageError(`--profile must be gateway or api-pix, got ${jsonText(profile ?? '')}`);
+      });
+    argv = rest;
+  }
   return runCommand('emulator', async () => {
     const { values } = parseCommandLine(argv, {
       port: { type: 'string' },

@@ -2,7 +2,17 @@ import { PixApiError, PixNetworkError, PixResponseError } from '../src/client/cl
 import { createClient } from '../src/client/create-client.js';
 import { checkNumber } from '../src/shared/option-checks.js';
 import { createProcessing, memoryDedupeStore, type DedupeStore, type Logger, type PixEvent } from '../src/index.js';
-import { createReconciler, memoryWatchStore, type RunResult, type WatchStore } from '../src/reconcile/index.js';
+import {
+  createListingReconciler,
+  createReconciler,
+  memoryCursorStore,
+  memoryWatchStore,
+  type CursorStore,
+  type ListingRunResult,
+  type RunResult,
+  type WatchStore,
+} from '../src/reconcile/index.js';
+import { createApiPixClient } from '../src/api-pix/index.js';
 import {
   apiEnvHelp,
   durationFlag,
@@ -46,9 +56,132 @@ export const reconcileHelp: CommandHelp = {
     { flag: '--query-limit <n>', meaning: "the gateway's query limit per minute, 1–100000 (default 100)" },
     { flag: '--query-share <x>', meaning: 'the share of that limit reconcile may use, 0.01–1 (default 0.5)' },
     { flag: '--variant <v>', meaning: "the gateway API's shape: a or b (default a)" },
+    {
+      flag: '--profile <p>',
+      meaning:
+        'gateway (default) or api-pix: walk the standard GET /pix in windows from a cursor kept in Redis (--redis) or in memory; then --handlers, --once, --every, --redis, --prefix, --from <ISO date>, --window <d>, --overlap <d>, --settle <d> (windows end this long before now, default 60s), --page-size <n> apply, and PIXHOOK_API_PIX_URL, _CLIENT_ID, _CLIENT_SECRET, _CLIENT_CERT, _CLIENT_KEY, _CA, _KEY (as `pixhook emulator --profile api-pix` prints them)',
+    },
   ],
   env: { ...apiEnvHelp, ...redisEnvHelp },
 };
+
+/** The API Pix connection, from the environment `pixhook emulator --profile api-pix` prints. */
+function apiPixClientFromEnv() {
+  const need = (name: string) => {
+    const value = process.env[name];
+    if (value === undefined || value === '') throw new UsageError(`${name} is required with --profile api-pix`);
+    return value;
+  };
+  const optional = (name: string) => (process.env[name] === undefined || process.env[name] === '' ? undefined : process.env[name]);
+  const ca = optional('PIXHOOK_API_PIX_CA');
+  const tokenUrl = optional('PIXHOOK_API_PIX_TOKEN_URL');
+  const pixKey = optional('PIXHOOK_API_PIX_KEY');
+  return createApiPixClient({
+    baseUrl: need('PIXHOOK_API_PIX_URL'),
+    clientId: need('PIXHOOK_API_PIX_CLIENT_ID'),
+    clientSecret: need('PIXHOOK_API_PIX_CLIENT_SECRET'),
+    cert: need('PIXHOOK_API_PIX_CLIENT_CERT'),
+    key: need('PIXHOOK_API_PIX_CLIENT_KEY'),
+    ...(ca !== undefined && { ca }),
+    ...(tokenUrl !== undefined && { tokenUrl }),
+    ...(pixKey !== undefined && { pixKey }),
+  });
+}
+
+/**
+ * `pixhook reconcile --profile api-pix`: walks `GET /pix` from the cursor and hands every Pix to the handlers.
+ * stdout: one JSON line per recovered event and a summary per run (with the cursor and its lag).
+ */
+function apiPixReconcileCommand(argv: string[]): Promise<number> {
+  return runCommand('reconcile', async () => {
+    const { values } = parseCommandLine(argv, {
+      handlers: { type: 'string' },
+      once: { type: 'boolean', default: false },
+      every: { type: 'string' },
+      ...redisFlags,
+      prefix: { type: 'string' },
+      from: { type: 'string' },
+      window: { type: 'string' },
+      overlap: { type: 'string' },
+      settle: { type: 'string' },
+      'page-size': { type: 'string' },
+    });
+    if (values.handlers === undefined) throw new UsageError('--handlers <module> is required (the module that registers your handlers)');
+    if (values.once && values.every !== undefined) throw new UsageError('--once and --every exclude each other');
+    const everyMs = values.every === undefined ? 60_000 : durationFlag('--every', values.every, bounds.every);
+    const windowMs = values.window === undefined ? undefined : durationFlag('--window', values.window, flagBounds.ageMs);
+    const overlapMs = values.overlap === undefined ? undefined : durationFlag('--overlap', values.overlap, flagBounds.delayMs);
+    const settleMs = values.settle === undefined ? undefined : durationFlag('--settle', values.settle, flagBounds.delayMs);
+    const pageSize = values['page-size'] === undefined ? undefined : integerFlag('--page-size', values['page-size'], { min: 1, max: 1000 });
+    const from = values.from === undefined ? undefined : Date.parse(values.from);
+    if (from !== undefined && !Number.isFinite(from)) throw new UsageError(`--from must be an ISO 8601 date, got ${jsonText(values.from)}`);
+    const redisWait = redisWaitFrom(values['redis-wait']);
+    const redisUrl = redisUrlFrom(values.redis, false);
+    const client = apiPixClientFromEnv();
+    const register = await loadHandlers(values.handlers);
+
+    let store: DedupeStore = memoryDedupeStore();
+    let cursorStore: CursorStore = memoryCursorStore();
+    let closeRedis = async () => {};
+    if (redisUrl) {
+      const { redisDedupeStore, redisCursorStore } = await import('../src/redis/index.js');
+      const redis = await connectRedis(redisUrl, redisWait);
+      redis.on('error', (error: Error) =>
+        stderrLogger.warn({ redis: redactedUrl(redisUrl), error: error.message }, 'pixhook reconcile: redis connection error'),
+      );
+      closeRedis = () => closeClient(redis);
+      store = redisDedupeStore({ client: redis });
+      cursorStore = redisCursorStore({ client: redis, ...(values.prefix !== undefined && { prefix: values.prefix }) });
+    } else {
+      process.stderr.write('pixhook reconcile: no --redis: the cursor and dedupe are in this process only\n');
+    }
+    try {
+      const processing = createProcessing({ store, logger: stderrLogger });
+      await register(processing);
+      const reconciler = createListingReconciler({
+        client,
+        processing,
+        cursorStore,
+        everyMs,
+        ...(from !== undefined && { from }),
+        ...(windowMs !== undefined && { windowMs }),
+        ...(overlapMs !== undefined && { overlapMs }),
+        ...(pageSize !== undefined && { pageSize }),
+        ...(settleMs !== undefined && { settleMs }),
+        logger: stderrLogger,
+        onRecovered: (event) => {
+          const pix = (event as { pix?: { endToEndId?: string; txid?: string } }).pix;
+          process.stdout.write(`${jsonText({ type: 'recovered', event: event.name, endToEndId: pix?.endToEndId, txid: pix?.txid })}\n`);
+        },
+      });
+      const summary = async (result: ListingRunResult) => {
+        const metrics = await reconciler.metrics();
+        const { stoppedBy, cursor, ...counts } = result;
+        process.stdout.write(
+          `${jsonText({ type: 'summary', ...counts, cursor: new Date(cursor).toISOString(), lagMs: metrics.lagMs, ...(stoppedBy && { stoppedBy: stoppedBy.message }) })}\n`,
+        );
+        return result;
+      };
+      if (values.once) {
+        const result = await summary(await reconciler.runOnce());
+        await processing.drain();
+        return result.failed > 0 || result.stoppedBy !== undefined ? 1 : 0;
+      }
+      const signalled = untilSignal();
+      let stopped = false;
+      void signalled.then(() => (stopped = true));
+      while (!stopped) {
+        await summary(await reconciler.runOnce());
+        await sleepUnless(everyMs, signalled);
+      }
+      await processing.drain();
+      return 0;
+    } finally {
+      client.close();
+      await closeRedis();
+    }
+  });
+}
 
 const bounds = {
   every: flagBounds.timeoutMs,
@@ -73,6 +206,18 @@ const stderrLogger: Logger = {
  * could not be reached; 2: usage.
  */
 export function reconcileCommand(argv: string[]): Promise<number> {
+  const profileAt = argv.findIndex((arg) => arg === '--profile' || arg.startsWith('--profile='));
+  if (profileAt !== -1) {
+    const inline = argv[profileAt]!.startsWith('--profile=');
+    const profile = inline ? argv[profileAt]!.slice('--profile='.length) : argv[profileAt + 1];
+    const rest = argv.filter((_, i) => i !== profileAt && (inline || i !== profileAt + 1));
+    if (profile === 'api-pix') return apiPixReconcileCommand(rest);
+    if (profile !== 'gateway')
+      return runCommand('reconcile', async () => {
+        throw new UsageError(`--profile must be gateway or api-pix, got ${jsonText(profile ?? '')}`);
+      });
+    argv = rest;
+  }
   return runCommand('reconcile', async () => {
     const { values } = parseCommandLine(argv, {
       handlers: { type: 'string' },

@@ -23,3 +23,4 @@ export { createApiPixReceiver } from './receiver/create-api-pix-receiver.js';
 export type { ApiPixReceiverOptions } from './receiver/create-api-pix-receiver.js';
 export type { ApiPixAuth, CertificateSource } from './receiver/api-pix-auth.js';
 export type { PeerConnection, PeerTls } from '../intake/peer-connection.js';
+export * from './client/index.js';

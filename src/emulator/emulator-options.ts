@@ -20,6 +20,8 @@ export type RateLimitedRoute =
   'auth' | 'createCharge' | 'sendTransfer' | 'readCompany' | 'readTransaction' | 'listWebhooks' | 'registerWebhook' | 'deleteWebhook';
 
 export interface EmulatorOptions {
+  /** `gateway` (default): the gateway family. `startEmulator({ profile: 'api-pix' })` plays a standard PSP instead. */
+  profile?: 'gateway';
   /** Default 0: a free port. */
   port?: number;
   /** Default `127.0.0.1`. */

@@ -20,3 +20,7 @@ export type { EmulatorInfraction, EmulatorPayment } from './gateway-state.js';
 export { buildEmvCode, crc16, parseEmvFields } from './emv-code.js';
 export type { EmvCodeInput } from './emv-code.js';
 export { qrMatrix, qrPng, qrPngDataUri } from './qr-png.js';
+export type { ApiPixEmulatorOptions } from './api-pix/api-pix-emulator-options.js';
+export type { ApiPixDeliveryFault, ApiPixEmulator, ApiPixRequestFault, ApiPixRequestLogEntry } from './api-pix/start-api-pix-emulator.js';
+export type { ApiPixBodyShape, ApiPixDelivery, ApiPixDeliveryAttempt } from './api-pix/api-pix-deliveries.js';
+export type { ApiPixCertificatePaths } from './api-pix/run-certificates.js';

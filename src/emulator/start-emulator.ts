@@ -16,6 +16,8 @@ import { checkControlRequest } from './control-guard.js';
 import { RequestError, errorBody, parseJsonBody, readBody, sendJson } from './http-io.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { createWebhookDispatcher, retrySchedule } from './webhook-dispatcher.js';
+import type { ApiPixEmulatorOptions } from './api-pix/api-pix-emulator-options.js';
+import { startApiPixEmulator, type ApiPixEmulator } from './api-pix/start-api-pix-emulator.js';
 
 export interface Emulator {
   /** e.g. `http://127.0.0.1:41234` — the client's `baseUrl`. */
@@ -158,8 +160,20 @@ function paymentFrom(bytes: Buffer): EmulatorPayment {
   return { ...(body?.amountInCents !== undefined && { amountInCents: body.amountInCents }), ...(body?.payer && { payer: body.payer }) };
 }
 
-/** Starts an in-memory emulator of the gateway on `127.0.0.1` (a free port unless `port` is given). */
-export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+/**
+ * Starts an in-memory emulator of the gateway on `127.0.0.1` (a free port unless `port` is given), or with
+ * `profile: 'api-pix'` a standard PSP (bacen/pix-api) over mTLS.
+ */
+export function startEmulator(options: ApiPixEmulatorOptions): Promise<ApiPixEmulator>;
+export function startEmulator(options?: EmulatorOptions): Promise<Emulator>;
+export function startEmulator(options: EmulatorOptions | ApiPixEmulatorOptions = {}): Promise<Emulator | ApiPixEmulator> {
+  const profile = (options as { profile?: unknown } | undefined)?.profile;
+  if (profile === 'api-pix') return startApiPixEmulator(options as ApiPixEmulatorOptions);
+  if (profile !== undefined && profile !== 'gateway') return Promise.reject(mustBe('profile', '"gateway" or "api-pix"', profile));
+  return startGatewayEmulator(options as EmulatorOptions);
+}
+
+async function startGatewayEmulator(options: EmulatorOptions): Promise<Emulator> {
   const config = resolveEmulatorOptions(options);
   const closing = new AbortController();
   // Every delivery in flight listens for the close: many at once are expected, not a leak.

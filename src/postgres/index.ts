@@ -16,6 +16,8 @@ export type { DrizzleExecutorLike, DrizzleLike } from './drizzle-database.js';
 export { isRetryableTransactionError, sqlState } from './sql-state.js';
 export { postgresWatchStore } from './postgres-watch-store.js';
 export type { PostgresWatchStore, PostgresWatchStoreOptions } from './postgres-watch-store.js';
+export { postgresCursorStore } from './postgres-cursor-store.js';
+export type { PostgresCursorStore, PostgresCursorStoreOptions } from './postgres-cursor-store.js';
 export { postgresPaymentBook } from './postgres-payment-book.js';
 export type { PostgresPaymentBook, PostgresPaymentBookOptions } from './postgres-payment-book.js';
 export { bookSchemaSql } from './book-schema.js';

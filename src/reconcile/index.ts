@@ -9,3 +9,8 @@ export { memoryWatchStore } from './memory-watch-store.js';
 export type { MemoryWatchStoreOptions } from './memory-watch-store.js';
 export type { WatchEntry, WatchStats, WatchStore } from './watch-store.js';
 export { reconcilerMetricsToPrometheus } from './reconciler-prometheus.js';
+export { createListingReconciler } from './create-listing-reconciler.js';
+export type { ListingReconciler, ListingReconcilerMetrics, ListingRunResult } from './create-listing-reconciler.js';
+export type { ListedPix, ListingClient, ListingReconcilerOptions } from './listing-reconciler-options.js';
+export { memoryCursorStore } from './memory-cursor-store.js';
+export type { CursorStore } from './cursor-store.js';

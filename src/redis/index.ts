@@ -18,6 +18,8 @@ export type {
 } from './redis-quarantine.js';
 export { redisWatchStore } from './redis-watch-store.js';
 export type { RedisEvalClient, RedisWatchStore, RedisWatchStoreOptions } from './redis-watch-store.js';
+export { redisCursorStore } from './redis-cursor-store.js';
+export type { RedisCursorStore, RedisCursorStoreOptions } from './redis-cursor-store.js';
 export { redisPaymentBook } from './redis-payment-book.js';
 export type { RedisPaymentBook, RedisPaymentBookOptions } from './redis-payment-book.js';
 export { redisJournal } from './redis-journal.js';

@@ -171,9 +171,10 @@ describe('emulator: signature schemes', () => {
 describe('emulator: independent of pixhook/client', () => {
   it('no emulator module imports the client, and qrcode-generator is only imported dynamically', async () => {
     const dir = new URL('../../src/emulator/', import.meta.url);
-    for (const file of await readdir(dir)) {
+    // Recursive: the api-pix profile lives in src/emulator/api-pix/.
+    for (const file of (await readdir(dir, { recursive: true })).filter((name) => name.endsWith('.ts'))) {
       const source = await readFile(new URL(file, dir), 'utf8');
-      expect(source, file).not.toMatch(/from '\.\.\/client\//);
+      expect(source, file).not.toMatch(/from '(\.\.\/)+client\//);
       expect(source, file).not.toMatch(/^import[^\n]*'qrcode-generator'/m);
     }
   });
