@@ -23,6 +23,7 @@ import { createDurableMode } from './durable-mode.js';
 import { createHandlerRegistry, registrationOf, type ErrorHandler, type EventHandler, type ViolationHandler } from './handler-registry.js';
 import { resolveProcessingOptions, type AckMode, type ProcessingOptions, type QueuedEvent } from './processing-options.js';
 import { runAttempt, type AttemptOutcome, type FailedAttempt } from './run-attempt.js';
+import { createResourceOrder, type OrderedRun } from './resource-order.js';
 import { JournalWriter, registerJournalWriter, type JournalRecord } from '../journal/journal-writer.js';
 import { journalRecordOf, journalReplay, timedAttempt, timedRelease } from './journal-hook.js';
 
@@ -146,11 +147,15 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     size: 0,
     idle: () => Promise.resolve(),
   };
-  const acknowledgement = mode === 'background' ? createBackgroundMode(config) : mode === 'durable' ? createDurableMode(config) : inline;
+  const byMode = mode === 'background' ? createBackgroundMode(config) : mode === 'durable' ? createDurableMode(config) : inline;
+  // Issue 28 §3: one order of effects per resource (src/processing/resource-order.ts).
+  const order = createResourceOrder(config);
+  const acknowledgement = order.ordered(byMode);
 
   /** A claimed event and the end of its claim, whichever way (see `ClaimedRun`). A class: one is made per delivery. */
-  class Run implements ClaimedRun {
+  class Run implements ClaimedRun, OrderedRun {
     lost = false;
+    order: OrderedRun['order'] = undefined;
     onLost: (() => void) | undefined = undefined;
     hint: string | undefined = undefined;
     /** The delivery's trace context, taken when it arrived: the handler span links to it even when it runs later. */
@@ -228,6 +233,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     /** Stops renewing the claim and marks the key done; a store failure goes to `onFailed`, never to the caller. */
     private markDone(onMarked: (marked: boolean, run: Run) => void, onFailed: (error: unknown, run: Run) => void): MaybePromise<void> {
       this.unhold();
+      order.leave(this);
       try {
         return andThen(store.complete(this.key, this.owner, config.dedupeTtlMs), onMarked, onFailed, this);
       } catch (error) {
@@ -250,6 +256,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
 
     async release(): Promise<void> {
       this.unhold();
+      order.leave(this, true);
       try {
         await store.release(this.key, this.owner);
       } catch (error) {
@@ -345,6 +352,27 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   function claimed(result: ClaimResult, run: Run): MaybePromise<AcceptResult> {
     if (result === 'done') return book === undefined ? { reason: 'duplicate', key: run.key } : retryOfHeld(book, run);
     if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
+    return inOrder(run, claimedInOrder);
+  }
+
+  /** Issue 28 §3: the resource's lease, before the book decides; 503 `resource_busy` (the claim given back) past `orderWaitMs`. */
+  function inOrder(run: Run, next: (run: Run) => MaybePromise<AcceptResult>): MaybePromise<AcceptResult> {
+    const busy = (hint?: string): Promise<AcceptResult> =>
+      run
+        .release()
+        .then(() => ({
+          reason: hint === undefined ? 'resource_busy' : 'store_unavailable',
+          key: run.key,
+          ...(hint !== undefined && { hint }),
+        }));
+    return andThen(
+      order.enter(run),
+      (entered) => (entered ? next(run) : busy()),
+      (error) => busy('resource order: ' + describeError(error)),
+    );
+  }
+
+  function claimedInOrder(run: Run): MaybePromise<AcceptResult> {
     // 2. The payment book, before any named handler: a hold ends here, a flag rides on the event.
     if (book !== undefined) return recordInBook(book, run);
     // 3. Dispatch and acknowledge, as the mode says.
@@ -375,14 +403,20 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   }
 
   /** The claim and the book's update in one step; its answers mean what `claimed` and `recordInBook` make of them. */
-  async function claimAndRecord(join: JoinedClaim, run: Run): Promise<AcceptResult> {
+  function claimAndRecord(join: JoinedClaim, run: Run): MaybePromise<AcceptResult> {
+    return inOrder(run, (entered) => claimAndRecordInOrder(join, entered));
+  }
+
+  async function claimAndRecordInOrder(join: JoinedClaim, run: Run): Promise<AcceptResult> {
     let joinedResult: Awaited<ReturnType<JoinedClaim>>;
     try {
       const claiming = join(run.key, run.owner, config.claimTtlMs, run.event, { dedupeKey: run.key, policy });
       joinedResult = await withTimeout(claiming, config.storeTimeoutMs, 'dedupe claim and payment book');
     } catch (error) {
+      order.leave(run);
       return storeUnavailable(error, run);
     }
+    if (joinedResult.claim !== 'claimed') order.leave(run);
     if (joinedResult.claim === 'done') return { reason: joinedResult.retry === undefined ? 'duplicate' : 'held', key: run.key };
     if (joinedResult.claim !== 'claimed') return { reason: joinedResult.claim, key: run.key };
     run.hold();
@@ -532,9 +566,10 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
           link: job.trace,
         });
       const id = writer && job.journalId;
-      const outcome = await (id === undefined
-        ? running()
-        : timedAttempt(writer!, id, run.attempt, running, job.replayOf === undefined ? undefined : 'replay'));
+      const runJob = () =>
+        id === undefined ? running() : timedAttempt(writer!, id, run.attempt, running, job.replayOf === undefined ? undefined : 'replay');
+      // Issue 28 §3: in its resource's order, one run at a time (throws `resource_busy` while not its turn).
+      const outcome = await order.runInTurn(event, job.key, run.final, runJob);
       if (outcome.ok) {
         if (outcome.duplicate) metrics.duplicate();
         else metrics.handled();

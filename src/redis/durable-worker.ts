@@ -46,11 +46,17 @@ export interface DurableWorker {
   close(): Promise<void>;
 }
 
+/** How long a job whose resource is busy waits before a worker looks again (`OrderBusyError.delayMs`, else 250 ms). */
+function orderDelayMs(error: PixhookError): number {
+  const delayMs = (error as PixhookError & { delayMs?: unknown }).delayMs;
+  return typeof delayMs === 'number' && delayMs > 0 ? delayMs : 250;
+}
+
 const workerRetryDefaults = { attempts: 5, backoff: { delayMs: 1_000, factor: 2, maxDelayMs: 5 * 60 * 1000 } };
 
 /** Runs queued events through `processing.runQueued`, with retries, backoff and a dead-letter state. */
 export async function startWorker(options: StartWorkerOptions): Promise<DurableWorker> {
-  const { Worker: BullWorker, UnrecoverableError } = await import('bullmq');
+  const { Worker: BullWorker, UnrecoverableError, DelayedError } = await import('bullmq');
   const logger = guardLogger(options.logger);
   const { queueName, prefix } = checkQueueNaming(options.queueName, options.prefix);
   refuseRenamed(options, { attempts: '`retry: { attempts }`', backoff: '`retry: { backoff: { delayMs, factor, maxDelayMs } }`' });
@@ -73,12 +79,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
   }
   const opened = await openConnection(options.connection, 'worker');
 
-  async function runJob(job: Job<QueuedEvent>): Promise<void> {
+  async function runJob(job: Job<QueuedEvent>, token?: string): Promise<void> {
     const attempt = job.attemptsMade + 1;
     const final = attempt >= attempts;
     try {
       await options.processing.runQueued(job.data, { attempt, final });
     } catch (error) {
+      // Issue 28 §3: an earlier event of its charge runs or waits first: back to the queue, not a failed attempt.
+      if (error instanceof PixhookError && error.code === 'resource_busy') {
+        await job.moveToDelayed(Date.now() + orderDelayMs(error), token);
+        throw new DelayedError();
+      }
       // The last attempt, or a payload that can never normalize: straight to the dead letters.
       if (final || (error instanceof PixhookError && error.code === 'payload_invalid')) {
         throw new UnrecoverableError(describeError(error));
