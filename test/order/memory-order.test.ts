@@ -8,7 +8,8 @@ describe.each<AckMode>(['inline', 'background'])('two processings on one memory 
   it("40 charges, paid and refunded at once on the two: one charge's handlers never overlap, paid's finish before refunded's start", async () => {
     const store = memoryDedupeStore();
     const book = memoryPaymentBook();
-    const recorder = orderRecorder(charges.length);
+    const recorder = orderRecorder(charges);
+    recorder.watch(store);
     const instances = ['a', 'b'].map((name) => {
       const processing = createProcessing({
         mode,
@@ -20,7 +21,7 @@ describe.each<AckMode>(['inline', 'background'])('two processings on one memory 
       recorder.register(processing, name);
       return processing;
     }) as [Processing, Processing];
-    const results = await deliverPairs(instances, charges);
+    const results = await deliverPairs(instances, charges, recorder);
     expect(results.filter((result) => result.reason === 'resource_busy')).toEqual([]);
     await Promise.all(instances.map((processing) => processing.drain()));
     expect(recorder.started.size).toBe(charges.length);

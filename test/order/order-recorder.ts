@@ -1,5 +1,7 @@
 import { normalizeEvent } from '../../src/events/normalize-event.js';
-import type { PixEvent, Processing } from '../../src/index.js';
+import type { DedupeStore, PixEvent, Processing } from '../../src/index.js';
+import { orderLeasesOf } from '../../src/processing/resource-order.js';
+import { registerOrderLeases } from '../../src/shared/order-lease.js';
 
 /** One handler run: logical start and end ticks (a shared counter: no clock, no timing). */
 export interface Span {
@@ -13,31 +15,74 @@ export interface Span {
 const rank: Record<string, number> = { transaction_paid: 1, transaction_refunded: 2 };
 
 /**
- * Records every handler's start and end. The handlers wait on one gate that opens once `gateAfter`
- * charges have a handler started: until then every charge's second event must be kept waiting by the
- * order lease (without it, both handlers of a charge start and wait on the gate together).
+ * Records every handler's start and end. The handlers wait on one gate, which opens once every charge
+ * has a handler started and its other event has shown where it is: it started too (no lease: both then
+ * wait on the gate together, an overlap), was answered, or was refused the charge's lease at least once
+ * (the lease keeps it waiting). No clock: the gate waits for facts, never for time.
  */
-export function orderRecorder(gateAfter: number) {
+export function orderRecorder(charges: readonly string[]) {
   let clock = 0;
   const spans: Span[] = [];
-  const started = new Set<string>();
+  const started = new Map<string, number>();
+  const refused = new Set<string>();
+  const answered = new Map<string, number>();
+  let opened = false;
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
+  const check = (): void => {
+    if (opened) return;
+    const shown = (charge: string) =>
+      (started.get(charge) ?? 0) >= 1 && ((started.get(charge) ?? 0) + (answered.get(charge) ?? 0) >= 2 || refused.has(charge));
+    if (!charges.every(shown)) return;
+    opened = true;
+    open();
+  };
   const handler =
     (instance: string) =>
     async (event: PixEvent): Promise<void> => {
       const charge = event.kind === 'transaction' ? event.transaction.id : event.transfer.id;
       const span: Span = { charge, name: event.name, instance, start: ++clock, end: 0 };
       spans.push(span);
-      started.add(charge);
-      if (started.size >= gateAfter) open();
+      started.set(charge, (started.get(charge) ?? 0) + 1);
+      check();
       await gate;
       span.end = ++clock;
     };
-  const register = (processing: Processing, instance: string): void => {
-    processing.on(['transaction_paid', 'transaction_refunded'], handler(instance));
+  return {
+    spans,
+    started,
+    register(processing: Processing, instance: string): void {
+      processing.on(['transaction_paid', 'transaction_refunded'], handler(instance));
+    },
+    /** A delivery of `charge` was answered; `withoutRun` when its handlers will not run for it (held, duplicate). */
+    answered(charge: string, withoutRun: boolean): void {
+      if (withoutRun) answered.set(charge, (answered.get(charge) ?? 0) + 1);
+      check();
+    },
+    /** Wraps the leases a store declared (before any processing uses it) to see refused takes. */
+    watch(store: DedupeStore): void {
+      const leases = orderLeasesOf(store);
+      const seeRefusal = (resource: string, fence: string | undefined): string | undefined => {
+        if (fence === undefined) {
+          refused.add(resource.slice(2).replace(/#run$/, ''));
+          check();
+        }
+        return fence;
+      };
+      registerOrderLeases(store, {
+        ...leases,
+        take: (resource, owner, ttlMs) => {
+          const fence = leases.take(resource, owner, ttlMs);
+          return fence instanceof Promise ? fence.then((value) => seeRefusal(resource, value)) : seeRefusal(resource, fence);
+        },
+        isTurnOf: async (resource, key) => {
+          const turn = await leases.isTurnOf(resource, key);
+          if (!turn) seeRefusal(resource, undefined);
+          return turn;
+        },
+      });
+    },
   };
-  return { spans, register, open, started };
 }
 
 /** Every pair of one charge's handlers that overlapped, or where a lower status started after a higher one finished. */
@@ -72,15 +117,22 @@ export function eventOf(value: unknown): PixEvent {
   return normalized.event;
 }
 
-/** 40 charges, each getting paid on one instance and refunded on the other at once (alternating which gets which). */
+/** Each charge gets paid on one instance and refunded on the other at once (alternating which gets which). */
 export async function deliverPairs(
   instances: readonly [Processing, Processing],
   charges: readonly string[],
+  recorder: { answered(charge: string, withoutRun: boolean): void },
 ): Promise<{ reason?: string | undefined }[]> {
   return Promise.all(
     charges.flatMap((charge, i) => {
       const [first, second] = i % 2 === 0 ? instances : [instances[1], instances[0]];
-      return [first.accept(paidEvent(charge)), second.accept(refundedEvent(charge))];
+      return [first.accept(paidEvent(charge)), second.accept(refundedEvent(charge))].map((accepted) =>
+        accepted.then((result) => {
+          // No reason: handled (inline, after its run) or accepted (its run comes later).
+          recorder.answered(charge, result.reason !== undefined);
+          return result;
+        }),
+      );
     }),
   );
 }
