@@ -31,6 +31,16 @@ describe('processing and its public types', () => {
     createProcessing({ mode: 'durable', queue: 'redis://' });
   });
 
+  it('orderWaitMs is a number on createProcessing and createReceiver, and a processing option beside a shared processing', () => {
+    createProcessing({ orderWaitMs: 2_000 });
+    createReceiver({ secret: 's', orderWaitMs: 2_000 });
+    // @ts-expect-error milliseconds, not a duration string
+    createProcessing({ orderWaitMs: '2s' });
+    // @ts-expect-error it belongs to the shared processing
+    createReceiver({ secret: 's', processing: createProcessing(), orderWaitMs: 2_000 });
+    expectTypeOf<PixhookErrorCode>().extract<'resource_busy'>().toEqualTypeOf<'resource_busy'>();
+  });
+
   it('a receiver can share a processing, and then takes no processing options', () => {
     const processing = createProcessing();
     const receiver = createReceiver({ secret: 's', processing });
