@@ -29,10 +29,9 @@ export function postgresOrderLeases(db: SqlExecutor, names: InboxNames): OrderLe
   const queueSql = `INSERT INTO ${names.table} (scope, key, done_at, expires_at)
     VALUES ($1, $2, to_timestamp($3::double precision / 1000000), now() + $4::double precision * interval '1 millisecond')
     ON CONFLICT (scope, key) DO UPDATE SET done_at = EXCLUDED.done_at, expires_at = EXCLUDED.expires_at`;
-  const turnSql = `SELECT NOT EXISTS (
-      SELECT 1 FROM ${names.table} e, ${names.table} m
-      WHERE m.scope = $1 AND m.key = $2 AND e.scope = $1 AND e.done_at < m.done_at AND e.expires_at > now()
-    ) AS turn`;
+  const aheadSql = `SELECT e.key FROM ${names.table} e, ${names.table} m
+    WHERE m.scope = $1 AND m.key = $2 AND e.scope = $1 AND e.done_at < m.done_at AND e.expires_at > now()
+    ORDER BY e.done_at LIMIT 1`;
   const settleSql = `DELETE FROM ${names.table} WHERE scope = $1 AND key = $2`;
   const ms = (value: number) => Math.max(1, Math.ceil(value));
   // The fence is `<micros>:<owner>`: the owner only names the run in logs; the micros are what the row checks.
@@ -53,9 +52,10 @@ export function postgresOrderLeases(db: SqlExecutor, names: InboxNames): OrderLe
     async queued(resource, fence, key) {
       await db.query(queueSql, [queuedScope(resource), key, microsOf(fence), staleQueuedMs]);
     },
-    async isTurnOf(resource, key) {
-      const { rows } = await db.query(turnSql, [queuedScope(resource), key]);
-      return rows[0]?.['turn'] !== false;
+    async aheadOf(resource, key) {
+      const { rows } = await db.query(aheadSql, [queuedScope(resource), key]);
+      const ahead = rows[0]?.['key'];
+      return typeof ahead === 'string' ? ahead : undefined;
     },
     async settled(resource, key) {
       await db.query(settleSql, [queuedScope(resource), key]);

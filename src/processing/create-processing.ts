@@ -49,6 +49,14 @@ export interface AcceptOptions {
   replayOf?: string;
 }
 
+/** One run of a queued job, as the durable worker hands it over. */
+export interface QueuedRun {
+  attempt: number;
+  final: boolean;
+  /** True while the queue still holds job `key` to run (not completed, failed or removed): lets a job whose turn an old one blocks go on. */
+  isQueued?: (key: string) => Promise<boolean>;
+}
+
 /**
  * The handlers and what runs them: dedupe claim, dispatch, acknowledgement mode, retries, time
  * limits and error reporting. No secret and no HTTP: the receiver, the durable worker, replays and
@@ -82,7 +90,7 @@ export interface Processing {
   /** `accept`, answering synchronously when the store and the handlers did (the receiver's fast path). Never throws. */
   acceptNow(event: PixEvent | UnknownEvent, options?: AcceptOptions): AcceptResult | Promise<AcceptResult>;
   /** Runs one durably queued job's handlers (the durable worker calls this). Rejects when they fail, so the queue retries. */
-  runQueued(job: QueuedEvent, run: { attempt: number; final: boolean }): Promise<void>;
+  runQueued(job: QueuedEvent, run: QueuedRun): Promise<void>;
   /**
    * Resolves `true` when every accepted run has settled, or `false` after `timeoutMs` (default: the
    * longest a run can take: attempts × handlerTimeoutMs plus backoff, or the deadline for inline).
@@ -346,10 +354,18 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     } catch (error) {
       return storeUnavailable(error, run);
     }
-    return andThen(claiming, claimed, storeUnavailable, run);
+    // Issue 28 §3: the resource's lease is asked for beside the claim (one round trip); given back unless claimed.
+    order.prefetch(run);
+    return andThen(claiming, claimed, claimFailed, run);
+  }
+
+  function claimFailed(error: unknown, run: Run): AcceptResult {
+    order.leave(run);
+    return storeUnavailable(error, run);
   }
 
   function claimed(result: ClaimResult, run: Run): MaybePromise<AcceptResult> {
+    if (result !== 'claimed') order.leave(run);
     if (result === 'done') return book === undefined ? { reason: 'duplicate', key: run.key } : retryOfHeld(book, run);
     if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
     return inOrder(run, claimedInOrder);
@@ -358,13 +374,11 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   /** Issue 28 §3: the resource's lease, before the book decides; 503 `resource_busy` (the claim given back) past `orderWaitMs`. */
   function inOrder(run: Run, next: (run: Run) => MaybePromise<AcceptResult>): MaybePromise<AcceptResult> {
     const busy = (hint?: string): Promise<AcceptResult> =>
-      run
-        .release()
-        .then(() => ({
-          reason: hint === undefined ? 'resource_busy' : 'store_unavailable',
-          key: run.key,
-          ...(hint !== undefined && { hint }),
-        }));
+      run.release().then(() => ({
+        reason: hint === undefined ? 'resource_busy' : 'store_unavailable',
+        key: run.key,
+        ...(hint !== undefined && { hint }),
+      }));
     return andThen(
       order.enter(run),
       (entered) => (entered ? next(run) : busy()),
@@ -569,7 +583,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       const runJob = () =>
         id === undefined ? running() : timedAttempt(writer!, id, run.attempt, running, job.replayOf === undefined ? undefined : 'replay');
       // Issue 28 §3: in its resource's order, one run at a time (throws `resource_busy` while not its turn).
-      const outcome = await order.runInTurn(event, job.key, run.final, runJob);
+      const outcome = await order.runInTurn(event, job.key, run, runJob);
       if (outcome.ok) {
         if (outcome.duplicate) metrics.duplicate();
         else metrics.handled();

@@ -56,16 +56,17 @@ export function memoryOrderLeases(staleMs: number, now: () => number = Date.now)
       keys.set(key, { order: Number(fence.slice(0, fence.indexOf(':'))), at: now() });
       return Promise.resolve();
     },
-    isTurnOf(resource, key) {
+    aheadOf(resource, key) {
       const keys = pending.get(resource);
       const mine = keys?.get(key);
-      if (keys === undefined || mine === undefined) return Promise.resolve(true);
+      if (keys === undefined || mine === undefined) return Promise.resolve(undefined);
       const staleBefore = now() - staleMs;
+      let ahead: [string, Pending] | undefined;
       for (const [other, entry] of keys) {
         if (entry.at < staleBefore && other !== key) keys.delete(other);
-        else if (entry.order < mine.order) return Promise.resolve(false);
+        else if (entry.order < mine.order && (ahead === undefined || entry.order < ahead[1].order)) ahead = [other, entry];
       }
-      return Promise.resolve(true);
+      return Promise.resolve(ahead?.[0]);
     },
     settled(resource, key) {
       const keys = pending.get(resource);

@@ -35,20 +35,20 @@ return 1
 `);
 
 /**
- * KEYS[1] queued · KEYS[2] queued-at · ARGV[1] key · ARGV[2] now ms · ARGV[3] stale ms → 1 when no job queued
- * before the key is waiting (a key never queued in order runs too); earlier keys older than stale ms are dropped.
+ * KEYS[1] queued · KEYS[2] queued-at · ARGV[1] key · ARGV[2] now ms · ARGV[3] stale ms → the first key queued before
+ * it, or '' (its turn; a key never queued in order runs too); earlier keys older than stale ms are dropped.
  */
-export const isTurnScript = defineScript(`
+export const aheadScript = defineScript(`
 local mine = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not mine then return 1 end
+if not mine then return '' end
 local earlier = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. mine)
 for _, key in ipairs(earlier) do
   local at = tonumber(redis.call('HGET', KEYS[2], key) or '0')
-  if tonumber(ARGV[2]) - at < tonumber(ARGV[3]) then return 0 end
+  if tonumber(ARGV[2]) - at < tonumber(ARGV[3]) then return key end
   redis.call('ZREM', KEYS[1], key)
   redis.call('HDEL', KEYS[2], key)
 end
-return 1
+return ''
 `);
 
 /** KEYS[1] queued · KEYS[2] queued-at · ARGV[1] key. */

@@ -4,7 +4,7 @@ import { replyText } from './redis-replies.js';
 import {
   extendLeaseScript,
   giveLeaseScript,
-  isTurnScript,
+  aheadScript,
   queueInOrderScript,
   settleTurnScript,
   takeLeaseScript,
@@ -41,9 +41,10 @@ export function redisOrderLeases(client: RedisClientLike, prefix: string, now: (
       const at = base(resource);
       await redis.run(queueInOrderScript, [at + ':q', at + ':at'], [String(fenceOrder(fence)), key, String(now()), ms(keepMs)]);
     },
-    async isTurnOf(resource, key) {
+    async aheadOf(resource, key) {
       const at = base(resource);
-      return Number(await redis.run(isTurnScript, [at + ':q', at + ':at'], [key, String(now()), ms(keepMs)])) === 1;
+      const ahead = replyText(await redis.run(aheadScript, [at + ':q', at + ':at'], [key, String(now()), ms(keepMs)]));
+      return ahead === '' ? undefined : ahead;
     },
     async settled(resource, key) {
       const at = base(resource);

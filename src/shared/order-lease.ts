@@ -18,8 +18,8 @@ export interface OrderLeases {
    * resource's jobs in the order their fences were given.
    */
   queued(resource: string, fence: string, key: string): Promise<void>;
-  /** True when no job of `resource` queued before `key` is still waiting to be settled. */
-  isTurnOf(resource: string, key: string): Promise<boolean>;
+  /** The first job of `resource` queued before `key` and not settled yet, or `undefined`: then it is `key`'s turn. */
+  aheadOf(resource: string, key: string): Promise<string | undefined>;
   /** `key` ran (or was given up for good): the next job of `resource` may run. */
   settled(resource: string, key: string): Promise<void>;
 }

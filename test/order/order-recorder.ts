@@ -75,10 +75,10 @@ export function orderRecorder(charges: readonly string[]) {
           const fence = leases.take(resource, owner, ttlMs);
           return fence instanceof Promise ? fence.then((value) => seeRefusal(resource, value)) : seeRefusal(resource, fence);
         },
-        isTurnOf: async (resource, key) => {
-          const turn = await leases.isTurnOf(resource, key);
-          if (!turn) seeRefusal(resource, undefined);
-          return turn;
+        aheadOf: async (resource, key) => {
+          const ahead = await leases.aheadOf(resource, key);
+          if (ahead !== undefined) seeRefusal(resource, undefined);
+          return ahead;
         },
       });
     },
@@ -117,22 +117,32 @@ export function eventOf(value: unknown): PixEvent {
   return normalized.event;
 }
 
-/** Each charge gets paid on one instance and refunded on the other at once (alternating which gets which). */
+/**
+ * Each charge gets paid on one instance and refunded on the other at once (alternating which gets which).
+ * Like the gateway, a delivery answered 503 (`store_unavailable` on a loaded machine) is sent again.
+ */
 export async function deliverPairs(
   instances: readonly [Processing, Processing],
   charges: readonly string[],
   recorder: { answered(charge: string, withoutRun: boolean): void },
 ): Promise<{ reason?: string | undefined }[]> {
+  const send = async (processing: Processing, event: PixEvent, charge: string) => {
+    for (let attempt = 1; ; attempt++) {
+      const result = await processing.accept(event);
+      if (!retried.has(result.reason ?? '') || attempt === 10) {
+        // No reason: handled (inline, after its run) or accepted (its run comes later).
+        recorder.answered(charge, result.reason !== undefined);
+        return result;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  };
   return Promise.all(
     charges.flatMap((charge, i) => {
       const [first, second] = i % 2 === 0 ? instances : [instances[1], instances[0]];
-      return [first.accept(paidEvent(charge)), second.accept(refundedEvent(charge))].map((accepted) =>
-        accepted.then((result) => {
-          // No reason: handled (inline, after its run) or accepted (its run comes later).
-          recorder.answered(charge, result.reason !== undefined);
-          return result;
-        }),
-      );
+      return [send(first, paidEvent(charge), charge), send(second, refundedEvent(charge), charge)];
     }),
   );
 }
+
+const retried = new Set(['store_unavailable', 'in_flight']);

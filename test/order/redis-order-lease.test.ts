@@ -120,13 +120,13 @@ describe.each(redisTargetNames)('the resource order lease on Redis (%s)', (name)
     const leases = redisOrderLeases(target.client, prefix, () => now);
     await leases.queued('t:q', '7:a', 'paid');
     await leases.queued('t:q', '9:b', 'refunded');
-    expect(await leases.isTurnOf('t:q', 'refunded')).toBe(false);
-    expect(await leases.isTurnOf('t:q', 'paid')).toBe(true);
-    expect(await leases.isTurnOf('t:q', 'never-queued')).toBe(true);
+    expect(await leases.aheadOf('t:q', 'refunded')).toBe('paid');
+    expect(await leases.aheadOf('t:q', 'paid')).toBeUndefined();
+    expect(await leases.aheadOf('t:q', 'never-queued')).toBeUndefined();
     now += 60 * 60_000;
-    expect(await leases.isTurnOf('t:q', 'refunded')).toBe(true);
+    expect(await leases.aheadOf('t:q', 'refunded')).toBeUndefined();
     await leases.queued('t:q', '10:c', 'later');
     await leases.settled('t:q', 'refunded');
-    expect(await leases.isTurnOf('t:q', 'later')).toBe(true);
+    expect(await leases.aheadOf('t:q', 'later')).toBeUndefined();
   });
 });
