@@ -9,6 +9,7 @@ import {
   type HandlerContext,
   type PixhookErrorCode,
   type Processing,
+  type QueuedRun,
   type Telemetry,
 } from '../../src/index.js';
 import { postgresInbox } from '../../src/postgres/index.js';
@@ -39,6 +40,13 @@ describe('processing and its public types', () => {
     // @ts-expect-error it belongs to the shared processing
     createReceiver({ secret: 's', processing: createProcessing(), orderWaitMs: 2_000 });
     expectTypeOf<PixhookErrorCode>().extract<'resource_busy'>().toEqualTypeOf<'resource_busy'>();
+  });
+
+  it('a queued run may say which jobs the queue still holds (the durable worker does)', () => {
+    expectTypeOf<Parameters<Processing['runQueued']>[1]>().toEqualTypeOf<QueuedRun>();
+    expectTypeOf<QueuedRun['isQueued']>().toEqualTypeOf<((key: string) => Promise<boolean>) | undefined>();
+    const run: QueuedRun = { attempt: 1, final: false };
+    void run;
   });
 
   it('a receiver can share a processing, and then takes no processing options', () => {
