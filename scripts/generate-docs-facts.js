@@ -120,6 +120,11 @@ async function timeDefaults() {
       duration(sourceDefault(options, 'storeTimeoutMs')),
       'bound on every remote store or queue call (then 503 `store_unavailable`)',
     ],
+    [
+      '`orderWaitMs`',
+      duration(sourceDefault(options, 'orderWaitMs')),
+      'how long an event waits for the handlers of an earlier event of its charge or transfer (then 503 `resource_busy`)',
+    ],
   ];
   return ['| option | default | meaning |', '|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }

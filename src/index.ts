@@ -6,7 +6,7 @@ export type { BodySource } from './intake/read-body.js';
 export type { ReceiveResult } from './intake/receive-answer.js';
 export type { InvalidHandler, ReceiverOptions, SignatureOptions } from './intake/receiver-options.js';
 export { createProcessing } from './processing/create-processing.js';
-export type { AcceptOptions, AcceptResult, Processing } from './processing/processing.js';
+export type { AcceptOptions, AcceptResult, Processing, QueuedRun } from './processing/processing.js';
 export type { AckMode, BackgroundOptions, EventQueue, ProcessingOptions, QueuedEvent } from './processing/processing-options.js';
 export type { ErrorHandler, EventHandler, HandlerContext, HandlerFailure, ViolationHandler } from './processing/handler-registry.js';
 export { memoryPaymentBook } from './book/memory-payment-book.js';

@@ -42,6 +42,8 @@ export interface BookStageInput<R extends BookRun> {
   keepAlive(work: Promise<unknown>): void;
   /** What an applied event goes on to: the mode's dispatch and acknowledgement. */
   dispatch(run: R): MaybePromise<BookAnswer>;
+  /** Gives back the run's resource-order lease when the joined claim was not taken (the claim's end does it otherwise). */
+  leave(run: R): void;
 }
 
 export interface BookStage<R extends BookRun> {
@@ -92,8 +94,10 @@ export function createBookStage<R extends BookRun>(input: BookStageInput<R>): Bo
       const claiming = join(run.key, run.owner, config.claimTtlMs, run.event, { dedupeKey: run.key, policy });
       joinedResult = await withTimeout(claiming, config.storeTimeoutMs, 'dedupe claim and payment book');
     } catch (error) {
+      input.leave(run);
       return { reason: 'store_unavailable', key: run.key, hint: describeError(error) };
     }
+    if (joinedResult.claim !== 'claimed') input.leave(run);
     if (joinedResult.claim === 'done') return { reason: joinedResult.retry === undefined ? 'duplicate' : 'held', key: run.key };
     if (joinedResult.claim !== 'claimed') return { reason: joinedResult.claim, key: run.key };
     run.hold();

@@ -3,6 +3,8 @@ import { inboxNames, inboxSchemaSql, type InboxTableOptions } from './inbox-sche
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { sessionLockStore, type PostgresDedupeStore } from './session-lock-store.js';
 import { sharedTransactions, type SharedTransactions } from './shared-transactions.js';
+import { postgresOrderLeases } from './postgres-order-leases.js';
+import { registerOrderLeases } from '../shared/order-lease.js';
 import type { IsolationLevel, SqlExecutor } from './sql-database.js';
 import type { RetryOptions } from '../shared/retry-options.js';
 import { checkInteger, checkTtlMs, maxTtlMs, mustBe } from '../shared/option-checks.js';
@@ -129,6 +131,8 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     close: () => store.close(),
   };
   links.set(inbox, { store, shared });
+  // Issue 28 §3: the resource order leases live in the inbox's table (durable workers need them; src/postgres/postgres-order-leases.ts).
+  registerOrderLeases(store, postgresOrderLeases(db, names));
   return inbox;
 }
 

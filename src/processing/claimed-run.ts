@@ -1,6 +1,7 @@
 import type { ClaimKeeper } from '../dedupe/claim-keeper.js';
 import type { DedupeStore } from '../dedupe/dedupe-store.js';
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
+import type { OrderedRun, ResourceOrder } from './resource-order.js';
 import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
 import type { ProcessingMetricsRecorder } from '../metrics/receiver-metrics.js';
 import { describeError } from '../shared/describe-error.js';
@@ -23,6 +24,8 @@ export interface RunScope {
   readonly metrics: ProcessingMetricsRecorder;
   readonly log: Logger;
   readonly writer: JournalWriter | undefined;
+  /** One order of effects per resource: a run's lease is given back when its claim ends. */
+  readonly order: ResourceOrder;
   /** Work after the answer: tracked for `drain()` and handed to `waitUntil` (the processing's option by default). */
   keepAlive(work: Promise<unknown>, waitUntil?: (promise: Promise<unknown>) => void): void;
   /** A run failed for good: count it, log it, tell `onError`. Never rejects. */
@@ -71,8 +74,10 @@ export function createRunScope(parts: Omit<RunScope, 'reportFailure' | 'runOnce'
 }
 
 /** A claimed event and the end of its claim, whichever way (see `ClaimedRun`). A class: one is made per delivery. */
-export class Run implements ClaimedRun {
+export class Run implements ClaimedRun, OrderedRun {
   lost = false;
+  order: OrderedRun['order'] = undefined;
+  early: OrderedRun['early'] = undefined;
   onLost: (() => void) | undefined = undefined;
   hint: string | undefined = undefined;
   /** The delivery's trace context, taken when it arrived: the handler span links to it even when it runs later. */
@@ -152,6 +157,7 @@ export class Run implements ClaimedRun {
   /** Stops renewing the claim and marks the key done; a store failure goes to `onFailed`, never to the caller. */
   private markDone(onMarked: (marked: boolean, run: Run) => void, onFailed: (error: unknown, run: Run) => void): MaybePromise<void> {
     this.unhold();
+    this.scope.order.leave(this);
     try {
       return andThen(this.scope.store.complete(this.key, this.owner, this.scope.config.dedupeTtlMs), onMarked, onFailed, this);
     } catch (error) {
@@ -174,6 +180,7 @@ export class Run implements ClaimedRun {
 
   async release(): Promise<void> {
     this.unhold();
+    this.scope.order.leave(this, true);
     try {
       await this.scope.store.release(this.key, this.owner);
     } catch (error) {

@@ -23,9 +23,10 @@ import type { AcceptResult, Processing } from './processing.js';
 import { resolveProcessingOptions, type ProcessingOptions } from './processing-options.js';
 import { releaseHeld } from './release-held.js';
 import { runQueued } from './run-queued.js';
+import { createResourceOrder } from './resource-order.js';
 import { createWorkTracker } from './work-tracker.js';
 
-export type { AcceptOptions, AcceptResult, Processing } from './processing.js';
+export type { AcceptOptions, AcceptResult, Processing, QueuedRun } from './processing.js';
 
 let ownerSeq = 0;
 // One random prefix per process, then a counter: unique owners without a random UUID per event.
@@ -44,14 +45,25 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   const metrics = createProcessingMetrics();
   const log = config.logger;
   const modes = { inline: createInlineMode, background: createBackgroundMode, durable: createDurableMode };
-  const acknowledgement = modes[mode](config);
+  // One order of effects per resource: the mode queues (durable) and runs each resource's events in its lease's order.
+  const order = createResourceOrder(config);
+  const acknowledgement = order.ordered(modes[mode](config));
   const work = createWorkTracker({ waitUntil: config.waitUntil, log, acknowledgement, writer: () => writer });
   // The delivery journal, written off the hot path; undefined (and never looked at again) without one.
   const writer = config.journal && new JournalWriter(config.journal, log, (written) => work.keepAlive(written), mode === 'durable');
   const keeper = createClaimKeeper(store, config.claimTtlMs);
-  const scope = createRunScope({ config, store, keeper, handlers, metrics, log, writer, keepAlive: work.keepAlive });
+  const scope = createRunScope({ config, store, keeper, handlers, metrics, log, writer, order, keepAlive: work.keepAlive });
   const dispatch = (run: Run): MaybePromise<AcceptResult> => andThen(acknowledgement.acknowledge(run), acknowledged, undefined, run);
-  const bookStage = book && createBookStage<Run>({ ...config, book, log, keepAlive: (told) => work.keepAlive(told), dispatch });
+  const bookStage =
+    book &&
+    createBookStage<Run>({
+      ...config,
+      book,
+      log,
+      keepAlive: (told) => work.keepAlive(told),
+      dispatch,
+      leave: (run) => order.leave(run),
+    });
   // A book that takes the claim with its own update in one step on this store (Redis: one script).
   // Not under `confirm`: the gateway is read between the claim and the book's decision.
   const joined = config.confirm === undefined ? joinedClaimOf(config.store, book) : undefined;
@@ -74,19 +86,47 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     const key = config.dedupeKey(event);
     if (typeof key !== 'string' || key === '') throw new PixhookError('internal_error', 'dedupeKey must return a non-empty string');
     const run = new Run(scope, event, key, newOwner(), context);
-    if (joined !== undefined) return bookStage!.claimAndRecord(joined, run);
+    // The resource's lease is taken before the joined script, so the book always decides under it.
+    if (joined !== undefined) return inOrder(run, (entered) => bookStage!.claimAndRecord(joined, entered));
     let claiming: MaybePromise<ClaimResult>;
     try {
       claiming = store.claim(key, run.owner, config.claimTtlMs);
     } catch (error) {
       return storeUnavailable(error, run);
     }
-    return andThen(claiming, claimed, storeUnavailable, run);
+    // The resource's lease is asked for beside the claim (one round trip); given back unless claimed.
+    order.prefetch(run);
+    return andThen(claiming, claimed, claimFailed, run);
+  }
+
+  function claimFailed(error: unknown, run: Run): AcceptResult {
+    order.leave(run);
+    return storeUnavailable(error, run);
   }
 
   function claimed(result: ClaimResult, run: Run): MaybePromise<AcceptResult> {
+    if (result !== 'claimed') order.leave(run);
     if (result === 'done') return book === undefined ? { reason: 'duplicate', key: run.key } : bookStage!.retryOfHeld(book, run);
     if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
+    return inOrder(run, claimedInOrder);
+  }
+
+  /** The resource's lease, before the book decides; 503 `resource_busy` (the claim given back) past `orderWaitMs`. */
+  function inOrder(run: Run, next: (run: Run) => MaybePromise<AcceptResult>): MaybePromise<AcceptResult> {
+    const busy = (hint?: string): Promise<AcceptResult> =>
+      run.release().then(() => ({
+        reason: hint === undefined ? 'resource_busy' : 'store_unavailable',
+        key: run.key,
+        ...(hint !== undefined && { hint }),
+      }));
+    return andThen(
+      order.enter(run),
+      (entered) => (entered ? next(run) : busy()),
+      (error) => busy('resource order: ' + describeError(error)),
+    );
+  }
+
+  function claimedInOrder(run: Run): MaybePromise<AcceptResult> {
     // 2. The payment book, before any named handler: a hold ends here, a flag rides on the event.
     if (book !== undefined) return bookStage!.recordInBook(book, run);
     // 3. Dispatch and acknowledge, as the mode says.

@@ -69,6 +69,12 @@ export interface ProcessingOptions {
   handlerTimeoutMs?: number;
   /** Bound on every call to a remote store or queue. Default 2 000 ms. */
   storeTimeoutMs?: number;
+  /**
+   * How long an event waits for the handlers of an earlier event of the same charge or transfer (anywhere
+   * the store is shared) before it is answered 503 `resource_busy` (its claim given back, so the retry runs
+   * it in order). In durable mode, how long a worker waits for another worker's run of that resource. Default 5 000 ms.
+   */
+  orderWaitMs?: number;
   background?: BackgroundOptions;
   /**
    * Background mode: runs per event (first included) before `onError`, and the waits between them.
@@ -120,6 +126,7 @@ export interface ResolvedProcessingOptions {
   /** The limit for durably queued jobs run by a worker (`runQueued`). */
   queuedHandlerTimeoutMs: number;
   storeTimeoutMs: number;
+  orderWaitMs: number;
   background: Required<BackgroundOptions>;
   /** Background mode's retries (the default policy in the other modes, which do not read it). */
   retry: RetryPolicy;
@@ -168,6 +175,7 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
     handlerTimeoutMs: checkTimeoutMs('handlerTimeoutMs', options.handlerTimeoutMs, defaultHandlerTimeoutMs[mode]),
     queuedHandlerTimeoutMs: checkTimeoutMs('handlerTimeoutMs', options.handlerTimeoutMs, defaultHandlerTimeoutMs.durable),
     storeTimeoutMs: checkTimeoutMs('storeTimeoutMs', options.storeTimeoutMs, 2_000),
+    orderWaitMs: checkTimeoutMs('orderWaitMs', options.orderWaitMs, 5_000),
     background,
     retry,
     queue: options.queue,
@@ -242,6 +250,7 @@ export const processingOptionNames = [
   'deadlineMs',
   'handlerTimeoutMs',
   'storeTimeoutMs',
+  'orderWaitMs',
   'background',
   'retry',
   'queue',

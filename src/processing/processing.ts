@@ -7,6 +7,14 @@ import type { ProcessingReason } from '../shared/reasons.js';
 import type { ErrorHandler, EventHandler, ViolationHandler } from './handler-registry.js';
 import type { AckMode, QueuedEvent } from './processing-options.js';
 
+/** One run of a queued job, as the durable worker hands it over. */
+export interface QueuedRun {
+  attempt: number;
+  final: boolean;
+  /** True while the queue still holds job `key` to run (not completed, failed or removed): lets a job whose turn an old one blocks go on. */
+  isQueued?: (key: string) => Promise<boolean>;
+}
+
 /** What processing did with an event. No `reason`: handled (inline) or accepted (background, durable). */
 export interface AcceptResult {
   reason?: ProcessingReason;
@@ -62,7 +70,7 @@ export interface Processing {
   /** `accept`, answering synchronously when the store and the handlers did (the receiver's fast path). Never throws. */
   acceptNow(event: PixEvent | UnknownEvent, options?: AcceptOptions): AcceptResult | Promise<AcceptResult>;
   /** Runs one durably queued job's handlers (the durable worker calls this). Rejects when they fail, so the queue retries. */
-  runQueued(job: QueuedEvent, run: { attempt: number; final: boolean }): Promise<void>;
+  runQueued(job: QueuedEvent, run: QueuedRun): Promise<void>;
   /**
    * Resolves `true` when every accepted run has settled (inline runs still going count too), or `false`
    * after `timeoutMs` (default: the longest a run can take: attempts × handlerTimeoutMs plus backoff, or

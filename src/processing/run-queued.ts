@@ -7,13 +7,14 @@ import { PixhookError } from '../shared/pixhook-error.js';
 import type { RunScope } from './claimed-run.js';
 import { timedAttempt } from './journal-hook.js';
 import type { QueuedEvent } from './processing-options.js';
+import type { QueuedRun } from './processing.js';
 import { runAttempt } from './run-attempt.js';
 
 /**
  * Runs one durably queued job's handlers (the durable worker's side of durable mode). Rejects when they
  * fail, so the queue retries; the final failure is dead-lettered and told to `onError`.
  */
-export async function runQueued(scope: RunScope, job: QueuedEvent, run: { attempt: number; final: boolean }): Promise<void> {
+export async function runQueued(scope: RunScope, job: QueuedEvent, run: QueuedRun): Promise<void> {
   const { handlers, config, metrics, log, writer } = scope;
   const event = readQueued(job);
   const running = () =>
@@ -29,9 +30,10 @@ export async function runQueued(scope: RunScope, job: QueuedEvent, run: { attemp
       link: job.trace,
     });
   const id = writer && job.journalId;
-  const outcome = await (id === undefined
-    ? running()
-    : timedAttempt(writer!, id, run.attempt, running, job.replayOf === undefined ? undefined : 'replay'));
+  const runJob = () =>
+    id === undefined ? running() : timedAttempt(writer!, id, run.attempt, running, job.replayOf === undefined ? undefined : 'replay');
+  // In its resource's order, one run at a time (throws `resource_busy` while it is not its turn).
+  const outcome = await scope.order.runInTurn(event, job.key, run, runJob);
   if (outcome.ok) {
     if (outcome.duplicate) metrics.duplicate();
     else metrics.handled();

@@ -1,5 +1,7 @@
 import { type ClaimResult, type DedupeStore, type QuarantineStore } from '../index.js';
+import { registerOrderLeases } from '../shared/order-lease.js';
 import { withTimeout } from '../shared/with-timeout.js';
+import { redisOrderLeases } from './order-lease.js';
 import { claimScript, completeScript, extendScript, releaseScript } from './dedupe-scripts.js';
 import { scriptRunner, type RedisClientLike } from './redis-client.js';
 import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
@@ -110,7 +112,8 @@ export function redisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeS
     },
   };
   sites.set(store, { client: options.client, prefix });
-  return store;
+  // Issue 28 §3: the resource order leases live beside the claims (src/redis/order-lease.ts).
+  return registerOrderLeases(store, redisOrderLeases(options.client, prefix));
 }
 
 /** Retries `attempt` with backoff (250 ms doubling to 5 s) until it succeeds or `forMs` has passed; never keeps the process alive. */

@@ -23,6 +23,7 @@ const reasonTable = {
   handler_failed: [500, 'processing', 'The event could not be processed now; a retry will process it again.'],
   handler_timeout: [503, 'processing', 'The event is still being processed; retry later.'],
   in_flight: [503, 'processing', 'The same event is being processed by an earlier delivery; retry later.'],
+  resource_busy: [503, 'processing', 'Another event of the same charge or transfer is being processed; retry later.'],
   queue_full: [503, 'processing', 'Too many events are waiting to be processed; retry later.'],
   store_unavailable: [503, 'processing', 'The dedupe store is unavailable; retry later.'],
   gateway_unavailable: [503, 'processing', 'The event cannot be confirmed with the gateway now; retry later.'],

@@ -70,6 +70,8 @@ describe('processing and receiver options are bounded', () => {
       'pixhook: `handlerTimeoutMs` must be an integer from 1 to 86400000 (24 h), got 1000000000000',
     ],
     ['deadlineMs 0', { deadlineMs: 0 }, 'pixhook: `deadlineMs` must be an integer from 1 to 86400000 (24 h), got 0'],
+    ['orderWaitMs 1e12', { orderWaitMs: 1e12 }, 'pixhook: `orderWaitMs` must be an integer from 1 to 86400000 (24 h), got 1000000000000'],
+    ['orderWaitMs 0', { orderWaitMs: 0 }, 'pixhook: `orderWaitMs` must be an integer from 1 to 86400000 (24 h), got 0'],
     [
       'storeTimeoutMs NaN',
       { storeTimeoutMs: Number.NaN },

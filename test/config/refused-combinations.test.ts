@@ -64,6 +64,7 @@ describe('createReceiver with a shared processing refuses the processing options
     ['deadlineMs', { deadlineMs: 1_000 }],
     ['handlerTimeoutMs', { handlerTimeoutMs: 1_000 }],
     ['storeTimeoutMs', { storeTimeoutMs: 1_000 }],
+    ['orderWaitMs', { orderWaitMs: 1_000 }],
     ['background', { background: { concurrency: 5 } }],
     ['retry', { retry: { attempts: 2 } }],
     ['queue', { queue }],

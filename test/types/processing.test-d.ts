@@ -9,6 +9,7 @@ import {
   type HandlerContext,
   type PixhookErrorCode,
   type Processing,
+  type QueuedRun,
   type Telemetry,
 } from '../../src/index.js';
 import { postgresInbox } from '../../src/postgres/index.js';
@@ -29,6 +30,23 @@ describe('processing and its public types', () => {
     expectTypeOf(processing.accept).returns.resolves.toEqualTypeOf<AcceptResult>();
     // @ts-expect-error durable mode needs a queue object, not a string
     createProcessing({ mode: 'durable', queue: 'redis://' });
+  });
+
+  it('orderWaitMs is a number on createProcessing and createReceiver, and a processing option beside a shared processing', () => {
+    createProcessing({ orderWaitMs: 2_000 });
+    createReceiver({ secret: 's', orderWaitMs: 2_000 });
+    // @ts-expect-error milliseconds, not a duration string
+    createProcessing({ orderWaitMs: '2s' });
+    // @ts-expect-error it belongs to the shared processing
+    createReceiver({ secret: 's', processing: createProcessing(), orderWaitMs: 2_000 });
+    expectTypeOf<PixhookErrorCode>().extract<'resource_busy'>().toEqualTypeOf<'resource_busy'>();
+  });
+
+  it('a queued run may say which jobs the queue still holds (the durable worker does)', () => {
+    expectTypeOf<Parameters<Processing['runQueued']>[1]>().toEqualTypeOf<QueuedRun>();
+    expectTypeOf<QueuedRun['isQueued']>().toEqualTypeOf<((key: string) => Promise<boolean>) | undefined>();
+    const run: QueuedRun = { attempt: 1, final: false };
+    void run;
   });
 
   it('a receiver can share a processing, and then takes no processing options', () => {
