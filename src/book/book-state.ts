@@ -1,16 +1,8 @@
 import type { PixEvent } from '../events/event-types.js';
 import { applyInfraction } from './dispute-update.js';
 import { evaluatePolicy, movesForward, paymentOf, samePayment, statesPayment, type PaymentFact } from './evaluate-policy.js';
-import type {
-  BookChannel,
-  BookResource,
-  Dispute,
-  Expectation,
-  HeldEvent,
-  RecordResult,
-  TimelineEntry,
-  TimelineOutcome,
-} from './payment-book.js';
+import type { BookChannel } from '../events/book-channel.js';
+import type { BookResource, Dispute, Expectation, HeldEvent, RecordResult, TimelineEntry, TimelineOutcome } from './payment-book.js';
 import type { ResolvedPolicy } from './payment-policy.js';
 
 // One resource as every backend stores it (plain JSON), and the pure steps that change it. A backend

@@ -10,10 +10,9 @@
 // expects every created charge; the emulator makes every case (see docs/payment-safety.md).
 import type { PixEvent } from '../events/event-types.js';
 import type { PixEventName, TransactionStatus, TransferStatus } from '../events/event-names.js';
-import type { ResolvedPolicy, Violation, ViolationReason } from './payment-policy.js';
-
-/** How an event reached pixhook: the charge's `postbackUrl`, a registered (`user`) webhook, the reconciler, or a replay. */
-export type BookChannel = 'postback' | 'user' | 'reconcile' | 'replay';
+import type { BookChannel } from '../events/book-channel.js';
+import type { Violation, ViolationReason } from '../events/violation.js';
+import type { ResolvedPolicy } from './payment-policy.js';
 
 /** What `book.expect` takes: the charge as the merchant created it. */
 export interface ExpectedCharge {

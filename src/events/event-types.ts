@@ -1,4 +1,4 @@
-import type { Violation } from '../book/payment-policy.js';
+import type { Violation } from './violation.js';
 import type { PixEventName, TransactionEventName, TransactionStatus, TransferEventName, TransferStatus } from './event-names.js';
 
 /** Which of the gateway's payload shapes the delivery used. */

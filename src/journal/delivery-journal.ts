@@ -4,7 +4,7 @@
 // size and reason. Backends: `memoryJournal({ max })` (core), `redisJournal` (pixhook/redis),
 // `postgresJournal` (pixhook/postgres), so several instances share one view.
 import type { PixEventName } from '../events/event-names.js';
-import type { BookChannel } from '../book/payment-book.js';
+import type { BookChannel } from '../events/book-channel.js';
 import type { ReasonCode } from '../shared/reasons.js';
 
 /** One run of an event's handlers for a delivery (inline, background, a durable worker, a release or replay). */

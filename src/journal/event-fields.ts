@@ -1,4 +1,4 @@
-import { channelOf } from '../book/book-channel.js';
+import { channelOf } from '../events/book-channel.js';
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import type { JournalEntry } from './delivery-journal.js';
 

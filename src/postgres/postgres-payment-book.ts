@@ -1,12 +1,30 @@
-import { asDuplicateHold, checkDedupeKey, checkNote, disputesWithAge } from '../book/book-arguments.js';
+import {
+  asDuplicateHold,
+  channelOf,
+  checkDedupeKey,
+  checkExpectation,
+  checkNote,
+  claimedHeld,
+  closedReason,
+  currentHeld,
+  defaultPolicy,
+  dismissStep,
+  disputesWithAge,
+  type HeldEvent,
+  joinClaim,
+  type JoinedClaim,
+  ownsRelease,
+  type PaymentBook,
+  type RecordContext,
+  type RecordResult,
+  recordStep,
+  releaseStep,
+  resourceKey,
+  type ResourceState,
+  type StoredHeld,
+  toBookResource,
+} from '../book/backend.js';
 import { randomUUID } from 'node:crypto';
-import { channelOf } from '../book/book-channel.js';
-import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from '../book/book-state.js';
-import { checkExpectation } from '../book/check-expectation.js';
-import { claimedHeld, closedReason, currentHeld, ownsRelease, type StoredHeld } from '../book/held-lease.js';
-import { joinClaim, type JoinedClaim } from '../book/joined-claim.js';
-import type { HeldEvent, PaymentBook, RecordContext, RecordResult } from '../book/payment-book.js';
-import { defaultPolicy } from '../book/payment-policy.js';
 import type { DedupeStore, PixEvent } from '../index.js';
 import { checkInteger } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';

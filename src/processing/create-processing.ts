@@ -1,5 +1,5 @@
 import type { PaymentBook, RecordResult, ReleaseResult } from '../book/payment-book.js';
-import type { Violation } from '../book/payment-policy.js';
+import type { Violation } from '../events/violation.js';
 import { joinedClaimOf, type JoinedClaim } from '../book/joined-claim.js';
 import { confirmWithGateway, type ConfirmOutcome } from '../book/confirm-with-gateway.js';
 import { createDisputeAlerts } from '../book/dispute-alerts.js';

@@ -1,13 +1,18 @@
-import { channelOf } from '../book/book-channel.js';
-import { resourceKey } from '../book/book-state.js';
-import { statesPayment } from '../book/evaluate-policy.js';
-import type { JoinedClaim, JoinedClaimResult } from '../book/joined-claim.js';
-import type { DuplicateHold, RecordContext, RecordResult } from '../book/payment-book.js';
-import { defaultPolicy } from '../book/payment-policy.js';
+import {
+  channelOf,
+  defaultPolicy,
+  type DuplicateHold,
+  type JoinedClaim,
+  type JoinedClaimResult,
+  policyReasons,
+  type RecordContext,
+  type RecordResult,
+  resourceKey,
+  statesPayment,
+} from '../book/backend.js';
 import type { DedupeStore, PixEvent } from '../index.js';
 import { releaseScript } from './dedupe-scripts.js';
 import { joinedClaimScript } from './joined-book-script.js';
-import { policyReasons } from '../book/payment-policy.js';
 import { isClusterClient, type RedisClientLike, type RedisScript } from './redis-client.js';
 import { dedupeSiteOf } from './redis-dedupe-store.js';
 import { replyArray, replyText } from './redis-replies.js';

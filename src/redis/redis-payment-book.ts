@@ -1,12 +1,32 @@
-import { asDuplicateHold, checkDedupeKey, checkNote, disputesWithAge } from '../book/book-arguments.js';
+import {
+  asDuplicateHold,
+  channelOf,
+  checkDedupeKey,
+  checkExpectation,
+  checkNote,
+  claimedHeld,
+  closedReason,
+  currentHeld,
+  defaultPolicy,
+  type DismissResult,
+  dismissStep,
+  disputesWithAge,
+  type HeldEvent,
+  joinClaim,
+  type JoinedClaim,
+  ownsRelease,
+  type PaymentBook,
+  type RecordContext,
+  type RecordResult,
+  recordStep,
+  type ReleaseClaim,
+  releaseStep,
+  resourceKey,
+  type ResourceState,
+  type StoredHeld,
+  toBookResource,
+} from '../book/backend.js';
 import { createHash, randomUUID } from 'node:crypto';
-import { channelOf } from '../book/book-channel.js';
-import { dismissStep, recordStep, releaseStep, resourceKey, toBookResource, type ResourceState } from '../book/book-state.js';
-import { checkExpectation } from '../book/check-expectation.js';
-import { claimedHeld, closedReason, currentHeld, ownsRelease, type StoredHeld } from '../book/held-lease.js';
-import { joinClaim, type JoinedClaim } from '../book/joined-claim.js';
-import type { DismissResult, HeldEvent, PaymentBook, RecordContext, RecordResult, ReleaseClaim } from '../book/payment-book.js';
-import { defaultPolicy } from '../book/payment-policy.js';
 import type { DedupeStore } from '../index.js';
 import type { PixEvent } from '../index.js';
 import { checkInteger, checkTimeoutMs } from '../shared/option-checks.js';
