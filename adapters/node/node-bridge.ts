@@ -85,7 +85,7 @@ function readStream(req: NodeRequest, limit: number, fix: string, done: BodyDone
 const alreadyParsed = 'The request body was already consumed by a body parser before pixhook could read the raw bytes.';
 
 /** True when a parser already read the stream: the signed bytes are gone. */
-export function wasConsumed(req: NodeRequest): boolean {
+function wasConsumed(req: NodeRequest): boolean {
   return req.readableEnded || req._body === true || (req.body !== undefined && !req.readable);
 }
 
@@ -111,7 +111,7 @@ function headerListOf(result: ReceiveResult): string[] {
 }
 
 /** Writes the core's answer to a Node response, unchanged. A response that cannot be written is destroyed. */
-export function writeNodeResult(res: ServerResponse, result: ReceiveResult): void {
+function writeNodeResult(res: ServerResponse, result: ReceiveResult): void {
   try {
     res.writeHead(result.status, headerListOf(result));
     res.end(result.body);
@@ -120,7 +120,7 @@ export function writeNodeResult(res: ServerResponse, result: ReceiveResult): voi
   }
 }
 
-export interface NodeRequestOptions {
+interface NodeRequestOptions {
   /** The adapter's own advice when a body parser ran first. */
   fix?: string;
   /** The framework's own error logging, for a misconfiguration (the answer is written as always). */

@@ -4,14 +4,14 @@ import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createNodeHandler } from '../../adapters/node/index.js';
 import type { Receiver } from '../../src/index.js';
 
-export interface ServeOptions {
+interface ServeOptions {
   receiver: Receiver;
   host: string;
   port: number;
   path: string;
 }
 
-export interface Served {
+interface Served {
   url: string;
   framework: 'express' | 'node:http';
   close(): Promise<void>;

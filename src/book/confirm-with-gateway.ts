@@ -4,7 +4,7 @@ import { describeError } from '../shared/describe-error.js';
 import { checkFunction, checkTimeoutMs, mustBe } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 
-// `confirm` (issue 22): before a money event runs, the gateway's own record is read again, so an
+// `confirm`: before a money event runs, the gateway's own record is read again, so an
 // event signed with a leaked secret, or a genuine one meant for another merchant, never moves money.
 
 /** The events that move money, and so are read again from the gateway under `confirm`. */

@@ -39,7 +39,7 @@ export interface PixhookConsole {
 }
 
 /** Replays done from this console: the quarantined body → the journal id of its latest replay. */
-export type ReplayLog = Map<string, string>;
+type ReplayLog = Map<string, string>;
 
 export interface ConsoleState {
   options: ResolvedConsoleOptions;
@@ -280,7 +280,7 @@ async function readForm(request: Request): Promise<URLSearchParams> {
 }
 
 /** The journal's filters from a query string: `event`, `status`, `reason`, `resource`, `before`, `limit`. */
-export function journalQuery(params: URLSearchParams): JournalQuery {
+function journalQuery(params: URLSearchParams): JournalQuery {
   const query: JournalQuery = {};
   const text = (name: 'event' | 'reason' | 'resource' | 'before') => {
     const value = params.get(name);

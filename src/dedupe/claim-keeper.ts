@@ -10,7 +10,7 @@ export interface HeldClaim {
   onLost: (() => void) | undefined;
 }
 
-export interface ClaimKeeper {
+interface ClaimKeeper {
   /**
    * Renews `claim` from now until it is dropped. A run settled in the turn its claim was taken needs
    * no renewal: inline mode holds a claim only once its run goes asynchronous (still that turn).

@@ -40,7 +40,7 @@ export function eventKey(event: PixEvent): string {
 }
 
 /** Percent-escapes the two characters that could move a part boundary. */
-export function escapePart(part: string): string {
+function escapePart(part: string): string {
   if (part.indexOf(':') === -1 && part.indexOf('%') === -1) return part;
   return part.replace(/%/g, '%25').replace(/:/g, '%3A');
 }

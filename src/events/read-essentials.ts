@@ -9,7 +9,7 @@ export interface Essentials {
   amountInCents: number;
 }
 
-export interface EssentialFailure {
+interface EssentialFailure {
   path: string;
   message: string;
 }

@@ -1,4 +1,4 @@
-// The receiver's side of the delivery journal (issue 23): one entry per answered delivery, built after
+// The receiver's side of the delivery journal: one entry per answered delivery, built after
 // the answer from what the pipeline kept. Nothing here runs without a `journal` option.
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import type { JournalEntry } from '../journal/delivery-journal.js';

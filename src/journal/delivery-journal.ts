@@ -1,4 +1,4 @@
-// The delivery journal (issue 23): a bounded record of every delivery, for the console and for scripts.
+// The delivery journal: a bounded record of every delivery, for the console and for scripts.
 // The receiver writes it off the hot path (a queued write, flushed after the answer); a journal failure
 // is reported to `onError` and never changes an answer. Unverified bodies are never stored: only their
 // size and reason. Backends: `memoryJournal({ max })` (core), `redisJournal` (pixhook/redis),

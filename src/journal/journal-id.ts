@@ -3,10 +3,10 @@
 const tag = Math.random().toString(36).slice(2, 6).padEnd(4, '0');
 let seq = 0;
 
-/** A new journal id: unique, and ordered by time when compared as strings. */
 let lastMs = Number.NaN;
 let lastPrefix = '';
 
+/** A new journal id: unique, and ordered by time when compared as strings. */
 export function journalId(now = Date.now()): string {
   seq = (seq + 1) % 2_176_782_336; // 36^6: the counter stays 6 digits
   if (now !== lastMs) {
@@ -14,9 +14,4 @@ export function journalId(now = Date.now()): string {
     lastMs = now;
   }
   return `${lastPrefix}${seq.toString(36).padStart(6, '0')}${tag}`;
-}
-
-/** The arrival time in ms an id carries (NaN for an id pixhook did not make). */
-export function journalIdTime(id: string): number {
-  return parseInt(id.slice(0, 9), 36);
 }

@@ -34,7 +34,7 @@ export interface ReceiverMetrics extends ProcessingMetrics {
   ackLatencyMs: { count: number; sum: number; buckets: number[] };
 }
 
-export interface ProcessingMetricsRecorder {
+interface ProcessingMetricsRecorder {
   snapshot(): ProcessingMetrics;
   handled(): void;
   duplicate(): void;
@@ -67,7 +67,7 @@ export function createProcessingMetrics(): ProcessingMetricsRecorder {
 
 type AnswerMetrics = Omit<ReceiverMetrics, keyof ProcessingMetrics>;
 
-export interface AnswerMetricsRecorder {
+interface AnswerMetricsRecorder {
   snapshot(): AnswerMetrics;
   answered(status: number, reason: ReasonCode | undefined, ms: number): void;
   invalid(): void;

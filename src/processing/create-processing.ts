@@ -121,7 +121,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
           failed: (error) => log.warn({ error: describeError(error) }, 'pixhook: could not read open disputes; the next scan tries again'),
         });
   disputeAlerts?.start();
-  // Issue 23: the delivery journal, written off the hot path; undefined (and never looked at again) without one.
+  // The delivery journal, written off the hot path; undefined (and never looked at again) without one.
   const writer = config.journal && new JournalWriter(config.journal, log, (work) => keepAlive(work), mode === 'durable');
 
   /**

@@ -1,4 +1,4 @@
-// Where processing meets the delivery journal (issue 23): handler runs timed and appended to their
+// Where processing meets the delivery journal: handler runs timed and appended to their
 // delivery's entry, and a replay given to `accept` recorded as an entry of its own. Nothing here runs
 // without a `journal` option.
 import type { HeldEvent } from '../book/payment-book.js';

@@ -1,6 +1,6 @@
 // Rows that arrive over server-sent events, built with textContent only: a payload string is never markup.
 
-export interface LiveEntry {
+interface LiveEntry {
   id: string;
   at: string;
   status: number;
@@ -44,7 +44,7 @@ function link(td: HTMLTableCellElement, href: string, text: string): void {
 }
 
 /** The same cells as the server's `deliveryRow`. */
-export function buildRow(base: string, entry: LiveEntry): HTMLTableRowElement {
+function buildRow(base: string, entry: LiveEntry): HTMLTableRowElement {
   const row = document.createElement('tr');
   row.dataset['deliveryId'] = entry.id;
   row.dataset['status'] = String(entry.status);
