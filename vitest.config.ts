@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    setupFiles: ['test/setup/volatile-redis.ts'],
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts', 'adapters/**/*.ts'],
