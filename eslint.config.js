@@ -3,6 +3,8 @@ import tseslint from 'typescript-eslint';
 
 // Internal core folders that products must not reach into.
 const coreInternals = ['../events/*', '../signature/*', '../dedupe/*', '../metrics/*', '../processing/*', '../intake/*'];
+// Redis and Postgres back the book and the journal: they see only what backend.ts declares.
+const backendOnly = ['../book/*', '!../book/backend.js', '../journal/*', '!../journal/backend.js'];
 // The adapter kit (src/adapter-kit): only adapters/ and cli/ import it; tests may too.
 const adapterKit = ['**/adapter-kit', '**/adapter-kit/*', '**/adapter-kit/**'];
 const kitMessage = 'the adapter kit is internal: only adapters/ and cli/ import it';
@@ -54,25 +56,39 @@ export default tseslint.config(
   // The layers, enforced: what each folder may import (README "Architecture").
   ...layer(
     ['src/shared/**'],
-    ['../events/*', '../signature/*', '../dedupe/*', '../metrics/*', '../processing/*', '../intake/*'],
+    ['../events/*', '../signature/*', '../dedupe/*', '../metrics/*', '../book/*', '../journal/*', '../processing/*', '../intake/*'],
     'shared primitives import no other layer',
   ),
   ...layer(
     ['src/events/**', 'src/signature/**'],
-    ['../dedupe/*', '../metrics/*', '../processing/*', '../intake/*'],
-    'events and signatures sit below dedupe and processing',
+    ['../dedupe/*', '../metrics/*', '../book/*', '../journal/*', '../processing/*', '../intake/*'],
+    'events and signatures sit below dedupe, the book, the journal and processing',
   ),
-  ...layer(['src/dedupe/**', 'src/metrics/**'], ['../processing/*', '../intake/*'], 'dedupe and metrics sit below processing'),
+  ...layer(
+    ['src/dedupe/**', 'src/metrics/**'],
+    ['../book/*', '../journal/*', '../processing/*', '../intake/*'],
+    'dedupe and metrics sit below the book, the journal and processing',
+  ),
+  ...layer(
+    ['src/book/**'],
+    ['../metrics/*', '../journal/*', '../processing/*', '../intake/*'],
+    'the book sits below processing and intake, beside the journal',
+  ),
   ...layer(['src/processing/**'], ['../intake/*'], 'processing never depends on HTTP intake'),
   ...layer(
     ['src/journal/**'],
-    ['../dedupe/*', '../metrics/*', '../processing/*', '../intake/*'],
-    'the journal sits below processing and intake',
+    ['../dedupe/*', '../metrics/*', '../book/*', '../processing/*', '../intake/*'],
+    'the journal sits below processing and intake, beside the book',
   ),
   ...layer(['src/intake/**'], [], 'the core never imports adapters or the CLI'),
   ...layer(
-    ['src/redis/**', 'src/postgres/**', 'src/client/**', 'src/reconcile/**', 'src/testing/**', 'src/otel/**'],
-    coreInternals,
+    ['src/redis/**', 'src/postgres/**'],
+    [...coreInternals, ...backendOnly],
+    'backends import the core through src/index.ts (and src/shared/*), the book and the journal through their backend.ts',
+  ),
+  ...layer(
+    ['src/client/**', 'src/reconcile/**', 'src/testing/**', 'src/otel/**'],
+    [...coreInternals, '../book/*', '../journal/*'],
     'products import the core only through src/index.ts (and src/shared/*)',
   ),
   ...layer(
@@ -87,7 +103,7 @@ export default tseslint.config(
   ),
   ...layer(
     ['src/emulator/**'],
-    [...coreInternals, '../client/*'],
+    [...coreInternals, '../book/*', '../journal/*', '../client/*'],
     'the emulator imports the core only through src/index.ts, and never the client: it validates with its own schemas',
   ),
   ...layer(['src/adapter-kit/**'], [], 'the adapter kit reads the core for adapters and the CLI, and never imports them'),

@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { allTests, integration, noTests, soak, typeTests } from './test/tiers.js';
 
+// Three tiers (test/tiers.ts says which file goes where): `npm run test:fast` runs unit alone,
+// `npm test` runs all three with coverage.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    setupFiles: ['test/setup/volatile-redis.ts'],
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts', 'adapters/**/*.ts'],
@@ -13,5 +15,20 @@ export default defineConfig({
       thresholds: { lines: 90 },
       reporter: ['text-summary', 'text'],
     },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          // Threads start faster than forks; unit tests change no process-wide state.
+          pool: 'threads',
+          include: allTests,
+          exclude: [...noTests, ...integration, ...soak],
+          typecheck: { enabled: true, include: typeTests, tsconfig: './tsconfig.json' },
+        },
+      },
+      { extends: true, test: { name: 'integration', include: integration, exclude: [...noTests, ...soak] } },
+      { extends: true, test: { name: 'soak', include: soak, exclude: noTests } },
+    ],
   },
 });

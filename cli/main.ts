@@ -1,16 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { helpFor, renderHelp, unknownLine, type CommandHelp } from './shared/command-help.js';
+import type { CommandHelp } from './shared/command-help.js';
 
 /** A CLI command: gets its arguments, writes to stdout/stderr, returns the exit code. */
-export type Command = (argv: string[]) => Promise<number>;
+type Command = (argv: string[]) => Promise<number>;
 
 /** What each command module gives: the command, and its help. */
-export interface CommandModule {
+interface CommandModule {
   run: Command;
   help: CommandHelp;
 }
 
-// Loaded on demand so `pixhook verify` never pays for Express, BullMQ or the emulator.
+// Loaded on demand so `pixhook verify` never pays for Express, BullMQ or the emulator, and `--version`
+// and `--help` load nothing but this file (test/cli/cli-startup.test.ts checks it).
 const commands: Record<string, { about: string; load: () => Promise<CommandModule> }> = {
   listen: {
     about: 'a local receiver: verifies, dedupes and prints every delivery',
@@ -111,6 +112,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
+    const { unknownLine } = await import('./shared/command-help.js');
     const line = name.startsWith('-')
       ? unknownLine('flag', name, ['--help', '--version'])
       : unknownLine('command', name, Object.keys(commands));
@@ -119,6 +121,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const loaded = await command.load();
   if (asksForHelp(rest)) {
+    const { helpFor, renderHelp } = await import('./shared/command-help.js');
     process.stdout.write(renderHelp(helpFor(loaded.help, name, rest).help));
     return 0;
   }

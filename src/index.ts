@@ -12,7 +12,6 @@ export type { ErrorHandler, EventHandler, HandlerContext, HandlerFailure, Violat
 export { memoryPaymentBook } from './book/memory-payment-book.js';
 export type { MemoryPaymentBook, MemoryPaymentBookOptions } from './book/memory-payment-book.js';
 export type {
-  BookChannel,
   BookResource,
   DismissResult,
   Dispute,
@@ -31,8 +30,10 @@ export type {
   TimelineEntry,
   TimelineOutcome,
 } from './book/payment-book.js';
-export { policyReasons, violationReasons } from './book/payment-policy.js';
-export type { PaymentPolicy, PolicyAction, PolicyReason, ResolvedPolicy, Violation, ViolationReason } from './book/payment-policy.js';
+export { policyReasons, violationReasons } from './events/violation.js';
+export type { PolicyAction, PolicyReason, Violation, ViolationReason } from './events/violation.js';
+export type { PaymentPolicy, ResolvedPolicy } from './book/payment-policy.js';
+export type { BookChannel } from './events/book-channel.js';
 export { confirmableEvents } from './book/confirm-with-gateway.js';
 export type { ConfirmableEvent, ConfirmClient, ConfirmOptions, ConfirmSetting } from './book/confirm-with-gateway.js';
 export { memoryJournal } from './journal/memory-journal.js';

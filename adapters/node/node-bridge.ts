@@ -89,7 +89,7 @@ function readStream(req: NodeRequest, limit: number, fix: string, done: BodyDone
 const alreadyParsed = 'The request body was already consumed by a body parser before pixhook could read the raw bytes.';
 
 /** True when a parser already read the stream: the signed bytes are gone. */
-export function wasConsumed(req: NodeRequest): boolean {
+function wasConsumed(req: NodeRequest): boolean {
   return req.readableEnded || req._body === true || (req.body !== undefined && !req.readable);
 }
 
@@ -99,32 +99,32 @@ function keptBytes(value: unknown): Uint8Array | undefined {
   return undefined;
 }
 
-// The core answers every reason with one headers object per receiver; its raw header list (with the
-// body's Content-Length, so no chunked framing) is built once per object, not per request.
-const headerLists = new WeakMap<Record<string, string>, { body: string; list: string[] }>();
+// The core answers every reason with one headers object per receiver; the written headers (with the
+// body's Content-Length, so no chunked framing) are built once per object, not per request. An object,
+// never Node's flat [name, value, …] list: wrappers of `writeHead` (Next's Pages response, on-headers in
+// morgan or compression) read a list as [name, value] pairs and scramble it.
+const writtenHeaders = new WeakMap<Record<string, string>, { body: string; headers: Record<string, string> }>();
 
-function headerListOf(result: ReceiveResult): string[] {
-  const cached = headerLists.get(result.headers);
-  if (cached !== undefined && cached.body === result.body) return cached.list;
-  const list: string[] = [];
-  for (const name of Object.keys(result.headers)) list.push(name, result.headers[name]!);
-  list.push('content-length', String(Buffer.byteLength(result.body)));
+function headersOf(result: ReceiveResult): Record<string, string> {
+  const cached = writtenHeaders.get(result.headers);
+  if (cached !== undefined && cached.body === result.body) return cached.headers;
+  const headers = { ...result.headers, 'content-length': String(Buffer.byteLength(result.body)) };
   // A message of the answer's own (rare) makes a body of its own: keep the reason's usual one cached.
-  if (cached === undefined) headerLists.set(result.headers, { body: result.body, list });
-  return list;
+  if (cached === undefined) writtenHeaders.set(result.headers, { body: result.body, headers });
+  return headers;
 }
 
 /** Writes the core's answer to a Node response, unchanged. A response that cannot be written is destroyed. */
-export function writeNodeResult(res: ServerResponse, result: ReceiveResult): void {
+function writeNodeResult(res: ServerResponse, result: ReceiveResult): void {
   try {
-    res.writeHead(result.status, headerListOf(result));
+    res.writeHead(result.status, headersOf(result));
     res.end(result.body);
   } catch {
     res.destroy();
   }
 }
 
-export interface NodeRequestOptions {
+interface NodeRequestOptions {
   /** The adapter's own advice when a body parser ran first. */
   fix?: string;
   /** The framework's own error logging, for a misconfiguration (the answer is written as always). */

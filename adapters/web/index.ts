@@ -3,7 +3,12 @@ import type { Receiver } from '../../src/index.js';
 import { receiveWebRequest, type WebHandlerContext } from './web-bridge.js';
 
 export type { WebHandlerContext } from './web-bridge.js';
-export type FetchHandler = (request: Request, context?: WebHandlerContext) => Promise<Response>;
+/**
+ * A Web fetch handler. Its second argument is whatever the runtime passes beside the request (a Worker's
+ * `ctx`, Bun's `server`, Deno's `info`), so it is Bun's `fetch` and Deno's `serve` handler as it is; only
+ * a `waitUntil` function and a `remoteAddress` string on it are read.
+ */
+export type FetchHandler = (request: Request, context?: WebHandlerContext | object) => Promise<Response>;
 
 export interface FetchHandlerOptions {
   /**
@@ -22,10 +27,11 @@ export function createFetchHandler(receiver: Receiver, options: FetchHandlerOpti
   const core = internalsOf(receiver);
   refuseWithoutTls(core, 'a fetch handler');
   const requireWaitUntil = options.requireWaitUntil ?? isCloudflareWorkers();
-  return (request, context) => {
-    const waitUntil = context?.waitUntil;
+  return (request, given) => {
+    const context = given as WebHandlerContext | undefined;
+    const waitUntil = typeof context?.waitUntil === 'function' ? context.waitUntil : undefined;
     return receiveWebRequest(core, request, {
-      ...(waitUntil && { waitUntil: (promise: Promise<unknown>) => context!.waitUntil!(promise) }),
+      ...(waitUntil && { waitUntil: (promise: Promise<unknown>) => waitUntil.call(context, promise) }),
       ...(typeof context?.remoteAddress === 'string' && { remoteAddress: context.remoteAddress }),
       requireWaitUntil,
       keepAliveFix: 'Pass the Worker context: `fetch: (request, env, ctx) => handler(request, ctx)`.',

@@ -77,11 +77,11 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
 }
 
 /** The core's answer as a Web `Response`, unchanged. */
-export function toWebResponse(result: ReceiveResult): Response {
+function toWebResponse(result: ReceiveResult): Response {
   return new Response(result.body, { status: result.status, headers: result.headers });
 }
 
-export interface ReceiveWebOptions extends WebHandlerContext {
+interface ReceiveWebOptions extends WebHandlerContext {
   /** Refuse background mode without a `waitUntil` (serverless runtimes freeze work after the answer). */
   requireWaitUntil?: boolean;
   /** Advice for that case, in the platform's words. */

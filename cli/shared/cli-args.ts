@@ -172,16 +172,6 @@ export function durationFlag(flag: string, value: string, bounds: NumberBounds):
   });
 }
 
-/** A file named on the command line that cannot be read is a usage error (exit 2), for every command. */
-export async function readInputFile(flag: string, path: string): Promise<Uint8Array> {
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    throw new UsageError(`cannot read ${flag} ${jsonText(path)}: ${(error as NodeJS.ErrnoException).code ?? describeError(error)}`);
-  }
-}
-
 // Errors of the machine or the network, not of the command line: exit 1 with one line.
 const operationalCodes = new Set([
   'ENOENT',

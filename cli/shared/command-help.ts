@@ -53,7 +53,7 @@ export function renderHelp(help: CommandHelp): string {
 }
 
 /** The candidate closest to `given` (a typo: edit distance at most a third of its length, at least 2), if any. */
-export function closestMatch(given: string, candidates: readonly string[]): string | undefined {
+function closestMatch(given: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(given.length / 3)) + 1;
   for (const candidate of candidates) {

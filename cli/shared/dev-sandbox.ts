@@ -2,6 +2,7 @@ import type { PaymentBook } from '../../src/index.js';
 import type { PixClient } from '../../src/client/index.js';
 import type { ConsoleSandbox } from '../../src/console/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
+import { CommandFailure } from './cli-args.js';
 
 const customer = {
   name: 'Ana Souza',
@@ -43,10 +44,10 @@ export function devSandbox(input: {
     });
     const answer = (await response.json().catch(() => ({}))) as EmulatorAnswer;
     if (response.status === 404 && /No endpoint/.test(JSON.stringify(answer)))
-      throw new Error(`this emulator has no /_emulator/${path.split('/').at(-1)} endpoint`);
+      throw new CommandFailure('api_error', `this emulator has no /_emulator/${path.split('/').at(-1)} endpoint`);
     if (!response.ok) {
       const message = typeof answer.error === 'object' ? answer.error.message : (answer.message ?? answer.error);
-      throw new Error(`the emulator answered ${response.status}: ${message ?? 'refused'}`);
+      throw new CommandFailure('api_error', `the emulator answered ${response.status}: ${message ?? 'refused'}`);
     }
     return answer;
   }

@@ -12,7 +12,7 @@ function verified(reason: ReasonCode | undefined): boolean {
   return (group === 'payload' || group === 'processing') && reason !== 'internal_error';
 }
 
-export interface Forwarder {
+interface Forwarder {
   /** The same receiver, whose verified deliveries are also sent on to the forward URL. */
   wrap(receiver: Receiver): Receiver;
   /** Resolves when every forward in progress has settled. */

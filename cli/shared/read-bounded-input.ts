@@ -26,7 +26,7 @@ export class BodyTooLargeError extends PixhookError {
  * Reads a stream with `raw-body`: at most `limit` bytes, then it stops reading and fails with
  * `BodyTooLargeError`, whatever the stream is (`/dev/zero`, a pipe that never ends).
  */
-export async function readBounded(stream: Readable, what: string, limit: number): Promise<Uint8Array> {
+async function readBounded(stream: Readable, what: string, limit: number): Promise<Uint8Array> {
   try {
     return new Uint8Array(await getRawBody(stream, { limit }));
   } catch (error) {

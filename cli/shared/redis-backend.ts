@@ -27,14 +27,14 @@ export function redisFlagsHelp(use: string): FlagHelp[] {
 export const redisEnvHelp = { PIXHOOK_REDIS_URL: 'the Redis URL, when no --redis is given' };
 
 /** The URL forms, said in every usage text. */
-export const redisUrlForms =
+const redisUrlForms =
   'redis://[:password@]host:6379[/db], rediss:// (TLS), or a Cluster by its seed nodes: redis+cluster://host:port,host:port (rediss+cluster:// for TLS)';
 
 /** How long closing may take before the connections are dropped: a Redis that went silent must not hold the process. */
 const closeWithinMs = 2_000;
 
 /** What `listen --redis` adds: the shared store, and for durable mode the queue and an in-process worker. */
-export interface RedisBackend {
+interface RedisBackend {
   store: DedupeStore;
   queue?: EventQueue;
   /** Starts the in-process worker (durable mode) on the receiver's handlers. */

@@ -5,7 +5,7 @@ import { createMtlsServer, createNodeHandler } from '../../adapters/node/index.j
 import type { Receiver } from '../../src/index.js';
 import { jsonText } from './json-text.js';
 
-export interface ServeOptions {
+interface ServeOptions {
   receiver: Receiver;
   host: string;
   port: number;
@@ -18,7 +18,7 @@ export interface ServeOptions {
   tls?: { cert: string; key: string; ca: string };
 }
 
-export interface Served {
+interface Served {
   url: string;
   framework: 'express' | 'node:http';
   close(): Promise<void>;

@@ -3,7 +3,7 @@ import { CommandFailure, durationFlag, flagBounds, requirePackage } from './cli-
 import { redactedUrl } from '../../src/shared/redacted-url.js';
 
 /** The least time one attempt gets, however little of `--redis-wait` is left: the documented margin. */
-export const attemptFloorMs = 1_000;
+const attemptFloorMs = 1_000;
 
 /**
  * Every command that talks to Redis calls this first. It connects and sends PING, each attempt

@@ -7,7 +7,8 @@ import { withTimeout } from '../shared/with-timeout.js';
 import { confirmWithGateway, type ConfirmOutcome, type ResolvedConfirm } from './confirm-with-gateway.js';
 import type { JoinedClaim } from './joined-claim.js';
 import type { PaymentBook, RecordResult } from './payment-book.js';
-import type { ResolvedPolicy, Violation } from './payment-policy.js';
+import type { ResolvedPolicy } from './payment-policy.js';
+import type { Violation } from '../events/violation.js';
 
 /** A claimed event as the book stage sees it (processing's run). */
 export interface BookRun {

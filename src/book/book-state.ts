@@ -21,7 +21,8 @@ import type {
   TimelineEntry,
   TimelineOutcome,
 } from './payment-book.js';
-import type { ResolvedPolicy, Violation } from './payment-policy.js';
+import type { ResolvedPolicy } from './payment-policy.js';
+import type { Violation } from '../events/violation.js';
 
 // One resource as every backend stores it (plain JSON), and the pure steps that change it. A backend
 // reads the state, runs a step, and writes the result back atomically for that resource.

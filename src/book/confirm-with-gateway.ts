@@ -5,7 +5,7 @@ import { checkFunction, checkTimeoutMs, mustBe } from '../shared/option-checks.j
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { withTimeout } from '../shared/with-timeout.js';
 
-// `confirm` (issue 22): before a money event runs, the gateway's own record is read again, so an
+// `confirm`: before a money event runs, the gateway's own record is read again, so an
 // event signed with a leaked secret, or a genuine one meant for another merchant, never moves money.
 
 /** The events that move money, and so are read again from the gateway under `confirm`. */

@@ -1,8 +1,8 @@
 import type { TransactionEvent } from '../events/event-types.js';
 import type { DisputeWithAge, PaymentBook } from './payment-book.js';
-import type { Violation } from './payment-policy.js';
+import type { Violation } from '../events/violation.js';
 
-// `disputeAlertMs` (issue 22): a MED dispute must be answered within a deadline; the book lists open
+// `disputeAlertMs`: a MED dispute must be answered within a deadline; the book lists open
 // disputes with their age, and this scan tells `onViolation` once per dispute when its age reaches the alert.
 
 export interface DisputeAlertsOptions {

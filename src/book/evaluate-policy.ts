@@ -2,7 +2,8 @@ import type { PixEvent } from '../events/event-types.js';
 import { isForwardTransition } from '../events/status-order.js';
 import { sameDocument } from './document-digits.js';
 import type { Expectation } from './payment-book.js';
-import type { PolicyReason, ResolvedPolicy, Violation } from './payment-policy.js';
+import type { PolicyReason, Violation } from '../events/violation.js';
+import type { ResolvedPolicy } from './payment-policy.js';
 
 /** One payment the book applied to a charge: how a second one is told apart. */
 export interface PaymentFact {

@@ -1,7 +1,7 @@
 import { asDuplicateHold, checkDedupeKey, checkNote, checkTrail, disputesWithAge, wantsClosed } from './book-arguments.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { checkInteger } from '../shared/option-checks.js';
-import { channelOf } from './book-channel.js';
+import { channelOf } from '../events/book-channel.js';
 import { dismissStep, recordStep, releaseRefusal, releaseStep, resourceKey, toBookResource, type ResourceState } from './book-state.js';
 import { checkExpectation } from './check-expectation.js';
 import type { PixEvent } from '../events/event-types.js';

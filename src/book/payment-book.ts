@@ -1,19 +1,14 @@
-// The payment book (issue 22): per charge and transfer, the latest applied status and amount, what was
-// expected, a timeline of every event, open MED disputes and held events. Built here, framework-free:
-// this contract, the pure policy (payment-policy.ts, evaluate-policy.ts), the pure per-resource update
-// (book-state.ts) and `memoryPaymentBook` (serialized per resource by a promise chain, bounded).
-// Wired (memory book): `createReceiver({ book, policy })` / `createProcessing({ book })` call `record`
-// after the dedupe claim, before any named handler (held → 200 `held`, flags → `event.violations`,
-// `onViolation`), `retryOfHeld` when the store answers `done`, `receiver.release` over
-// claimRelease/finishRelease; `confirm: client` (confirm-with-gateway.ts: passes `confirmed` to record, 503
-// `gateway_unavailable` when unreadable) and `disputeAlertMs` (dispute-alerts.ts). `createClient({ book })`
-// expects every created charge; the emulator makes every case (see docs/payment-safety.md).
+// The payment book's contract: per charge and transfer, what was expected and what was applied, so an
+// event that would move money wrongly (a wrong amount, payer or order) is held or flagged before any
+// handler runs. Every backend implements this one interface, so the decisions are the same everywhere.
 import type { PixEvent } from '../events/event-types.js';
 import type { EventName, TransactionStatus, TransferStatus } from '../events/event-names.js';
-import type { ResolvedPolicy, Violation, ViolationReason } from './payment-policy.js';
+import type { ResolvedPolicy } from './payment-policy.js';
+import type { Violation, ViolationReason } from '../events/violation.js';
 
-/** How an event reached pixhook: the charge's `postbackUrl`, a registered (`user`) webhook, the reconciler, or a replay. */
-export type BookChannel = 'postback' | 'user' | 'reconcile' | 'replay';
+import type { BookChannel } from '../events/book-channel.js';
+
+export type { BookChannel };
 
 /** What `book.expect` takes: the charge as the merchant created it. */
 export interface ExpectedCharge {

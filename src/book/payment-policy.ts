@@ -1,38 +1,12 @@
 import { describeGiven } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
-
-/** The violations a `record` can find, one per event; each is set to `hold` or `flag` by the policy. */
-export const policyReasons = [
-  'stale_status',
-  'amount_mismatch',
-  'payer_mismatch',
-  'paid_after_expiry',
-  'duplicate_payment',
-  'unknown_charge',
-  'not_confirmed',
-] as const;
-
-/** Every violation reason: the policy's, plus `dispute_deadline`, an alert about an open dispute, not about an event. */
-export const violationReasons = [...policyReasons, 'dispute_deadline'] as const;
-
-export type PolicyReason = (typeof policyReasons)[number];
-export type ViolationReason = (typeof violationReasons)[number];
-
-/** `hold`: handlers do not run, the event waits in the book for a person. `flag`: handlers run and hear the violation. */
-export type PolicyAction = 'hold' | 'flag';
+import { policyReasons, type PolicyAction, type PolicyReason } from '../events/violation.js';
 
 /** What `createReceiver({ book, policy })` takes: any reason, set to `hold` or `flag`; the rest keep their default. */
 export type PaymentPolicy = Partial<Record<PolicyReason, PolicyAction>>;
 
 /** A policy with every reason decided, as `checkPolicy` returns it. */
 export type ResolvedPolicy = Readonly<Record<PolicyReason, PolicyAction>>;
-
-/** One broken rule, as `record` returns it and `onViolation` will hear it. Messages never carry a document number. */
-export interface Violation {
-  reason: ViolationReason;
-  action: PolicyAction;
-  message: string;
-}
 
 /** The documented defaults: money-moving mismatches are held, the merely suspicious are flagged. */
 export const defaultPolicy: ResolvedPolicy = Object.freeze({

@@ -21,7 +21,7 @@ export const itemSchema = z.object({
   amountInCents: z.int().nonnegative(),
 });
 
-export interface ChargeRules {
+interface ChargeRules {
   /** 100 in Variant A; Variant B allows 1. */
   minAmountInCents: number;
   /** Variant A requires the customer's phone. */

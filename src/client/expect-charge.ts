@@ -8,7 +8,7 @@ import type { ExpectingBook } from './client-options.js';
 export type ChargeExpectStatus = { ok: true } | { ok: false; error: unknown };
 
 /** A book that has not answered by then has failed: the charge is returned without waiting longer. */
-export const expectTimeoutMs = 5_000;
+const expectTimeoutMs = 5_000;
 
 interface CreatedCharge {
   id: string;

@@ -8,7 +8,7 @@ import type { ReadBudget } from './read-budget.js';
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-export interface TransportConfig {
+interface TransportConfig {
   apiKey: string;
   apiSecret: string;
   baseUrl: string;
@@ -21,7 +21,7 @@ export interface TransportConfig {
   requestTimeoutMs: number;
 }
 
-export interface CallSpec {
+interface CallSpec {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
   body?: unknown;
@@ -36,7 +36,7 @@ export interface CallSpec {
   budget?: ReadBudget | undefined;
 }
 
-export interface Transport {
+interface Transport {
   call<S extends z.ZodType>(spec: CallSpec, schema: S): Promise<z.output<S>>;
   rateLimit(): RateLimitInfo | undefined;
 }

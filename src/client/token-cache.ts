@@ -1,17 +1,17 @@
-export interface AccessToken {
+interface AccessToken {
   token: string;
   /** Epoch milliseconds. */
   expiresAt: number;
 }
 
-export interface TokenCacheOptions {
+interface TokenCacheOptions {
   fetchToken: () => Promise<{ token: string; expiresInMs: number }>;
   now: () => number;
   /** Renew this long before expiry. */
   renewBeforeMs: number;
 }
 
-export interface TokenCache {
+interface TokenCache {
   /** A token valid for at least `renewBeforeMs`, fetched at most once however many callers wait. */
   get(): Promise<string>;
   /** Drops `token` if it is still the cached one (a 401 said it is dead); a newer token is kept. */

@@ -12,7 +12,7 @@ export interface WaitForStatusOptions {
   signal?: AbortSignal;
 }
 
-export interface WaitDeps {
+interface WaitDeps {
   read: (signal: AbortSignal | undefined) => Promise<TransactionRecord>;
   now: () => number;
   sleep: Sleep;

@@ -38,7 +38,7 @@ export interface WatchFailure {
   attempts: number;
 }
 
-export interface ChargeWatching {
+interface ChargeWatching {
   /** Hands the charge to the watcher; never rejects. Failed attempts go on in the background. */
   watch(chargeId: string, createdAt: number): Promise<ChargeWatchStatus>;
 }

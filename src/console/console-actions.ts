@@ -1,4 +1,5 @@
 import { describeError } from '../shared/describe-error.js';
+import { PixhookError } from '../shared/pixhook-error.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
 import type { ConsoleState } from './create-console.js';
 import { jsonAnswer, redirect } from './console-responses.js';
@@ -154,7 +155,8 @@ async function sandboxAction(state: ConsoleState, path: string, form: URLSearchP
     });
   if (path === '/actions/sandbox/faults') {
     const action = form.get('action');
-    if (action !== 'fail' && action !== 'timeout' && action !== 'drop') throw new Error('the fault must be fail, timeout or drop');
+    if (action !== 'fail' && action !== 'timeout' && action !== 'drop')
+      throw new PixhookError('request_invalid', 'the fault must be fail, timeout or drop', { status: 400 });
     const times = cents(form.get('times'));
     return sandbox.injectFault({ action, ...(times !== undefined && times > 0 && { times }) });
   }
@@ -178,5 +180,5 @@ async function sandboxAction(state: ConsoleState, path: string, form: URLSearchP
     if (verb === 'refund') return sandbox.refund(id);
     return sandbox.dispute(id);
   }
-  throw new Error('no such sandbox action');
+  throw new PixhookError('request_invalid', 'no such sandbox action', { status: 404 });
 }

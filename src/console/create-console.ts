@@ -41,7 +41,7 @@ export interface PixhookConsole {
 }
 
 /** Replays done from this console: the quarantined body → the journal id of its latest replay. */
-export type ReplayLog = Map<string, string>;
+type ReplayLog = Map<string, string>;
 
 export interface ConsoleState {
   options: ResolvedConsoleOptions;
@@ -293,7 +293,7 @@ async function readForm(request: Request): Promise<URLSearchParams> {
 }
 
 /** The journal's filters from a query string: `event`, `status`, `reason`, `resource`, `before`, `limit`. */
-export function journalQuery(params: URLSearchParams): JournalQuery {
+function journalQuery(params: URLSearchParams): JournalQuery {
   const query: JournalQuery = {};
   const text = (name: 'event' | 'reason' | 'resource' | 'before') => {
     const value = params.get(name);

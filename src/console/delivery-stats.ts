@@ -1,7 +1,7 @@
 import type { JournalEntry } from '../journal/delivery-journal.js';
 
 /** What the charts draw: one point per minute of the last hour. */
-export interface DeliveryStats {
+interface DeliveryStats {
   /** Epoch seconds of each minute's start (uPlot's x axis). */
   minutes: number[];
   /** Deliveries per minute by answer class. */

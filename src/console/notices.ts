@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-export interface Notice {
+interface Notice {
   text: string;
   ok: boolean;
 }

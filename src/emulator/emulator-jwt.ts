@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export interface TokenClaims {
+interface TokenClaims {
   /** The API key the token was issued to. */
   sub: string;
   /** Epoch seconds. */

@@ -394,5 +394,3 @@ export function createGatewayState(options: ResolvedEmulatorOptions, dispatcher:
     },
   };
 }
-
-export type GatewayState = ReturnType<typeof createGatewayState>;

@@ -18,7 +18,7 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, typeAndData, crc]);
 }
 
-export interface QrPngOptions {
+interface QrPngOptions {
   /** Pixels per module. Default 4. */
   scale?: number;
   /** Quiet zone in modules. Default 4 (the standard's minimum). */

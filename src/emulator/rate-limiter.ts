@@ -1,9 +1,9 @@
-export interface RateLimitRule {
+interface RateLimitRule {
   limit: number;
   windowSeconds: number;
 }
 
-export type RateLimitDecision =
+type RateLimitDecision =
   | { allowed: true; headers: Record<string, string> }
   | { allowed: false; headers: Record<string, string>; retryAfterSeconds: number; rule: RateLimitRule };
 

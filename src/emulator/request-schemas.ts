@@ -59,11 +59,11 @@ export function chargeRequestSchema(variant: 'a' | 'b' | 'short') {
   });
 }
 
-export type ChargeRequest = z.output<ReturnType<typeof chargeRequestSchema>>;
+type ChargeRequest = z.output<ReturnType<typeof chargeRequestSchema>>;
 export type ChargeRequestCustomer = ChargeRequest['customer'];
 export type ChargeRequestItem = NonNullable<ChargeRequest['items']>[number];
 
-export const emulatorPixKeyTypes = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
+const emulatorPixKeyTypes = ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'] as const;
 export type EmulatorPixKeyType = (typeof emulatorPixKeyTypes)[number];
 
 /** POST /api/v1/pix/out/pixkey: Variant A (`amount`, `currency`) and Variant B (`amountInCents`, `pixKeyType`) fields. */

@@ -16,7 +16,7 @@ export interface DispatchTarget {
   webhook?: WebhookRecord;
 }
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   variant: PayloadVariant;
   webhookSecret: string;
   signature: EmulatorSignature;

@@ -1,4 +1,4 @@
-import type { Violation } from '../book/payment-policy.js';
+import type { Violation } from './violation.js';
 import type { ApiPixEvent } from './api-pix-event-types.js';
 import type { EventName, TransactionEventName, TransactionStatus, TransferEventName, TransferStatus } from './event-names.js';
 

@@ -1,10 +1,10 @@
-// The delivery journal (issue 23): a bounded record of every delivery, for the console and for scripts.
+// The delivery journal: a bounded record of every delivery, for the console and for scripts.
 // The receiver writes it off the hot path (a queued write, flushed after the answer); a journal failure
 // is reported to `onError` and never changes an answer. Unverified bodies are never stored: only their
 // size and reason. Backends: `memoryJournal({ max })` (core), `redisJournal` (pixhook/redis),
 // `postgresJournal` (pixhook/postgres), so several instances share one view.
 import type { PixEventName } from '../events/event-names.js';
-import type { BookChannel } from '../book/payment-book.js';
+import type { BookChannel } from '../events/book-channel.js';
 import type { ReasonCode } from '../shared/reasons.js';
 
 /** One run of an event's handlers for a delivery (inline, background, a durable worker, a release or replay). */

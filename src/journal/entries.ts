@@ -1,6 +1,6 @@
 // Every journal entry and attempt is built here, after the answer, from what the pipeline kept of a
 // delivery: the receiver's deliveries, replays handed to `accept`, and handler runs.
-import { channelOf } from '../book/book-channel.js';
+import { channelOf } from '../events/book-channel.js';
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import { describeError } from '../shared/describe-error.js';
 import { redactSecrets } from '../shared/redact-secrets.js';

@@ -3,10 +3,10 @@
 const tag = Math.random().toString(36).slice(2, 6).padEnd(4, '0');
 let seq = 0;
 
-/** A new journal id: unique, and ordered by time when compared as strings. */
 let lastMs = Number.NaN;
 let lastPrefix = '';
 
+/** A new journal id: unique, and ordered by time when compared as strings. */
 export function journalId(now = Date.now()): string {
   return journalIdAt(now, nextJournalSeq());
 }
@@ -24,9 +24,4 @@ export function journalIdAt(now: number, n: number): string {
     lastMs = now;
   }
   return `${lastPrefix}${n.toString(36).padStart(6, '0')}${tag}`;
-}
-
-/** The arrival time in ms an id carries (NaN for an id pixhook did not make). */
-export function journalIdTime(id: string): number {
-  return parseInt(id.slice(0, 9), 36);
 }

@@ -67,7 +67,7 @@ export function createProcessingMetrics(): ProcessingMetricsRecorder {
 
 type AnswerMetrics = Omit<ReceiverMetrics, keyof ProcessingMetrics>;
 
-export interface AnswerMetricsRecorder {
+interface AnswerMetricsRecorder {
   snapshot(): AnswerMetrics;
   answered(status: number, reason: ReasonCode | undefined, ms: number): void;
   invalid(): void;

@@ -41,7 +41,7 @@ function isPgClient(value: unknown): value is PgClientLike {
 }
 
 /** `BEGIN ISOLATION LEVEL …`: one round trip, whatever `default_transaction_isolation` says. */
-export function beginStatement(isolation: IsolationLevel): string {
+function beginStatement(isolation: IsolationLevel): string {
   return `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`;
 }
 

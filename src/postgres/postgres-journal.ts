@@ -1,7 +1,5 @@
 import type { DeliveryJournal, JournalEntry, Logger } from '../index.js';
-import { listLimit } from '../journal/journal-query.js';
-import { SharedJournalFeed } from '../journal/shared-journal-feed.js';
-import { entryFromText, entryText } from '../journal/stored-entry.js';
+import { entryFromText, entryText, listLimit, SharedJournalFeed } from '../journal/backend.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
 import { checkIdentifier, checkInteger, checkObject, checkTimeoutMs, mustBe } from '../shared/option-checks.js';

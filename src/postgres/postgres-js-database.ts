@@ -17,7 +17,7 @@ interface PostgresJsCalls {
 }
 const calls = (sql: PostgresJsLike) => sql as unknown as PostgresJsCalls;
 
-export function postgresJsExecutor(sql: PostgresJsLike): SqlExecutor {
+function postgresJsExecutor(sql: PostgresJsLike): SqlExecutor {
   return { query: async (text, values) => ({ rows: [...(await calls(sql).unsafe(text, values ?? []))] }) };
 }
 

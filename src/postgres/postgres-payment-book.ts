@@ -1,20 +1,34 @@
-import { asDuplicateHold, checkDedupeKey, checkNote, checkTrail, disputesWithAge, wantsClosed } from '../book/book-arguments.js';
-import { randomUUID } from 'node:crypto';
-import { channelOf } from '../book/book-channel.js';
 import {
+  asDuplicateHold,
+  channelOf,
+  checkDedupeKey,
+  checkExpectation,
+  checkNote,
+  checkTrail,
+  claimedHeld,
+  closedReason,
+  currentHeld,
+  defaultPolicy,
   dismissStep,
+  disputesWithAge,
+  type HeldEvent,
+  joinClaim,
+  type JoinedClaim,
+  ownsRelease,
+  type PaymentBook,
+  type RecordContext,
+  type RecordResult,
   recordStep,
   releaseRefusal,
   releaseStep,
+  renewedHeld,
   resourceKey,
-  toBookResource,
   type ResourceState,
-} from '../book/book-state.js';
-import { checkExpectation } from '../book/check-expectation.js';
-import { claimedHeld, closedReason, currentHeld, ownsRelease, renewedHeld, type StoredHeld } from '../book/held-lease.js';
-import { joinClaim, type JoinedClaim } from '../book/joined-claim.js';
-import type { HeldEvent, PaymentBook, RecordContext, RecordResult } from '../book/payment-book.js';
-import { defaultPolicy } from '../book/payment-policy.js';
+  type StoredHeld,
+  toBookResource,
+  wantsClosed,
+} from '../book/backend.js';
+import { randomUUID } from 'node:crypto';
 import type { DedupeStore, PixEvent } from '../index.js';
 import { checkInteger } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';

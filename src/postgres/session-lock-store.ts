@@ -1,4 +1,5 @@
 import type { ClaimResult, DedupeStore } from '../index.js';
+import { PixhookError } from '../shared/pixhook-error.js';
 import type { InboxNames } from './inbox-schema.js';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
 
@@ -35,7 +36,7 @@ interface HeldClaim {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-export const deliveryScope = 'delivery';
+const deliveryScope = 'delivery';
 
 /**
  * Claims are **session advisory locks** (`pg_try_advisory_lock`) on one connection this store holds,
@@ -136,7 +137,7 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
   function run(s: LockSession, text: string, values: unknown[]): Promise<Record<string, unknown>> {
     const statement = s.tail.then(async () => {
       try {
-        if (!s.alive) throw new Error('pixhook: the lock connection is gone');
+        if (!s.alive) throw new PixhookError('postgres_unavailable', 'pixhook: the lock connection is gone');
         const { rows } = await Promise.race([s.connection.query(text, values), s.gone]);
         return rows[0] ?? {};
       } catch (error) {

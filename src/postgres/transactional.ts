@@ -41,7 +41,7 @@ export interface TransactionalSettings {
 }
 
 /** 4 runs in all; each wait random between 5 ms and 20 ms doubling (jitter: two retried transactions should not meet again). */
-export const transactionRetryDefaults = { attempts: 4, backoff: { delayMs: 20, factor: 2, maxDelayMs: 5_000 } };
+const transactionRetryDefaults = { attempts: 4, backoff: { delayMs: 20, factor: 2, maxDelayMs: 5_000 } };
 const transactionRetryRenames = { maxRetries: '`retry: { attempts }` (attempts = maxRetries + 1)' };
 
 /** The inbox's or a handler's `retry`; the old `maxRetries` is refused. */
@@ -51,7 +51,7 @@ export function transactionRetry(options: { retry?: RetryOptions; maxRetries?: u
   return resolveRetry('retry', options?.retry, transactionRetryDefaults);
 }
 
-export const effectsScope = 'effects';
+const effectsScope = 'effects';
 
 const outcomes = new WeakMap<HandlerContext, TransactionalOutcome>();
 
@@ -70,7 +70,7 @@ export function transactionalOutcome(context: HandlerContext): TransactionalOutc
  * finds the row committed (nothing returned: skip) or rolled back (inserted: run). Under repeatable
  * read or serializable it fails with 40001 instead, and the retry sees the committed row.
  */
-export function claimStatement(names: InboxNames): string {
+function claimStatement(names: InboxNames): string {
   return `INSERT INTO ${names.table} AS inbox (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
     ON CONFLICT (scope, key) DO UPDATE SET done_at = now(), expires_at = EXCLUDED.expires_at WHERE inbox.expires_at <= now()
     RETURNING 1 AS claimed`;

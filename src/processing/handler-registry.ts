@@ -1,4 +1,4 @@
-import type { Violation } from '../book/payment-policy.js';
+import type { Violation } from '../events/violation.js';
 import type { EventName } from '../events/event-names.js';
 import type { EventSource, PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import type { AckMode } from './processing-options.js';

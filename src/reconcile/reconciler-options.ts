@@ -99,7 +99,7 @@ export interface ReconcilerOptions {
   now?: () => number;
 }
 
-export type ResolvedReconcilerOptions = Required<Omit<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError' | 'retry'>> &
+type ResolvedReconcilerOptions = Required<Omit<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError' | 'retry'>> &
   Pick<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError'> & { retry: RetryPolicy };
 
 const variants: readonly string[] = ['a', 'b', 'short'];

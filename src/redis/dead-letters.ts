@@ -37,7 +37,7 @@ export async function replayDeadLetter(queue: EventJobQueue, key: string): Promi
 }
 
 /** Each Redis step goes through `bounded`, so a Redis that stops answering rejects the replay instead of hanging it. */
-export type BoundedCall = <T>(call: () => Promise<T>, what: string) => Promise<T>;
+type BoundedCall = <T>(call: () => Promise<T>, what: string) => Promise<T>;
 
 export async function replayDeadLetters(queue: EventJobQueue, bounded: BoundedCall = (call) => call()): Promise<number> {
   // Ids first, then retries: retrying while paging would shift the pages.

@@ -23,7 +23,7 @@ export const defaultQueueName = 'pixhook-events';
 /** BullMQ keys are `<prefix>:<queue>:…`; the braces are a Redis Cluster hash tag, so one queue's keys share a slot. */
 export const defaultQueuePrefix = '{pixhook}';
 /** BullMQ's own ceiling on runs per job; the worker's `attempts` decides when a job is dead-lettered. */
-export const jobAttemptsCeiling = 1_000;
+const jobAttemptsCeiling = 1_000;
 /** The backoff type jobs carry; `startWorker` supplies the strategy. */
 export const backoffType = 'pixhook';
 
@@ -225,7 +225,7 @@ interface BullClass {
 }
 
 /** Closes gracefully when Redis answers; after `timeoutMs`, drops the connections instead of waiting on a silent Redis. */
-export async function closeBounded(
+async function closeBounded(
   target: { close(): Promise<void>; disconnect(): Promise<void> },
   opened: OpenedConnection,
   timeoutMs: number,

@@ -2,7 +2,7 @@ import type { Job, Worker } from 'bullmq';
 import { PixhookConfigError, PixhookError, type Logger, type Processing, type QueuedEvent } from '../index.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
-import { checkInteger, checkTimeoutMs, refuseRenamed } from '../shared/option-checks.js';
+import { checkInteger, checkTimeoutMs, describeGiven, refuseRenamed } from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions } from '../shared/retry-options.js';
 import { backoffType, checkQueueNaming, openBounded, quietRepeats } from './durable-queue.js';
 import { jobIdForKey } from './job-id.js';
@@ -70,7 +70,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
     options.stalledIntervalMs === undefined ? undefined : checkTimeoutMs('stalledIntervalMs', options.stalledIntervalMs);
   const timeoutMs = checkConnectTimeoutMs('connectTimeoutMs', options.connectTimeoutMs);
   if (typeof options.processing?.runQueued !== 'function') {
-    throw new PixhookConfigError('pixhook: `processing` must be a processing (createProcessing() or receiver.processing) with handlers.');
+    throw new PixhookConfigError(
+      'pixhook: `processing` must be createProcessing() with the handlers of your web process (the same `.on(...)` calls), ' +
+        `got ${describeGiven(options.processing)}.`,
+    );
   }
   if (options.processing.handlerCount?.() === 0) {
     throw new PixhookConfigError(

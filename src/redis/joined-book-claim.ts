@@ -1,7 +1,11 @@
-import { asDuplicateHold } from '../book/book-arguments.js';
-import { resourceKey } from '../book/book-state.js';
-import type { JoinedClaim, JoinedClaimResult } from '../book/joined-claim.js';
-import type { RecordContext, RecordResult } from '../book/payment-book.js';
+import {
+  asDuplicateHold,
+  type JoinedClaim,
+  type JoinedClaimResult,
+  type RecordContext,
+  type RecordResult,
+  resourceKey,
+} from '../book/backend.js';
 import type { DedupeStore, PixEvent } from '../index.js';
 import { releaseScript } from './dedupe-scripts.js';
 import { claimAndReadScript } from './joined-book-script.js';

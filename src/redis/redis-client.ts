@@ -30,7 +30,7 @@ export function defineScript(source: string): RedisScript {
 }
 
 /** What the store needs from either client: run a script, and say whether the connection is up. */
-export interface ScriptRunner {
+interface ScriptRunner {
   run(script: RedisScript, keys: string[], args: string[]): Promise<unknown>;
   /** False only when the client says it is not connected, so callers can fail fast. */
   ready(): boolean;
@@ -44,7 +44,7 @@ const whichClientsWork =
  * Refuses, at construction, a client pixhook cannot run its scripts on: null, a plain object, or a
  * REST client such as `@upstash/redis`, whose `eval(script, keys[], args[])` takes arrays, not a key count.
  */
-export function checkRedisClient(client: unknown, option = 'client'): asserts client is RedisClientLike {
+function checkRedisClient(client: unknown, option = 'client'): asserts client is RedisClientLike {
   if (typeof client !== 'object' || client === null) {
     throw new PixhookConfigError(
       `pixhook: \`${option}\` must be a Redis client; ${whichClientsWork}. Got ${client === null ? 'null' : typeof client}.`,

@@ -24,7 +24,7 @@ export interface OpenedConnection {
   close(): Promise<void>;
 }
 
-export const defaultConnectTimeoutMs = 10_000;
+const defaultConnectTimeoutMs = 10_000;
 
 /** How long creating a queue or a worker waits for Redis: an integer from 100 ms to 5 minutes. */
 export function checkConnectTimeoutMs(name: string, value: unknown): number {

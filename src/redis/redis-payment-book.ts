@@ -1,21 +1,37 @@
-import { asDuplicateHold, checkDedupeKey, checkNote, checkTrail, disputesWithAge, wantsClosed } from '../book/book-arguments.js';
-import { createHash, randomUUID } from 'node:crypto';
-import { channelOf } from '../book/book-channel.js';
 import {
+  asDuplicateHold,
+  channelOf,
+  checkDedupeKey,
+  checkExpectation,
+  checkNote,
+  checkTrail,
+  claimedHeld,
+  closedReason,
+  currentHeld,
+  defaultPolicy,
+  type DismissResult,
   dismissStep,
+  disputesWithAge,
+  type HeldEvent,
+  joinClaim,
+  type JoinedClaim,
+  ownsRelease,
+  type PaymentBook,
+  type RecordContext,
+  type RecordResult,
   recordStep,
+  type ReleaseClaim,
   releaseRefusal,
   releaseStep,
+  renewedHeld,
   resourceKey,
-  toBookResource,
   type ResourceState,
-} from '../book/book-state.js';
-import { checkExpectation } from '../book/check-expectation.js';
-import { claimedHeld, closedReason, currentHeld, ownsRelease, renewedHeld, type StoredHeld } from '../book/held-lease.js';
-import { joinClaim, type JoinedClaim } from '../book/joined-claim.js';
-import type { DismissResult, HeldEvent, PaymentBook, RecordContext, RecordResult, ReleaseClaim } from '../book/payment-book.js';
+  type StoredHeld,
+  toBookResource,
+  wantsClosed,
+} from '../book/backend.js';
+import { createHash, randomUUID } from 'node:crypto';
 import type { RecordRead } from './joined-book-claim.js';
-import { defaultPolicy } from '../book/payment-policy.js';
 import type { DedupeStore } from '../index.js';
 import type { PixEvent } from '../index.js';
 import { checkInteger, checkTimeoutMs } from '../shared/option-checks.js';

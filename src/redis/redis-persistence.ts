@@ -18,13 +18,13 @@ export interface RedisPersistenceOptions {
 }
 
 /** What the check found on the server, or on every master of a Cluster. */
-export type PersistenceFinding =
+type PersistenceFinding =
   | { readonly kind: 'persistent' }
   | { readonly kind: 'volatile'; readonly nodes: readonly string[] }
   | { readonly kind: 'unknown'; readonly why: string };
 
 /** A store's view of the check: nothing to await on the hot path once it has run. */
-export interface PersistenceGate {
+interface PersistenceGate {
   /** `undefined` when the store may go on now; a promise while a required check runs; throws when refused. */
   before(): undefined | Promise<void>;
   /** Resolves once the check ran (rejects when `requirePersistence` refuses the server, or it cannot be reached). */

@@ -6,7 +6,7 @@ import { redactedUrl } from '../shared/redacted-url.js';
  * What a Redis URL names: one server (`redis://`, `rediss://`) or a Cluster by its seed nodes
  * (`redis+cluster://host:port,host:port`, `rediss+cluster://…` for TLS). Credentials are shared by every node.
  */
-export interface ParsedRedisUrl {
+interface ParsedRedisUrl {
   readonly cluster: boolean;
   readonly nodes: readonly { host: string; port: number }[];
   readonly username?: string;

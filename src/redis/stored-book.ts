@@ -1,5 +1,4 @@
-import type { ResourceState } from '../book/book-state.js';
-import type { StoredHeld } from '../book/held-lease.js';
+import type { ResourceState, StoredHeld } from '../book/backend.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
 
 // The book's JSON as Redis holds it. Lua's cjson writes an empty array as `{}`: every list is read back

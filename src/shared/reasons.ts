@@ -32,15 +32,13 @@ const reasonTable = {
 } as const satisfies Record<string, readonly [number, ReasonGroup, string]>;
 
 /** Where in the pipeline a reason is decided. */
-export type ReasonGroup = 'request' | 'body' | 'signature' | 'payload' | 'processing';
+type ReasonGroup = 'request' | 'body' | 'signature' | 'payload' | 'processing';
 
 export type ReasonCode = keyof typeof reasonTable;
 type ReasonsOf<G extends ReasonGroup> = { [R in ReasonCode]: (typeof reasonTable)[R][1] extends G ? R : never }[ReasonCode];
 
 /** Reasons an adapter may report about the request before the core sees the bytes. */
 export type BodyFailureReason = ReasonsOf<'body'>;
-/** Reasons a signature check gives: the sender's signing is wrong, or the secret is. */
-export type SignatureReason = ReasonsOf<'signature'>;
 /** Reasons processing gives (the event was verified and read). */
 export type ProcessingReason = ReasonsOf<'processing'>;
 
@@ -55,11 +53,6 @@ export const reasonMessage = Object.fromEntries(reasonCodes.map((r) => [r, reaso
 
 export function reasonGroup(reason: ReasonCode): ReasonGroup {
   return reasonTable[reason][1];
-}
-
-/** True for the reasons meaning the delivery was not verified (a forged, unsigned or wrongly signed request). */
-export function isSignatureReason(reason: ReasonCode | undefined): reason is SignatureReason {
-  return reason !== undefined && reasonTable[reason][1] === 'signature';
 }
 
 export function isBodyFailureReason(reason: unknown): reason is BodyFailureReason {

@@ -1,8 +1,8 @@
 import type * as NodeCrypto from 'node:crypto';
 
 /** Checks an expected HMAC-SHA256 against given bytes, in constant time. */
-export type HmacVerifier = (secret: string, body: Uint8Array, signature: Uint8Array) => Promise<boolean>;
-export type HmacSigner = (secret: string, body: Uint8Array) => Promise<Uint8Array>;
+type HmacVerifier = (secret: string, body: Uint8Array, signature: Uint8Array) => Promise<boolean>;
+type HmacSigner = (secret: string, body: Uint8Array) => Promise<Uint8Array>;
 
 // No static `node:` import keeps this module loadable on edge runtimes; node:crypto is ~20× faster
 // than Web Crypto for small bodies, so it is used wherever the runtime has it.
@@ -46,7 +46,7 @@ function importKey(secret: string, usage: 'sign' | 'verify'): Promise<CryptoKey>
   return globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
 }
 
-export const webSign: HmacSigner = async (secret, body) =>
+const webSign: HmacSigner = async (secret, body) =>
   new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', await importKey(secret, 'sign'), body as BufferSource));
 
 // subtle.verify compares in constant time by specification.

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { eventKey, isForwardTransition, memoryDedupeStore, type PixEvent } from '../../src/index.js';
 import { memoryPaymentBook } from '../../src/book/memory-payment-book.js';
-import type { BookChannel } from '../../src/book/payment-book.js';
+import type { BookChannel } from '../../src/events/book-channel.js';
 import { chargeEvent } from './book-events.js';
 import { deliverToMany, richDeliveries, type ForgetfulInstance } from './two-instance-permutations.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PixhookConfigError } from '../../src/index.js';
-import { checkPolicy, defaultPolicy, policyReasons, violationReasons } from '../../src/book/payment-policy.js';
+import { checkPolicy, defaultPolicy } from '../../src/book/payment-policy.js';
+import { policyReasons, violationReasons } from '../../src/events/violation.js';
 
 describe('checkPolicy', () => {
   it('documents the defaults: hold the mismatches, the duplicate payment, stale statuses and not_confirmed; flag the others', () => {

@@ -63,6 +63,9 @@ function expectAnswer(response: ContractResponse, expected: Expectation): void {
   const label = `${response.status} ${response.body.slice(0, 300)}`;
   expect(response.status, label).toBe(expected.status);
   expect(response.headers['content-type'], label).toMatch(/^application\/json/);
+  // Every answer of every adapter carries the core's headers (a wrapper of writeHead once scrambled them).
+  expect(response.headers['cache-control'], label).toBe('no-store');
+  if (expected.status === 405) expect(response.headers['allow'], label).toBe('POST');
   const body = parse(response);
   if (expected.status < 300) {
     expect(body['ok'], label).toBe(true);

@@ -62,6 +62,34 @@ describe('examples/next-app (Next.js 16, built and started for real)', () => {
         // The edge runtime route (pixhook/web, Web Crypto): signed events, a retry and a forgery.
         await deliverScenario(`${base}/pix-edge`, example, 'edge');
 
+        // Every route keeps the core's headers on every answer: Next's Pages response once read the
+        // adapter's flat header list as pairs (`c: o`, `a: l`) and dropped Allow, Content-Type, Cache-Control.
+        const forged = bytesOf(variantAPaid);
+        for (const route of ['pix', 'pix-pages', 'pix-edge']) {
+          const answers = [
+            [405, await sendHttp(`${base}/${route}`, { method: 'GET', headers: {} })],
+            [
+              401,
+              await sendHttp(`${base}/${route}`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', 'x-signature': 'sha256=00' },
+                body: forged,
+              }),
+            ],
+          ] as const;
+          for (const [status, answer] of answers) {
+            const label = `${route} ${status}: ${JSON.stringify(answer.headers)}`;
+            expect(answer.status, label).toBe(status);
+            expect(answer.headers['content-type'], label).toMatch(/^application\/json/);
+            expect(answer.headers['cache-control'], label).toBe('no-store');
+            if (status === 405) expect(answer.headers['allow'], label).toBe('POST');
+            expect(
+              Object.keys(answer.headers).filter((name) => name.length === 1),
+              label,
+            ).toEqual([]);
+          }
+        }
+
         // A Pages route without `bodyParser: false`: Next's parser ran, and the answer says what to write.
         const body = bytesOf(variantAPaid);
         const forgot = await sendHttp(`${base}/forgot-config`, {

@@ -43,6 +43,24 @@ describe('layer boundaries (eslint no-restricted-imports)', () => {
     ['src/console/client/probe.ts', "import { html } from '../html.js';"],
     // Issue 23: the journal sits below processing and intake, which write it.
     ['src/journal/probe.ts', "import { createProcessing } from '../processing/create-processing.js';"],
+    // Declared backends: the book and the journal have their own layers, and Redis/Postgres see only backend.ts.
+    ['src/journal/probe.ts', "import { channelOf } from '../book/book-state.js';"],
+    ['src/journal/probe.ts', "import type { PaymentBook } from '../book/backend.js';"],
+    ['src/book/probe.ts', "import { memoryJournal } from '../journal/memory-journal.js';"],
+    ['src/book/probe.ts', "import { createProcessing } from '../processing/create-processing.js';"],
+    ['src/book/probe.ts', "import { createReceiver } from '../intake/create-receiver.js';"],
+    ['src/events/probe.ts', "import type { Violation } from '../book/payment-policy.js';"],
+    ['src/events/probe.ts', "import type { JournalEntry } from '../journal/delivery-journal.js';"],
+    ['src/shared/probe.ts', "import { defaultPolicy } from '../book/payment-policy.js';"],
+    ['src/dedupe/probe.ts', "import { recordStep } from '../book/book-state.js';"],
+    ['src/redis/probe.ts', "import { recordStep } from '../book/book-state.js';"],
+    ['src/redis/probe.ts', "import { evaluatePolicy } from '../book/evaluate-policy.js';"],
+    ['src/postgres/probe.ts', "import { claimedHeld } from '../book/held-lease.js';"],
+    ['src/postgres/probe.ts', "import { entryText } from '../journal/stored-entry.js';"],
+    ['src/redis/probe.ts', "import { SharedJournalFeed } from '../journal/shared-journal-feed.js';"],
+    ['src/redis/probe.ts', "import { channelOf } from '../events/book-channel.js';"],
+    ['src/client/probe.ts', "import { recordStep } from '../book/backend.js';"],
+    ['src/emulator/probe.ts', "import { memoryJournal } from '../journal/memory-journal.js';"],
   ])('%s: %s fails lint', async (file, source) => {
     expect(await restricted(file, `${source}\nexport {};\n`)).toHaveLength(1);
   });
@@ -59,6 +77,11 @@ describe('layer boundaries (eslint no-restricted-imports)', () => {
     ['src/console/probe.ts', "import { internalsOf } from '../adapter-kit/index.js';"],
     ['src/console/probe.ts', "import { memoryJournal } from '../index.js';"],
     ['cli/probe-command.ts', "import { createConsole } from '../src/console/index.js';"],
+    ['src/redis/probe.ts', "import { recordStep, type PaymentBook } from '../book/backend.js';"],
+    ['src/postgres/probe.ts', "import { SharedJournalFeed } from '../journal/backend.js';"],
+    ['src/book/probe.ts', "import type { Violation } from '../events/violation.js';"],
+    ['src/journal/probe.ts', "import { channelOf } from '../events/book-channel.js';"],
+    ['src/book/probe.ts', "import type { DedupeStore } from '../dedupe/dedupe-store.js';"],
   ])('%s: %s is allowed', async (file, source) => {
     expect(await restricted(file, `${source}\nexport {};\n`)).toEqual([]);
   });

@@ -74,6 +74,13 @@ describe('startWorker refuses a processing with no handlers', () => {
     const onlyOnError = createProcessing().onError(() => {});
     await expect(startWorker({ processing: onlyOnError, connection: 'redis://127.0.0.1:1' })).rejects.toThrow(PixhookConfigError);
   });
+
+  it('names createProcessing(), and nothing that does not exist, when `processing` is not one', async () => {
+    const error = await rejection(startWorker({ processing: {} as never, connection: 'redis://127.0.0.1:1' }));
+    expect(error).toBeInstanceOf(PixhookConfigError);
+    expect((error as Error).message).toContain('createProcessing()');
+    expect((error as Error).message).not.toContain('receiver.processing');
+  });
 });
 
 describe('numeric options are bounded', () => {

@@ -9,7 +9,8 @@ import type {
   RecordResult,
   ReleaseClaim,
 } from '../../src/book/payment-book.js';
-import { checkPolicy, type PaymentPolicy, type ResolvedPolicy, type ViolationReason } from '../../src/book/payment-policy.js';
+import { checkPolicy, type PaymentPolicy, type ResolvedPolicy } from '../../src/book/payment-policy.js';
+import type { ViolationReason } from '../../src/events/violation.js';
 import { createProcessing, createReceiver, memoryPaymentBook as rootBook } from '../../src/index.js';
 import type { PixEvent, ReleaseResult, Violation } from '../../src/index.js';
 

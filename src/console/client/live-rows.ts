@@ -1,7 +1,7 @@
 // Rows that arrive over server-sent events, built with textContent only: a payload string is never markup.
 import { deliveryState } from './delivery-state.js';
 
-export interface LiveEntry {
+interface LiveEntry {
   id: string;
   at: string;
   status: number;
@@ -47,7 +47,7 @@ function link(td: HTMLTableCellElement, href: string, text: string): void {
 }
 
 /** The same cells as the server's `deliveryRow`. */
-export function buildRow(base: string, entry: LiveEntry): HTMLTableRowElement {
+function buildRow(base: string, entry: LiveEntry): HTMLTableRowElement {
   const row = document.createElement('tr');
   const state = deliveryState(entry);
   row.dataset['deliveryId'] = entry.id;

@@ -48,7 +48,7 @@ export function deliveryTable(base: string, entries: readonly JournalEntry[], qu
   </table>`;
 }
 
-export function queryString(query: JournalQuery): string {
+function queryString(query: JournalQuery): string {
   const params = new URLSearchParams();
   for (const name of ['event', 'status', 'reason', 'resource'] as const) {
     const value = query[name];

@@ -5,7 +5,7 @@ import { money } from '../format.js';
 import { deliveryTable } from './delivery-rows.js';
 import { actionForm, layout, type PageContext } from './layout.js';
 
-export interface SandboxView {
+interface SandboxView {
   charges: readonly SandboxCharge[];
   transfers: readonly SandboxTransfer[];
   deliveries: readonly SandboxDelivery[];

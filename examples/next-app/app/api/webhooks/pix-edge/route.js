@@ -6,7 +6,7 @@ import { createFetchHandler } from 'pixhook/web';
 export const runtime = 'edge';
 
 let handler;
-export function POST(request) {
+function handle(request) {
   handler ??= createFetchHandler(
     createReceiver({ secret: process.env.PIXHOOK_SECRET }).on('transaction_paid', (event) =>
       console.log('paid', event.transaction.id, event.transaction.amountInCents, event.variant, 'edge'),
@@ -14,3 +14,6 @@ export function POST(request) {
   );
   return handler(request);
 }
+
+// Every method is exported, so a GET gets pixhook's JSON 405 (Allow: POST), not Next's empty one.
+export { handle as GET, handle as HEAD, handle as POST, handle as PUT, handle as PATCH, handle as DELETE, handle as OPTIONS };

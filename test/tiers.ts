@@ -1,0 +1,41 @@
+// The three test tiers (vitest projects). The rule for a new file, documented in CONTRIBUTING.md:
+// a file is `unit` unless it is named `*.integration.test.ts` / `*.soak.test.ts`, or sits in a folder or
+// file listed below. Unit tests run in-process only (an in-process HTTP server or emulator is fine);
+// anything that starts a server process, a browser, another runtime, a CLI process or a build is
+// integration; fault runs, benches and long properties are soak.
+
+/** Servers (Redis, PostgreSQL), browsers, other runtimes, CLI processes, builds (next, tsc, npm pack). */
+export const integration = [
+  'test/**/*.integration.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/console/console-command-book.test.ts',
+  'test/console/console-express.test.ts',
+  'test/console/dev-browser.test.ts',
+  'test/docs/**/*.test.ts',
+  'test/examples/**/*.test.ts',
+  'test/package/**/*.test.ts',
+  'test/postgres/**/*.test.ts',
+  'test/redis/**/*.test.ts',
+  'test/runtimes/**/*.test.ts',
+  'test/adapters/next.test.ts',
+  'test/emulator/e2e-example.test.ts',
+  'test/emulator/lazy-qr.test.ts',
+  'test/reconcile/reconcile-e2e.test.ts',
+  'test/reconcile/reconcile-e2e-cluster.test.ts',
+  'test/testing/demo.test.ts',
+];
+
+/** Fault runs, benches and long property runs: minutes of work, each asserting one invariant at scale. */
+export const soak = [
+  'test/**/*.soak.test.ts',
+  'test/**/*.property.test.ts',
+  'test/bench/**/*.test.ts',
+  'test/postgres/fault-run.test.ts',
+  'test/processing/chaos.test.ts',
+  'test/redis/fault-run.test.ts',
+];
+
+export const allTests = ['test/**/*.test.ts'];
+export const typeTests = ['test/**/*.test-d.ts'];
+/** Installed packages (test/runtimes, examples) carry test files of their own. */
+export const noTests = ['**/node_modules/**', '**/dist/**', '**/.next/**'];
