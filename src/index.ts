@@ -51,14 +51,14 @@ export { isForwardTransition } from './events/status-order.js';
 export type { NormalizeResult } from './events/normalize-event.js';
 export type { NormalizeOptions } from './events/normalize-event.js';
 export type { PixInfraction } from './events/event-types.js';
+export type { ApiPixEventName } from './events/event-names.js';
 export type {
   ApiPixEvent,
-  ApiPixEventName,
   PixReceivedEvent,
   PixRefundUpdatedEvent,
   RecurrenceUpdatedEvent,
   RecurringChargeUpdatedEvent,
-} from './events/api-pix-event-types.js';
+} from './events/event-types.js';
 export {
   documentedEventNames,
   isPixEventName,

@@ -16,7 +16,7 @@ const appTimeoutMs = 10_000;
 const hopByHop = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 const decoder = new TextDecoder();
 
-export interface DevForwarder {
+interface DevForwarder {
   /** The node:http handler at the dev receiver's path. */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Resolves once every delivery in progress is answered and journaled. */

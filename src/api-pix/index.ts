@@ -3,11 +3,10 @@ export { apiPixCents } from '../events/api-pix-amount.js';
 export { apiPixKey } from '../events/api-pix-key.js';
 export { pixReceivedEvent, readPixItem, recurrenceEvent, recurringChargeEvent } from '../events/read-api-pix.js';
 export type { ApiPixRead, PixItemRead } from '../events/read-api-pix.js';
-export { apiPixEventNames } from '../events/api-pix-event-types.js';
+export { apiPixEventNames, type ApiPixEventName } from '../events/event-names.js';
 export type {
   ApiPixEvent,
   ApiPixEventBase,
-  ApiPixEventName,
   PixReceivedEvent,
   PixRefundStatus,
   PixRefundUpdate,
@@ -18,7 +17,7 @@ export type {
   RecurrenceUpdatedEvent,
   RecurringChargeUpdate,
   RecurringChargeUpdatedEvent,
-} from '../events/api-pix-event-types.js';
+} from '../events/event-types.js';
 export { createApiPixReceiver } from './receiver/create-api-pix-receiver.js';
 export type { ApiPixReceiverOptions } from './receiver/create-api-pix-receiver.js';
 export type { ApiPixAuth, CertificateSource } from './receiver/api-pix-auth.js';

@@ -11,7 +11,7 @@ import type { ResolvedPolicy } from './payment-policy.js';
 import type { Violation } from '../events/violation.js';
 
 /** A claimed event as the book stage sees it (processing's run). */
-export interface BookRun {
+interface BookRun {
   event: PixEvent;
   readonly key: string;
   readonly owner: string;
@@ -24,15 +24,15 @@ export interface BookRun {
 }
 
 /** The stage's answer: processing's `AcceptResult`. */
-export interface BookAnswer {
+interface BookAnswer {
   reason?: ProcessingReason;
   key?: string;
   hint?: string;
 }
 
-export type BookViolationHandler = (violation: Violation, event: PixEvent) => void | Promise<void>;
+type BookViolationHandler = (violation: Violation, event: PixEvent) => void | Promise<void>;
 
-export interface BookStageInput<R extends BookRun> {
+interface BookStageInput<R extends BookRun> {
   book: PaymentBook;
   policy: ResolvedPolicy;
   confirm: ResolvedConfirm | undefined;
@@ -47,7 +47,7 @@ export interface BookStageInput<R extends BookRun> {
   leave(run: R): void;
 }
 
-export interface BookStage<R extends BookRun> {
+interface BookStage<R extends BookRun> {
   readonly violationHandlers: BookViolationHandler[];
   recordInBook(book: PaymentBook, run: R): Promise<BookAnswer>;
   claimAndRecord(join: JoinedClaim, run: R): Promise<BookAnswer>;

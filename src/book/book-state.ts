@@ -47,7 +47,7 @@ export interface ResourceState {
 }
 
 /** An open held event's fact, kept on its resource so every copy of that fact finds the one hold. */
-export interface OpenHold {
+interface OpenHold {
   heldId: string;
   fact: MoneyFact;
   violations: Violation[];

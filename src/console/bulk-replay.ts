@@ -1,10 +1,11 @@
+import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
 import type { Processing } from '../index.js';
 import type { DeliveryJournal, JournalEntry } from '../journal/delivery-journal.js';
 import { deliveryState, type DeliveryState } from './client/delivery-state.js';
 import { replayBody } from './replay-body.js';
 
 /** Which journaled deliveries a bulk replay takes (every filter optional; all given must match). */
-export interface ReplayFilter {
+interface ReplayFilter {
   /** ISO 8601: deliveries that arrived at or after this. */
   since?: string;
   /** ISO 8601: deliveries that arrived before this. */
@@ -31,7 +32,7 @@ export interface BulkReplayResult {
 }
 
 /** At most this many deliveries in one bulk replay: a larger window is split by time. */
-export const maxBulkReplay = 1000;
+const maxBulkReplay = 1000;
 const pageSize = 500;
 
 /**
@@ -48,7 +49,8 @@ export async function bulkReplay(input: {
   const { journal, processing, filter, dryRun } = input;
   const since = filter.since === undefined ? -Infinity : Date.parse(filter.since);
   const until = filter.until === undefined ? Infinity : Date.parse(filter.until);
-  if (Number.isNaN(since) || Number.isNaN(until)) throw new Error('since and until must be ISO 8601 times');
+  if (Number.isNaN(since) || Number.isNaN(until))
+    throw new PixhookError('request_invalid', 'since and until must be ISO 8601 times', { status: 400 });
   const picked: JournalEntry[] = [];
   let skipped = 0;
   let before: string | undefined;
@@ -68,7 +70,11 @@ export async function bulkReplay(input: {
       if (!entry.verified || entry.body === undefined || entry.replayOf !== undefined) skipped++;
       else picked.push(entry);
       if (picked.length > maxBulkReplay)
-        throw new Error(`more than ${maxBulkReplay} deliveries match: narrow the window (since, until) or the filters`);
+        throw new PixhookError(
+          'request_invalid',
+          `more than ${maxBulkReplay} deliveries match: narrow the window (since, until) or the filters`,
+          { status: 400 },
+        );
     }
     if (page.length < pageSize) break;
     before = page.at(-1)!.id;
@@ -87,7 +93,8 @@ export async function bulkReplay(input: {
     })),
   };
   if (dryRun) return result;
-  if (processing === undefined) throw new Error('a replay needs the receiver (its handlers and dedupe store)');
+  if (processing === undefined)
+    throw new PixhookConfigError('pixhook: `processing`: a replay needs the receiver (its handlers and dedupe store).');
   for (const [i, entry] of picked.entries()) {
     const replay = await replayBody({ bytes: new TextEncoder().encode(entry.body), processing, journal, replayOf: entry.id });
     const state = deliveryState(replay);
@@ -104,7 +111,8 @@ export function replayFilterFrom(params: URLSearchParams): ReplayFilter {
   for (const name of ['since', 'until'] as const) {
     const value = params.get(name)?.trim();
     if (value === undefined || value === '') continue;
-    if (Number.isNaN(Date.parse(value))) throw new Error(`${name} must be an ISO 8601 time (2026-11-27T10:00:00Z)`);
+    if (Number.isNaN(Date.parse(value)))
+      throw new PixhookError('request_invalid', `${name} must be an ISO 8601 time (2026-11-27T10:00:00Z)`, { status: 400 });
     filter[name] = new Date(Date.parse(value)).toISOString();
   }
   for (const name of ['event', 'reason', 'resource'] as const) {
@@ -113,7 +121,7 @@ export function replayFilterFrom(params: URLSearchParams): ReplayFilter {
   }
   const answer = params.get('answer')?.trim();
   if (answer !== undefined && answer !== '') {
-    if (!/^\d{3}$/.test(answer)) throw new Error('answer must be an HTTP status (e.g. 500)');
+    if (!/^\d{3}$/.test(answer)) throw new PixhookError('request_invalid', 'answer must be an HTTP status (e.g. 500)', { status: 400 });
     filter.answer = Number(answer);
   }
   return filter;

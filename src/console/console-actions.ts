@@ -106,7 +106,7 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     );
   }
   if (path === '/actions/replays') {
-    // A bulk replay (issue 31): a dry run unless `mode=run`, so a stray POST only counts.
+    // A bulk replay: a dry run unless `mode=run`, so a stray POST only counts.
     const dryRun = form.get('mode') !== 'run';
     if (!dryRun && !state.processing)
       return { ok: false, text: 'A replay needs the receiver (its handlers and dedupe store).', next: '/deliveries' };

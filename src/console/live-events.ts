@@ -28,7 +28,7 @@ interface Stream {
 }
 
 /**
- * The console's live streams (issue 31): one journal subscription for all of them, each write
+ * The console's live streams: one journal subscription for all of them, each write
  * serialized once (when any stream wants it) and the same bytes handed to every matching stream, and
  * at most `maxLiveStreams` open: with 200 streams each serializing every write, the receiver's acks slowed tenfold.
  */

@@ -64,7 +64,7 @@ const minute = 60_000;
 const kinds: WatchdogAlertKind[] = ['silent', 'signature_failures', 'reconciler_recovered', 'held_too_long', 'dispute_deadline'];
 
 /**
- * Watches what the webhooks should be doing (issue 31) and alerts through `onAlert`, the logger, the
+ * Watches what the webhooks should be doing and alerts through `onAlert`, the logger, the
  * console's banner (`createConsole({ watchdog })`) and `metrics()` when: no genuine delivery arrived for
  * `silentAfterMinutes` within `activeHours`; signature failures rise above a rate; the reconciler
  * recovered a payment (the webhook missed it); a held event waits too long; a dispute nears its deadline.

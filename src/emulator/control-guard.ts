@@ -8,7 +8,7 @@ const header = (request: IncomingMessage, name: string): string | undefined => {
 };
 
 /**
- * The `/_emulator` controls pay charges and send signed webhooks, so (issue 31) they answer this
+ * The `/_emulator` controls pay charges and send signed webhooks, so they answer this
  * machine's own tools only, with the console's origin rules: a loopback `Host` (a DNS-rebinding page
  * is refused), no cross-site `Sec-Fetch-Site`, an `Origin` (when sent) that is the emulator's own, and
  * a body only as `application/json` (a cross-origin page cannot send one without a preflight the

@@ -1,5 +1,5 @@
-import type { ApiPixEvent } from './api-pix-event-types.js';
-import { escapePart } from './event-key.js';
+import type { ApiPixEvent } from './event-types.js';
+import { escapePart } from './key-part.js';
 
 /**
  * The dedupe key of a standard API Pix event: the fact, however it arrives (alone, in a batch, again

@@ -1,5 +1,6 @@
 import { apiPixKey } from './api-pix-key.js';
 import type { PixEvent } from './event-types.js';
+import { escapePart } from './key-part.js';
 
 /**
  * The default dedupe key: the fact an event states, never how it travelled.
@@ -40,10 +41,4 @@ export function eventKey(event: PixEvent): string {
     }
   }
   return parts.join(':');
-}
-
-/** Percent-escapes the two characters that could move a part boundary. */
-export function escapePart(part: string): string {
-  if (part.indexOf(':') === -1 && part.indexOf('%') === -1) return part;
-  return part.replace(/%/g, '%25').replace(/:/g, '%3A');
 }

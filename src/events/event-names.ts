@@ -1,5 +1,3 @@
-import { apiPixEventNames, type ApiPixEventName } from './api-pix-event-types.js';
-
 // The documented events, plus the two the field notes saw in the wild (MED disputes, cancellations).
 export const transactionEventNames = [
   'transaction_created',
@@ -39,6 +37,10 @@ export function isPixEventName(name: string): name is PixEventName {
 export function isTransferEventName(name: PixEventName): name is TransferEventName {
   return name.startsWith('transfer_');
 }
+
+/** The standard API Pix's events (pixhook/api-pix), beside the gateway family's. */
+export const apiPixEventNames = ['pix_received', 'pix_refund_updated', 'recurrence_updated', 'recurring_charge_updated'] as const;
+export type ApiPixEventName = (typeof apiPixEventNames)[number];
 
 const apiPixNameSet: ReadonlySet<string> = new Set(apiPixEventNames);
 

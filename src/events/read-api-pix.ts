@@ -1,9 +1,9 @@
 // Reads the Central Bank's standard API Pix bodies (bacen/pix-api openapi.yaml: Pix, Devolucao,
 // RecNotification, CobRNotification) into typed events. Strict about what decides money (the
 // endToEndId, txid, amount, time, a refund's id and status), lenient about the rest.
+import type { ApiPixEventName } from './event-names.js';
 import type {
   ApiPixEvent,
-  ApiPixEventName,
   PixReceivedEvent,
   PixRefundStatus,
   PixRefundUpdate,
@@ -12,7 +12,7 @@ import type {
   ReceivedPix,
   RecurrenceUpdatedEvent,
   RecurringChargeUpdatedEvent,
-} from './api-pix-event-types.js';
+} from './event-types.js';
 import { apiPixCents } from './api-pix-amount.js';
 import type { EventSource, EventWarning, JsonObject, PixRefund, Transaction } from './event-types.js';
 import { isAbsent, isJsonObject, LenientReader } from './lenient-reader.js';

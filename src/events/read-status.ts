@@ -31,7 +31,7 @@ export const transactionStatusSynonyms: Readonly<Record<string, string>> = Objec
 });
 
 /** What the reader made of a status: the one spelling, and, when the event name overrode it, what was sent. */
-export interface ReadStatus {
+interface ReadStatus {
   status: string;
   /** Set when the stated status was not the canonical spelling, or could not be read as what the event name states. */
   note?: string;

@@ -23,7 +23,7 @@ export interface JournaledDelivery {
 }
 
 /** The answer, as far as the journal keeps it. */
-export interface JournaledAnswer {
+interface JournaledAnswer {
   readonly status: number;
   readonly reason?: ReasonCode | undefined;
   readonly key?: string | undefined;

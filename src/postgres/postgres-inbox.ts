@@ -131,7 +131,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     close: () => store.close(),
   };
   links.set(inbox, { store, shared });
-  // Issue 28 §3: the resource order leases live in the inbox's table (durable workers need them; src/postgres/postgres-order-leases.ts).
+  // The resource order leases live in the inbox's table (durable workers need them; src/postgres/postgres-order-leases.ts).
   registerOrderLeases(store, postgresOrderLeases(db, names));
   return inbox;
 }

@@ -70,7 +70,7 @@ export function postgresJournal(options: PostgresJournalOptions): PostgresJourna
     `  change      bigint NOT NULL DEFAULT ${nextChange}  -- the last change's number, for subscribers`,
     `);`,
     `CREATE INDEX IF NOT EXISTS "${`${tableName}_change`}" ON ${table} (change);`,
-    // Issue 31: unverified deliveries are trimmed apart (a table made by an older version gets the column).
+    // Unverified deliveries are trimmed apart (a table made by an older version gets the column).
     `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS verified boolean NOT NULL DEFAULT true;`,
     `CREATE INDEX IF NOT EXISTS "${`${tableName}_verified`}" ON ${table} (verified, id);`,
   ].join('\n');

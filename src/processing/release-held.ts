@@ -5,7 +5,7 @@ import { PixhookConfigError } from '../shared/pixhook-error.js';
 import type { RunScope } from './claimed-run.js';
 import { timedRelease } from './journal-hook.js';
 
-export interface ReleaseInput {
+interface ReleaseInput {
   readonly scope: RunScope;
   readonly book: PaymentBook | undefined;
   /** A fresh owner id for the done mark. */

@@ -14,7 +14,7 @@ import type { AckMode } from './processing-options.js';
 import type { AttemptOutcome } from './run-attempt.js';
 
 /**
- * Issue 28 §3: one order of effects per resource. A delivery takes its resource's lease right after its
+ * One order of effects per resource. A delivery takes its resource's lease right after its
  * claim (before the book decides), keeps it while its handlers run, and gives it back when its claim ends,
  * so the handlers of one charge never overlap anywhere the store is shared, and run in the order the book
  * applied them. In durable mode the receiver holds it only to queue the job in order; the worker takes a

@@ -6,7 +6,7 @@ import type { Acknowledgement } from './acknowledgement.js';
 import { raceDeadline } from './inline-mode.js';
 
 /** Everything one processing still has running, and the wait for it (`drain`). */
-export interface WorkTracker {
+interface WorkTracker {
   /** Work after the answer: tracked for `drain()` and handed to `waitUntil` (the processing's option by default). */
   keepAlive(work: Promise<unknown>, waitUntil?: (promise: Promise<unknown>) => void): void;
   /** Work the caller still waits for (an answer not given yet): tracked for `drain()` only. */

@@ -63,7 +63,7 @@ export interface ListingReconcilerOptions {
   now?: () => number;
 }
 
-export interface ResolvedListingOptions {
+interface ResolvedListingOptions {
   client: ListingClient;
   processing: ReconcilerProcessing;
   cursorStore: CursorStore;

@@ -83,7 +83,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
   }
   const opened = await openConnection(options.connection, 'worker');
 
-  // Issue 28 §3: a job of the same charge queued earlier still to run (not completed, failed or removed)?
+  // A job of the same charge queued earlier still to run (not completed, failed or removed)?
   const started: { worker?: Worker<QueuedEvent> } = {};
   async function isQueued(key: string): Promise<boolean> {
     if (started.worker === undefined) return true;
@@ -99,7 +99,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
     try {
       await options.processing.runQueued(job.data, { attempt, final, isQueued });
     } catch (error) {
-      // Issue 28 §3: an earlier event of its charge runs or waits first: back to the queue, not a failed attempt.
+      // An earlier event of its charge runs or waits first: back to the queue, not a failed attempt.
       if (error instanceof PixhookError && error.code === 'resource_busy') {
         await job.moveToDelayed(Date.now() + orderDelayMs(error), token);
         throw new DelayedError();

@@ -3,7 +3,7 @@ import { defineScript } from './redis-client.js';
 // The journal's keys, in every script: KEYS[1] index (ZSET, every score 0, so members sort by id, which
 // sorts by time), KEYS[2] entries (HASH id → entry JSON without its attempts), KEYS[3] attempts (HASH
 // id → JSON array), KEYS[4] updates (ZSET id by the sequence number of its last change), KEYS[5] seq,
-// KEYS[6] the index of unverified deliveries (issue 31: kept apart, with their own bound, so forged
+// KEYS[6] the index of unverified deliveries (kept apart, with their own bound, so forged
 // traffic never pushes a genuine entry out of KEYS[1]).
 
 /**

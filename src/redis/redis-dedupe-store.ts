@@ -112,7 +112,7 @@ export function redisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeS
     },
   };
   sites.set(store, { client: options.client, prefix });
-  // Issue 28 §3: the resource order leases live beside the claims (src/redis/order-lease.ts).
+  // The resource order leases live beside the claims (src/redis/order-lease.ts).
   return registerOrderLeases(store, redisOrderLeases(options.client, prefix));
 }
 

@@ -121,7 +121,7 @@ const text = (value: unknown, max = 500): string | undefined => (typeof value ==
  * Reads a `Problema` tolerantly: a PSP that answers the OAuth2 way (`error`, `error_description`) or with no body
  * still gets a problem whose `status` is the HTTP status and whose `title` says what is known.
  */
-export function problemFrom(status: number, body: unknown): ApiPixProblem {
+function problemFrom(status: number, body: unknown): ApiPixProblem {
   const record = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const violations = Array.isArray(record['violacoes']) ? record['violacoes'] : [];
   const detail = text(record['detail']) ?? text(record['error_description']);

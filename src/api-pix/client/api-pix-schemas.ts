@@ -67,7 +67,7 @@ export const chargeSchema = z.object({
   pix: z.array(pixSchema).optional(),
 });
 
-export const paginationSchema = z.object({
+const paginationSchema = z.object({
   paginaAtual: z.number().int().min(0),
   itensPorPagina: z.number().int().min(1),
   quantidadeDePaginas: z.number().int().min(0),

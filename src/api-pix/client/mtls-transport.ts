@@ -9,20 +9,20 @@ import type { RetryPolicy } from '../../shared/retry-options.js';
 import { ApiPixRateLimitedError, apiPixErrorFrom, type ApiPixError } from './api-pix-errors.js';
 
 /** One HTTP exchange as the transport needs it; the default sends it over mTLS with `node:https`. */
-export interface ApiPixHttpRequest {
+interface ApiPixHttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   body?: string;
   signal: AbortSignal;
 }
-export interface ApiPixHttpAnswer {
+interface ApiPixHttpAnswer {
   status: number;
   headers: Headers;
   text: string;
 }
 
-export interface MtlsTransportConfig {
+interface MtlsTransportConfig {
   baseUrl: string;
   tokenUrl: string;
   clientId: string;
@@ -39,7 +39,7 @@ export interface MtlsTransportConfig {
   requestTimeoutMs: number;
 }
 
-export interface ApiPixCall {
+interface ApiPixCall {
   method: ApiPixHttpRequest['method'];
   /** Path and query, e.g. `/cob/abc`. */
   path: string;
@@ -51,7 +51,7 @@ export interface ApiPixCall {
   budget?: ReadBudget | undefined;
 }
 
-export interface MtlsTransport {
+interface MtlsTransport {
   call<S extends z.ZodType>(spec: ApiPixCall, schema: S): Promise<z.output<S>>;
   rateLimit(): RateLimitInfo | undefined;
   close(): void;

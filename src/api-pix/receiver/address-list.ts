@@ -7,7 +7,7 @@ interface Block {
 }
 
 /** A list of addresses and CIDR blocks (`10.0.0.0/8`, `::1`, `2001:db8::/32`); matches IPv4-mapped IPv6 peers too. */
-export interface AddressList {
+interface AddressList {
   has(address: string | undefined): boolean;
 }
 
@@ -55,7 +55,7 @@ function inBlock(bytes: Uint8Array, block: Block): boolean {
 }
 
 /** 16 bytes, or undefined. A zone (`%eth0`) is dropped; IPv4 becomes `::ffff:a.b.c.d`. */
-export function parseAddress(text: string): Uint8Array | undefined {
+function parseAddress(text: string): Uint8Array | undefined {
   const zone = text.indexOf('%');
   const address = zone === -1 ? text : text.slice(0, zone);
   if (!address.includes(':')) {

@@ -34,13 +34,13 @@ export type ApiPixAuth =
 
 export type AuthFailure = 'client_certificate_required' | 'client_certificate_rejected' | 'url_secret_mismatch' | 'address_not_allowed';
 
-export interface AuthCheckInput {
+interface AuthCheckInput {
   headers: HeaderSource;
   url: string | undefined;
   peer: PeerConnection | undefined;
 }
 
-export interface ResolvedAuth {
+interface ResolvedAuth {
   mode: 'mtls' | 'proxy' | 'urlSecret';
   /** True when the adapter must hand over the TLS socket's verdict (`mtls`). */
   needsTls: boolean;
@@ -89,7 +89,7 @@ function stringList(name: string, value: unknown): string[] | undefined {
 }
 
 /** Hex of a fingerprint in any of the usual spellings (`AB:CD…`, `abcd…`), or undefined. */
-export function normalizeFingerprint(text: string): string | undefined {
+function normalizeFingerprint(text: string): string | undefined {
   const hex = text.replace(/[:\s]/g, '').toLowerCase();
   return /^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(hex) ? hex : undefined;
 }

@@ -1,5 +1,5 @@
 import type { InvalidDelivery, QuarantineStore } from '../../dedupe/quarantine-store.js';
-import type { ApiPixEvent } from '../../events/api-pix-event-types.js';
+import type { ApiPixEvent } from '../../events/event-types.js';
 import { readPixItem, recurrenceEvent, recurringChargeEvent } from '../../events/read-api-pix.js';
 import type { EssentialFailure } from '../../events/read-essentials.js';
 import type { Receiver, ReceiveRequest } from '../../intake/create-receiver.js';

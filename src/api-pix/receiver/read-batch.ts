@@ -3,7 +3,7 @@ import { isJsonObject } from '../../events/lenient-reader.js';
 /** Which callback a call is: `/pix` (`{ pix: [...] }`), `/rec` (`{ recs: [...] }`) or `/cobr` (`{ cobsr: [...] }`). */
 export type ApiPixCallback = 'pix' | 'rec' | 'cobr';
 
-export type BatchRead = { ok: true; callback: ApiPixCallback; items: readonly unknown[]; base: string } | { ok: false; message: string };
+type BatchRead = { ok: true; callback: ApiPixCallback; items: readonly unknown[]; base: string } | { ok: false; message: string };
 
 const listNames: Readonly<Record<string, ApiPixCallback>> = { pix: 'pix', recs: 'rec', cobsr: 'cobr' };
 
@@ -29,7 +29,7 @@ export function readBatch(value: unknown, url: string | undefined): BatchRead {
 }
 
 /** The last non-empty path segment when it is a callback suffix: `/hook/pix`, `/hook/pix/`, `/hook//pix?x=1`. */
-export function suffixOf(url: string | undefined): ApiPixCallback | undefined {
+function suffixOf(url: string | undefined): ApiPixCallback | undefined {
   if (url === undefined) return undefined;
   const path = url.split('?', 1)[0]!.split('#', 1)[0]!;
   const segments = path.split('/').filter((segment) => segment !== '');

@@ -1,4 +1,4 @@
-// One word for what happened to a delivery, for the pills (issue 31): a person deciding about money
+// One word for what happened to a delivery, for the pills: a person deciding about money
 // reads it before the status code. Shared by the server's rows and the client's live rows.
 
 export type DeliveryState = 'handled' | 'duplicate' | 'held' | 'flagged' | 'failed' | 'forged';

@@ -27,7 +27,7 @@ export interface ApiPixDelivery {
   body: string;
 }
 
-export interface DeliveriesConfig {
+interface DeliveriesConfig {
   tls: { cert: string; key: string; ca: string };
   retry: RetryPolicy;
   timeoutMs: number;

@@ -39,7 +39,7 @@ export interface ApiPixEmulatorOptions {
   now?: () => number;
 }
 
-export interface ResolvedApiPixEmulatorOptions {
+interface ResolvedApiPixEmulatorOptions {
   port: number;
   host: string;
   certificatesDir: string | undefined;

@@ -5,10 +5,10 @@ import { ProblemAnswer, notFound, type EmulatorViolation } from './problem-answe
 // The emulated PSP's books: charges (cob, cobv), Pix received, refunds, webhooks. Rules follow bacen/pix-api's
 // openapi.yaml; amounts are kept in cents and written as decimal strings only in answers.
 
-export type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
-export type RefundStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+type RefundStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
 
-export interface EmulatorCob {
+interface EmulatorCob {
   kind: 'cob' | 'cobv';
   txid: string;
   status: CobStatus;
@@ -29,7 +29,7 @@ export interface EmulatorCob {
   endToEndIds: string[];
 }
 
-export interface EmulatorRefund {
+interface EmulatorRefund {
   id: string;
   rtrId: string;
   amountInCents: number;
@@ -110,7 +110,7 @@ const refundBodySchema = z.object({
 });
 const webhookBodySchema = z.object({ webhookUrl: z.url({ protocol: /^https?$/ }).max(512) });
 
-export const txidPattern = /^[a-zA-Z0-9]{26,35}$/;
+const txidPattern = /^[a-zA-Z0-9]{26,35}$/;
 const anyIdPattern = /^[a-zA-Z0-9]{1,35}$/;
 
 function violationsOf(prefix: string, error: z.ZodError): EmulatorViolation[] {
@@ -136,7 +136,7 @@ function stamp(ms: number): string {
   return iso(ms).replace(/[-T:]/g, '').slice(0, 12);
 }
 
-export interface StateHooks {
+interface StateHooks {
   now: () => number;
   /** The PSP's ISPB, in endToEndIds and rtrIds. */
   ispb: string;
@@ -525,4 +525,4 @@ export function createApiPixState(hooks: StateHooks) {
   };
 }
 
-export type ApiPixState = ReturnType<typeof createApiPixState>;
+type ApiPixState = ReturnType<typeof createApiPixState>;

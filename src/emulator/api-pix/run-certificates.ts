@@ -11,7 +11,7 @@ export interface ApiPixCertificatePaths {
   clientKey: string;
 }
 
-export interface ApiPixCertificates {
+interface ApiPixCertificates {
   paths: ApiPixCertificatePaths;
   pem: { ca: string; serverCert: string; serverKey: string; clientCert: string; clientKey: string };
 }
