@@ -525,4 +525,3 @@ export function createApiPixState(hooks: StateHooks) {
   };
 }
 
-type ApiPixState = ReturnType<typeof createApiPixState>;
