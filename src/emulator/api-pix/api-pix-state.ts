@@ -524,4 +524,3 @@ export function createApiPixState(hooks: StateHooks) {
     pix: () => pixInOrder.map(pixJson),
   };
 }
-
