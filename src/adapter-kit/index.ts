@@ -29,7 +29,7 @@ export function withReceive(receiver: Receiver, receive: (request: ReceiveReques
 export function refuseWithoutTls(receiver: ReceiverInternals, runtime: string): void {
   if (receiver.needsTls !== true) return;
   throw new PixhookConfigError(
-    `pixhook: API Pix \`auth.mtls\` needs the TLS socket Node terminated, which ${runtime} does not expose. ` +
+    `pixhook: \`auth.mtls\` (API Pix) needs the TLS socket Node terminated, which ${runtime} does not expose. ` +
       'Terminate mTLS at a proxy (nginx: ssl_verify_client on) and use `auth: { proxy: { from: [...] } }` instead.',
   );
 }

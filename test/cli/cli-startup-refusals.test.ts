@@ -1,7 +1,7 @@
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runProcess } from '../helpers/cli-process.js';
@@ -182,7 +182,11 @@ describe('an optional package that is not installed: one line naming what to ins
     const target = join(dir, name, 'node_modules', 'pixhook');
     await mkdir(join(target, 'node_modules'), { recursive: true });
     for (const part of ['package.json', 'bin', 'dist']) await cp(join(root, part), join(target, part), { recursive: true });
-    for (const module of modules) await symlink(join(root, 'node_modules', module), join(target, 'node_modules', module), 'dir');
+    for (const module of modules) {
+      // A scoped package (@scope/name) needs its scope's folder first.
+      await mkdir(dirname(join(target, 'node_modules', module)), { recursive: true });
+      await symlink(join(root, 'node_modules', module), join(target, 'node_modules', module), 'dir');
+    }
     return target;
   }
 

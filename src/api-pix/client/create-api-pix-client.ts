@@ -138,7 +138,7 @@ function expiryOf(charge: ApiPixCharge, now: number): string | undefined {
 /** A client of a PSP's standard API Pix (Banco Central's `bacen/pix-api`), over mTLS with OAuth2 client credentials. */
 export function createApiPixClient(options: ApiPixClientOptions): ApiPixClient {
   if (typeof options !== 'object' || options === null)
-    throw new PixhookConfigError(`pixhook: createApiPixClient needs an options object, got ${describeGiven(options)}`);
+    throw new PixhookConfigError(`pixhook: \`options\` of createApiPixClient must be an object, got ${describeGiven(options)}`);
   const baseUrl = checkHttpsUrl('baseUrl', requireText('baseUrl', options.baseUrl));
   const tokenUrl =
     options.tokenUrl === undefined ? `${baseUrl}/oauth/token` : checkHttpsUrl('tokenUrl', requireText('tokenUrl', options.tokenUrl));

@@ -136,7 +136,7 @@ function mtlsAuth(options: Record<string, unknown>): ResolvedAuth {
   const certificates = certificatesOf(options['ca']);
   if (certificates.length === 0)
     throw new PixhookConfigError(
-      "pixhook: `auth.mtls.ca` must be the PSP's CA certificate(s) in PEM (-----BEGIN CERTIFICATE-----), as text or bytes; none was found.",
+      `pixhook: \`auth.mtls.ca\` must be the PSP's CA certificate(s) in PEM (-----BEGIN CERTIFICATE-----), as text or bytes; none was found.`,
     );
   const names = stringList('auth.mtls.names', options['names']);
   const pinned = fingerprintSet('auth.mtls.fingerprints', options['fingerprints'], true);

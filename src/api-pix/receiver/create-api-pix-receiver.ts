@@ -69,7 +69,7 @@ interface ItemOutcome {
  */
 export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
   if (typeof options !== 'object' || options === null)
-    throw new PixhookConfigError('pixhook: createApiPixReceiver needs an options object with `auth`.');
+    throw new PixhookConfigError('pixhook: `options` of createApiPixReceiver must be an object with `auth`.');
   for (const name of notHere) {
     if ((options as unknown as Record<string, unknown>)[name] !== undefined)
       throw new PixhookConfigError(
