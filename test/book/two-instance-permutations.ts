@@ -185,6 +185,8 @@ export interface ForgetfulInstance {
   wrap?: Instance['wrap'];
 }
 
+const retried: ReadonlySet<string> = new Set(['in_flight', 'store_unavailable', 'resource_busy']);
+
 /** Runs one generated order against `instances` sharing one book; checks every money fact ran once or is held once, never both. */
 export async function deliverToMany(list: RichDelivery[], instances: ForgetfulInstance[]): Promise<void> {
   const id = `tx_rich_${process.pid}_${++charges}`;
@@ -215,9 +217,10 @@ export async function deliverToMany(list: RichDelivery[], instances: ForgetfulIn
           const body = bytesOf(payload);
           const result = await receiver.receive({ method: 'POST', headers: { 'x-signature': signBytes(body, secret) }, body });
           reason = result.reason;
-          if (result.status !== 200 && reason !== 'in_flight') throw new Error(`answered ${result.status} ${String(reason)}`);
+          if (result.status !== 200 && !retried.has(String(reason))) throw new Error(`answered ${result.status} ${String(reason)}`);
         }
-        if (reason !== 'in_flight') return;
+        // A sender retries what is answered 503 (a store slow on a loaded machine, a resource busy with another event).
+        if (!retried.has(String(reason))) return;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       throw new Error('still in flight after 200 attempts');
