@@ -22,6 +22,13 @@ const text = (value: string | null, max = 200): string | undefined => {
   return trimmed === undefined || trimmed === '' ? undefined : trimmed.slice(0, max);
 };
 
+/** The trail of a Release or Dismiss (issue 28): why, and who, as the person typed them. */
+function trail(form: URLSearchParams): { note?: string; by?: string } {
+  const note = text(form.get('note'), 500);
+  const by = text(form.get('by'), 100);
+  return { ...(note !== undefined && { note }), ...(by !== undefined && { by }) };
+}
+
 /**
  * Every POST of the console (already checked: same origin and CSRF token, or the Bearer token).
  * Answers 303 to the next page with a notice, or JSON for `Accept: application/json`.
@@ -67,7 +74,7 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
   const release = match(/^\/actions\/held\/([^/]+)\/release$/);
   if (release !== undefined && receiver) {
     const held = (await book?.held())?.find((h) => h.heldId === release);
-    const result = await receiver.release(release);
+    const result = await receiver.release(release, trail(form));
     const next = held ? `/resources/${encodeURIComponent(held.resourceId)}` : '/held';
     return result.ok
       ? { ok: true, text: 'Released: the handlers ran once.', next }
@@ -76,7 +83,8 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
   const dismiss = match(/^\/actions\/held\/([^/]+)\/dismiss$/);
   if (dismiss !== undefined && book) {
     const held = (await book.held()).find((h) => h.heldId === dismiss);
-    const result = await book.dismiss(dismiss, text(form.get('note'), 500) ?? 'dismissed from the console');
+    const { note, by } = trail(form);
+    const result = await book.dismiss(dismiss, note ?? 'dismissed from the console', by === undefined ? {} : { by });
     const next = held ? `/resources/${encodeURIComponent(held.resourceId)}` : '/held';
     return result.ok
       ? { ok: true, text: 'Dismissed: the handlers will not run.', next }
