@@ -83,8 +83,11 @@ export function devSandbox(input: {
           event: d.event,
           resourceId: d.resourceId,
           state: d.state,
+          body: d.body,
           attempts: d.attempts.map((a) => ({
             attempt: a.attempt,
+            at: a.at,
+            durationMs: a.durationMs,
             ...(a.status !== undefined && { status: a.status }),
             ...(a.error !== undefined && { error: a.error }),
             ...(a.fault !== undefined && { fault: a.fault.action }),

@@ -23,7 +23,13 @@ export interface SandboxDelivery {
   event: string;
   resourceId: string;
   state: string;
-  attempts: { attempt: number; status?: number; error?: string; fault?: string }[];
+  /**
+   * Each attempt as the gateway made it. `at` and `durationMs` are the gateway's own clock; `fault` is the
+   * action of a delivery fault that answered in the receiver's place (it never reached the receiver).
+   */
+  attempts: { attempt: number; status?: number; error?: string; fault?: string; at?: string; durationMs?: number }[];
+  /** The exact body sent: the deliveries page joins the gateway's attempts to the journal's entries by it. */
+  body?: string;
 }
 
 export interface SandboxFault {

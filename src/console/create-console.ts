@@ -160,7 +160,8 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     }
     if (path === '/deliveries') {
       const query = journalQuery(params);
-      return htmlPage(deliveriesPage(context, await journal.list(query), query));
+      const [entries, gateway] = await Promise.all([journal.list(query), config.sandbox?.deliveries() ?? []]);
+      return htmlPage(deliveriesPage(context, entries, query, gateway));
     }
     const delivery = /^\/deliveries\/([^/]+)$/.exec(path);
     if (delivery) {
