@@ -31,6 +31,8 @@ export function devSandbox(input: {
   webhookUrl: () => string;
   /** Runs the reconciler now; absent when there is none to run (`--forward-to`). */
   reconcile?: () => Promise<string>;
+  /** "Run again": absent without `--handlers` (nothing of yours to run). */
+  rerun?: ConsoleSandbox['rerun'];
 }): ConsoleSandbox {
   const { emulator, client, book, webhookUrl } = input;
   const qrCodes = new Map<string, string>();
@@ -144,5 +146,6 @@ export function devSandbox(input: {
       return 'Every delivery fault is cleared.';
     },
     ...(input.reconcile !== undefined && { reconcile: input.reconcile }),
+    ...(input.rerun !== undefined && { rerun: input.rerun }),
   };
 }

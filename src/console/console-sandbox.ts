@@ -1,3 +1,5 @@
+import type { ReasonCode } from '../shared/reasons.js';
+
 /** A charge the sandbox created, with what a payer scans or pastes. */
 export interface SandboxCharge {
   id: string;
@@ -32,6 +34,9 @@ export interface SandboxDelivery {
   body?: string;
 }
 
+/** How a "Run again" ended: `reason` is the run's refusal (`handler_failed`, `payload_invalid`…) when not ok. */
+export type RerunResult = { ok: true; durationMs: number } | { ok: false; durationMs: number; reason: ReasonCode };
+
 export interface SandboxFault {
   id: string;
   action: 'fail' | 'timeout' | 'drop' | 'delay';
@@ -56,4 +61,9 @@ export interface ConsoleSandbox {
   clearFaults(): Promise<string>;
   /** One reconciler pass now. */
   reconcile?(): Promise<string>;
+  /**
+   * `pixhook dev` only ("Run again"): runs a handled delivery's handlers again on its verified body, in a
+   * fresh run outside the receiver's dedupe. Never given for a real receiver.
+   */
+  rerun?(body: string): Promise<RerunResult>;
 }

@@ -243,6 +243,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
         quarantine: config.quarantine !== undefined,
         queue: config.queue !== undefined,
         reconciler: config.reconciler !== undefined,
+        rerun: config.sandbox?.rerun !== undefined,
       },
       ...(notice !== undefined && { notice }),
       ...(config.watchdog !== undefined && { alerts: config.watchdog.active() }),
