@@ -3,6 +3,7 @@ import { createClient } from '../src/client/index.js';
 import { createConsole, recordReconcilerRuns } from '../src/console/index.js';
 import { startEmulator } from '../src/emulator/index.js';
 import { createReceiver, memoryJournal, memoryPaymentBook, memoryQuarantine } from '../src/index.js';
+import { rerunHandlers } from './shared/dev-rerun.js';
 import { createReconciler } from '../src/reconcile/index.js';
 import type { PayloadVariant } from '../src/events/event-types.js';
 import { describeError } from '../src/shared/describe-error.js';
@@ -140,6 +141,7 @@ export function devCommand(argv: string[]): Promise<number> {
             book,
             webhookUrl: () => webhookUrl,
             ...(forwarder === undefined && { reconcile: reconcileNow }),
+            ...(register !== undefined && forwarder === undefined && { rerun: (body: string) => rerunHandlers(register, body) }),
           }),
         }),
       });

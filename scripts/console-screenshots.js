@@ -1,4 +1,4 @@
-// Writes docs/sandbox.png, docs/deliveries.png (light, dark, phone) and docs/bulk-replay.png from a real run: `pixhook dev` as a process, a
+// Writes docs/sandbox.png, docs/deliveries.png (light, dark, phone, an event's attempts unfolded) and docs/bulk-replay.png from a real run: `pixhook dev` as a process, a
 // charge created and paid, another paid with a fault first, in Debian's Chromium. Needs `npm run build`.
 // Usage: node scripts/console-screenshots.js
 import { spawn } from 'node:child_process';
@@ -26,6 +26,11 @@ try {
     await page.getByLabel('Amount (cents)').first().fill(cents);
     await page.getByRole('button', { name: 'Create charge' }).click();
   }
+  // The payment's first attempt answers 500 (a fault), so the deliveries page shows the gateway retrying.
+  await page.waitForTimeout(1000);
+  await page.getByLabel('Fault', { exact: true }).selectOption('fail');
+  await page.getByLabel('Attempts hit (empty: until cleared)').fill('1');
+  await page.getByRole('button', { name: 'Inject fault' }).click();
   await page.locator('article.charge').nth(1).getByRole('button', { name: 'Pay' }).click();
   await page.locator('table.deliveries tr[data-status="200"]', { hasText: 'transaction_paid' }).first().waitFor();
   await page.getByRole('button', { name: 'Send transfer' }).click();
@@ -36,6 +41,10 @@ try {
   await page.goto(`${url}deliveries`);
   await page.locator('.chart canvas').first().waitFor();
   await page.screenshot({ path: 'docs/deliveries.png', fullPage: false });
+  // One event's attempts unfolded: the gateway's 500 (the fault), then the 200 joined to the receiver's entry.
+  const folded = page.locator('table.deliveries tr[data-status="200"]', { hasText: 'transaction_paid' }).first();
+  await folded.locator('details.attempts summary').click();
+  await folded.screenshot({ path: 'docs/deliveries-attempts.png' });
   // Bulk replay: the dry run's count.
   await page.getByText('Bulk replay').click();
   await page.getByRole('button', { name: 'Dry run' }).click();
@@ -52,7 +61,9 @@ try {
     await other.screenshot({ path: file, fullPage: file.endsWith('phone.png') });
     await context.close();
   }
-  console.log('wrote docs/sandbox.png, docs/deliveries.png, docs/deliveries-dark.png, docs/deliveries-phone.png, docs/bulk-replay.png');
+  console.log(
+    'wrote docs/sandbox.png, docs/deliveries.png, docs/deliveries-attempts.png, docs/deliveries-dark.png, docs/deliveries-phone.png, docs/bulk-replay.png',
+  );
 } finally {
   await browser.close();
   dev.kill('SIGTERM');

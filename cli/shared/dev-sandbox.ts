@@ -32,6 +32,8 @@ export function devSandbox(input: {
   webhookUrl: () => string;
   /** Runs the reconciler now; absent when there is none to run (`--forward-to`). */
   reconcile?: () => Promise<string>;
+  /** "Run again": absent without `--handlers` (nothing of yours to run). */
+  rerun?: ConsoleSandbox['rerun'];
 }): ConsoleSandbox {
   const { emulator, client, book, webhookUrl } = input;
   const qrCodes = new Map<string, string>();
@@ -84,8 +86,11 @@ export function devSandbox(input: {
           event: d.event,
           resourceId: d.resourceId,
           state: d.state,
+          body: d.body,
           attempts: d.attempts.map((a) => ({
             attempt: a.attempt,
+            at: a.at,
+            durationMs: a.durationMs,
             ...(a.status !== undefined && { status: a.status }),
             ...(a.error !== undefined && { error: a.error }),
             ...(a.fault !== undefined && { fault: a.fault.action }),
@@ -142,5 +147,6 @@ export function devSandbox(input: {
       return 'Every delivery fault is cleared.';
     },
     ...(input.reconcile !== undefined && { reconcile: input.reconcile }),
+    ...(input.rerun !== undefined && { rerun: input.rerun }),
   };
 }

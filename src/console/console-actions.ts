@@ -5,6 +5,9 @@ import type { ConsoleState } from './create-console.js';
 import { jsonAnswer, redirect } from './console-responses.js';
 import { bulkReplay, replayFilterFrom } from './bulk-replay.js';
 import { replayBody } from './replay-body.js';
+import { journalId } from '../journal/journal-id.js';
+import { reasonStatus } from '../shared/reasons.js';
+import { rerunnable } from './pages/delivery-page.js';
 
 /** What an action did: the page to show next, and a line for it. */
 interface Outcome {
@@ -22,6 +25,13 @@ const text = (value: string | null, max = 200): string | undefined => {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === '' ? undefined : trimmed.slice(0, max);
 };
+
+/** The trail of a Release or Dismiss (issue 28): why, and who, as the person typed them. */
+function trail(form: URLSearchParams): { note?: string; by?: string } {
+  const note = text(form.get('note'), 500);
+  const by = text(form.get('by'), 100);
+  return { ...(note !== undefined && { note }), ...(by !== undefined && { by }) };
+}
 
 /**
  * Every POST of the console (already checked: same origin and CSRF token, or the Bearer token).
@@ -68,7 +78,7 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
   const release = match(/^\/actions\/held\/([^/]+)\/release$/);
   if (release !== undefined && receiver) {
     const held = (await book?.held())?.find((h) => h.heldId === release);
-    const result = await receiver.release(release);
+    const result = await receiver.release(release, trail(form));
     const next = held ? `/resources/${encodeURIComponent(held.resourceId)}` : '/held';
     return result.ok
       ? { ok: true, text: 'Released: the handlers ran once.', next }
@@ -77,7 +87,8 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
   const dismiss = match(/^\/actions\/held\/([^/]+)\/dismiss$/);
   if (dismiss !== undefined && book) {
     const held = (await book.held()).find((h) => h.heldId === dismiss);
-    const result = await book.dismiss(dismiss, text(form.get('note'), 500) ?? 'dismissed from the console');
+    const { note, by } = trail(form);
+    const result = await book.dismiss(dismiss, note ?? 'dismissed from the console', by === undefined ? {} : { by });
     const next = held ? `/resources/${encodeURIComponent(held.resourceId)}` : '/held';
     return result.ok
       ? { ok: true, text: 'Dismissed: the handlers will not run.', next }
@@ -104,6 +115,38 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     return replayed(
       await replayBody({ bytes: new TextEncoder().encode(entry.body), processing: state.processing, journal, replayOf: entry.id }),
     );
+  }
+  const rerun = match(/^\/actions\/deliveries\/([^/]+)\/rerun$/);
+  // Only `pixhook dev` gives `sandbox.rerun`: anywhere else this action does not exist (refused below).
+  if (rerun !== undefined && sandbox?.rerun) {
+    const entry = await journal.get(rerun);
+    if (entry === undefined || !rerunnable(entry))
+      return { ok: false, text: 'Only a handled delivery with its body can run again.', next: '/deliveries' };
+    const at = new Date().toISOString();
+    const result = await sandbox.rerun(entry.body!);
+    const id = journalId();
+    await journal.add({
+      id,
+      at,
+      channel: 'replay',
+      verified: true,
+      status: result.ok ? 200 : reasonStatus[result.reason],
+      ...(!result.ok && { reason: result.reason }),
+      event: entry.event!,
+      ...(entry.key !== undefined && { key: entry.key }),
+      ...(entry.resourceId !== undefined && { resourceId: entry.resourceId }),
+      ...(entry.amountInCents !== undefined && { amountInCents: entry.amountInCents }),
+      replayOf: entry.id,
+      rerun: true,
+      bodyBytes: entry.bodyBytes,
+      body: entry.body!,
+      attempts: [{ attempt: 1, at, durationMs: Math.round(result.durationMs * 1000) / 1000, outcome: result.ok ? 'ok' : 'failed' }],
+    });
+    return {
+      ok: result.ok,
+      text: result.ok ? 'Ran again: the handlers ran once more (outside dedupe).' : `Run again failed: ${result.reason}.`,
+      next: `/deliveries/${encodeURIComponent(id)}`,
+    };
   }
   if (path === '/actions/replays') {
     // A bulk replay: a dry run unless `mode=run`, so a stray POST only counts.

@@ -1,3 +1,5 @@
+import type { ReasonCode } from '../shared/reasons.js';
+
 /** A charge the sandbox created, with what a payer scans or pastes. */
 export interface SandboxCharge {
   id: string;
@@ -23,8 +25,17 @@ export interface SandboxDelivery {
   event: string;
   resourceId: string;
   state: string;
-  attempts: { attempt: number; status?: number; error?: string; fault?: string }[];
+  /**
+   * Each attempt as the gateway made it. `at` and `durationMs` are the gateway's own clock; `fault` is the
+   * action of a delivery fault that answered in the receiver's place (it never reached the receiver).
+   */
+  attempts: { attempt: number; status?: number; error?: string; fault?: string; at?: string; durationMs?: number }[];
+  /** The exact body sent: the deliveries page joins the gateway's attempts to the journal's entries by it. */
+  body?: string;
 }
+
+/** How a "Run again" ended: `reason` is the run's refusal (`handler_failed`, `payload_invalid`…) when not ok. */
+export type RerunResult = { ok: true; durationMs: number } | { ok: false; durationMs: number; reason: ReasonCode };
 
 export interface SandboxFault {
   id: string;
@@ -50,4 +61,9 @@ export interface ConsoleSandbox {
   clearFaults(): Promise<string>;
   /** One reconciler pass now. */
   reconcile?(): Promise<string>;
+  /**
+   * `pixhook dev` only ("Run again"): runs a handled delivery's handlers again on its verified body, in a
+   * fresh run outside the receiver's dedupe. Never given for a real receiver.
+   */
+  rerun?(body: string): Promise<RerunResult>;
 }

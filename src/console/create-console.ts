@@ -160,7 +160,8 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     }
     if (path === '/deliveries') {
       const query = journalQuery(params);
-      return htmlPage(deliveriesPage(context, await journal.list(query), query));
+      const [entries, gateway] = await Promise.all([journal.list(query), config.sandbox?.deliveries() ?? []]);
+      return htmlPage(deliveriesPage(context, entries, query, gateway));
     }
     const delivery = /^\/deliveries\/([^/]+)$/.exec(path);
     if (delivery) {
@@ -184,7 +185,10 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
         ),
       );
     }
-    if (path === '/held' && book) return htmlPage(heldPage(context, await book.held(), config.receiver !== undefined));
+    if (path === '/held' && book) {
+      const view = params.get('state') === 'closed' ? 'closed' : 'open';
+      return htmlPage(heldPage(context, await book.held({ state: view }), config.receiver !== undefined, view));
+    }
     if (path === '/quarantine' && quarantine)
       return htmlPage(quarantinePage(context, await quarantine.list({ start: 0, end: 199 }), state.replays, canRun));
     if (path === '/dead-letters' && queue) return htmlPage(deadLettersPage(context, await queue.listDeadLetters({ start: 0, end: 199 })));
@@ -209,7 +213,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
       return jsonAnswer({ id, book: found ?? null, held: (held ?? []).filter((h) => h.resourceId === id), deliveries: entries });
     }
     if (path === '/stats') return jsonAnswer(deliveryStats(await journal.list({ limit: maxListLimit })));
-    if (path === '/held' && book) return jsonAnswer(await book.held());
+    if (path === '/held' && book) return jsonAnswer(await book.held(params.get('state') === 'closed' ? { state: 'closed' } : {}));
     if (path === '/watchdog' && config.watchdog) return jsonAnswer(config.watchdog.active());
     if (path === '/disputes' && book)
       return jsonAnswer(await book.disputes(params.get('open') === null ? {} : { open: params.get('open') !== 'false' }));
@@ -239,6 +243,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
         quarantine: config.quarantine !== undefined,
         queue: config.queue !== undefined,
         reconciler: config.reconciler !== undefined,
+        rerun: config.sandbox?.rerun !== undefined,
       },
       ...(notice !== undefined && { notice }),
       ...(config.watchdog !== undefined && { alerts: config.watchdog.active() }),

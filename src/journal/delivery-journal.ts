@@ -44,6 +44,8 @@ export interface JournalEntry {
   deliveryId?: string;
   /** Set for a replay from the console or the CLI (quarantine, dead letters). */
   replayOf?: string;
+  /** A "Run again" in `pixhook dev`: the handlers of `replayOf` ran again outside dedupe. */
+  rerun?: true;
   /** Size of the raw body in bytes (always kept, verified or not). */
   bodyBytes: number;
   /** The verified body as text. Never present on an unverified delivery. */

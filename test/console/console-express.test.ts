@@ -135,7 +135,7 @@ describe('the console mounted in Express', () => {
     await app.deliver('transaction_paid', { id: 'txn_held_amount_03', amountInCents: 1 });
     await page.goto(`${app.base}/held`);
     const other = page.locator('tr[data-held-id]', { hasText: 'txn_held_amount_03' });
-    await other.getByLabel('Note').fill('refunded by hand');
+    await other.locator('form[action$="/dismiss"]').getByLabel('Note').fill('refunded by hand');
     await other.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => page.getByRole('status').innerText()).toContain('Dismissed');
     expect(app.runs.get('transaction_paid:txn_held_amount_03')).toBeUndefined();

@@ -10,7 +10,9 @@ let app: Awaited<ReturnType<typeof startConsoleApp>>;
 beforeAll(async () => {
   app = await startConsoleApp();
   await app.deliver('transaction_paid', { id: 'txn_glance_handled', amountInCents: 1000 });
-  await app.deliver('transaction_paid', { id: 'txn_glance_handled', amountInCents: 1000 });
+  // One row per event: the duplicate's row is its event's newest delivery (the handled one folds inside it).
+  await app.deliver('transaction_paid', { id: 'txn_glance_dup', amountInCents: 1000 });
+  await app.deliver('transaction_paid', { id: 'txn_glance_dup', amountInCents: 1000 });
   await app.book.expect({ id: 'txn_glance_held', amountInCents: 1000 });
   await app.deliver('transaction_paid', { id: 'txn_glance_held', amountInCents: 1 });
   await fetch(`${app.origin}/webhook`, { method: 'POST', body: '{}', headers: { 'x-signature': `sha256=${'0'.repeat(64)}` } });

@@ -3,6 +3,7 @@ import { deliveryState } from './delivery-state.js';
 
 interface LiveEntry {
   id: string;
+  key?: string;
   at: string;
   status: number;
   reason?: string;
@@ -46,13 +47,15 @@ function link(td: HTMLTableCellElement, href: string, text: string): void {
   td.append(a);
 }
 
-/** The same cells as the server's `deliveryRow`. */
-function buildRow(base: string, entry: LiveEntry): HTMLTableRowElement {
+/** The same cells as the server's `deliveryRow`; `count`: the deliveries of this event so far. */
+function buildRow(base: string, entry: LiveEntry, count = 1): HTMLTableRowElement {
   const row = document.createElement('tr');
   const state = deliveryState(entry);
   row.dataset['deliveryId'] = entry.id;
   row.dataset['status'] = String(entry.status);
   row.dataset['state'] = state;
+  row.dataset['key'] = entry.key ?? `entry:${entry.id}`;
+  row.dataset['count'] = String(count);
   link(cell(row, 'Received (UTC)', ''), `${base}/deliveries/${encodeURIComponent(entry.id)}`, when(entry.at));
   cell(row, 'Event', entry.event ?? '—');
   const resource = cell(row, 'Resource', '—');
@@ -66,6 +69,8 @@ function buildRow(base: string, entry: LiveEntry): HTMLTableRowElement {
   cell(row, 'Reason', entry.reason ?? '');
   cell(row, 'Channel', entry.replayOf !== undefined ? 'replay' : (entry.channel ?? ''));
   cell(row, 'Runs', String(entry.attempts.length), 'num');
+  // The folded list is the server's; a live row says how many deliveries the event has had (reload to unfold).
+  cell(row, 'Attempts', count === 1 ? '1 delivery' : `${count} deliveries`);
   row.classList.add('arrived');
   return row;
 }
@@ -87,10 +92,16 @@ export function followLive(table: HTMLTableElement): void {
       return;
     }
     if (typeof entry.id !== 'string' || typeof entry.status !== 'number') return;
-    const row = buildRow(base, entry);
-    const existing = body.querySelector(`tr[data-delivery-id="${CSS.escape(entry.id)}"]`);
-    if (existing) existing.replaceWith(row);
-    else body.prepend(row);
+    const existing = body.querySelector<HTMLTableRowElement>(`tr[data-delivery-id="${CSS.escape(entry.id)}"]`);
+    if (existing) {
+      existing.replaceWith(buildRow(base, entry, Number(existing.dataset['count'] ?? '1') || 1));
+    } else {
+      // One row per event: another delivery of the same event takes its row's place, on top.
+      const same = entry.key === undefined ? null : body.querySelector<HTMLTableRowElement>(`tr[data-key="${CSS.escape(entry.key)}"]`);
+      const count = same === null ? 1 : (Number(same.dataset['count'] ?? '1') || 1) + 1;
+      same?.remove();
+      body.prepend(buildRow(base, entry, count));
+    }
     while (body.rows.length > maxRows) body.deleteRow(-1);
   });
   window.addEventListener('pagehide', () => source.close());

@@ -1,11 +1,17 @@
 import type { JournalEntry, JournalQuery } from '../../journal/delivery-journal.js';
 import { html } from '../html.js';
+import type { SandboxDelivery } from '../console-sandbox.js';
 import { deliveryTable } from './delivery-rows.js';
 import { layout, type PageContext } from './layout.js';
 
 const statuses = ['200', '202', '400', '401', '405', '409', '413', '415', '500', '503'];
 
-export function deliveriesPage(context: PageContext, entries: readonly JournalEntry[], query: JournalQuery): string {
+export function deliveriesPage(
+  context: PageContext,
+  entries: readonly JournalEntry[],
+  query: JournalQuery,
+  gateway: readonly SandboxDelivery[] = [],
+): string {
   const field = (name: 'event' | 'reason' | 'resource', label: string) =>
     html`<label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" value="${query[name] ?? ''}" />`;
   const status = query.status === undefined ? '' : String(query.status);
@@ -49,6 +55,12 @@ export function deliveriesPage(context: PageContext, entries: readonly JournalEn
         <button type="submit" name="mode" value="run">Replay them</button>
       </form>
     </details>
-    ${deliveryTable(context.base, entries, query, `${entries.length} most recent deliveries, newest first; new ones appear live`)}`;
+    ${deliveryTable(
+      context.base,
+      entries,
+      query,
+      `${entries.length} most recent deliveries, one row per event (its attempts folded inside), newest first; new ones appear live`,
+      gateway,
+    )}`;
   return layout(context, 'Deliveries', '/deliveries', body);
 }

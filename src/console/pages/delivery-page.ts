@@ -27,6 +27,18 @@ function typedView(body: string | undefined): { text: string; warnings: string[]
   }
 }
 
+/** `pixhook dev`'s "Run again": a verified delivery whose handlers ran (handled), with its body; not a rerun itself. */
+export function rerunnable(entry: JournalEntry): boolean {
+  return (
+    entry.verified &&
+    entry.body !== undefined &&
+    entry.status === 200 &&
+    entry.reason === undefined &&
+    entry.event !== undefined &&
+    entry.rerun !== true
+  );
+}
+
 export function deliveryPage(context: PageContext, entry: JournalEntry, canReplay: boolean): string {
   const typed = typedView(entry.body);
   const warnings = [...(entry.warnings ?? []), ...(typed?.warnings ?? [])];
@@ -45,6 +57,7 @@ export function deliveryPage(context: PageContext, entry: JournalEntry, canRepla
     </dl>
     ${entry.items === undefined ? '' : itemsTable(entry)}
     ${canReplay && entry.verified && entry.body !== undefined ? actionForm(context, `/actions/deliveries/${encodeURIComponent(entry.id)}/replay`, 'Replay') : ''}
+    ${context.has.rerun === true && rerunnable(entry) ? actionForm(context, `/actions/deliveries/${encodeURIComponent(entry.id)}/rerun`, 'Run again') : ''}
     <h2>Warnings</h2>
     ${
       warnings.length === 0

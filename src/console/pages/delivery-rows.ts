@@ -2,12 +2,60 @@ import type { JournalEntry, JournalQuery } from '../../journal/delivery-journal.
 import { html, type SafeHtml } from '../html.js';
 import { money, when } from '../format.js';
 import { deliveryState } from '../client/delivery-state.js';
+import type { SandboxDelivery } from '../console-sandbox.js';
+import { groupDeliveries, latencyOf, type DeliveryGroup } from './delivery-groups.js';
 
-/** One delivery row; the client builds the same cells (client/live-rows.ts) for rows that arrive live. */
-export function deliveryRow(base: string, entry: JournalEntry): SafeHtml {
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The attempts folded inside an event's row: each delivery the receiver answered, and the gateway's own attempts. */
+function attemptsCell(base: string, group: DeliveryGroup): SafeHtml {
+  const received = [...group.entries].reverse();
+  const faults = group.gateway.filter((a) => a.entryId === undefined).length;
+  const summary = `${plural(received.length, 'delivery', 'deliveries')}${group.gateway.length === 0 ? '' : `, ${plural(group.gateway.length, 'gateway attempt', 'gateway attempts')}`}`;
+  const ms = (value: number | undefined) => (value === undefined ? '' : ` · ${value} ms`);
+  return html`<details class="attempts" data-faults="${faults}">
+    <summary>${summary}</summary>
+    <ol class="received">
+      ${received.map(
+        (e) =>
+          html`<li data-entry-id="${e.id}">
+            <a href="${base}/deliveries/${encodeURIComponent(e.id)}">${when(e.at)}</a> · answered ${e.status}
+            ${e.reason ?? 'handled'}${e.replayOf === undefined ? '' : ' (replay)'}${ms(latencyOf(e))}
+          </li>`,
+      )}
+    </ol>
+    ${
+      group.gateway.length === 0
+        ? ''
+        : html`<ol class="gateway" aria-label="Gateway attempts">
+            ${group.gateway.map(
+              (a) =>
+                html`<li data-gateway-delivery="${a.deliveryId}" data-gateway-attempt="${a.attempt}">
+                  Gateway ${a.deliveryId} attempt ${a.attempt}: ${a.status === undefined ? (a.error ?? 'no answer') : String(a.status)}
+                  ${a.fault === undefined ? '' : html`(fault: ${a.fault}, never reached the receiver)`}${ms(a.durationMs)}
+                  ${a.entryId === undefined ? '' : html`→ <a href="${base}/deliveries/${encodeURIComponent(a.entryId)}">receiver entry</a>`}
+                </li>`,
+            )}
+          </ol>`
+    }
+  </details>`;
+}
+
+/**
+ * One event's row: its newest delivery's cells, with every delivery of the event folded inside. The client
+ * builds the same cells (client/live-rows.ts) for rows that arrive live.
+ */
+export function deliveryRow(base: string, entry: JournalEntry, group?: DeliveryGroup): SafeHtml {
   const resource = entry.resourceId;
   const state = deliveryState(entry);
-  return html`<tr data-delivery-id="${entry.id}" data-status="${entry.status}" data-state="${state}">
+  const folded = group ?? { key: entry.key ?? `entry:${entry.id}`, entries: [entry], gateway: [] };
+  return html`<tr
+    data-delivery-id="${entry.id}"
+    data-status="${entry.status}"
+    data-state="${state}"
+    data-key="${folded.key}"
+    data-count="${folded.entries.length}"
+  >
     <td data-label="Received (UTC)"><a href="${base}/deliveries/${encodeURIComponent(entry.id)}">${when(entry.at)}</a></td>
     <td data-label="Event">${entry.event ?? '—'}</td>
     <td data-label="Resource">
@@ -19,11 +67,21 @@ export function deliveryRow(base: string, entry: JournalEntry): SafeHtml {
     <td data-label="Reason">${entry.reason ?? ''}</td>
     <td data-label="Channel">${entry.replayOf !== undefined ? 'replay' : (entry.channel ?? '')}</td>
     <td data-label="Runs" class="num">${entry.attempts.length}</td>
+    <td data-label="Attempts">${attemptsCell(base, folded)}</td>
   </tr>`;
 }
 
-/** The deliveries table; `live` names the server-sent events URL the client follows. */
-export function deliveryTable(base: string, entries: readonly JournalEntry[], query: JournalQuery, caption: string): SafeHtml {
+/**
+ * The deliveries table, one row per event (its dedupe key); `live` names the server-sent events URL the
+ * client follows. `gateway`: the emulator's deliveries under `pixhook dev`, joined by body.
+ */
+export function deliveryTable(
+  base: string,
+  entries: readonly JournalEntry[],
+  query: JournalQuery,
+  caption: string,
+  gateway: readonly SandboxDelivery[] = [],
+): SafeHtml {
   const live = `${base}/live${queryString(query)}`;
   return html`<table class="deliveries" data-live="${live}" data-base="${base}">
     <caption>
@@ -40,10 +98,11 @@ export function deliveryTable(base: string, entries: readonly JournalEntry[], qu
         <th scope="col">Reason</th>
         <th scope="col">Channel</th>
         <th scope="col">Runs</th>
+        <th scope="col">Attempts</th>
       </tr>
     </thead>
     <tbody>
-      ${entries.map((entry) => deliveryRow(base, entry))}
+      ${groupDeliveries(entries, gateway).map((group) => deliveryRow(base, group.entries[0]!, group))}
     </tbody>
   </table>`;
 }

@@ -5,7 +5,7 @@ export interface PageContext {
   base: string;
   csrf: string;
   /** Which parts exist, for the navigation. */
-  has: { sandbox: boolean; book: boolean; quarantine: boolean; queue: boolean; reconciler: boolean };
+  has: { sandbox: boolean; book: boolean; quarantine: boolean; queue: boolean; reconciler: boolean; rerun?: boolean };
   notice?: { text: string; ok: boolean };
   /** The watchdog's active alerts, shown as a banner. */
   alerts?: readonly { kind: string; message: string; at: string }[];
