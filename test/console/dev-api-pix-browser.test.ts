@@ -109,15 +109,17 @@ describe('pixhook dev --profile api-pix', () => {
     await page.context().close();
   }, 60_000);
 
-  it('a delivery fault from the page makes the webhook call fail; cleared, the next Pix is delivered', async () => {
+  it('a delivery fault for one attempt from the page: the call answers 500, the PSP retries, 200, handled once', async () => {
     const { page } = await watchedPage(browser());
     await page.goto(url);
     await page.getByLabel('Fault', { exact: true }).selectOption('fail');
     await page.getByLabel('Attempts hit (empty: until cleared)').fill('1');
     await page.getByRole('button', { name: 'Inject fault' }).click();
     await expect.poll(() => page.locator('section[aria-labelledby="faults"]').textContent()).toMatch(/: fail, 0 hit of 1/);
+    const before = await page.locator('article.charge').count();
     await page.getByLabel('Amount (cents)').first().fill('700');
     await page.getByRole('button', { name: 'Create charge' }).click();
+    await expect.poll(() => page.locator('article.charge').count()).toBe(before + 1);
     const charge = page.locator('article.charge').first();
     const txid = (await charge.getAttribute('data-charge-id'))!;
     await charge.getByRole('button', { name: 'Pay' }).click();
