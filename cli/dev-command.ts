@@ -11,6 +11,7 @@ import { redactSecrets } from '../src/shared/redact-secrets.js';
 import { redactedUrl } from '../src/shared/redacted-url.js';
 import { parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import type { CommandHelp } from './shared/command-help.js';
+import { runApiPixDev } from './shared/dev-api-pix.js';
 import { devForwarder } from './shared/dev-forward.js';
 import { devSandbox } from './shared/dev-sandbox.js';
 import { serveDev } from './shared/dev-server.js';
@@ -20,10 +21,15 @@ import { loadHandlers } from './shared/load-handlers.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 
 export const devHelp: CommandHelp = {
-  usage: 'dev [--port 4000] [--secret <s>] [--handlers <module> | --forward-to <url>] [--variant a|b|short]',
+  usage: 'dev [--profile gateway|api-pix] [--port 4000] [--secret <s>] [--handlers <module> | --forward-to <url>] [--variant a|b|short]',
   about:
-    'A PIX sandbox in the browser: the gateway emulator, a receiver at /webhooks/pix running your handlers (or forwarding to your own app), a payment book, a delivery journal and the console, on 127.0.0.1. Prints the webhook secret as PIXHOOK_SECRET=…, then the URL to open as its last line; Ctrl-C stops it.',
+    'A PIX sandbox in the browser: the gateway emulator, a receiver at /webhooks/pix running your handlers (or forwarding to your own app), a payment book, a delivery journal and the console, on 127.0.0.1. Prints the webhook secret as PIXHOOK_SECRET=…, then the URL to open as its last line; Ctrl-C stops it. With --profile api-pix: the standard PSP over mTLS and a receiver behind mTLS instead, printing the run’s certificate paths.',
   flags: [
+    {
+      flag: '--profile <p>',
+      meaning:
+        "gateway (default) or api-pix: the standard PSP over mTLS, a receiver behind mTLS with the run's certificates, its webhook registered; --secret, --forward-to and --variant do not apply",
+    },
     { flag: '--port <n>', meaning: 'the port of the console and the receiver, 0–65535 (0: any free port) (default 4000)' },
     {
       flag: '--secret <s>',
@@ -59,9 +65,22 @@ export function devCommand(argv: string[]): Promise<number> {
       handlers: { type: 'string' },
       secret: { type: 'string' },
       'forward-to': { type: 'string' },
-      variant: { type: 'string', default: 'a' },
+      variant: { type: 'string' },
+      profile: { type: 'string', default: 'gateway' },
     });
-    const variant = values.variant;
+    if (values.profile !== 'gateway' && values.profile !== 'api-pix')
+      throw new UsageError(`--profile must be gateway or api-pix, got ${jsonText(values.profile)}`);
+    if (values.profile === 'api-pix') {
+      for (const flag of ['secret', 'forward-to', 'variant'] as const) {
+        if (values[flag] !== undefined)
+          throw new UsageError(`--${flag} does not apply to --profile api-pix: the standard API Pix is not signed and has one body shape`);
+      }
+      const port = portFrom(values.port, 4000);
+      const register = values.handlers === undefined ? undefined : await loadHandlers(values.handlers);
+      await runApiPixDev({ port, register, handlersName: values.handlers });
+      return 0;
+    }
+    const variant = values.variant ?? 'a';
     if (variant !== 'a' && variant !== 'b' && variant !== 'short')
       throw new UsageError(`--variant must be a, b or short, got ${jsonText(variant)}`);
     const port = portFrom(values.port, 4000);

@@ -191,7 +191,7 @@ function replayed(entry: { id: string; status: number; reason?: string }): Outco
 async function sandboxAction(state: ConsoleState, path: string, form: URLSearchParams): Promise<string> {
   const sandbox = state.options.sandbox!;
   if (path === '/actions/sandbox/charges') return sandbox.createCharge({ amountInCents: cents(form.get('amountInCents')) ?? 1000 });
-  if (path === '/actions/sandbox/transfers')
+  if (path === '/actions/sandbox/transfers' && sandbox.sendTransfer)
     return sandbox.sendTransfer({
       amountInCents: cents(form.get('amountInCents')) ?? 500,
       pixKey: text(form.get('pixKey')) ?? 'alguem@example.com',

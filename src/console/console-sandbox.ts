@@ -9,6 +9,8 @@ export interface SandboxCharge {
   emv: string;
   /** The QR code as a `data:image/png;base64,…` URI. */
   qrCode: string;
+  /** The standard API Pix's payload URL (without scheme) the code points at, when the charge has one. */
+  location?: string;
   createdAt: string;
 }
 
@@ -47,7 +49,8 @@ export interface SandboxFault {
 /** What the sandbox page drives: a gateway (the emulator under `pixhook dev`). Each action resolves to a line to show. */
 export interface ConsoleSandbox {
   charges(): Promise<SandboxCharge[]>;
-  transfers(): Promise<SandboxTransfer[]>;
+  /** Absent when the gateway sends no transfers (the standard API Pix profile): the page offers none. */
+  transfers?(): Promise<SandboxTransfer[]>;
   deliveries(): Promise<SandboxDelivery[]>;
   faults(): Promise<SandboxFault[]>;
   createCharge(input: { amountInCents: number }): Promise<string>;
@@ -56,7 +59,7 @@ export interface ConsoleSandbox {
   expire(id: string): Promise<string>;
   refund(id: string): Promise<string>;
   dispute(id: string): Promise<string>;
-  sendTransfer(input: { amountInCents: number; pixKey: string }): Promise<string>;
+  sendTransfer?(input: { amountInCents: number; pixKey: string }): Promise<string>;
   injectFault(input: { action: 'fail' | 'timeout' | 'drop'; times?: number }): Promise<string>;
   clearFaults(): Promise<string>;
   /** One reconciler pass now. */

@@ -149,13 +149,21 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
       if (sandbox === undefined) return redirect(`${context.base}/deliveries`);
       const [charges, transfers, deliveries, faults, entries] = await Promise.all([
         sandbox.charges(),
-        sandbox.transfers(),
+        sandbox.transfers?.() ?? [],
         sandbox.deliveries(),
         sandbox.faults(),
         journal.list({ limit: 20 }),
       ]);
       return htmlPage(
-        sandboxPage(context, { charges, transfers, deliveries, faults, journal: entries, canReconcile: sandbox.reconcile !== undefined }),
+        sandboxPage(context, {
+          charges,
+          transfers,
+          deliveries,
+          faults,
+          journal: entries,
+          canReconcile: sandbox.reconcile !== undefined,
+          canTransfer: sandbox.sendTransfer !== undefined,
+        }),
       );
     }
     if (path === '/deliveries') {
@@ -223,7 +231,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
     if (path === '/sandbox' && sandbox) {
       const [charges, transfers, deliveries, faults] = await Promise.all([
         sandbox.charges(),
-        sandbox.transfers(),
+        sandbox.transfers?.() ?? [],
         sandbox.deliveries(),
         sandbox.faults(),
       ]);

@@ -1,5 +1,11 @@
 import { expectTypeOf, test } from 'vitest';
-import { createConsole, recordReconcilerRuns, type PixhookConsole } from '../../src/console/index.js';
+import {
+  createConsole,
+  recordReconcilerRuns,
+  type ConsoleSandbox,
+  type PixhookConsole,
+  type SandboxCharge,
+} from '../../src/console/index.js';
 import { createReceiver, memoryJournal, memoryPaymentBook, memoryQuarantine } from '../../src/index.js';
 import { createReconciler } from '../../src/reconcile/index.js';
 
@@ -20,4 +26,34 @@ test('createConsole takes a journal and optional parts, and returns fetch and no
   createConsole({ journal, token: 42 });
   // @ts-expect-error a quarantine must list and show
   createConsole({ journal, quarantine: { put: async () => 'id' } });
+});
+
+test('a sandbox without transfers (the API Pix profile) is a ConsoleSandbox; a charge may carry its location', () => {
+  const charge: SandboxCharge = {
+    id: 't',
+    status: 'ATIVA',
+    amountInCents: 1,
+    emv: '000201',
+    qrCode: '',
+    location: 'psp/qr/v2/1',
+    createdAt: '',
+  };
+  expectTypeOf(charge.location).toEqualTypeOf<string | undefined>();
+  const answer = async () => 'done';
+  const sandbox: ConsoleSandbox = {
+    charges: async () => [charge],
+    deliveries: async () => [],
+    faults: async () => [],
+    createCharge: answer,
+    pay: answer,
+    expire: answer,
+    refund: answer,
+    dispute: answer,
+    injectFault: answer,
+    clearFaults: answer,
+  };
+  createConsole({ journal: memoryJournal(), sandbox });
+  // @ts-expect-error a location is a string
+  const bad: SandboxCharge = { ...charge, location: 42 };
+  void bad;
 });

@@ -12,6 +12,8 @@ interface SandboxView {
   faults: readonly SandboxFault[];
   journal: readonly JournalEntry[];
   canReconcile: boolean;
+  /** False under the standard API Pix profile: its PSP sends no transfers, so no form is offered. Default true. */
+  canTransfer?: boolean;
 }
 
 const input = (id: string, name: string, label: string, attributes: SafeHtml | string = '') =>
@@ -33,6 +35,7 @@ function chargeCard(context: PageContext, charge: SandboxCharge): SafeHtml {
       <div class="emv">
         <label for="emv-${charge.id}">Copy-and-paste code</label><textarea id="emv-${charge.id}" readonly rows="4">${charge.emv}</textarea
         ><button type="button" class="copy" data-copy="emv-${charge.id}">Copy code</button>
+        ${charge.location === undefined ? '' : html`<p class="location">Payload location: <code>${charge.location}</code></p>`}
       </div>
     </div>
     <div class="charge-actions">
@@ -40,6 +43,25 @@ function chargeCard(context: PageContext, charge: SandboxCharge): SafeHtml {
       ${actionForm(context, `${at}/refund`, 'Refund')} ${actionForm(context, `${at}/dispute`, 'Dispute')}
     </div>
   </article>`;
+}
+
+function transfersSection(context: PageContext, view: SandboxView): SafeHtml {
+  return html`<section aria-labelledby="transfers">
+    <h2 id="transfers">Transfers</h2>
+    ${actionForm(
+      context,
+      '/actions/sandbox/transfers',
+      'Send transfer',
+      html`${input('transfer-amount', 'amountInCents', 'Amount (cents)', html`value="500" inputmode="numeric" pattern="[0-9]*" required`)}${input('transfer-key', 'pixKey', 'PIX key', html`value="alguem@example.com" required`)}`,
+    )}
+    ${
+      view.transfers.length === 0
+        ? ''
+        : html`<ul>
+            ${view.transfers.map((t) => html`<li data-transfer-id="${t.id}"><a href="${context.base}/resources/${encodeURIComponent(t.id)}">${t.id}</a> ${money(t.amountInCents)} to ${t.pixKey}: ${t.status}</li>`)}
+          </ul>`
+    }
+  </section>`;
 }
 
 export function sandboxPage(context: PageContext, view: SandboxView): string {
@@ -52,22 +74,7 @@ export function sandboxPage(context: PageContext, view: SandboxView): string {
       ${actionForm(context, '/actions/sandbox/charges', 'Create charge', input('charge-amount', 'amountInCents', 'Amount (cents)', html`value="1000" inputmode="numeric" pattern="[0-9]*" required`))}
       ${view.charges.length === 0 ? html`<p>No charge yet.</p>` : view.charges.map((c) => chargeCard(context, c))}
     </section>
-    <section aria-labelledby="transfers">
-      <h2 id="transfers">Transfers</h2>
-      ${actionForm(
-        context,
-        '/actions/sandbox/transfers',
-        'Send transfer',
-        html`${input('transfer-amount', 'amountInCents', 'Amount (cents)', html`value="500" inputmode="numeric" pattern="[0-9]*" required`)}${input('transfer-key', 'pixKey', 'PIX key', html`value="alguem@example.com" required`)}`,
-      )}
-      ${
-        view.transfers.length === 0
-          ? ''
-          : html`<ul>
-              ${view.transfers.map((t) => html`<li data-transfer-id="${t.id}"><a href="${context.base}/resources/${encodeURIComponent(t.id)}">${t.id}</a> ${money(t.amountInCents)} to ${t.pixKey}: ${t.status}</li>`)}
-            </ul>`
-      }
-    </section>
+    ${view.canTransfer === false ? '' : transfersSection(context, view)}
     <section aria-labelledby="faults">
       <h2 id="faults">Delivery faults</h2>
       <p>Make the gateway's deliveries fail, then watch it retry, give up, and the reconciler recover the payment.</p>
