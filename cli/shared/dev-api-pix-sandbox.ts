@@ -3,6 +3,7 @@ import { request } from 'node:https';
 import type { ApiPixClient } from '../../src/api-pix/index.js';
 import type { ConsoleSandbox, SandboxCharge, SandboxFault } from '../../src/console/index.js';
 import { crc16, qrPngDataUri, type ApiPixEmulator } from '../../src/emulator/index.js';
+import { CommandFailure } from './cli-args.js';
 
 const field = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
 
@@ -10,7 +11,7 @@ const field = (id: string, value: string) => `${id}${String(value.length).padSta
  * The BR Code of a dynamic charge as the standard has it: the payer's app reads the `location` URL (field 26,
  * sub-field 25) and fetches the charge from there; the txid stays `***` in the code.
  */
-export function dynamicBrCode(location: string, amountInCents: number): string {
+function dynamicBrCode(location: string, amountInCents: number): string {
   const payload =
     field('00', '01') +
     field('01', '12') +
@@ -82,7 +83,7 @@ export function devApiPixSandbox(input: { emulator: ApiPixEmulator; client: ApiP
 
   function lastPix(txid: string): { endToEndId: string; amountInCents: number } {
     const pix = pixOf(txid).at(-1);
-    if (pix === undefined) throw new Error(`${txid} has no Pix yet: pay it first`);
+    if (pix === undefined) throw new CommandFailure('api_error', `${txid} has no Pix yet: pay it first`);
     return pix;
   }
 

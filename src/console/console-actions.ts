@@ -26,7 +26,7 @@ const text = (value: string | null, max = 200): string | undefined => {
   return trimmed === undefined || trimmed === '' ? undefined : trimmed.slice(0, max);
 };
 
-/** The trail of a Release or Dismiss (issue 28): why, and who, as the person typed them. */
+/** The trail of a Release or Dismiss: why, and who, as the person typed them. */
 function trail(form: URLSearchParams): { note?: string; by?: string } {
   const note = text(form.get('note'), 500);
   const by = text(form.get('by'), 100);

@@ -2,7 +2,7 @@ import type { JournalEntry } from '../../journal/delivery-journal.js';
 import type { SandboxDelivery } from '../console-sandbox.js';
 
 /** One gateway attempt, joined to the journal entry it produced (a fault attempt never reached the receiver). */
-export interface GatewayAttempt {
+interface GatewayAttempt {
   deliveryId: string;
   attempt: number;
   status?: number;

@@ -3,7 +3,7 @@ import { html } from '../html.js';
 import { closedHeldTable, heldTable } from './held-rows.js';
 import { layout, type PageContext } from './layout.js';
 
-export type HeldView = 'open' | 'closed';
+type HeldView = 'open' | 'closed';
 
 export function heldPage(context: PageContext, held: readonly HeldEvent[], canRelease: boolean, view: HeldView = 'open'): string {
   const tabs = html`<nav aria-label="Held events" class="views">

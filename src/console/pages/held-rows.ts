@@ -22,7 +22,7 @@ export function heldTable(context: PageContext, held: readonly HeldEvent[], canR
       ${held.map((h) => {
         const id = encodeURIComponent(h.heldId);
         const amount = h.event.kind === 'transaction' ? h.event.transaction.amountInCents : h.event.transfer.amountInCents;
-        // Each form carries its own note and name (issue 28): the trail says who decided, and why.
+        // Each form carries its own note and name: the trail says who decided, and why.
         const trail = (verb: string, required: boolean) =>
           html`<label for="${verb}-note-${h.heldId}">Note</label
             ><input id="${verb}-note-${h.heldId}" name="note" ${required ? 'required' : ''} maxlength="500" /><label
