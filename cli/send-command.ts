@@ -18,6 +18,8 @@ import { signatureFlags, signatureFlagsHelp, signingFrom } from './shared/signat
 import { jsonText } from './shared/json-text.js';
 import { BodyTooLargeError, readBoundedFile } from './shared/read-bounded-input.js';
 import { redactedUrl, redactedUrlsIn } from '../src/shared/redacted-url.js';
+import { apiPixCallFrom, apiPixSendFlags, apiPixSendFlagsHelp, apiPixUrl } from './send-api-pix.js';
+import { mtlsFetch, readMtlsFiles } from './shared/mtls-fetch.js';
 
 export const sendHelp: CommandHelp = {
   usage: 'send <event> --url <url> [flags]   (or: send --body <file> --url <url> [flags])',
@@ -34,6 +36,7 @@ export const sendHelp: CommandHelp = {
     ...retryFlagsHelp({ attempts: 5, delayMs: 1_000 }),
     { flag: '--timeout-ms <n>', meaning: 'an attempt with no answer by then fails, 1–86400000 ms (default 10000)' },
     ...signatureFlagsHelp,
+    ...apiPixSendFlagsHelp,
   ],
   env: secretEnvHelp,
 };
@@ -62,23 +65,42 @@ export function sendCommand(argv: string[]): Promise<number> {
         'timeout-ms': { type: 'string', default: '10000' },
         seed: { type: 'string' },
         ...signatureFlags,
+        ...apiPixSendFlags,
       },
       true,
     );
     if (positionals.length > 1) throw new UsageError(`one event name expected, got: ${jsonText(positionals)}`);
-    const target = targetFrom(values.url);
-    const secrets = secretsFrom(values.secret);
+    const apiPix = profileFrom(values.profile) === 'api-pix';
+    const tls = readMtlsFiles({ cert: values.cert, key: values.key, ca: values.cacert });
+    if (!apiPix) refuseApiPixFlags(values);
+    else refuseGatewayFlags(values, positionals);
+    // API Pix has no signature: mTLS authenticates, or (without a client certificate) the secret in the URL.
+    const secrets = apiPix && tls?.cert !== undefined && values.secret === undefined ? [] : secretsFrom(values.secret);
     if (secrets.length > 1) throw new UsageError('send signs with one secret: give --secret once');
-    const secret = secrets[0]!;
+    const secret = secrets[0];
+    const target = targetFrom(apiPix ? apiPixUrl(urlFrom(values.url), secret) : values.url);
     const signing = signingFrom(values);
     const retry = retryFromFlags(values);
     const attempts = retry.attempts ?? 5;
     const timeoutMs = integerFlag('--timeout-ms', values['timeout-ms'], flagBounds.timeoutMs);
 
-    let body: Uint8Array | object;
+    let body: Uint8Array | object | string;
     let label: string;
-    if (values.body !== undefined) {
-      const conflicting = (['variant', 'id', 'amount', 'status', 'seed'] as const).filter((k) => values[k] !== undefined);
+    if (apiPix && values.body === undefined) {
+      ({ body, label } = apiPixCallFrom({
+        count: values.count,
+        shape: values.shape,
+        refund: values.refund,
+        txid: values.txid,
+        chave: values.chave,
+        id: values.id,
+        amount: values.amount === undefined ? undefined : centsFrom(values.amount),
+        seed: values.seed === undefined ? undefined : integerFrom('--seed', values.seed, 0),
+      }));
+    } else if (values.body !== undefined) {
+      const conflicting = (['variant', 'id', 'amount', 'status', 'seed', 'count', 'shape', 'refund', 'txid', 'chave'] as const).filter(
+        (k) => values[k] !== undefined,
+      );
       if (conflicting.length > 0) throw new UsageError(`--body sends the file as it is; drop --${conflicting.join(', --')}`);
       try {
         body = await readBoundedFile('--body', values.body, maxSendBytes);
@@ -109,7 +131,8 @@ export function sendCommand(argv: string[]): Promise<number> {
     }
 
     process.stdout.write(`sending ${label} to ${jsonText(target.shown)}\n`);
-    const unreachable = unreachableWatch();
+    const mtls = tls === undefined ? undefined : mtlsFetch(tls);
+    const unreachable = unreachableWatch(mtls?.fetch ?? fetch);
     const result = await deliver({
       fetch: unreachable.fetch,
       // No retry fixes a refused signature: a wrong secret would cost the whole backoff (15 s) for nothing.
@@ -117,12 +140,11 @@ export function sendCommand(argv: string[]): Promise<number> {
       url: target.url,
       headers: target.headers,
       body,
-      secret,
-      signing,
+      ...(apiPix ? { signature: null } : { secret: secret!, signing }),
       retry,
       timeoutMs,
       onAttempt: (attempt) => process.stdout.write(`${attemptLine(attempt, attempts)}\n`),
-    });
+    }).finally(() => mtls?.close());
     const total = result.attempts.reduce((sum, a) => sum + a.durationMs + (a.retryInMs ?? 0), 0);
     const tried = result.attempts.length;
     if (result.delivered) {
@@ -141,7 +163,9 @@ export function sendCommand(argv: string[]): Promise<number> {
     }
     if (isRefusal(result.finalStatus)) {
       process.stdout.write(`not delivered: ${last}, not retried (${ms(total)})\n`);
-      process.stderr.write(`${refusalHint(result.finalStatus!, target.shown)}\n`);
+      process.stderr.write(
+        `${apiPix ? apiPixRefusalHint(result.finalStatus!, target.shown) : refusalHint(result.finalStatus!, target.shown)}\n`,
+      );
       return 1;
     }
     process.stdout.write(`not delivered: all ${tried} attempt${tried === 1 ? '' : 's'} failed (last: ${last}; ${ms(total)})\n`);
@@ -217,7 +241,7 @@ const refusedRetryMs = 250;
 type Unreachable = 'refused' | 'blocked port';
 
 /** A `fetch` that notes why the URL cannot be reached: a refused connection (after one quick retry), or a port fetch never opens (9, 25, …). */
-function unreachableWatch(): { fetch: typeof globalThis.fetch; readonly why: Unreachable | undefined } {
+function unreachableWatch(send: typeof globalThis.fetch): { fetch: typeof globalThis.fetch; readonly why: Unreachable | undefined } {
   let why: Unreachable | undefined;
   const cause = (error: unknown): Unreachable | undefined => {
     const inner = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
@@ -230,14 +254,14 @@ function unreachableWatch(): { fetch: typeof globalThis.fetch; readonly why: Unr
     },
     fetch: async (input, init) => {
       try {
-        return await fetch(input, init);
+        return await send(input, init);
       } catch (error) {
         why = cause(error);
         if (why !== 'refused') throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, refusedRetryMs));
       try {
-        const response = await fetch(input, init);
+        const response = await send(input, init);
         why = undefined;
         return response;
       } catch (error) {
@@ -257,11 +281,32 @@ function refusalHint(status: number, shown: string): string {
   return `pixhook: the receiver at ${shown} refused the delivery (${status}): check the secret — --secret (or PIXHOOK_SECRET) must be the receiver's webhook secret; \`pixhook dev\` prints its own as PIXHOOK_SECRET=…`;
 }
 
+function apiPixRefusalHint(status: number, shown: string): string {
+  return `pixhook: the receiver at ${shown} refused the call (${status}): check the client certificate (--cert/--key, signed by the CA the receiver trusts) or the URL secret (--secret or PIXHOOK_SECRET)`;
+}
+
 function unreachableLine(why: Unreachable, shown: string): string {
   const port = new URL(shown).port;
   return why === 'refused'
     ? `pixhook: not delivered: connection refused (tried twice): is the receiver running at ${shown}?`
     : `pixhook: not delivered: fetch never connects to port ${port} (a blocked port): is the receiver running at ${shown}? Give it another port.`;
+}
+
+function profileFrom(value: string): 'gateway' | 'api-pix' {
+  if (value !== 'gateway' && value !== 'api-pix') throw new UsageError(`--profile must be gateway or api-pix, got ${jsonText(value)}`);
+  return value;
+}
+
+function refuseApiPixFlags(values: Record<string, unknown>): void {
+  const given = (['count', 'shape', 'refund', 'txid', 'chave', 'cert', 'key'] as const).filter((k) => values[k] !== undefined);
+  if (given.length > 0) throw new UsageError(`--${given.join(', --')} apply to --profile api-pix only`);
+}
+
+function refuseGatewayFlags(values: Record<string, unknown>, positionals: string[]): void {
+  if (positionals.length > 0)
+    throw new UsageError(`--profile api-pix sends a standard call, not an event: drop ${jsonText(positionals[0])} (see --refund, --count)`);
+  const given = (['variant', 'status', 'signature-header'] as const).filter((k) => values[k] !== undefined);
+  if (given.length > 0) throw new UsageError(`--profile api-pix is not signed and has no variants: drop --${given.join(', --')}`);
 }
 
 function centsFrom(value: string): number {

@@ -9,12 +9,16 @@ import { withTimeout } from '../shared/with-timeout.js';
 // event signed with a leaked secret, or a genuine one meant for another merchant, never moves money.
 
 /** The events that move money, and so are read again from the gateway under `confirm`. */
-export const confirmableEvents = ['transaction_paid', 'transaction_refunded', 'transfer_completed'] as const;
+export const confirmableEvents = ['transaction_paid', 'transaction_refunded', 'transfer_completed', 'pix_received'] as const;
 export type ConfirmableEvent = (typeof confirmableEvents)[number];
 
-/** What `confirm` needs of `pixhook/client` (a `PixClient` fits): the reconciler's read, and its rate-limit figures. */
+/**
+ * What `confirm` needs of a client: `pixhook/client`'s `getTransaction` (a `PixClient` fits), or the API Pix
+ * client's `getPix` (`createApiPixClient`, which re-reads `GET /pix/{e2eid}` before a `pix_received` runs).
+ */
 export interface ConfirmClient {
-  getTransaction(id: string, options?: { signal?: AbortSignal }): Promise<{ status: string; amountInCents?: number | undefined }>;
+  getTransaction?(id: string, options?: { signal?: AbortSignal }): Promise<{ status: string; amountInCents?: number | undefined }>;
+  getPix?(endToEndId: string, options?: { signal?: AbortSignal }): Promise<{ amountInCents: number }>;
   /** The last `X-RateLimit-*` figures: no read is sent while the gateway said none is left. */
   rateLimit?(): { operation: string; remaining: number | undefined; resetAt: number | undefined } | undefined;
 }
@@ -55,9 +59,15 @@ export function resolveConfirm(value: unknown): ResolvedConfirm | undefined {
     throw mustBe('confirm', 'a pixhook/client client (createClient(…)) or { client, timeoutMs?, events? }', value);
   }
   const given = value as Partial<ConfirmOptions> & Partial<ConfirmClient>;
-  const options: Partial<ConfirmOptions> = typeof given.getTransaction === 'function' ? { client: given as ConfirmClient } : given;
+  const isClient = typeof given.getTransaction === 'function' || typeof given.getPix === 'function';
+  const options: Partial<ConfirmOptions> = isClient ? { client: given as ConfirmClient } : given;
   const client = options.client;
-  checkFunction('confirm.client.getTransaction', client?.getTransaction, 'a function (`client` is a pixhook/client PixClient)');
+  if (typeof client?.getPix !== 'function')
+    checkFunction(
+      'confirm.client.getTransaction',
+      client?.getTransaction,
+      'a function (`client` is a pixhook/client PixClient or an API Pix client)',
+    );
   const events = options.events ?? confirmableEvents;
   if (!Array.isArray(events) || events.length === 0 || events.some((name) => !(confirmableEvents as readonly unknown[]).includes(name))) {
     throw new PixhookConfigError(`pixhook: \`confirm.events\` must be a non-empty list of ${confirmableEvents.join(', ')}.`);
@@ -77,15 +87,17 @@ export function resolveConfirm(value: unknown): ResolvedConfirm | undefined {
 export async function confirmWithGateway(confirm: ResolvedConfirm, event: PixEvent, now: number): Promise<ConfirmOutcome> {
   // A reconciled event was built from a gateway read a moment ago; reading it again would only spend the budget.
   if (!confirm.events.has(event.name) || event.source === 'reconcile') return notRead;
+  if (event.name === 'pix_received') return confirmPix(confirm, event.pix.endToEndId, event.pix.amountInCents);
+  // A client that reads only Pix (the API Pix client) has no record of a gateway event: not read.
+  if (confirm.client.getTransaction === undefined) return notRead;
+  const getTransaction = confirm.client.getTransaction.bind(confirm.client);
   const stated = event.kind === 'transaction' ? event.transaction : event.transfer;
   const limited = spentUntil(confirm.client, now);
   if (limited !== undefined) return { ok: false, hint: `gateway rate limit: no read left until ${new Date(limited).toISOString()}` };
   let record: { status: string; amountInCents?: number | undefined };
   try {
     // The signal asks the client to stop; the race bounds the read even when the client ignores it.
-    const reading = Promise.resolve().then(() =>
-      confirm.client.getTransaction(stated.id, { signal: AbortSignal.timeout(confirm.timeoutMs) }),
-    );
+    const reading = Promise.resolve().then(() => getTransaction(stated.id, { signal: AbortSignal.timeout(confirm.timeoutMs) }));
     reading.catch(() => {});
     record = await withTimeout(reading, confirm.timeoutMs, 'gateway read');
   } catch (error) {
@@ -96,6 +108,26 @@ export async function confirmWithGateway(confirm: ResolvedConfirm, event: PixEve
     return { ok: false, hint: 'gateway read: the record carries no status' };
   }
   return { ok: true, confirmed: gatewayAgrees(event, record) };
+}
+
+/** `GET /pix/{e2eid}`: the PSP agrees when it knows the Pix with the same amount; a 404 is `not_confirmed`. */
+async function confirmPix(confirm: ResolvedConfirm, endToEndId: string, amountInCents: number): Promise<ConfirmOutcome> {
+  // A gateway client cannot read a Pix: nothing to confirm against.
+  if (confirm.client.getPix === undefined) return notRead;
+  const getPix = confirm.client.getPix.bind(confirm.client);
+  let record: { amountInCents: number };
+  try {
+    const reading = Promise.resolve().then(() => getPix(endToEndId, { signal: AbortSignal.timeout(confirm.timeoutMs) }));
+    reading.catch(() => {});
+    record = await withTimeout(reading, confirm.timeoutMs, 'PSP read');
+  } catch (error) {
+    if (isNotFound(error)) return { ok: true, confirmed: false };
+    return { ok: false, hint: 'PSP read: ' + describeError(error) };
+  }
+  if (typeof record !== 'object' || record === null || typeof record.amountInCents !== 'number') {
+    return { ok: false, hint: 'PSP read: the Pix carries no amount' };
+  }
+  return { ok: true, confirmed: record.amountInCents === amountInCents };
 }
 
 /** The gateway agrees when the amount is equal and its status is the event's, or further forward. */
@@ -124,6 +156,6 @@ function spentUntil(client: ConfirmClient, now: number): number | undefined {
 }
 
 function isNotFound(error: unknown): boolean {
-  const found = error as { status?: unknown; code?: unknown } | null;
-  return found?.status === 404 && (found.code === undefined || found.code === 'api_error');
+  const found = error as { status?: unknown; code?: unknown; name?: unknown } | null;
+  return found?.status === 404 && (found.code === undefined || found.code === 'api_error' || found.name === 'ApiPixNotFoundError');
 }

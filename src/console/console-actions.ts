@@ -169,7 +169,11 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
   }
   if (path === '/actions/reconciler/run' && reconciler?.runOnce) {
     const run = await reconciler.runOnce();
-    return { ok: true, text: `Checked ${run.checked}, recovered ${run.recovered}, failed ${run.failed}.`, next: '/reconciler', data: run };
+    const text =
+      'listed' in run
+        ? `Listed ${run.listed}, recovered ${run.recovered}, failed ${run.failed}.`
+        : `Checked ${run.checked}, recovered ${run.recovered}, failed ${run.failed}.`;
+    return { ok: true, text, next: '/reconciler', data: run };
   }
   if (path.startsWith('/actions/sandbox/') && sandbox) return { ok: true, text: await sandboxAction(state, path, form), next: '/' };
   return { ok: false, text: 'No such action here (or the part it needs is not mounted).', next: backFor(path) };

@@ -1,7 +1,7 @@
 import type { Receiver } from '../index.js';
 import type { PaymentBook } from '../book/payment-book.js';
 import type { DeliveryJournal } from '../journal/delivery-journal.js';
-import type { ReconcilerMetrics, RunResult } from '../reconcile/index.js';
+import type { ListingReconcilerMetrics, ListingRunResult, ReconcilerMetrics, RunResult } from '../reconcile/index.js';
 import type { Logger } from '../shared/logger.js';
 import { checkObject, mustBe } from '../shared/option-checks.js';
 import type { ConsoleSandbox } from './console-sandbox.js';
@@ -51,11 +51,14 @@ export interface ReconcilerRun extends RunResult {
   due: number;
 }
 
-/** What the console reads of a reconciler: `metrics()`, and its passes when it keeps them. */
+/**
+ * What the console reads of a reconciler: `metrics()`, and its passes when it keeps them. The watch reconciler
+ * (`createReconciler`) or the API Pix listing one (`createListingReconciler`), whose page shows its cursor's lag.
+ */
 export interface ConsoleReconciler {
-  metrics(): Promise<ReconcilerMetrics>;
+  metrics(): Promise<ReconcilerMetrics | ListingReconcilerMetrics>;
   /** One pass now ("Run now"). */
-  runOnce?(): Promise<RunResult>;
+  runOnce?(): Promise<RunResult | ListingRunResult>;
   /** Recent passes, newest first (`recordReconcilerRuns` keeps them). */
   runs?(): readonly ReconcilerRun[];
 }

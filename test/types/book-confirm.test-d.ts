@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { createProcessing, createReceiver, memoryPaymentBook, type ConfirmClient, type ConfirmSetting } from '../../src/index.js';
 import { createClient, readBudget, type ChargeExpectStatus, type Charge, type ReadBudget } from '../../src/client/index.js';
+import type { ApiPixClient } from '../../src/api-pix/index.js';
 import type { EmulatorPayment, Emulator, ChargeRecord } from '../../src/emulator/index.js';
 
 const book = memoryPaymentBook();
@@ -18,6 +19,8 @@ describe('confirm, disputeAlertMs, readBudget and createClient({ book }) (issue 
     // @ts-expect-error disputeAlertMs is milliseconds
     createProcessing({ book, disputeAlertMs: '7d' });
     expectTypeOf<{ client: ConfirmClient }>().toMatchTypeOf<ConfirmSetting>();
+    // The API Pix client too: it re-reads GET /pix/{e2eid} before a pix_received runs.
+    expectTypeOf<ApiPixClient>().toMatchTypeOf<ConfirmClient>();
   });
 
   it('checkDisputes resolves the number of disputes told', () => {

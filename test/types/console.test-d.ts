@@ -6,8 +6,8 @@ import {
   type PixhookConsole,
   type SandboxCharge,
 } from '../../src/console/index.js';
-import { createReceiver, memoryJournal, memoryPaymentBook, memoryQuarantine } from '../../src/index.js';
-import { createReconciler } from '../../src/reconcile/index.js';
+import { createProcessing, createReceiver, memoryJournal, memoryPaymentBook, memoryQuarantine } from '../../src/index.js';
+import { createListingReconciler, createReconciler } from '../../src/reconcile/index.js';
 
 test('createConsole takes a journal and optional parts, and returns fetch and node handlers', () => {
   const journal = memoryJournal();
@@ -20,6 +20,11 @@ test('createConsole takes a journal and optional parts, and returns fetch and no
     createReconciler({ client: { getTransaction: async () => ({}) } as never, processing: receiver as never }),
   );
   createConsole({ journal, reconciler });
+  // The API Pix listing reconciler too: its page shows the cursor's lag.
+  createConsole({
+    journal,
+    reconciler: createListingReconciler({ client: { listPix: async function* () {} }, processing: createProcessing() }),
+  });
   // @ts-expect-error the journal is required
   createConsole({ book });
   // @ts-expect-error a token is a string

@@ -1,10 +1,16 @@
-import type { ReconcilerMetrics } from '../../reconcile/index.js';
+import type { ListingReconcilerMetrics, ReconcilerMetrics } from '../../reconcile/index.js';
 import type { ReconcilerRun } from '../console-options.js';
 import { html } from '../html.js';
 import { when } from '../format.js';
 import { actionForm, layout, type PageContext } from './layout.js';
 
-export function reconcilerPage(context: PageContext, metrics: ReconcilerMetrics, runs: readonly ReconcilerRun[], canRun: boolean): string {
+export function reconcilerPage(
+  context: PageContext,
+  metrics: ReconcilerMetrics | ListingReconcilerMetrics,
+  runs: readonly ReconcilerRun[],
+  canRun: boolean,
+): string {
+  if ('listed' in metrics) return listingPage(context, metrics, canRun);
   const last = runs[0];
   const body = html`<dl class="facts">
       <dt>Watched</dt>
@@ -57,5 +63,40 @@ export function reconcilerPage(context: PageContext, metrics: ReconcilerMetrics,
             </tbody>
           </table>`
     }`;
+  return layout(context, 'Reconciler', '/reconciler', body);
+}
+
+/** `age` milliseconds as the largest whole unit that fits: 42 s, 7 min, 3 h 5 min, 2 d 4 h. */
+function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return `${h} h ${min % 60} min`;
+  return `${Math.floor(h / 24)} d ${h % 24} h`;
+}
+
+/** The API Pix listing reconciler: how far its cursor is behind now (the Pix a webhook missed are found within that). */
+function listingPage(context: PageContext, metrics: ListingReconcilerMetrics, canRun: boolean): string {
+  const body = html`<dl class="facts">
+      <dt>Lag (the cursor's age)</dt>
+      <dd data-figure="lag">${metrics.cursor === undefined ? 'not started' : duration(metrics.lagMs)}</dd>
+      <dt>Cursor (UTC)</dt>
+      <dd data-figure="cursor">${metrics.cursor === undefined ? '—' : when(new Date(metrics.cursor).toISOString())}</dd>
+      <dt>Listed</dt>
+      <dd data-figure="listed">${metrics.listed}</dd>
+      <dt>Recovered</dt>
+      <dd data-figure="recovered">${metrics.recovered}</dd>
+      <dt>Already handled</dt>
+      <dd data-figure="duplicates">${metrics.duplicates}</dd>
+      <dt>Held by the book</dt>
+      <dd data-figure="held">${metrics.held}</dd>
+      <dt>Not handled (the cursor waits before them)</dt>
+      <dd data-figure="failed">${metrics.failed}</dd>
+      <dt>Runs</dt>
+      <dd data-figure="runs">${metrics.runs}</dd>
+    </dl>
+    ${canRun ? actionForm(context, '/actions/reconciler/run', 'Run now') : ''}`;
   return layout(context, 'Reconciler', '/reconciler', body);
 }
