@@ -34,7 +34,7 @@ export const apiPixSendFlagsHelp = [
 const refundStatuses: readonly ApiPixDevolucao['status'][] = ['DEVOLVIDO', 'NAO_REALIZADO', 'EM_PROCESSAMENTO'];
 const maxCount = 1000;
 
-export interface ApiPixSendValues {
+interface ApiPixSendValues {
   count?: string | undefined;
   shape?: string | undefined;
   refund?: string | undefined;

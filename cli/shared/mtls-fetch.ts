@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { UsageError } from './cli-args.js';
 
-export interface MtlsFiles {
+interface MtlsFiles {
   cert?: string | undefined;
   key?: string | undefined;
   ca?: string | undefined;
