@@ -125,10 +125,7 @@ function apiPixReconcileCommand(argv: string[]): Promise<number> {
     let closeRedis = async () => {};
     if (redisUrl) {
       const { redisDedupeStore, redisCursorStore } = await import('../src/redis/index.js');
-      const redis = await connectRedis(redisUrl, redisWait);
-      redis.on('error', (error: Error) =>
-        stderrLogger.warn({ redis: redactedUrl(redisUrl), error: error.message }, 'pixhook reconcile: redis connection error'),
-      );
+      const redis = await connectReconcileRedis(redisUrl, redisWait);
       closeRedis = () => closeClient(redis);
       store = redisDedupeStore({ client: redis });
       cursorStore = redisCursorStore({ client: redis, ...(values.prefix !== undefined && { prefix: values.prefix }) });
@@ -258,10 +255,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     let closeRedis = async () => {};
     if (redisUrl) {
       const { redisDedupeStore, redisWatchStore } = await import('../src/redis/index.js');
-      const client = await connectRedis(redisUrl, redisWait);
-      client.on('error', (error: Error) =>
-        stderrLogger.warn({ redis: redactedUrl(redisUrl), error: error.message }, 'pixhook reconcile: redis connection error'),
-      );
+      const client = await connectReconcileRedis(redisUrl, redisWait);
       closeRedis = () => closeClient(client);
       try {
         store = redisDedupeStore({ client });
@@ -362,4 +356,13 @@ function sleepUnless(ms: number, signalled: Promise<void>): Promise<void> {
       resolve();
     });
   });
+}
+
+/** The Redis both profiles keep their dedupe store and cursor or watch list on; a connection error is logged, masked. */
+async function connectReconcileRedis(redisUrl: string, redisWait: Parameters<typeof connectRedis>[1]) {
+  const client = await connectRedis(redisUrl, redisWait);
+  client.on('error', (error: Error) =>
+    stderrLogger.warn({ redis: redactedUrl(redisUrl), error: error.message }, 'pixhook reconcile: redis connection error'),
+  );
+  return client;
 }
