@@ -64,10 +64,12 @@ export function consoleCommand(argv: string[]): Promise<number> {
       });
       const { port: bound } = server.address() as AddressInfo;
       const host = values.host.includes(':') ? `[${values.host}]` : values.host;
+      // Armed before the ready line: a signal sent as soon as it is read must not find the default action.
+      const signalled = untilSignal();
       process.stdout.write(
         `pixhook console: the journal and the book on ${shared.label}${token === undefined ? '' : '; open it once with ?token=<token>'}\nhttp://${host}:${bound}/\n`,
       );
-      await untilSignal();
+      await signalled;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

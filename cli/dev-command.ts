@@ -176,6 +176,8 @@ export function devCommand(argv: string[]): Promise<number> {
         : register
           ? ` running ${jsonText(values.handlers)}`
           : ' printing each event';
+      // Armed before the ready line: a signal sent as soon as it is read must not find the default action.
+      const signalled = untilSignal();
       process.stdout.write(
         [
           `pixhook dev: emulator at ${emulator.url} (variant ${variant}), webhooks signed with the secret below${secret === undefined ? ' (generated for this run)' : ''}`,
@@ -186,7 +188,7 @@ export function devCommand(argv: string[]): Promise<number> {
           '',
         ].join('\n'),
       );
-      await untilSignal();
+      await signalled;
     } finally {
       for (const close of closers.reverse()) await close().catch(() => undefined);
     }

@@ -83,6 +83,8 @@ function apiPixEmulatorCommand(argv: string[]): Promise<number> {
       retry: retryFromFlags(values),
     });
     const { certificates, credentials } = emulator;
+    // Armed before the ready lines: a signal sent as soon as they are read must not find the default action.
+    const signalled = untilSignal();
     process.stdout.write(
       [
         `PIXHOOK_API_PIX_URL=${emulator.url}`,
@@ -103,7 +105,7 @@ function apiPixEmulatorCommand(argv: string[]): Promise<number> {
         `pixhook emulator: api-pix PSP listening on ${emulator.url} (mTLS: present ${jsonText(certificates.clientCert)}, trust ${jsonText(certificates.ca)}); controls under /_emulator\n`,
       );
     }
-    await untilSignal();
+    await signalled;
     await emulator.close();
     return 0;
   });
@@ -174,6 +176,8 @@ export function emulatorCommand(argv: string[]): Promise<number> {
     });
 
     const given = (flag: 'api-secret' | 'webhook-secret', value: string) => (values[flag] === undefined ? value : '(as given)');
+    // Armed before the ready lines: a signal sent as soon as they are read must not find the default action.
+    const signalled = untilSignal();
     process.stdout.write(
       [
         `PIXHOOK_BASE_URL=${emulator.url}`,
@@ -187,7 +191,7 @@ export function emulatorCommand(argv: string[]): Promise<number> {
     log(
       `pixhook emulator: deliveries: ${emulator.retry.attempts} attempts, waits ${emulator.retry.scheduleMs.join(', ')} ms; signature ${signatureLabel(signature)}`,
     );
-    await untilSignal();
+    await signalled;
     await emulator.close();
     return 0;
   });

@@ -140,10 +140,12 @@ export function listenCommand(argv: string[]): Promise<number> {
       throw error;
     }
     const forwarding = forwardTo === undefined ? '' : `, forwarding verified deliveries to ${forwardTo}`;
+    // Armed before the ready line: a signal sent as soon as it is read must not find the default action.
+    const signalled = untilSignal();
     process.stderr.write(
       `pixhook: listening on ${served.url} (${apiPix ? `API Pix, ${tls !== undefined ? 'mTLS' : 'URL secret'}, ` : ''}mode ${mode}, ${served.framework}${forwarding}${redis ? ', dedupe on Redis' : ''})\n`,
     );
-    await untilSignal();
+    await signalled;
     await served.close();
     await receiver.close();
     await forwarder?.drain();

@@ -136,8 +136,10 @@ async function runWorker(argv: string[]): Promise<number> {
     redisWait,
     'the worker',
   );
+  // Armed before the ready line: a signal sent as soon as it is read must not find the default action.
+  const signalled = untilSignal();
   process.stderr.write(`pixhook: worker on queue ${jsonText(values.queue)} (${redactedUrl(redis)}), concurrency ${concurrency}\n`);
-  await untilSignal();
+  await signalled;
   await worker.close();
   await processing.close();
   return 0;

@@ -86,6 +86,8 @@ export async function runApiPixDev(input: {
     });
     closers.push(() => dev.close());
     const handling = input.handlersName === undefined ? 'printing each event' : `running ${jsonText(input.handlersName)}`;
+    // Armed before the ready line: a signal sent as soon as it is read must not find the default action.
+    const signalled = untilSignal();
     process.stdout.write(
       [
         `pixhook dev: api-pix PSP at ${emulator.url} (mTLS; controls under /_emulator)`,
@@ -98,7 +100,7 @@ export async function runApiPixDev(input: {
         '',
       ].join('\n'),
     );
-    await untilSignal();
+    await signalled;
   } finally {
     // The console, then the receiver's port, then the receiver (drains its runs), then the emulator.
     for (const close of closers.reverse()) await close().catch(() => undefined);
