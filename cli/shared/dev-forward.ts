@@ -1,10 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { normalizeEvent, verifySignature, type DeliveryJournal, type JournalEntry } from '../../src/index.js';
-import { eventFields, maskSignature } from '../../src/journal/entries.js';
-import { isoTime } from '../../src/journal/iso-time.js';
+import { attemptEntry, deliveryEntry } from '../../src/journal/entries.js';
 import { journalId } from '../../src/journal/journal-id.js';
 import { describeError } from '../../src/shared/describe-error.js';
-import { redactSecrets } from '../../src/shared/redact-secrets.js';
 import { redactedUrl } from '../../src/shared/redacted-url.js';
 import { reasonCodes, type ReasonCode } from '../../src/shared/reasons.js';
 
@@ -87,40 +85,26 @@ export function devForwarder(input: {
     latencyMs: number;
     failure: string | undefined;
   }): Promise<JournalEntry> {
-    const signatureHeader = headerOf(d.req, 'x-signature');
-    const check = await verifySignature({ body: d.bytes, signature: signatureHeader, secret });
-    const entry: JournalEntry = {
-      id: journalId(d.arrivedAt),
-      at: isoTime(d.arrivedAt),
+    const check = await verifySignature({ body: d.bytes, signature: headerOf(d.req, 'x-signature'), secret });
+    const text = check.ok ? decoder.decode(d.bytes) : undefined;
+    const normalized = text === undefined ? undefined : parsed(text);
+    const delivery = {
+      request: { headers: d.req.headers, remoteAddress: d.req.socket.remoteAddress },
+      journal: { id: journalId(d.arrivedAt) },
+      arrivedAt: d.arrivedAt,
+      bytes: d.bytes,
       verified: check.ok,
-      status: d.status,
-      bodyBytes: d.bytes.byteLength,
-      attempts: [],
+      event: normalized?.ok === true ? normalized.event : undefined,
+      body: text,
     };
-    const remote = d.req.socket.remoteAddress;
-    if (remote !== undefined) entry.remoteAddress = remote;
-    const reason = reasonOf(d.body);
-    if (reason !== undefined) entry.reason = reason;
-    if (check.ok) {
-      const text = decoder.decode(d.bytes);
-      entry.body = text;
-      const normalized = parsed(text);
-      if (normalized?.ok) {
-        entry.event = normalized.event.name;
-        eventFields(normalized.event, entry);
-      }
-    }
-    const signature = maskSignature(signatureHeader);
-    if (signature !== undefined) entry.signature = signature;
+    const entry = deliveryEntry(delivery, { status: d.status, reason: reasonOf(d.body) }, 'x-signature');
     // The app's answer, as one run: its latency, and in its words when it did not succeed.
+    const succeeded = d.failure === undefined && d.status < 300;
     const answered = d.failure ?? `your app at ${shown} answered ${d.status}${d.body === '' ? '' : `: ${d.body.slice(0, 300)}`}`;
-    entry.attempts.push({
-      attempt: 1,
-      at: entry.at,
-      durationMs: Math.round(d.latencyMs * 10) / 10,
-      outcome: d.failure === undefined && d.status < 300 ? 'ok' : d.failure?.includes('TimeoutError') ? 'timed_out' : 'failed',
-      ...((d.failure !== undefined || d.status >= 300) && { error: redactSecrets(answered) }),
-    });
+    const outcome = succeeded
+      ? ({ ok: true } as const)
+      : { ok: false as const, error: answered, ...(d.failure?.includes('TimeoutError') === true && { timedOut: true as const }) };
+    entry.attempts.push(attemptEntry(outcome, 1, d.arrivedAt, d.latencyMs));
     return entry;
   }
 

@@ -107,7 +107,7 @@ export function attemptEntry(
 }
 
 /** The entry fields an event gives: channel, resource id, amount, the gateway's delivery id, warnings. */
-export function eventFields(event: PixEvent | UnknownEvent, fields: Partial<JournalEntry> = {}): Partial<JournalEntry> {
+function eventFields(event: PixEvent | UnknownEvent, fields: Partial<JournalEntry> = {}): Partial<JournalEntry> {
   if (event.deliveryId !== undefined) fields.deliveryId = event.deliveryId;
   if (event.kind === 'unknown') return fields;
   fields.channel = channelOf(event);
@@ -122,7 +122,7 @@ export function eventFields(event: PixEvent | UnknownEvent, fields: Partial<Jour
  * The signature header with its secret-derived part cut to 4 characters: `sha256=3f2a…`,
  * `t=1700000000,v1=3f2a…`. Enough to tell two apart, never enough to replay one.
  */
-export function maskSignature(value: string | undefined): string | undefined {
+function maskSignature(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   const cut = value.lastIndexOf('=') + 1;
   const prefix = value.slice(0, Math.min(cut, 40));
