@@ -1,36 +1,22 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseEmvFields } from '../../src/emulator/index.js';
-import { runCli, startCli, type RunningCli } from '../helpers/cli-process.js';
+import { runCli, type RunningCli } from '../helpers/cli-process.js';
+import { useDevSession } from './dev-session.js';
 import { seriousA11yViolations, useBrowser, watchedPage } from '../helpers/browser.js';
-import { useTempDirs } from '../helpers/temp-dirs.js';
 
 // Issue 30 §4: `pixhook dev --profile api-pix` as a real process (the standard PSP and a receiver over real mTLS),
 // its sandbox page driven by Debian's Chromium.
 const browser = useBrowser();
-const tempDir = useTempDirs('pixhook-dev-api-pix-');
-const handlers = fileURLToPath(new URL('./fixtures/count-handlers.js', import.meta.url));
-let dev: RunningCli;
+const session = useDevSession('pixhook-dev-api-pix-', ['--profile', 'api-pix']);
+const runs = session.runs;
 let url: string;
-let runsFile: string;
+let dev: RunningCli;
 
-beforeAll(async () => {
-  runsFile = join(tempDir(), 'runs.txt');
-  dev = startCli(['dev', '--profile', 'api-pix', '--port', '0', '--handlers', handlers], { PIXHOOK_RUNS_FILE: runsFile });
-  url = (await dev.waitFor(/^(http:\/\/127\.0\.0\.1:\d+\/)$/m, 20_000))[1]!;
+beforeAll(() => {
+  url = session.url();
+  dev = session.process();
 });
-afterAll(async () => {
-  await dev?.stop();
-});
-
-const runs = (line: string) =>
-  existsSync(runsFile)
-    ? readFileSync(runsFile, 'utf8')
-        .split('\n')
-        .filter((l) => l === line).length
-    : 0;
 
 describe('pixhook dev --profile api-pix', () => {
   it('prints the receiver (https), the certificate files, and the console URL last', () => {

@@ -1,35 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli, type RunningCli } from '../helpers/cli-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDevSession } from './dev-session.js';
 import { seriousA11yViolations, useBrowser, watchedPage } from '../helpers/browser.js';
-import { useTempDirs } from '../helpers/temp-dirs.js';
 
 // Issue 31 §3: one row per event, its attempts folded inside, the gateway's (fault attempts included) joined
 // to the receiver's entries, in a real `pixhook dev` driven by Chromium.
 const browser = useBrowser();
-const tempDir = useTempDirs('pixhook-dev-attempts-');
-const handlers = fileURLToPath(new URL('./fixtures/count-handlers.js', import.meta.url));
-let dev: RunningCli;
+const session = useDevSession('pixhook-dev-attempts-');
+const runs = session.runs;
 let url: string;
-let runsFile: string;
 
-beforeAll(async () => {
-  runsFile = join(tempDir(), 'runs.txt');
-  dev = startCli(['dev', '--port', '0', '--handlers', handlers], { PIXHOOK_RUNS_FILE: runsFile });
-  url = (await dev.waitFor(/^(http:\/\/127\.0\.0\.1:\d+\/)$/m, 20_000))[1]!;
+beforeAll(() => {
+  url = session.url();
 });
-afterAll(async () => {
-  await dev?.stop();
-});
-
-const runs = (line: string) =>
-  existsSync(runsFile)
-    ? readFileSync(runsFile, 'utf8')
-        .split('\n')
-        .filter((l) => l === line).length
-    : 0;
 
 describe('pixhook dev: an event and its attempts', () => {
   it('an injected 500 shows as the gateway attempt 1 beside attempt 2, which reached the receiver', async () => {

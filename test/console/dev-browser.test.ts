@@ -1,39 +1,27 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startCli, type RunningCli } from '../helpers/cli-process.js';
+import { runCli, type RunningCli } from '../helpers/cli-process.js';
+import { useDevSession } from './dev-session.js';
 import { seriousA11yViolations, timeToFirstRender, useBrowser, watchedPage } from '../helpers/browser.js';
-import { useTempDirs } from '../helpers/temp-dirs.js';
 
 // Issue 23: `pixhook dev` as a real process, its sandbox page driven by Debian's Chromium.
 const browser = useBrowser();
-const tempDir = useTempDirs('pixhook-dev-');
-const handlers = fileURLToPath(new URL('./fixtures/count-handlers.js', import.meta.url));
-let dev: RunningCli;
+const session = useDevSession('pixhook-dev-');
+const runs = session.runs;
 let url: string;
-let runsFile: string;
+let dev: RunningCli;
 let shots: string;
 const firstRender: Record<string, number> = {};
 
-beforeAll(async () => {
-  const dir = tempDir();
-  runsFile = join(dir, 'runs.txt');
-  shots = process.env['PIXHOOK_SCREENSHOTS'] ?? dir;
-  dev = startCli(['dev', '--port', '0', '--handlers', handlers], { PIXHOOK_RUNS_FILE: runsFile });
-  url = (await dev.waitFor(/^(http:\/\/127\.0\.0\.1:\d+\/)$/m, 20_000))[1]!;
+beforeAll(() => {
+  url = session.url();
+  dev = session.process();
+  shots = process.env['PIXHOOK_SCREENSHOTS'] ?? session.dir();
 });
-afterAll(async () => {
-  await dev?.stop();
-  if (shots !== undefined) writeFileSync(join(shots, 'first-render-dev.json'), JSON.stringify(firstRender, undefined, 2));
+afterAll(() => {
+  writeFileSync(join(shots, 'first-render-dev.json'), JSON.stringify(firstRender, undefined, 2));
 });
-
-const runs = (line: string) =>
-  existsSync(runsFile)
-    ? readFileSync(runsFile, 'utf8')
-        .split('\n')
-        .filter((l) => l === line).length
-    : 0;
 
 describe('pixhook dev', () => {
   it('prints its URL as the last line of start-up', () => {

@@ -1,36 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCli, type RunningCli } from '../helpers/cli-process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDevSession } from './dev-session.js';
 import { seriousA11yViolations, useBrowser, watchedPage } from '../helpers/browser.js';
-import { useTempDirs } from '../helpers/temp-dirs.js';
 import { startConsoleApp } from './console-fixture.js';
 
 // Issue 31 §2: in `pixhook dev` only, "Run again" re-runs a handled delivery's handlers outside dedupe,
 // marked in the journal; a console beside a real receiver has no such action.
 const browser = useBrowser();
-const tempDir = useTempDirs('pixhook-dev-rerun-');
-const handlers = fileURLToPath(new URL('./fixtures/count-handlers.js', import.meta.url));
-let dev: RunningCli;
+const session = useDevSession('pixhook-dev-rerun-');
+const runs = session.runs;
 let url: string;
-let runsFile: string;
 
-beforeAll(async () => {
-  runsFile = join(tempDir(), 'runs.txt');
-  dev = startCli(['dev', '--port', '0', '--handlers', handlers], { PIXHOOK_RUNS_FILE: runsFile });
-  url = (await dev.waitFor(/^(http:\/\/127\.0\.0\.1:\d+\/)$/m, 20_000))[1]!;
+beforeAll(() => {
+  url = session.url();
 });
-afterAll(async () => {
-  await dev?.stop();
-});
-
-const runs = (line: string) =>
-  existsSync(runsFile)
-    ? readFileSync(runsFile, 'utf8')
-        .split('\n')
-        .filter((l) => l === line).length
-    : 0;
 
 describe('Run again', () => {
   it('in pixhook dev: runs a handled delivery’s handlers once more, marked rerun in the journal; dedupe still holds', async () => {
