@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { internalsOf, logToConsole } from '../../src/adapter-kit/index.js';
+import { internalsOf, logToConsole, serveNodeRequest, type NodeRequest } from '../../src/adapter-kit/index.js';
 import type { Receiver } from '../../src/index.js';
-import { serveNodeRequest, type NodeRequest } from '../node/node-bridge.js';
 
 /** Express's `next`: an error goes to the app's error handler. */
 export type ExpressNext = (error?: unknown) => void;

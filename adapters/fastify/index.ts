@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from 'fastify';
-import { internalsOf, isPromise } from '../../src/adapter-kit/index.js';
-import { peerOf } from '../node/node-bridge.js';
+import { internalsOf, isPromise, peerOf } from '../../src/adapter-kit/index.js';
 import { PixhookError, type Receiver, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
 
 export interface PixhookFastifyOptions {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { handleNodeRequest, type NodeRequest } from '../node/node-bridge.js';
+import { handleNodeRequest, type NodeRequest } from '../../src/adapter-kit/index.js';
 import { resolveReceiver, type ReceiverSource } from './app-route-handler.js';
 
 export interface PagesApiHandlerOptions {

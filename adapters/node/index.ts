@@ -1,9 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { internalsOf } from '../../src/adapter-kit/index.js';
 import type { Receiver } from '../../src/index.js';
-import { serveNodeRequest, type NodeRequest } from './node-bridge.js';
+import { internalsOf, serveNodeRequest, type NodeRequest } from '../../src/adapter-kit/index.js';
 
-export type { NodeRequest } from './node-bridge.js';
+export type { NodeRequest } from '../../src/adapter-kit/index.js';
 export type NodeHandler = (req: NodeRequest, res: ServerResponse) => void;
 
 /**

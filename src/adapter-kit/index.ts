@@ -10,6 +10,8 @@ export { assertKeptAlive } from './assert-kept-alive.js';
 export { logToConsole, surfaceSafely } from './surface-error.js';
 export { isPromise } from '../shared/maybe-promise.js';
 export type { PeerConnection, PeerTls } from '../intake/peer-connection.js';
+export { handleNodeRequest, peerOf, serveFetchApp, serveNodeRequest } from './node-bridge.js';
+export type { NodeRequest, NodeRequestInfo } from './node-bridge.js';
 
 /**
  * The same receiver with its deliveries going through `receive` first (the CLI's `--forward-to`):

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { internalsOf } from '../adapter-kit/index.js';
+import { internalsOf, serveFetchApp } from '../adapter-kit/index.js';
 import type { Processing } from '../index.js';
 import type { JournalQuery } from '../journal/delivery-journal.js';
 import { describeError } from '../shared/describe-error.js';
@@ -12,7 +12,6 @@ import { htmlPage, jsonAnswer, redirect, refusal, withSecurity } from './console
 import { cookieName, createConsoleSecrets, isLoopback, sameOrigin, type ConsoleSecrets } from './console-security.js';
 import { deliveryStats } from './delivery-stats.js';
 import { LiveHub } from './live-events.js';
-import { nodeToRequest, writeResponse } from './node-bridge.js';
 import { createNotices, type Notices } from './notices.js';
 import { deadLettersPage } from './pages/dead-letters-page.js';
 import { deliveriesPage } from './pages/deliveries-page.js';
@@ -277,24 +276,8 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
 
   return {
     fetch: fetchHandler,
-    node(req, res) {
-      const baseUrl = (req as IncomingMessage & { baseUrl?: unknown }).baseUrl;
-      void nodeToRequest(req)
-        .then((request) =>
-          fetchHandler(request, {
-            ...(req.socket.remoteAddress !== undefined && { remoteAddress: req.socket.remoteAddress }),
-            ...(typeof baseUrl === 'string' && { basePath: baseUrl }),
-          }),
-        )
-        .then((response) => writeResponse(response, res))
-        .catch((error: unknown) => {
-          // Answered here, never handed to `next`: a framework's error page would show the stack.
-          state.report(error, 'answering a request');
-          if (!res.headersSent)
-            res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The console failed (see the server log).');
-          else res.destroy();
-        });
-    },
+    // Mounted on Node through the adapters' one bridge; a failure is reported, answered 500, never handed to `next`.
+    node: (req, res) => serveFetchApp(fetchHandler, req, res, (error) => state.report(error, 'answering a request')),
   };
 }
 

@@ -62,3 +62,9 @@ export function errorBody(variant: PayloadVariant, error: RequestError, now: num
     timestamp: new Date(now).toISOString(),
   };
 }
+
+/** A header's first value; empty counts as absent. */
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first === '' ? undefined : first;
+}

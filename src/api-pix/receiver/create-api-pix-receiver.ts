@@ -1,31 +1,27 @@
-import type { InvalidDelivery, QuarantineStore } from '../../dedupe/quarantine-store.js';
-import type { ApiPixEvent } from '../../events/event-types.js';
-import { readPixItem, recurrenceEvent, recurringChargeEvent } from '../../events/read-api-pix.js';
-import type { EssentialFailure } from '../../events/read-essentials.js';
+import type { QuarantineStore } from '../../dedupe/quarantine-store.js';
 import type { Receiver, ReceiveRequest } from '../../intake/create-receiver.js';
 import { parseJson, readBody, takeBody, type BodyRead } from '../../intake/read-body.js';
 import { createAnswers, type ReceiveResult } from '../../intake/receive-answer.js';
 import { registerInternals } from '../../intake/receiver-internals.js';
 import { refuseIgnoredWithProcessing, type InvalidHandler } from '../../intake/receiver-options.js';
 import { logFields } from '../../intake/log-fields.js';
-import { isoTime } from '../../journal/iso-time.js';
-import type { JournalEntry, JournalItem } from '../../journal/delivery-journal.js';
-import type { JournalRecord } from '../../journal/journal-writer.js';
 import { deliveryProcessingOf, type DeliveryContext } from '../../processing/delivery-context.js';
 import { createAnswerMetrics } from '../../metrics/receiver-metrics.js';
-import { createProcessing, type AcceptResult, type Processing } from '../../processing/create-processing.js';
+import { createProcessing, type Processing } from '../../processing/create-processing.js';
 import { registrationOf } from '../../processing/handler-registry.js';
 import type { ProcessingOptions } from '../../processing/processing-options.js';
 import { describeError } from '../../shared/describe-error.js';
 import { guardLogger, silentLogger, type Logger } from '../../shared/logger.js';
+import { andThen, isPromise, type MaybePromise } from '../../shared/maybe-promise.js';
 import { optionalNumber } from '../../shared/option-checks.js';
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
-import type { HeaderSource } from '../../shared/read-header.js';
-import { reasonStatus, type ReasonCode } from '../../shared/reasons.js';
-import { withTimeout } from '../../shared/with-timeout.js';
+import { Call } from './api-pix-call.js';
 import { resolveAuth, type ApiPixAuth, type AuthFailure } from './api-pix-auth.js';
-import { andThen, isPromise, type MaybePromise } from '../../shared/maybe-promise.js';
-import { readBatch, type ApiPixCallback } from './read-batch.js';
+import { batchAnswer } from './batch-answer.js';
+import { callEntry } from './call-entry.js';
+import { createInvalidKeeper } from './keep-invalid.js';
+import { readBatch, readItem } from './read-batch.js';
+import { resolveKeys, withKeyChecked } from './receiving-keys.js';
 
 interface ApiPixIntakeOptions {
   /** How the PSP's calls are authenticated (required; exactly one mode). */
@@ -50,15 +46,8 @@ interface ApiPixIntakeOptions {
 export type ApiPixReceiverOptions = ApiPixIntakeOptions &
   ((ProcessingOptions & { processing?: undefined }) | ({ processing: Processing } & { [K in keyof ProcessingOptions]?: undefined }));
 
-const keepInvalidTimeoutMs = 2_000;
 type AuthRefusal = { reason: AuthFailure; hint: string };
 const notHere = ['secret', 'signature', 'telemetry'] as const;
-
-/** One item's outcome inside a call. */
-interface ItemOutcome {
-  event: ApiPixEvent;
-  accepted: AcceptResult;
-}
 
 /**
  * A receiver for the Central Bank's standard API Pix webhooks (bacen/pix-api): `{webhookUrl}/pix`,
@@ -94,6 +83,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
   const quarantine: QuarantineStore | undefined = options.quarantine === false ? undefined : (options.quarantine ?? processing.quarantine);
   const answer = createAnswers(retryAfterSeconds);
   const intake = deliveryProcessingOf(processing);
+  const keeper = createInvalidKeeper({ log, counted: () => answers.invalid(), handlers: invalidHandlers, quarantine, answer });
   const writer = intake.journalWriter;
 
   // ── The pipeline: synchronous until a step really is asynchronous (as createReceiver's), so a call
@@ -124,11 +114,11 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
     call.bytes = body.bytes;
     // 4. JSON, then the call's shape. A call we cannot read at all is kept and answered 400, like the gateway's.
     const json = parseJson(body.bytes);
-    if (!json.ok) return whollyInvalid('json_invalid', call, json.message);
+    if (!json.ok) return keeper.whollyInvalid('json_invalid', call, json.message);
     call.body = json.text;
     call.json = json.value;
     const batch = readBatch(json.value, call.request.url);
-    if (!batch.ok) return whollyInvalid('payload_invalid', call, batch.message, json.value);
+    if (!batch.ok) return keeper.whollyInvalid('payload_invalid', call, batch.message, json.value);
     call.callback = batch.callback;
 
     // 5. Each item read and its key checked; then, in order, each event's own claim, book step and handlers.
@@ -136,7 +126,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
       const base = batch.base === '' ? String(i) : `${batch.base}.${String(i)}`;
       const read = readItem(batch.callback, batch.items[i], base);
       if (read.failures.length > 0) call.failures.push(...read.failures);
-      const events = keys === undefined ? read.events : withKeyChecked(read.events, base, call.failures);
+      const events = keys === undefined ? read.events : withKeyChecked(keys, read.events, base, call.failures);
       for (const event of events) call.events.push(event);
     }
     return andThen(runEvents(call, 0), afterEvents, undefined, call);
@@ -166,109 +156,8 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
   function afterEvents(_: void, call: Call): MaybePromise<ReceiveResult> {
     // 6. Unreadable items: kept with the call's bytes. A resend cannot mend them, so once kept they do
     //    not hold the answer (the PSP would resend the readable items forever, then disable the webhook).
-    if (call.failures.length === 0) return callAnswer(call.outcomes, undefined);
-    return keepItems(call).then((kept) => callAnswer(call.outcomes, kept ? undefined : 'store_unavailable'));
-  }
-
-  function callAnswer(outcomes: readonly ItemOutcome[], keptReason: ReasonCode | undefined): ReceiveResult {
-    // The worst item decides: any 5xx makes the PSP resend the call, and the done items answer as duplicates then.
-    let worst: ItemOutcome | undefined;
-    for (const outcome of outcomes) {
-      const reason = outcome.accepted.reason;
-      if (reason !== undefined && reasonStatus[reason] >= 300 && (worst === undefined || worst.accepted.reason === undefined))
-        worst = outcome;
-    }
-    if (worst !== undefined) {
-      const result = answer(worst.accepted.reason, {
-        event: worst.event,
-        ...(worst.accepted.key !== undefined && { key: worst.accepted.key }),
-        ...(worst.accepted.hint !== undefined && { hint: worst.accepted.hint }),
-      });
-      return result;
-    }
-    if (keptReason !== undefined) return answer(keptReason, { hint: 'an unreadable item could not be kept in the quarantine' });
-    // One event: its own reason (duplicate, held…), as the gateway receiver answers; a batch: plain 200.
-    if (outcomes.length === 1) {
-      const only = outcomes[0]!;
-      return answer(only.accepted.reason, { event: only.event, ...(only.accepted.key !== undefined && { key: only.accepted.key }) });
-    }
-    return answer(undefined);
-  }
-
-  function readItem(callback: ApiPixCallback, item: unknown, base: string): { events: ApiPixEvent[]; failures: EssentialFailure[] } {
-    if (callback === 'pix') return readPixItem(item, base);
-    const read = callback === 'rec' ? recurrenceEvent(item, base) : recurringChargeEvent(item, base);
-    return read.ok ? { events: [read.event], failures: [] } : { events: [], failures: [{ path: read.path, message: read.message }] };
-  }
-
-  /** A Pix to another merchant's key is never dispatched as this merchant's money. */
-  function withKeyChecked(events: ApiPixEvent[], base: string, failures: EssentialFailure[]): ApiPixEvent[] {
-    const first = events[0];
-    if (first === undefined || first.name !== 'pix_received') return events;
-    const key = first.pix.key;
-    if (key !== undefined && keys!.has(key)) return events;
-    const path = base === '' ? 'chave' : `${base}.chave`;
-    failures.push({
-      path,
-      message: `${path}: ${key === undefined ? 'no receiving key given' : 'a key that is not one of `keys`'}; not dispatched (unknown_key)`,
-    });
-    return [];
-  }
-
-  async function whollyInvalid(
-    reason: 'json_invalid' | 'payload_invalid',
-    call: Call,
-    detail: string,
-    json?: unknown,
-  ): Promise<ReceiveResult> {
-    const headers = plainHeaders(call.request.headers);
-    await keep({
-      reason,
-      message: detail,
-      bytes: call.bytes,
-      headers,
-      ...(json !== undefined && { json }),
-      receivedAt: new Date().toISOString(),
-    });
-    const message = reason === 'payload_invalid' ? `The body is not a known API Pix shape: ${detail}` : undefined;
-    return answer(reason, { hint: detail, ...(message !== undefined && { message }) });
-  }
-
-  async function keepItems(call: Call): Promise<boolean> {
-    const message = call.failures.map((failure) => failure.message).join('; ');
-    log.warn({ items: call.failures.length, detail: message }, 'pixhook: items of an API Pix call could not be read; kept with the call');
-    const headers = plainHeaders(call.request.headers);
-    return keep({ reason: 'payload_invalid', message, bytes: call.bytes, headers, json: call.json, receivedAt: new Date().toISOString() });
-  }
-
-  /** onInvalid, then the quarantine. True when the call is kept somewhere (or there is nowhere to keep it). */
-  async function keep(delivery: InvalidDelivery): Promise<boolean> {
-    answers.invalid();
-    let handled = false;
-    const work = async (): Promise<boolean> => {
-      for (const handler of invalidHandlers) {
-        try {
-          await handler(delivery);
-          handled = true;
-        } catch (error) {
-          log.error({ error: describeError(error) }, 'pixhook: onInvalid failed for an API Pix call');
-        }
-      }
-      if (quarantine === undefined) {
-        if (invalidHandlers.length === 0)
-          log.error({ detail: delivery.message }, 'pixhook: an unreadable API Pix call was not kept: no quarantine, no onInvalid');
-        return handled || invalidHandlers.length === 0;
-      }
-      try {
-        const id = await quarantine.put(delivery);
-        log.warn({ quarantineId: id }, 'pixhook: API Pix call quarantined');
-        return true;
-      } catch (error) {
-        log.error({ error: describeError(error) }, 'pixhook: the quarantine failed for an API Pix call');
-        return handled;
-      }
-    };
-    return withTimeout(work(), keepInvalidTimeoutMs, 'keeping an unreadable API Pix call').catch(() => handled);
+    if (call.failures.length === 0) return batchAnswer(answer, call.outcomes, undefined);
+    return keeper.keepItems(call).then((kept) => batchAnswer(answer, call.outcomes, kept ? undefined : 'store_unavailable'));
   }
 
   function finish(result: ReceiveResult, call: Call): ReceiveResult {
@@ -339,81 +228,4 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
     },
   });
   return receiver;
-}
-
-function resolveKeys(keys: unknown): ReadonlySet<string> | undefined {
-  if (keys === undefined) return undefined;
-  if (!Array.isArray(keys) || keys.length === 0 || keys.some((key) => typeof key !== 'string' || key === ''))
-    throw new PixhookConfigError('pixhook: `keys` must be a non-empty list of the receiving PIX keys (chaves) as strings.');
-  return new Set(keys as string[]);
-}
-
-/** One call between the pipeline's steps. */
-class Call {
-  bytes: Uint8Array = new Uint8Array(0);
-  body: string | undefined = undefined;
-  json: unknown = undefined;
-  readonly events: ApiPixEvent[] = [];
-  readonly failures: EssentialFailure[] = [];
-  readonly outcomes: ItemOutcome[] = [];
-  verified = false;
-  callback: ApiPixCallback | undefined = undefined;
-  readonly startedAt = performance.now();
-  readonly arrivedAt = Date.now();
-  constructor(
-    readonly journal: JournalRecord | undefined,
-    readonly request: ReceiveRequest,
-  ) {}
-}
-
-/** The call's one journal entry: the body only once authenticated, never the query (it may hold the secret). */
-function callEntry(call: Call, result: ReceiveResult): JournalEntry {
-  const entry: JournalEntry = {
-    id: call.journal!.id,
-    at: isoTime(call.arrivedAt),
-    verified: call.verified,
-    status: result.status,
-    bodyBytes: call.bytes.byteLength,
-    attempts: [],
-  };
-  const address = call.request.peer?.address ?? call.request.remoteAddress;
-  if (typeof address === 'string' && address !== '') entry.remoteAddress = address;
-  if (result.reason !== undefined) entry.reason = result.reason;
-  const first = call.outcomes[0]?.event;
-  if (first !== undefined) {
-    entry.event = first.name;
-    entry.resourceId = first.transaction.id;
-    entry.amountInCents = first.transaction.amountInCents;
-    if (call.outcomes[0]!.accepted.key !== undefined) entry.key = call.outcomes[0]!.accepted.key;
-  }
-  if (call.outcomes.length > 0) entry.items = call.outcomes.map(journalItem);
-  if (call.verified && call.body !== undefined) entry.body = call.body;
-  return entry;
-}
-
-function journalItem({ event, accepted }: ItemOutcome): JournalItem {
-  const item: JournalItem = { event: event.name };
-  if (accepted.key !== undefined) item.key = accepted.key;
-  if (accepted.reason !== undefined) item.reason = accepted.reason;
-  if (event.name === 'pix_received' || event.name === 'pix_refund_updated') {
-    item.endToEndId = event.pix.endToEndId;
-    if (event.pix.key !== undefined) item.pixKey = event.pix.key;
-    if (event.pix.txid !== undefined) item.txid = event.pix.txid;
-    item.amountInCents = event.name === 'pix_received' ? event.pix.amountInCents : event.refund.amountInCents;
-  } else if (event.name === 'recurring_charge_updated') item.txid = event.recurringCharge.txid;
-  return item;
-}
-
-function plainHeaders(headers: HeaderSource): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (typeof (headers as { forEach?: unknown }).forEach === 'function' && typeof (headers as { get?: unknown }).get === 'function') {
-    (headers as unknown as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) => {
-      out[name.toLowerCase()] = value;
-    });
-    return out;
-  }
-  for (const [name, value] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
-    if (value !== undefined) out[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
-  }
-  return out;
 }

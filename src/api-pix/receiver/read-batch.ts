@@ -1,4 +1,7 @@
 import { isJsonObject } from '../../events/lenient-reader.js';
+import type { ApiPixEvent } from '../../events/event-types.js';
+import { readPixItem, recurrenceEvent, recurringChargeEvent } from '../../events/read-api-pix.js';
+import type { EssentialFailure } from '../../events/read-essentials.js';
 
 /** Which callback a call is: `/pix` (`{ pix: [...] }`), `/rec` (`{ recs: [...] }`) or `/cobr` (`{ cobsr: [...] }`). */
 export type ApiPixCallback = 'pix' | 'rec' | 'cobr';
@@ -35,4 +38,11 @@ function suffixOf(url: string | undefined): ApiPixCallback | undefined {
   const segments = path.split('/').filter((segment) => segment !== '');
   const last = segments.at(-1)?.toLowerCase();
   return last === 'pix' || last === 'rec' || last === 'cobr' ? last : undefined;
+}
+
+/** One item of a call read as its events (a Pix may carry refunds), or the reasons it cannot be. */
+export function readItem(callback: ApiPixCallback, item: unknown, base: string): { events: ApiPixEvent[]; failures: EssentialFailure[] } {
+  if (callback === 'pix') return readPixItem(item, base);
+  const read = callback === 'rec' ? recurrenceEvent(item, base) : recurringChargeEvent(item, base);
+  return read.ok ? { events: [read.event], failures: [] } : { events: [], failures: [{ path: read.path, message: read.message }] };
 }

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { RetryPolicy } from '../../shared/retry-options.js';
 import type { DeliveryFaults } from '../delivery-faults.js';
-import type { EmulatorPix, EmulatorWebhook } from './api-pix-state.js';
+import type { EmulatorPix, EmulatorWebhook } from './api-pix-records.js';
 
 /** How a delivery's body is shaped: the standard's `{ pix: [...] }`, or what some PSPs really send. */
 export type ApiPixBodyShape = 'standard' | 'bare-array' | 'devolucoes-object';

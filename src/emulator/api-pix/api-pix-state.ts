@@ -1,140 +1,29 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { randomAlnum, stamp } from './api-pix-ids.js';
+import {
+  cobJson,
+  decimal,
+  iso,
+  pixJson,
+  refundJson,
+  webhookJson,
+  type EmulatorCob,
+  type EmulatorPix,
+  type EmulatorRefund,
+  type EmulatorWebhook,
+} from './api-pix-records.js';
+import {
+  anyIdPattern,
+  centsOf,
+  cobBodySchema,
+  cobvBodySchema,
+  parse,
+  refundBodySchema,
+  txidPattern,
+  valorSchema,
+  webhookBodySchema,
+} from './api-pix-schemas.js';
 import { ProblemAnswer, notFound, type EmulatorViolation } from './problem-answer.js';
-
-// The emulated PSP's books: charges (cob, cobv), Pix received, refunds, webhooks. Rules follow bacen/pix-api's
-// openapi.yaml; amounts are kept in cents and written as decimal strings only in answers.
-
-type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
-type RefundStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
-
-interface EmulatorCob {
-  kind: 'cob' | 'cobv';
-  txid: string;
-  status: CobStatus;
-  revisao: number;
-  createdAt: number;
-  expiracao?: number;
-  dataDeVencimento?: string;
-  validadeAposVencimento?: number;
-  /** Set by the `expire` control: the charge counts as expired from then on. */
-  expiredAt?: number;
-  amountInCents: number;
-  chave: string;
-  devedor?: { cpf?: string | undefined; cnpj?: string | undefined; nome?: string | undefined };
-  solicitacaoPagador?: string;
-  locId: number;
-  /** The request body's canonical text: the same PUT again is answered with the same charge. */
-  requestText: string;
-  endToEndIds: string[];
-}
-
-interface EmulatorRefund {
-  id: string;
-  rtrId: string;
-  amountInCents: number;
-  natureza: string;
-  descricao?: string;
-  solicitacao: number;
-  liquidacao?: number;
-  status: RefundStatus;
-  motivo?: string;
-}
-
-export interface EmulatorPix {
-  endToEndId: string;
-  txid?: string;
-  amountInCents: number;
-  chave: string;
-  horario: number;
-  infoPagador?: string;
-  devolucoes: EmulatorRefund[];
-}
-
-export interface EmulatorWebhook {
-  chave: string;
-  webhookUrl: string;
-  criacao: number;
-  /** Failed delivery attempts in a row; reset by a success. */
-  failures: number;
-  /** Set once `failures` reached the limit: nothing more is sent to it until it is configured again. */
-  disabledAt?: number;
-}
-
-const decimal = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-const iso = (ms: number) => new Date(ms).toISOString();
-const amountPattern = /^\d{1,10}\.\d{2}$/;
-const centsOf = (value: string) => Number(value.slice(0, -3)) * 100 + Number(value.slice(-2));
-
-const valorSchema = z.string().regex(amountPattern, 'não respeita o _schema_ (\\d{1,10}\\.\\d{2})');
-const devedorSchema = z
-  .object({
-    cpf: z
-      .string()
-      .regex(/^\d{11}$/)
-      .optional(),
-    cnpj: z
-      .string()
-      .regex(/^[0-9A-Z]{14}$/)
-      .optional(),
-    nome: z.string().max(200).optional(),
-  })
-  .refine((d) => !(d.cpf !== undefined && d.cnpj !== undefined), { message: 'cpf e cnpj ao mesmo tempo', path: ['cnpj'] })
-  .refine((d) => d.nome === undefined || d.cpf !== undefined || d.cnpj !== undefined, { message: 'nome sem cpf ou cnpj', path: ['nome'] });
-const commonCob = {
-  valor: z.object({ original: valorSchema }).loose(),
-  chave: z.string().min(1).max(77),
-  solicitacaoPagador: z.string().max(140).optional(),
-  infoAdicionais: z
-    .array(z.object({ nome: z.string().max(50), valor: z.string().max(200) }))
-    .max(50)
-    .optional(),
-};
-const cobBodySchema = z.object({
-  calendario: z
-    .object({ expiracao: z.int().min(1).optional() })
-    .loose()
-    .optional(),
-  devedor: devedorSchema.optional(),
-  ...commonCob,
-});
-const cobvBodySchema = z.object({
-  calendario: z.object({ dataDeVencimento: z.iso.date(), validadeAposVencimento: z.int().min(0).optional() }).loose(),
-  devedor: devedorSchema.refine((d) => d.cpf !== undefined || d.cnpj !== undefined, { message: 'cpf ou cnpj obrigatório' }),
-  ...commonCob,
-});
-const refundBodySchema = z.object({
-  valor: valorSchema,
-  natureza: z.enum(['ORIGINAL', 'RETIRADA']).optional(),
-  descricao: z.string().max(140).optional(),
-});
-const webhookBodySchema = z.object({ webhookUrl: z.url({ protocol: /^https?$/ }).max(512) });
-
-const txidPattern = /^[a-zA-Z0-9]{26,35}$/;
-const anyIdPattern = /^[a-zA-Z0-9]{1,35}$/;
-
-function violationsOf(prefix: string, error: z.ZodError): EmulatorViolation[] {
-  return error.issues.map((issue) => ({
-    razao: `O campo ${[prefix, ...issue.path.map(String)].join('.')} ${issue.message}`,
-    propriedade: [prefix, ...issue.path.map(String)].join('.'),
-  }));
-}
-
-function parse<S extends z.ZodType>(schema: S, body: unknown, prefix: string, type: string, title: string, detail: string): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ProblemAnswer(400, type, title, detail, violationsOf(prefix, parsed.error));
-  return parsed.data;
-}
-
-function randomAlnum(length: number): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(length);
-  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
-}
-
-function stamp(ms: number): string {
-  return iso(ms).replace(/[-T:]/g, '').slice(0, 12);
-}
 
 interface StateHooks {
   now: () => number;
@@ -146,6 +35,7 @@ interface StateHooks {
   notify: (pix: EmulatorPix) => void;
 }
 
+/** The emulated PSP's books: charges (cob, cobv), Pix received, refunds and webhooks, by bacen/pix-api's rules. */
 export function createApiPixState(hooks: StateHooks) {
   const cobs = new Map<string, EmulatorCob>();
   const pixByE2e = new Map<string, EmulatorPix>();
@@ -155,51 +45,7 @@ export function createApiPixState(hooks: StateHooks) {
 
   const endToEndId = (at: number) => `E${hooks.ispb}${stamp(at)}${randomAlnum(11)}`;
   const rtrId = (at: number) => `D${hooks.ispb}${stamp(at)}${randomAlnum(11)}`;
-
-  function cobJson(cob: EmulatorCob): Record<string, unknown> {
-    const location = `${hooks.locationHost}/qr/v2/${cob.locId.toString(16).padStart(32, '0')}`;
-    return {
-      calendario:
-        cob.kind === 'cob'
-          ? { criacao: iso(cob.createdAt), expiracao: cob.expiracao }
-          : { criacao: iso(cob.createdAt), dataDeVencimento: cob.dataDeVencimento, validadeAposVencimento: cob.validadeAposVencimento },
-      txid: cob.txid,
-      revisao: cob.revisao,
-      loc: { id: cob.locId, location, tipoCob: cob.kind, criacao: iso(cob.createdAt) },
-      location,
-      status: cob.status,
-      ...(cob.devedor && { devedor: cob.devedor }),
-      valor: { original: decimal(cob.amountInCents) },
-      chave: cob.chave,
-      ...(cob.solicitacaoPagador !== undefined && { solicitacaoPagador: cob.solicitacaoPagador }),
-      ...(cob.endToEndIds.length > 0 && { pix: cob.endToEndIds.map((id) => pixJson(pixByE2e.get(id) as EmulatorPix)) }),
-    };
-  }
-
-  function refundJson(refund: EmulatorRefund): Record<string, unknown> {
-    return {
-      id: refund.id,
-      rtrId: refund.rtrId,
-      valor: decimal(refund.amountInCents),
-      natureza: refund.natureza,
-      ...(refund.descricao !== undefined && { descricao: refund.descricao }),
-      horario: { solicitacao: iso(refund.solicitacao), ...(refund.liquidacao !== undefined && { liquidacao: iso(refund.liquidacao) }) },
-      status: refund.status,
-      ...(refund.motivo !== undefined && { motivo: refund.motivo }),
-    };
-  }
-
-  function pixJson(pix: EmulatorPix): Record<string, unknown> {
-    return {
-      endToEndId: pix.endToEndId,
-      ...(pix.txid !== undefined && { txid: pix.txid }),
-      valor: decimal(pix.amountInCents),
-      chave: pix.chave,
-      horario: iso(pix.horario),
-      ...(pix.infoPagador !== undefined && { infoPagador: pix.infoPagador }),
-      ...(pix.devolucoes.length > 0 && { devolucoes: pix.devolucoes.map(refundJson) }),
-    };
-  }
+  const cobJsonOf = (cob: EmulatorCob) => cobJson(cob, hooks.locationHost, (id) => pixByE2e.get(id) as EmulatorPix);
 
   function cobFor(kind: 'cob' | 'cobv', txid: string): EmulatorCob {
     const cob = cobs.get(txid);
@@ -235,7 +81,7 @@ export function createApiPixState(hooks: StateHooks) {
         );
       }
       // The same request again (a client's retry) is the same charge; another one under this txid is refused.
-      if (existing.kind === kind && existing.requestText === requestText) return { created: false, json: cobJson(existing) };
+      if (existing.kind === kind && existing.requestText === requestText) return { created: false, json: cobJsonOf(existing) };
       throw new ProblemAnswer(400, type, 'Operação inválida.', `O txid ${txid} já está em uso por outra cobrança.`, [
         { razao: 'txid já utilizado', propriedade: `${kind}.txid` },
       ]);
@@ -271,7 +117,7 @@ export function createApiPixState(hooks: StateHooks) {
       };
     }
     cobs.set(txid, cob);
-    return { created: true, json: cobJson(cob) };
+    return { created: true, json: cobJsonOf(cob) };
   }
 
   function patchCob(txid: string, body: unknown): Record<string, unknown> {
@@ -295,7 +141,7 @@ export function createApiPixState(hooks: StateHooks) {
     if (parsed.valor) cob.amountInCents = centsOf(parsed.valor.original);
     if (parsed.status) cob.status = parsed.status;
     cob.revisao++;
-    return cobJson(cob);
+    return cobJsonOf(cob);
   }
 
   function receive(pix: EmulatorPix, notify: boolean): EmulatorPix {
@@ -460,10 +306,6 @@ export function createApiPixState(hooks: StateHooks) {
     return webhookJson(webhook);
   }
 
-  function webhookJson(webhook: EmulatorWebhook): Record<string, unknown> {
-    return { webhookUrl: webhook.webhookUrl, chave: webhook.chave, criacao: iso(webhook.criacao) };
-  }
-
   function webhookFor(chave: string): EmulatorWebhook {
     const webhook = webhooks.get(chave);
     if (!webhook) throw notFound(`O webhook da chave ${chave}`);
@@ -472,7 +314,7 @@ export function createApiPixState(hooks: StateHooks) {
 
   return {
     putCob,
-    getCob: (kind: 'cob' | 'cobv', txid: string) => cobJson(cobFor(kind, txid)),
+    getCob: (kind: 'cob' | 'cobv', txid: string) => cobJsonOf(cobFor(kind, txid)),
     patchCob,
     newTxid: () => randomAlnum(32),
     expire(txid: string): Record<string, unknown> {
@@ -480,7 +322,7 @@ export function createApiPixState(hooks: StateHooks) {
       if (!cob) throw notFound(`A cobrança ${txid}`);
       cob.expiredAt = hooks.now();
       if (cob.kind === 'cob') cob.expiracao = Math.max(0, Math.floor((cob.expiredAt - cob.createdAt) / 1000));
-      return cobJson(cob);
+      return cobJsonOf(cob);
     },
     pay,
     pixToKey,
@@ -520,7 +362,7 @@ export function createApiPixState(hooks: StateHooks) {
     listWebhooks: () => [...webhooks.values()].map(webhookJson),
     webhookFor: (chave: string) => webhooks.get(chave),
     webhooks: () => [...webhooks.values()].map((w) => ({ ...w })),
-    cobs: () => [...cobs.values()].map(cobJson),
+    cobs: () => [...cobs.values()].map((cob) => cobJsonOf(cob)),
     pix: () => pixInOrder.map(pixJson),
   };
 }

@@ -1,12 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isPromise, surfaceSafely, type ReceiverInternals } from '../../src/adapter-kit/index.js';
-import { PixhookError, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
-
-/** A Node request as frameworks leave it: maybe with a parsed `body` or a stashed `rawBody`. */
 import type { Socket } from 'node:net';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
-import type { PeerConnection, PeerTls } from '../../src/adapter-kit/index.js';
+import type { PeerConnection, PeerTls } from '../intake/peer-connection.js';
+import type { ReceiveRequest } from '../intake/create-receiver.js';
+import type { ReceiveResult } from '../intake/receive-answer.js';
+import type { ReceiverInternals } from '../intake/receiver-internals.js';
+import { isPlainHost } from '../shared/loopback.js';
+import { isPromise } from '../shared/maybe-promise.js';
+import { PixhookError } from '../shared/pixhook-error.js';
+import { surfaceSafely } from './surface-error.js';
 
+// The one Node bridge: node:http, Express, Fastify's raw request and Next's Pages router serve a
+// receiver through it, and the console (a fetch app) is mounted on Node through it too.
+
+/** A Node request as frameworks leave it: maybe with a parsed `body` or a stashed `rawBody`. */
 export type NodeRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; _body?: unknown };
 
 const nodeFix =
@@ -242,4 +249,99 @@ export function peerOf(socket: Socket | undefined): PeerConnection {
   }
   peer.tls = verdict;
   return peer;
+}
+
+// ── Fetch apps (the console) on Node: the request as a fetch `Request`, the `Response` written back.
+
+/** What a fetch app hears of a Node request beyond the `Request`: the socket's peer, and the mount path Express stripped. */
+export interface NodeRequestInfo {
+  remoteAddress?: string;
+  basePath?: string;
+}
+
+const maxFormBytes = 64 * 1024;
+
+/**
+ * Serves a fetch-style app to a Node request, streaming its answer (server-sent events stay open until
+ * the client leaves). A failure goes to `onError` and is answered 500 here, never handed to a framework's
+ * `next`: its error page would show the stack.
+ */
+export function serveFetchApp(
+  app: (request: Request, info: NodeRequestInfo) => Promise<Response>,
+  req: NodeRequest,
+  res: ServerResponse,
+  onError: (error: unknown) => void,
+): void {
+  const baseUrl = (req as NodeRequest & { baseUrl?: unknown }).baseUrl;
+  const info: NodeRequestInfo = {
+    ...(req.socket?.remoteAddress !== undefined && { remoteAddress: req.socket.remoteAddress }),
+    ...(typeof baseUrl === 'string' && { basePath: baseUrl }),
+  };
+  void fetchRequestOf(req)
+    .then((request) => app(request, info))
+    .then((response) => writeFetchResponse(response, res))
+    .catch((error: unknown) => {
+      onError(error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('The server failed (see its log).');
+      else res.destroy();
+    });
+}
+
+/** A Node request as a fetch `Request`: the full URL (Express's mount path included) and a form body up to 64 KiB. */
+async function fetchRequestOf(req: NodeRequest): Promise<Request> {
+  // The URL is built on the Host only when it is a plain host: `x@127.0.0.1` would make a URL with
+  // credentials, which `new Request` refuses. The header itself is kept for the app's own checks.
+  const given = req.headers.host;
+  const host = given !== undefined && isPlainHost(given) ? given : 'invalid.host';
+  const raw = (req as NodeRequest & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  const path = raw.startsWith('/') ? raw : `/${raw}`;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const method = (req.method ?? 'GET').toUpperCase();
+  const init: RequestInit = { method, headers };
+  if (method === 'POST') init.body = await readSmallForm(req);
+  const url = URL.canParse(`http://${host}${path}`) ? `http://${host}${path}` : `http://${host}/`;
+  return new Request(url, init);
+}
+
+async function readSmallForm(req: NodeRequest): Promise<string> {
+  // A framework's body parser may have read the form already (Express's urlencoded()).
+  if (req.readableEnded && typeof req.body === 'object' && req.body !== null) {
+    return new URLSearchParams(Object.entries(req.body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).byteLength;
+    if (size > maxFormBytes) break;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function writeFetchResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  res.on('close', () => void reader.cancel().catch(() => {}));
+  res.flushHeaders();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+    if (res.destroyed) break;
+  }
+  res.end();
 }
