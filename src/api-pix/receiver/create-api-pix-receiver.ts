@@ -26,13 +26,15 @@ import { withTimeout } from '../../shared/with-timeout.js';
 import { resolveAuth, type ApiPixAuth, type AuthFailure } from './api-pix-auth.js';
 import { andThen, isPromise, type MaybePromise } from '../../shared/maybe-promise.js';
 import { readBatch, type ApiPixCallback } from './read-batch.js';
+import { checkItemKey } from './key-check.js';
 
 interface ApiPixIntakeOptions {
   /** How the PSP's calls are authenticated (required; exactly one mode). */
   auth: ApiPixAuth;
   /**
    * The merchant's receiving keys (`chave`). When given, a Pix to any other key (or naming none) is never
-   * dispatched: it is kept in the quarantine and reported to `onInvalid`.
+   * dispatched: the payment book holds it as `unknown_key`, or, without a `book`, it is kept in the
+   * quarantine and reported to `onInvalid`.
    */
   keys?: readonly string[];
   /** Larger bodies get 413. Default 1 MiB (a 50-item batch is about 25 KiB). */
@@ -136,7 +138,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
       const base = batch.base === '' ? String(i) : `${batch.base}.${String(i)}`;
       const read = readItem(batch.callback, batch.items[i], base);
       if (read.failures.length > 0) call.failures.push(...read.failures);
-      const events = keys === undefined ? read.events : withKeyChecked(read.events, base, call.failures);
+      const events = keys === undefined ? read.events : checkItemKey(read.events, keys, intake.hasBook, base, call.failures);
       for (const event of events) call.events.push(event);
     }
     return andThen(runEvents(call, 0), afterEvents, undefined, call);
@@ -199,20 +201,6 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
     if (callback === 'pix') return readPixItem(item, base);
     const read = callback === 'rec' ? recurrenceEvent(item, base) : recurringChargeEvent(item, base);
     return read.ok ? { events: [read.event], failures: [] } : { events: [], failures: [{ path: read.path, message: read.message }] };
-  }
-
-  /** A Pix to another merchant's key is never dispatched as this merchant's money. */
-  function withKeyChecked(events: ApiPixEvent[], base: string, failures: EssentialFailure[]): ApiPixEvent[] {
-    const first = events[0];
-    if (first === undefined || first.name !== 'pix_received') return events;
-    const key = first.pix.key;
-    if (key !== undefined && keys!.has(key)) return events;
-    const path = base === '' ? 'chave' : `${base}.chave`;
-    failures.push({
-      path,
-      message: `${path}: ${key === undefined ? 'no receiving key given' : 'a key that is not one of `keys`'}; not dispatched (unknown_key)`,
-    });
-    return [];
   }
 
   async function whollyInvalid(
