@@ -2,11 +2,13 @@ import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createNodeHandler } from '../../adapters/node/index.js';
 import { createApiPixReceiver, type PixReceivedEvent, type PixRefundUpdatedEvent } from '../../src/api-pix/index.js';
+import { createConsole } from '../../src/console/index.js';
 import { memoryQuarantine } from '../../src/dedupe/memory-quarantine.js';
 import {
   createProcessing,
   createReceiver,
   memoryDedupeStore,
+  memoryJournal,
   memoryPaymentBook,
   PixhookConfigError,
   type PaymentPolicy,
@@ -87,6 +89,23 @@ describe('unknown_key on the memory book, over receive()', () => {
     expect((await other.receive(call(apiPixBody([apiPixPix({ key: theirs })])))).status).toBe(200);
     expect(accepted).toEqual([]);
     expect(await quarantine.list()).toHaveLength(1);
+  });
+});
+
+describe('unknown_key on the console', () => {
+  it('shows the held Pix on the held page and /api/held with its reason', async () => {
+    const book = memoryPaymentBook();
+    const { receiver } = keyedReceiver(book);
+    const foreign = apiPixPix({ key: theirs });
+    expect((await receiver.receive(call(apiPixBody([foreign])))).reason).toBe('held');
+    const consoleApp = createConsole({ journal: memoryJournal(), book, receiver });
+    const page = await (await consoleApp.fetch(new Request('http://127.0.0.1/held'))).text();
+    expect(page).toContain('<span class="violation">unknown_key</span>');
+    expect(page).toContain(foreign.txid!);
+    const api = (await (await consoleApp.fetch(new Request('http://127.0.0.1/api/held'))).json()) as unknown;
+    expect(api).toMatchObject([
+      { state: 'held', violations: [{ reason: 'unknown_key', action: 'hold' }], event: { name: 'pix_received', keyKnown: false } },
+    ]);
   });
 });
 
