@@ -64,6 +64,11 @@ export function evaluatePolicy(input: PolicyInput): Violation[] {
   const current = event.kind === 'transaction' ? event.transaction : event.transfer;
   const from = resource?.status;
 
+  // Checked by the receiver against its `keys`: money sent to another key is not this merchant's.
+  if ((event.name === 'pix_received' || event.name === 'pix_refund_updated') && event.keyKnown === false) {
+    add('unknown_key', "A Pix to a key (chave) that is not one of the receiver's `keys`, or to none: not this merchant's money.");
+  }
+
   // A dispute is a new fact about a paid charge, not a status change: it can arrive after a refund.
   if (from !== undefined && event.name !== 'transaction_infraction' && movesBackwards(event.kind, from, current.status)) {
     add('stale_status', `${event.name} states ${quoted(current.status)} after ${quoted(from)}: it would move the ${event.kind} backwards.`);

@@ -2,8 +2,11 @@ import { describeGiven } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { policyReasons, type PolicyAction, type PolicyReason } from '../events/violation.js';
 
-/** What `createReceiver({ book, policy })` takes: any reason, set to `hold` or `flag`; the rest keep their default. */
-export type PaymentPolicy = Partial<Record<PolicyReason, PolicyAction>>;
+/**
+ * What `createReceiver({ book, policy })` takes: any reason, set to `hold` or `flag`; the rest keep their default.
+ * `unknown_key` is `hold` only: a Pix to another key is never the merchant's money, so no handler may run it unseen.
+ */
+export type PaymentPolicy = Partial<Record<Exclude<PolicyReason, 'unknown_key'>, PolicyAction>> & { unknown_key?: 'hold' };
 
 /** A policy with every reason decided, as `checkPolicy` returns it. */
 export type ResolvedPolicy = Readonly<Record<PolicyReason, PolicyAction>>;
@@ -17,6 +20,7 @@ export const defaultPolicy: ResolvedPolicy = Object.freeze({
   duplicate_payment: 'hold',
   unknown_charge: 'flag',
   not_confirmed: 'hold',
+  unknown_key: 'hold',
 });
 
 const reasonSet: ReadonlySet<string> = new Set(policyReasons);
@@ -39,6 +43,12 @@ export function checkPolicy(policy: PaymentPolicy | undefined): ResolvedPolicy {
     }
     if (value !== 'hold' && value !== 'flag') {
       throw new PixhookConfigError(`pixhook: \`policy.${key}\` must be "hold" or "flag", got ${describeGiven(value)}.`);
+    }
+    // `flag` would run the handlers, which credit the money: a Pix to another key is never the merchant's.
+    if (key === 'unknown_key' && value !== 'hold') {
+      throw new PixhookConfigError(
+        'pixhook: `policy.unknown_key` can only be "hold": a Pix to a key that is not one of `keys` is never the merchant\'s money; release it by hand if it is.',
+      );
     }
     resolved[key as PolicyReason] = value;
   }

@@ -227,12 +227,19 @@ export interface ApiPixEventBase<N extends ApiPixEventName> extends Omit<EventBa
 
 export interface PixReceivedEvent extends ApiPixEventBase<'pix_received'> {
   pix: ReceivedPix;
+  /**
+   * `false` when `createApiPixReceiver` has `keys` and `pix.key` (the `chave`) is not one of them, or the Pix
+   * names none: the payment book holds it as `unknown_key`, so handlers see it only on a release. Absent otherwise.
+   */
+  keyKnown?: false;
 }
 
 export interface PixRefundUpdatedEvent extends ApiPixEventBase<'pix_refund_updated'> {
   refund: PixRefundUpdate;
   /** The original Pix the refund returns (its own `devolucoes` left out). */
   pix: ReceivedPix;
+  /** As `pix_received`'s: `false` when the original Pix's key is not one of the receiver's `keys`. */
+  keyKnown?: false;
 }
 
 export interface RecurrenceUpdatedEvent extends ApiPixEventBase<'recurrence_updated'> {

@@ -10,6 +10,7 @@ export const policyReasons = [
   'duplicate_payment',
   'unknown_charge',
   'not_confirmed',
+  'unknown_key',
 ] as const;
 
 /** Every violation reason: the policy's, plus `dispute_deadline`, an alert about an open dispute, not about an event. */

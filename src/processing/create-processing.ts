@@ -172,6 +172,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     },
     acceptDelivery,
     journalWriter: writer,
+    hasBook: book !== undefined,
     runQueued: (job, run) => runQueued(scope, job, run),
     drain: (drainOptions = {}) => drain(drainOptions.timeoutMs),
     close(closeOptions = {}) {

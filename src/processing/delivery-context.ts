@@ -26,6 +26,8 @@ export interface DeliveryProcessing extends Processing {
   readonly journalWriter: JournalWriter | undefined;
   /** `acceptNow` for a delivery the receiver already opened in the journal. Never throws. */
   acceptDelivery(event: PixEvent | UnknownEvent, context: DeliveryContext): MaybePromise<AcceptResult>;
+  /** True with a payment `book`: what the book would hold may be handed over (an API Pix to another key). */
+  readonly hasBook: boolean;
 }
 
 /** The context of a caller's `accept(event, options)`: no journal record yet. */
@@ -37,10 +39,12 @@ export function contextOf(options: AcceptOptions): DeliveryContext {
  * `processing` as the receiver drives it. One `createProcessing` made is one already; any other object
  * with the `Processing` methods is driven through `acceptNow` and journals nothing.
  */
-export function deliveryProcessingOf(processing: Processing): Pick<DeliveryProcessing, 'journalWriter' | 'acceptDelivery'> {
+export function deliveryProcessingOf(processing: Processing): Pick<DeliveryProcessing, 'journalWriter' | 'acceptDelivery' | 'hasBook'> {
   if (isDeliveryProcessing(processing)) return processing;
+  // Another object's book is not known: what a book would hold is refused at intake instead.
   return {
     journalWriter: undefined,
+    hasBook: false,
     acceptDelivery: (event, context) =>
       processing.acceptNow(event, {
         ...(context.body !== undefined && { body: context.body }),

@@ -2,7 +2,9 @@
 import express from 'express';
 import Fastify from 'fastify';
 import { request as httpsRequest } from 'node:https';
+import { once } from 'node:events';
 import type { Server } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
@@ -30,18 +32,39 @@ beforeAll(async () => {
   impostor = await makeLeaf(pspCa, 'someone-else.example', 'client');
 });
 
-type Serve = (receiver: Receiver) => Promise<{ port: number; close: () => Promise<void> }>;
+/** A served receiver: its port, and the TLS server itself, whose `tlsClientError` says a handshake was refused. */
+interface Served {
+  port: number;
+  tls: Server;
+  close: () => Promise<void>;
+}
+type Serve = (receiver: Receiver) => Promise<Served>;
 
-async function listen(tls: Server): Promise<{ port: number; close: () => Promise<void> }> {
+async function listen(tls: Server): Promise<Served> {
   await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
   return {
     port: (tls.address() as AddressInfo).port,
+    tls,
     close: () =>
       new Promise<void>((resolve) => {
         tls.close(() => resolve());
         tls.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The TLS server's refusal of the next handshake (its error code, and the chain's verdict), and how many
+ * connections it did secure: a refused one never becomes a secure connection, so no HTTP byte is read.
+ */
+function watchHandshakes(tls: Server): { refused: Promise<{ code?: string; verdict: unknown }>; secured: () => number } {
+  let secured = 0;
+  tls.on('secureConnection', () => secured++);
+  const refused = once(tls, 'tlsClientError').then(([error, socket]) => ({
+    code: (error as NodeJS.ErrnoException).code,
+    verdict: (socket as TLSSocket).authorizationError,
+  }));
+  return { refused, secured: () => secured };
 }
 
 const tlsOptions = () => ({ cert: server.cert, key: server.key, ca: pspCa.cert });
@@ -68,7 +91,7 @@ const frameworks: [string, Serve][] = [
       });
       await app.register(pixhookFastify, { receiver, path: '/webhooks/bank' });
       await app.listen({ port: 0, host: '127.0.0.1' });
-      return { port: (made!.address() as AddressInfo).port, close: () => app.close() };
+      return { port: (made!.address() as AddressInfo).port, tls: made!, close: () => app.close() };
     },
   ],
 ];
@@ -123,7 +146,12 @@ describe.each(frameworks)('API Pix mTLS on %s', (_name, serve) => {
     const { receiver, handled } = receiverFor({ mtls: { ca: pspCa.cert } });
     const running = await serve(receiver);
     try {
-      await expect(send(running.port, undefined, apiPixBody([apiPixPix()]))).rejects.toThrow();
+      const handshakes = watchHandshakes(running.tls);
+      await expect(send(running.port, undefined, apiPixBody([apiPixPix()]))).rejects.toMatchObject({
+        code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
+      });
+      expect((await handshakes.refused).code).toBe('ERR_SSL_PEER_DID_NOT_RETURN_A_CERTIFICATE');
+      expect(handshakes.secured()).toBe(0);
       expect(handled).toEqual([]);
     } finally {
       await running.close();
@@ -134,7 +162,11 @@ describe.each(frameworks)('API Pix mTLS on %s', (_name, serve) => {
     const { receiver, handled } = receiverFor({ mtls: { ca: pspCa.cert } });
     const running = await serve(receiver);
     try {
+      const handshakes = watchHandshakes(running.tls);
       await expect(send(running.port, stranger, apiPixBody([apiPixPix()]))).rejects.toThrow();
+      // Node verifies the chain at the end of the handshake and destroys the socket before it is secure.
+      expect((await handshakes.refused).verdict).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+      expect(handshakes.secured()).toBe(0);
       expect(handled).toEqual([]);
     } finally {
       await running.close();

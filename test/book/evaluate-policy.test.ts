@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluatePolicy, type PolicyInput, type PolicyView } from '../../src/book/evaluate-policy.js';
 import { checkPolicy, defaultPolicy } from '../../src/book/payment-policy.js';
 import type { PixEvent } from '../../src/index.js';
+import { readPixItem } from '../../src/api-pix/index.js';
+import { apiPixPix, apiPixRefund } from '../../src/testing/index.js';
 import { chargeEvent, transferEvent } from './book-events.js';
 
 const receivedAt = Date.parse('2026-05-01T12:00:00Z');
@@ -157,6 +159,24 @@ describe('evaluatePolicy: not_confirmed', () => {
     expect(reasonsOf(chargeEvent('transaction_paid', { id: 'c' }), undefined, { confirmed: false })).toEqual(['not_confirmed:hold']);
     expect(reasonsOf(transferEvent('transfer_completed', { id: 't' }), undefined, { confirmed: false })).toEqual(['not_confirmed:hold']);
     expect(reasonsOf(chargeEvent('transaction_paid', { id: 'c' }), undefined, { confirmed: true })).toEqual([]);
+  });
+});
+
+describe('evaluatePolicy: unknown_key', () => {
+  const pix = (keyKnown?: false) => {
+    const read = readPixItem(apiPixPix({ key: 'outra@example.com', devolucoes: [apiPixRefund()] }), '');
+    return read.events.map((event) => (keyKnown === undefined ? event : { ...event, keyKnown })) as PixEvent[];
+  };
+
+  it('holds a Pix (and its refunds) the receiver found sent to another key, before any other rule, on any book state', () => {
+    for (const event of pix(false)) {
+      expect(reasonsOf(event, undefined)).toEqual(['unknown_key:hold']);
+      expect(reasonsOf(event, at('paid', { expected: { amountInCents: 1 } }), { expectationsInUse: true })[0]).toBe('unknown_key:hold');
+    }
+  });
+
+  it('says nothing of a Pix the receiver did not mark (its key is one of `keys`, or there are no `keys`)', () => {
+    for (const event of pix()) expect(reasonsOf(event, undefined)).toEqual([]);
   });
 });
 

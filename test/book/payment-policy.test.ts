@@ -4,7 +4,7 @@ import { checkPolicy, defaultPolicy } from '../../src/book/payment-policy.js';
 import { policyReasons, violationReasons } from '../../src/events/violation.js';
 
 describe('checkPolicy', () => {
-  it('documents the defaults: hold the mismatches, the duplicate payment, stale statuses and not_confirmed; flag the others', () => {
+  it('documents the defaults: hold the mismatches, the duplicate payment, stale statuses, not_confirmed and unknown_key; flag the others', () => {
     expect(checkPolicy(undefined)).toEqual({
       amount_mismatch: 'hold',
       payer_mismatch: 'hold',
@@ -13,6 +13,7 @@ describe('checkPolicy', () => {
       not_confirmed: 'hold',
       paid_after_expiry: 'flag',
       unknown_charge: 'flag',
+      unknown_key: 'hold',
     });
     expect(defaultPolicy).toEqual(checkPolicy({}));
   });
@@ -27,6 +28,7 @@ describe('checkPolicy', () => {
       'payer_mismatch',
       'stale_status',
       'unknown_charge',
+      'unknown_key',
     ]);
     expect(policyReasons).not.toContain('dispute_deadline');
   });
@@ -42,6 +44,11 @@ describe('checkPolicy', () => {
   it.each([
     ['an unknown key', { amount_mismatc: 'hold' }, /`policy` keys must be reason codes .*got the string "amount_mismatc"/],
     ['dispute_deadline as a key', { dispute_deadline: 'hold' }, /`dispute_deadline` is an alert, set by `disputeAlertMs`/],
+    [
+      'unknown_key set to flag (money to another key is never the merchant’s)',
+      { unknown_key: 'flag' },
+      /^pixhook: `policy\.unknown_key` can only be "hold"/,
+    ],
     ['an unknown value', { stale_status: 'ignore' }, /`policy.stale_status` must be "hold" or "flag", got the string "ignore"/],
     ['a value of the wrong type', { stale_status: true }, /`policy.stale_status` must be "hold" or "flag", got true/],
     ['not an object', 'hold', /`policy` must be an object/],

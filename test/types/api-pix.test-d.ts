@@ -26,8 +26,11 @@ describe('pixhook/api-pix types (issue 29)', () => {
       expectTypeOf(event.pix).toEqualTypeOf<ReceivedPix>();
       expectTypeOf(event.pix.amountInCents).toEqualTypeOf<number>();
       expectTypeOf(event.pix.txid).toEqualTypeOf<string | undefined>();
+      // Set only to false (another key, held as unknown_key): a handler sees it on a release.
+      expectTypeOf(event.keyKnown).toEqualTypeOf<false | undefined>();
     });
     receiver.on('pix_refund_updated', (event) => {
+      expectTypeOf(event.keyKnown).toEqualTypeOf<false | undefined>();
       expectTypeOf(event.refund.status).toEqualTypeOf<PixRefundStatus>();
       expectTypeOf(event.refund.endToEndId).toEqualTypeOf<string>();
     });

@@ -85,6 +85,9 @@ describe('the payment book contract', () => {
     void checkPolicy({ stale_status: 'ignore' });
     // @ts-expect-error dispute_deadline is an alert, not a policy key
     void checkPolicy({ dispute_deadline: 'hold' });
+    void checkPolicy({ unknown_key: 'hold' });
+    // @ts-expect-error unknown_key is hold only: a Pix to another key is never the merchant's money
+    void checkPolicy({ unknown_key: 'flag' });
   });
 });
 

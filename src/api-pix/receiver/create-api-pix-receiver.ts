@@ -21,14 +21,16 @@ import { batchAnswer } from './batch-answer.js';
 import { callEntry } from './call-entry.js';
 import { createInvalidKeeper } from './keep-invalid.js';
 import { readBatch, readItem } from './read-batch.js';
-import { resolveKeys, withKeyChecked } from './receiving-keys.js';
+import { checkItemKey } from './key-check.js';
+import { resolveKeys } from './receiving-keys.js';
 
 interface ApiPixIntakeOptions {
   /** How the PSP's calls are authenticated (required; exactly one mode). */
   auth: ApiPixAuth;
   /**
    * The merchant's receiving keys (`chave`). When given, a Pix to any other key (or naming none) is never
-   * dispatched: it is kept in the quarantine and reported to `onInvalid`.
+   * dispatched: the payment book holds it as `unknown_key`, or, without a `book`, it is kept in the
+   * quarantine and reported to `onInvalid`.
    */
   keys?: readonly string[];
   /** Larger bodies get 413. Default 1 MiB (a 50-item batch is about 25 KiB). */
@@ -126,7 +128,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
       const base = batch.base === '' ? String(i) : `${batch.base}.${String(i)}`;
       const read = readItem(batch.callback, batch.items[i], base);
       if (read.failures.length > 0) call.failures.push(...read.failures);
-      const events = keys === undefined ? read.events : withKeyChecked(keys, read.events, base, call.failures);
+      const events = keys === undefined ? read.events : checkItemKey(read.events, keys, intake.hasBook, base, call.failures);
       for (const event of events) call.events.push(event);
     }
     return andThen(runEvents(call, 0), afterEvents, undefined, call);
