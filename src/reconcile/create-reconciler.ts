@@ -2,6 +2,8 @@ import { describeError as describe } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import { escapeLogFields } from '../shared/logger.js';
+import { apiPixReconciler, isApiPixReconciler, type ApiPixReconcilerOptions } from './api-pix-reconciler.js';
+import type { ListingReconciler } from './create-listing-reconciler.js';
 import { recoveredEvent } from './recovered-event.js';
 import { resolveReconcilerOptions, type PendingCharge, type ReconcilerOptions } from './reconciler-options.js';
 import type { WatchEntry } from './watch-store.js';
@@ -73,9 +75,13 @@ function rateLimitedFor(error: unknown): number | undefined {
 /**
  * Follows charges to a final status through `GET /api/v1/transactions/{id}`, and hands each final
  * status to processing as the event the webhook would have carried (`source: 'reconcile'`), so a
- * payment whose webhook never arrived is still handled, once.
+ * payment whose webhook never arrived is still handled, once. With `apiPix` (a standard PSP's client)
+ * it is the listing reconciler instead (`createListingReconciler`): `GET /pix` walked from a cursor.
  */
-export function createReconciler(options: ReconcilerOptions): Reconciler {
+export function createReconciler(options: ApiPixReconcilerOptions): ListingReconciler;
+export function createReconciler(options: ReconcilerOptions): Reconciler;
+export function createReconciler(options: ReconcilerOptions | ApiPixReconcilerOptions): Reconciler | ListingReconciler {
+  if (isApiPixReconciler(options)) return apiPixReconciler(options);
   const config = resolveReconcilerOptions(options);
   const store = config.watchStore;
   const owner = `rc_${globalThis.crypto.randomUUID()}`;

@@ -12,5 +12,6 @@ export { reconcilerMetricsToPrometheus } from './reconciler-prometheus.js';
 export { createListingReconciler } from './create-listing-reconciler.js';
 export type { ListingReconciler, ListingReconcilerMetrics, ListingRunResult } from './create-listing-reconciler.js';
 export type { ListedPix, ListingClient, ListingReconcilerOptions } from './listing-reconciler-options.js';
+export type { ApiPixReconcilerOptions } from './api-pix-reconciler.js';
 export { memoryCursorStore } from './memory-cursor-store.js';
 export type { CursorStore } from './cursor-store.js';

@@ -53,6 +53,8 @@ export interface PendingCharge {
 
 export interface ReconcilerOptions {
   client: ReconcilerClient;
+  /** Not with `client`: `createReconciler({ apiPix })` is the API Pix listing reconciler. */
+  apiPix?: never;
   processing: ReconcilerProcessing;
   /** Where the watch list and schedule live. Default: `memoryWatchStore()`. */
   watchStore?: WatchStore;
@@ -99,7 +101,9 @@ export interface ReconcilerOptions {
   now?: () => number;
 }
 
-type ResolvedReconcilerOptions = Required<Omit<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError' | 'retry'>> &
+type ResolvedReconcilerOptions = Required<
+  Omit<ReconcilerOptions, 'apiPix' | 'listPending' | 'onRecovered' | 'logger' | 'onError' | 'retry'>
+> &
   Pick<ReconcilerOptions, 'listPending' | 'onRecovered' | 'logger' | 'onError'> & { retry: RetryPolicy };
 
 const variants: readonly string[] = ['a', 'b', 'short'];

@@ -6,7 +6,7 @@ import { readBudget } from '../../src/client/index.js';
 import type { ApiPixEmulator } from '../../src/emulator/index.js';
 import { createProcessing, memoryDedupeStore, type DedupeStore, type PixEvent } from '../../src/index.js';
 import { postgresCursorStore } from '../../src/postgres/index.js';
-import { createListingReconciler, memoryCursorStore, type CursorStore } from '../../src/reconcile/index.js';
+import { createListingReconciler, createReconciler, memoryCursorStore, type CursorStore } from '../../src/reconcile/index.js';
 import { redisCursorStore, redisDedupeStore } from '../../src/redis/index.js';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -183,6 +183,61 @@ describe('the listing reconciler recovers what the webhook missed', () => {
       const rest = await second.runOnce();
       expect(rest.stoppedBy).toBeUndefined();
       expect(rest.recovered).toBe(40);
+      expect([...handled.keys()].sort()).toEqual([...ids].sort());
+      expect([...handled.values()].every((n) => n === 1)).toBe(true);
+    });
+  }
+
+  for (const [where, cursorStoreFor] of restartCases) {
+    it(`webhook disabled by the PSP after 3 failures, a run cut short, then a restart, with the cursor on ${where}: 100/100 handled once`, async () => {
+      emulator = await startApiPix({ groupWindowMs: 10, disableWebhookAfterFailures: 3 });
+      const handled = new Map<string, number>();
+      const dedupePrefix = `x${Date.now()}:{dedupe}:`;
+      const dedupe = () => redisDedupeStore({ client: newRedis(), prefix: dedupePrefix });
+      const webhook = await startWebhookSide(emulator, processingWith(dedupe(), handled));
+      cleanups.push(webhook.close);
+      const setupClient = clientFor(emulator);
+      cleanups.push(() => setupClient.close());
+      await setupClient.configureWebhook(webhook.url);
+      const from = Date.now() - 1000;
+      emulator.injectDeliveryFault({ action: 'fail', status: 503, times: 3 });
+      const ids = await pay100(emulator, setupClient);
+      expect(emulator.deliveries().filter((d) => d.state === 'disabled').length).toBeGreaterThan(0);
+      expect(emulator.deliveries().some((d) => d.state === 'delivered')).toBe(false);
+      expect(handled.size).toBe(0);
+
+      // First process, through createReconciler({ apiPix }): 3 pages of 20 are all its budget allows.
+      const place = `dis${Date.now()}`;
+      const client1 = clientFor(emulator, { readBudget: readBudget({ perMinute: 3 }) });
+      cleanups.push(() => client1.close());
+      // No overlap: the second process lists from the saved cursor on, not the first process's Pix again.
+      const options = { from, settleMs: 0, pageSize: 20, overlapMs: 0 };
+      const store1 = await cursorStoreFor(place);
+      const cut = await createReconciler({
+        apiPix: client1,
+        processing: processingWith(dedupe(), handled),
+        cursorStore: store1,
+        ...options,
+      }).runOnce();
+      expect(cut).toMatchObject({ recovered: 60, failed: 0 });
+      expect(cut.stoppedBy).toMatchObject({ apiCode: 'READ_BUDGET_SPENT' });
+      const saved = await store1.get('api-pix');
+      expect(saved).toBeGreaterThan(from);
+
+      // "Restart": new connections, processing and reconciler; the cursor is read back from the store.
+      const client2 = clientFor(emulator);
+      cleanups.push(() => client2.close());
+      const store2 = await cursorStoreFor(place);
+      expect(await store2.get('api-pix')).toBe(saved);
+      const rest = await createReconciler({
+        apiPix: client2,
+        processing: processingWith(dedupe(), handled),
+        cursorStore: store2,
+        ...options,
+      }).runOnce();
+      expect(rest.stoppedBy).toBeUndefined();
+      expect(rest.recovered).toBe(40);
+      expect(rest.listed).toBeLessThan(100);
       expect([...handled.keys()].sort()).toEqual([...ids].sort());
       expect([...handled.values()].every((n) => n === 1)).toBe(true);
     });

@@ -1,68 +1,26 @@
-import { createServer } from 'node:https';
-import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiPixBadRequestError,
   ApiPixForbiddenError,
   ApiPixNotFoundError,
   ApiPixServerError,
-  createApiPixClient,
   type ApiPixClient,
 } from '../../src/api-pix/index.js';
 import { PixResponseError } from '../../src/client/index.js';
-import type { ApiPixEmulator } from '../../src/emulator/index.js';
-import { startApiPix } from './emulator-setup.js';
 import * as examples from './spec-examples.js';
+import { startSpecPsp } from './spec-psp.js';
 
 // A PSP that answers with the spec's own examples, over mTLS with the emulator's certificates: the client must read
 // each the way the standard documents it.
-let emulator: ApiPixEmulator;
 let client: ApiPixClient;
+let answers: Map<string, { status: number; body?: unknown }>;
 let close: () => Promise<void>;
-const answers = new Map<string, { status: number; body: unknown }>();
 
 beforeAll(async () => {
-  emulator = await startApiPix();
-  const server = createServer(
-    {
-      cert: readFileSync(emulator.certificates.serverCert),
-      key: readFileSync(emulator.certificates.serverKey),
-      ca: readFileSync(emulator.certificates.ca),
-      requestCert: true,
-      rejectUnauthorized: true,
-    },
-    (request, response) => {
-      request.resume();
-      request.on('end', () => {
-        const path = (request.url ?? '').replace(/\?.*$/, '');
-        const answer =
-          path === '/oauth/token'
-            ? { status: 200, body: { access_token: 'token', token_type: 'Bearer', expires_in: 3600 } }
-            : (answers.get(`${request.method} ${path}`) ?? { status: 404, body: examples.problems.NaoEncontradoExample1 });
-        const text = JSON.stringify(answer.body);
-        response.writeHead(answer.status, { 'content-type': answer.status >= 400 ? 'application/problem+json' : 'application/json' });
-        response.end(text);
-      });
-    },
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  close = () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
-  client = createApiPixClient({
-    baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    clientId: 'id',
-    clientSecret: 'secret',
-    cert: emulator.certificates.clientCert,
-    key: emulator.certificates.clientKey,
-    ca: emulator.certificates.ca,
-    pixKey: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906',
-    retry: { attempts: 1 },
-  });
+  ({ client, answers, close } = await startSpecPsp());
 });
 afterAll(async () => {
-  client.close();
   await close();
-  await emulator.close();
 });
 
 describe('the client reads the spec’s examples', () => {
@@ -150,6 +108,8 @@ describe('the client reads the spec’s examples', () => {
 describe('every Problema example becomes its typed error, with the body kept', () => {
   const cases = [
     ['RequisicaoInvalidaCobExample1', ApiPixBadRequestError, 'CobOperacaoInvalida'],
+    ['OperacaoInvalidaCobExample1', ApiPixBadRequestError, 'CobOperacaoInvalida'],
+    ['RequisicaoInvalidaCobVExample1', ApiPixBadRequestError, 'CobVOperacaoInvalida'],
     ['OperacaoInvalidaCobVExample1', ApiPixBadRequestError, 'CobVOperacaoInvalida'],
     ['RequisicaoInvalidaDevolucaoExample1', ApiPixBadRequestError, 'PixDevolucaoInvalida'],
     ['RequisicaoInvalidaWebhookExample1', ApiPixBadRequestError, 'WebhookOperacaoInvalida'],

@@ -100,6 +100,43 @@ export const pixWebhook1 = {
   },
 };
 
+export const cobResponse4 = {
+  calendario: { criacao: '2020-09-09T20:15:00.358Z', dataDeVencimento: '2020-12-31', validadeAposVencimento: 30 },
+  txid: '7978c0c97ea847e78e8849634473c1f1',
+  revisao: 0,
+  loc: { id: 789, location: 'pix.example.com/qr/c2/cobv/9d36b84fc70b478fb95c12729b90ca25', tipoCob: 'cobv' },
+  status: 'ATIVA',
+  devedor: {
+    logradouro: 'Alameda Souza, Numero 80, Bairro Braz',
+    cidade: 'Recife',
+    uf: 'PE',
+    cep: '70011750',
+    cpf: '12345678909',
+    nome: 'Francisco da Silva',
+  },
+  recebedor: {
+    logradouro: 'Rua 15 Numero 1200, Bairro São Luiz',
+    cidade: 'São Paulo',
+    uf: 'SP',
+    cep: '70800100',
+    cnpj: '56989000019533',
+    nome: 'Empresa de Logística SA',
+  },
+  valor: { original: '123.45' },
+  chave: '5f84a4c5-c5cb-4599-9f13-7eb4d419dacc',
+  solicitacaoPagador: 'Cobrança dos serviços prestados.',
+};
+
+/** `getPix1`: the answer of `GET /pix`, with pixResponse1–3. */
+export const getPix1 = {
+  parametros: {
+    inicio: '2020-04-01T00:00:00Z',
+    fim: '2020-04-01T23:59:59Z',
+    paginacao: { paginaAtual: 0, itensPorPagina: 100, quantidadeDePaginas: 1, quantidadeTotalDeItens: 2 },
+  },
+  pix: [pixResponse1, pixResponse2, pixResponse3],
+};
+
 export const devolucaoResponse1 = {
   id: '123456',
   rtrId: 'D12345678202009091000abcde123456',
@@ -123,7 +160,7 @@ export const webhookResponse1 = {
   criacao: '2020-11-11T10:15:00.358Z',
 };
 
-/** Every `Problema` example of the spec, with its HTTP status. */
+/** Every `Problema` example of the spec for the operations the client makes (cob, cobv, pix, devolucao, webhook). */
 export const problems = {
   RequisicaoInvalidaCobExample1: {
     type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida',
@@ -132,6 +169,20 @@ export const problems = {
     detail:
       'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.',
     violacoes: [{ razao: 'O campo cob.valor.original não respeita o _schema_.', propriedade: 'cob.valor.original' }],
+  },
+  OperacaoInvalidaCobExample1: {
+    type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida',
+    title: 'Operação inválida.',
+    status: 400,
+    detail:
+      'A requisição que busca alterar ou criar uma cobrança para pagamento imediato não respeita o _schema_ ou está semanticamente errada.',
+  },
+  RequisicaoInvalidaCobVExample1: {
+    type: 'https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida',
+    title: 'Cobrança inválida.',
+    status: 400,
+    detail: 'A requisição que busca alterar ou criar uma cobrança com vencimento não respeita o _schema_ ou está semanticamente errada.',
+    violacoes: [{ razao: 'O objeto cobv.devedor não respeita o _schema_.', propriedade: 'cobv.devedor' }],
   },
   OperacaoInvalidaCobVExample1: {
     type: 'https://pix.bcb.gov.br/api/v2/error/CobVOperacaoInvalida',
