@@ -130,6 +130,11 @@ const proxyCases: ApiPixCase[] = [
 
 const mtlsCases: ApiPixCase[] = [
   {
+    name: 'the same app reached over plain HTTP: 401 client_certificate_required',
+    steps: [{ send: { ...post(body), client: 'plain' }, expect: refused(401, 'client_certificate_required') }],
+    handled: 0,
+  },
+  {
     name: 'a client without a certificate is refused in the TLS handshake',
     steps: [{ send: { ...post(body), client: 'none' }, expect: handshakeRefused }],
     handled: 0,

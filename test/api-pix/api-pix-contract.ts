@@ -214,6 +214,12 @@ export const sharedCases: ApiPixCase[] = [
     invalid: 1,
   },
   {
+    name: 'a call whose every item is unreadable is kept once, with its bytes, and answered 200 (a resend cannot mend it)',
+    steps: [{ send: post(wrapped({ ...a, valor: '1.5' }, { ...b, endToEndId: 'E-1' })), expect: ok }],
+    handled: 0,
+    invalid: 1,
+  },
+  {
     name: 'a Pix to a key not in `keys` is never dispatched: kept and reported',
     options: { keys: ['loja@example.com'] },
     steps: [{ send: post(apiPixBody([one, { ...a, chave: 'outra@example.com' }])), expect: ok }],

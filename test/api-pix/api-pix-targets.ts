@@ -19,8 +19,8 @@ import { sendCall, type CallRequest } from './send-pix-call.js';
 
 export type AuthMode = 'urlSecret' | 'proxy' | 'mtls';
 
-/** Which certificate the client presents over TLS (`mtls` mode only). */
-export type ClientName = 'psp' | 'stranger' | 'impostor' | 'none';
+/** Which certificate the client presents over TLS (`mtls` mode only); `plain`: no TLS at all. */
+type ClientName = 'psp' | 'stranger' | 'impostor' | 'none' | 'plain';
 
 export interface PixRequest extends CallRequest {
   client?: ClientName;
@@ -73,26 +73,40 @@ export interface AdapterUnderTest {
 const mount = '/webhooks/bank';
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** A plain HTTP server, or Node terminating mTLS with the shipped `createMtlsServer`, on a free loopback port. */
-async function listen(mode: AuthMode, certs: Certificates, listener: NodeListener): Promise<Pick<ApiPixTarget, 'send' | 'close'>> {
-  const server: Server =
-    mode === 'mtls'
-      ? createMtlsServer({ cert: certs.server.cert, key: certs.server.key, ca: certs.pspCa.cert }, listener)
-      : createServer(listener);
+/** Listens on a free loopback port; resolves the base URL of the mount path. */
+async function started(server: Server, scheme: 'http' | 'https'): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `${mode === 'mtls' ? 'https' : 'http'}://127.0.0.1:${String((server.address() as AddressInfo).port)}${mount}`;
+  return `${scheme}://127.0.0.1:${String((server.address() as AddressInfo).port)}${mount}`;
+}
+
+function stopped(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * A plain HTTP server, or Node terminating mTLS with the shipped `createMtlsServer` plus the same app on plain
+ * HTTP beside it (a deployment that also listens without TLS: `client: 'plain'` calls go there).
+ */
+async function listen(mode: AuthMode, certs: Certificates, listener: NodeListener): Promise<Pick<ApiPixTarget, 'send' | 'close'>> {
+  const plain = createServer(listener);
+  const plainBase = await started(plain, 'http');
+  if (mode !== 'mtls') return { send: (request) => sendCall(plainBase + (request.path ?? ''), request), close: () => stopped(plain) };
+  const tls = createMtlsServer({ cert: certs.server.cert, key: certs.server.key, ca: certs.pspCa.cert }, listener);
+  const tlsBase = await started(tls, 'https');
   return {
     send: (request) => {
-      if (mode !== 'mtls') return sendCall(base + (request.path ?? ''), request);
       const client = request.client ?? 'psp';
+      if (client === 'plain') return sendCall(plainBase + (request.path ?? ''), request);
       const leaf = client === 'none' ? undefined : certs[client];
-      return sendCall(base + (request.path ?? ''), request, { ca: certs.serverCa.cert, ...(leaf && { cert: leaf.cert, key: leaf.key }) });
+      return sendCall(tlsBase + (request.path ?? ''), request, {
+        ca: certs.serverCa.cert,
+        ...(leaf && { cert: leaf.cert, key: leaf.key }),
+      });
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => void (await Promise.all([stopped(tls), stopped(plain)])),
   };
 }
 
