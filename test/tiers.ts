@@ -18,6 +18,7 @@ export const integration = [
   'test/redis/**/*.test.ts',
   'test/runtimes/**/*.test.ts',
   'test/adapters/next.test.ts',
+  'test/api-pix/adapters.contract.test.ts',
   'test/emulator/e2e-example.test.ts',
   'test/emulator/lazy-qr.test.ts',
   'test/reconcile/reconcile-e2e.test.ts',

@@ -1,94 +1,37 @@
-// The API Pix profile's contract on the core and on every adapter over real HTTP (urlSecret mode: the one
-// every runtime can serve; mtls and proxy have their own tests over real TLS and a real nginx).
-import { serve } from '@hono/node-server';
-import express5 from 'express';
-import express4 from 'express4';
-import Fastify from 'fastify';
-import { Hono } from 'hono';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createExpressMiddleware } from '../../adapters/express/index.js';
-import { pixhookFastify } from '../../adapters/fastify/index.js';
-import { createAppRouteHandler, createPagesApiHandler } from '../../adapters/next/index.js';
-import { createNodeHandler } from '../../adapters/node/index.js';
-import { createFetchHandler } from '../../adapters/web/index.js';
-import { nodeHandlerTarget, urlTarget } from '../adapters/listen-target.js';
-import { serverTarget } from '../contract/contract-target.js';
-import { runApiPixContract } from './api-pix-contract.js';
+// The API Pix profile's contract on the core and on every adapter over real HTTP, in each auth mode the
+// adapter can serve: urlSecret and proxy everywhere a peer address is known, mtls over real TLS where Node
+// terminates it (node:http, Express 4 and 5, Fastify).
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { apiPixBody, apiPixPix } from '../../src/testing/index.js';
+import { post, type ApiPixCase } from './api-pix-case.js';
+import { adapters, certificates, nextApp, type ApiPixTarget, type Certificates } from './api-pix-targets.js';
+import { urlSecret } from './fixtures.js';
+import { runApiPixContract, runCase } from './run-api-pix-contract.js';
 
-runApiPixContract('core receive()', async (receiver) => ({
-  async send(request) {
-    const result = await receiver.receive({
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      url: `/webhooks/bank${request.path ?? ''}`,
-      peer: { address: '127.0.0.1' },
-    });
-    return { status: result.status, headers: result.headers, body: result.body };
-  },
-  close: async () => {},
-}));
+for (const adapter of adapters) for (const mode of adapter.modes) runApiPixContract(adapter, mode);
 
-runApiPixContract('node:http handler', async (receiver) => nodeHandlerTarget(createNodeHandler(receiver), '/webhooks/bank'));
-
-for (const [name, express] of [
-  ['Express 4', express4],
-  ['Express 5', express5],
-] as const) {
-  runApiPixContract(`${name} middleware mounted with app.use`, (receiver) => {
-    const app = express();
-    app.use('/webhooks/bank', createExpressMiddleware(receiver));
-    return serverTarget(createServer(app), '/webhooks/bank');
+// The App Router gives a route handler no socket, so no peer address: auth that decides on the address
+// cannot tell the proxy (or an allowed PSP) from anyone else, and must refuse every call rather than believe one.
+describe('API Pix on the Next.js App Router, which hands a route no peer address: address checks fail closed', () => {
+  let certs: Certificates;
+  let target: ApiPixTarget;
+  beforeAll(async () => {
+    certs = await certificates();
+    target = await nextApp.start('urlSecret', certs);
   });
-}
+  afterAll(() => target.close());
+  const refused = (name: string): ApiPixCase => ({
+    name,
+    steps: [{ send: post(apiPixBody([apiPixPix()])), expect: { status: 403, reason: 'address_not_allowed' } }],
+    handled: 0,
+  });
 
-runApiPixContract('Fastify 5 plugin', async (receiver) => {
-  const app = Fastify();
-  await app.register(pixhookFastify, { receiver, path: '/webhooks/bank' });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  return urlTarget(`${base}/webhooks/bank`, () => app.close());
+  it('proxy: even the proxy verdict from 127.0.0.1 is 403 address_not_allowed', () => runCase(refused('proxy'), 'proxy', certs, target));
+  it('urlSecret with allowFrom: even the right secret from 127.0.0.1 is 403 address_not_allowed', () =>
+    runCase(
+      { ...refused('allowFrom'), auth: () => ({ urlSecret: { secret: urlSecret, allowFrom: ['127.0.0.1'] } }) },
+      'urlSecret',
+      certs,
+      target,
+    ));
 });
-
-runApiPixContract('fetch handler in Hono', async (receiver) => {
-  const handler = createFetchHandler(receiver);
-  const app = new Hono();
-  app.all('/webhooks/bank', (c) => handler(c.req.raw));
-  app.all('/webhooks/bank/*', (c) => handler(c.req.raw));
-  let server!: ReturnType<typeof serve>;
-  const { port } = await new Promise<AddressInfo>((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, resolve);
-  });
-  return urlTarget(`http://127.0.0.1:${port}/webhooks/bank`, async () => {
-    await new Promise<void>((done) => server.close(() => done()));
-  });
-});
-
-const kept: Promise<unknown>[] = [];
-const keepAlive = (promise: Promise<unknown>) => void kept.push(promise);
-
-runApiPixContract('Next.js App Router handler', async (receiver) => {
-  const handler = createAppRouteHandler(receiver, { after: keepAlive });
-  const server = createServer(async (req, res) => {
-    // The body is read whole first: a 413 before it was read must not leave a web stream fed after its close.
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const request = new Request(`http://127.0.0.1${req.url ?? '/'}`, {
-      method: req.method,
-      headers: Object.entries(req.headers).flatMap(([name, value]): [string, string][] =>
-        typeof value === 'string' ? [[name, value]] : [],
-      ),
-      ...(req.method !== 'GET' && req.method !== 'HEAD' && { body: Buffer.concat(chunks) }),
-    });
-    void handler(request).then(async (response) => {
-      res.statusCode = response.status;
-      response.headers.forEach((value, name) => res.setHeader(name, value));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    });
-  });
-  return serverTarget(server, '/webhooks/bank');
-});
-
-runApiPixContract('Next.js Pages Router handler', async (receiver) =>
-  nodeHandlerTarget(createPagesApiHandler(receiver, { waitUntil: keepAlive }), '/webhooks/bank'),
-);
