@@ -9,8 +9,8 @@ import { load } from './load.js';
 
 const urlSecret = 'bench-url-secret-0123456789abcdef';
 const plan = quick
-  ? { rounds: 1, durationSec: 0.5, warmupSec: 0.2, connections: 10 }
-  : { rounds: 7, durationSec: 1.5, warmupSec: 0.5, connections: 10 };
+  ? { rounds: 1, durationSec: 0.5, warmupSec: 0.2, rewarmSec: 0, connections: 10 }
+  : { rounds: 7, durationSec: 1.5, warmupSec: 0.5, rewarmSec: 0.1, connections: 10 };
 const gatewayBody = bodies.b350;
 // The standard body padded (infoPagador) to the gateway body's exact size.
 const pix = {
@@ -37,7 +37,7 @@ try {
             : `http://127.0.0.1:${server.info.apiPix}/webhooks/bank/pix?secret=${urlSecret}`,
         connections: plan.connections,
         durationSec: plan.durationSec,
-        warmupSec: plan.warmupSec,
+        warmupSec: r === 0 ? plan.warmupSec : plan.rewarmSec,
         body: which === 'gateway' ? gatewayBody.text : apiPixText,
         headers:
           which === 'gateway'

@@ -36,7 +36,8 @@ const subjects = { without: subject(undefined), with: subject(journal) };
 const options = quick
   ? { rounds: 3, sliceMs: 5, warmupMs: 50, calibrate: 20, minIterations: 5 }
   : { rounds: 40, sliceMs: 50, warmupMs: 1000, calibrate: 50, minIterations: 20 };
-const samples = await interleave(subjects, { ...options, rounds: Number(process.env.BENCH_JOURNAL_ROUNDS ?? options.rounds) });
+const rounds = Number(process.env.BENCH_JOURNAL_ROUNDS ?? options.rounds);
+const samples = await interleave(subjects, { ...options, rounds });
 await subjects.with.receiver.drain();
 const recorded = await journal.list({ limit: 1 });
 if (recorded.length !== 1 || recorded[0].attempts.length !== 1) throw new Error('the journal did not record the deliveries');
@@ -46,6 +47,8 @@ const perDelivery = (name) => round(median(samples[name]) / batch, 0);
 console.log(
   JSON.stringify({
     body: bodies.b350.label,
+    batch,
+    rounds,
     ns_per_delivery: { without: perDelivery('without'), with: perDelivery('with') },
     journal_vs_none: pairedSpread(samples, 'with', 'without'),
     target: '≤ 1.1×',

@@ -1,9 +1,10 @@
-// npm run bench: every section in its own process, then one table (stdout and bench/RESULTS.md) and,
-// as the last line, one JSON object with every ratio and figure. `--quick` / BENCH_QUICK=1 runs each
-// section for a moment (a smoke run: figures are meaningless, nothing is asserted, no file written).
+// npm run bench: every section in its own process, then one table (stdout and bench/RESULTS.md), the
+// goals' figures written into docs/reference/benchmarks.md between its markers, and, as the last line,
+// one JSON object with every ratio and figure. `--quick` / BENCH_QUICK=1 runs each section for a moment
+// (a smoke run: figures are meaningless, nothing is asserted, no file written).
 // HTTP figures (sections 2 and 7) are medians of at least 7 alternating rounds, shown with their
 // min–max over the rounds: "0.91× (0.86–0.95)".
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { runJson } from './lib/child.js';
 import { quick, round, showRatio } from './lib/stats.js';
@@ -11,6 +12,11 @@ import { quick, round, showRatio } from './lib/stats.js';
 const flag = quick ? ['--quick'] : [];
 const log = (line) => process.stderr.write(`${line}\n`);
 const started = Date.now();
+const docFile = new URL('../docs/reference/benchmarks.md', import.meta.url);
+const markers = ['<!-- bench:figures:start -->', '<!-- bench:figures:end -->'];
+// Checked before minutes of work, not after.
+if (!quick && !markers.every((m) => readFileSync(docFile, 'utf8').includes(m)))
+  throw new Error(`docs/reference/benchmarks.md has no ${markers.join(' … ')} markers`);
 
 // Quietest first: the in-process micro-benchmarks, then the ones that load both cores.
 log('bench: core receive vs limit and peers …');
@@ -27,6 +33,12 @@ log('bench: adapters vs bare and hand-written routes (autocannon) …');
 const adapters = await runJson('adapters.js', flag);
 log('bench: durable mode vs raw BullMQ …');
 const durable = await runJson('durable.js', flag);
+log('bench: receive() with a memory journal vs without …');
+const journal = await runJson('journal.js', flag);
+log('bench: a one-item API Pix call vs a gateway call (node adapter) …');
+const apiPix = await runJson('api-pix.js', flag);
+log('bench: the payment book on Redis and Postgres vs their bare claim and transaction …');
+const book = await runJson('book.js', flag);
 
 const v = core.versions;
 const small = core.b350;
@@ -45,6 +57,10 @@ const targets = {
   ack_p99_ms: { value: ack.p99_ms, ok: ack.p99_ms < 5, text: '< 5 ms' },
   bytes_per_key: { value: memory.bytesPerKey, ok: memory.bytesPerKey <= 256, text: '≤ 256 B' },
   redis_claim_vs_set: { value: redis.ratio, ok: redis.ratio <= 1.5, text: '≤ 1.5×' },
+  journal_vs_none: { value: journal.journal_vs_none.median, ok: journal.journal_vs_none.median <= 1.1, text: '≤ 1.1×' },
+  api_pix_vs_gateway: { value: apiPix.costRatio.median, ok: apiPix.costRatio.median <= 1.1, text: '≤ 1.1×' },
+  book_redis_vs_claim: { value: book.redis.ratio.median, ok: book.redis.ratio.median <= 1.3, text: '≤ 1.3×' },
+  book_postgres_vs_bare: { value: book.postgres.ratio.median, ok: book.postgres.ratio.median <= 1.5, text: '≤ 1.5×' },
 };
 const mark = (key) => (quick ? '' : targets[key].ok ? ' ✓' : ' ✗');
 const goal = (key) => `${targets[key].text}${mark(key)}`;
@@ -85,7 +101,7 @@ lines.push(
 
 const p = adapters.plan;
 lines.push(
-  `### 2. Adapter throughput vs the same framework's bare and hand-written verifying routes (autocannon, ${p.connections} connections, ${p.durationSec} s after ${p.warmupSec} s warm-up per route, ${p.rounds} alternating round${p.rounds === 1 ? '' : 's'}, ${adapters.body})`,
+  `### 2. Adapter throughput vs the same framework's bare and hand-written verifying routes (autocannon, ${p.connections} connections, ${p.durationSec} s per route after a ${p.warmupSec} s warm-up in its first round and ${p.rewarmSec} s in the others, ${p.rounds} alternating round${p.rounds === 1 ? '' : 's'}, ${adapters.body})`,
   '',
 );
 row(
@@ -211,6 +227,65 @@ lines.push(
     "when the worker has completed the round's last job. pixhook also claims the dedupe key (on Redis), gives the job its key as id, and re-reads the body in the worker.",
 );
 
+lines.push('', '### 8. `receive()` with a memory journal vs without (in-process, alternating rounds)', '');
+row('without a journal', 'with `memoryJournal({ max: 1000 })`', 'with ÷ without');
+row('---:', '---:', '---:');
+row(
+  `${us(journal.ns_per_delivery.without)} per delivery`,
+  `${us(journal.ns_per_delivery.with)} per delivery`,
+  `${showRatio(journal.journal_vs_none)}${mark('journal_vs_none')}`,
+);
+lines.push(
+  '',
+  `Target: ${goal('journal_vs_none')}. Each round is ${journal.batch} deliveries of the ${journal.body} body, then one event-loop turn, so the journal's writes ` +
+    `(queued after each answer) are inside the measured time; ${journal.rounds} alternating rounds, the median of per-round ratios with their min–max.`,
+  '',
+);
+
+const ap = apiPix.plan;
+lines.push(
+  `### 9. A one-item standard API Pix call vs a gateway-family call of the same size (node adapter, autocannon, ${ap.connections} connections, ${ap.durationSec} s per route, ${ap.rounds} alternating round${ap.rounds === 1 ? '' : 's'})`,
+  '',
+);
+row('gateway call req/s', 'API Pix call req/s', 'API Pix cost ÷ gateway cost');
+row('---:', '---:', '---:');
+row(apiPix.rps.gateway, apiPix.rps.apiPix, `${showRatio(apiPix.costRatio)}${mark('api_pix_vs_gateway')}`);
+lines.push(
+  '',
+  `Target: ${goal('api_pix_vs_gateway')} (cost = gateway req/s ÷ API Pix req/s, per round). The API Pix receiver authenticates by \`urlSecret\` (no HMAC); ` +
+    `bodies of ${apiPix.bytes.gateway} and ${apiPix.bytes.apiPix} bytes; each call claims a fresh dedupe key.`,
+  '',
+);
+
+lines.push('### 10. The payment book vs its bare baseline (alternating rounds, one call at a time)', '');
+row('backend', 'baseline', 'baseline µs', 'with the book µs', 'book ÷ baseline');
+row('---', '---', '---:', '---:', '---:');
+row(
+  'Redis: claim + book (one script claims and reads, the TypeScript step decides, one compare-and-set writes)',
+  '`redisDedupeStore.claim`',
+  book.redis.claim_us,
+  book.redis.claim_book_us,
+  `${showRatio(book.redis.ratio)}${mark('book_redis_vs_claim')}`,
+);
+row(
+  '_Redis: the claim, then `book.record` (store and book not joined)_',
+  '`redisDedupeStore.claim`',
+  book.redis.claim_us,
+  book.redis.two_steps_us,
+  showRatio(book.redis.two_steps_ratio),
+);
+row(
+  "Postgres: `inbox.transactional` handler inside the book's transaction",
+  'BEGIN; INSERT; COMMIT',
+  book.postgres.bare_us,
+  book.postgres.handler_book_us,
+  `${showRatio(book.postgres.ratio)}${mark('book_postgres_vs_bare')}`,
+);
+lines.push(
+  '',
+  `Targets: Redis ${goal('book_redis_vs_claim')}, Postgres ${goal('book_postgres_vs_bare')}; medians of per-round ratios with their min–max.`,
+);
+
 const table = lines.join('\n');
 const cpus = os.cpus();
 const machine = `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${round(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.type()} ${os.release()} (${os.arch()})`;
@@ -230,6 +305,11 @@ const spreads = {
   durable_memory_vs_bullmq: durable.memory_vs_bullmq,
   postgres_tx_vs_bare: postgres.ratio,
   postgres_tx_vs_bare_x10: postgres.ratio_parallel,
+  journal_vs_none: journal.journal_vs_none,
+  api_pix_vs_gateway: apiPix.costRatio,
+  book_redis_vs_claim: book.redis.ratio,
+  book_redis_two_steps_vs_claim: book.redis.two_steps_ratio,
+  book_postgres_vs_bare: book.postgres.ratio,
 };
 const json = {
   core_vs_limit: small.vs.limit,
@@ -280,7 +360,20 @@ const json = {
   durable_eps: durable.pixhook_eps,
   durable_memory_eps: durable.pixhook_memory_eps,
   bullmq_eps: durable.bullmq_eps,
-  http_rounds: Math.min(adapters.plan.rounds, dp.rounds),
+  journal_vs_none: journal.journal_vs_none.median,
+  journal_ns: journal.ns_per_delivery.with,
+  no_journal_ns: journal.ns_per_delivery.without,
+  api_pix_vs_gateway: apiPix.costRatio.median,
+  api_pix_rps: apiPix.rps.apiPix,
+  gateway_rps: apiPix.rps.gateway,
+  book_redis_vs_claim: book.redis.ratio.median,
+  book_redis_two_steps_vs_claim: book.redis.two_steps_ratio.median,
+  book_postgres_vs_bare: book.postgres.ratio.median,
+  book_redis_us: book.redis.claim_book_us,
+  book_claim_us: book.redis.claim_us,
+  book_postgres_us: book.postgres.handler_book_us,
+  book_pg_bare_us: book.postgres.bare_us,
+  http_rounds: Math.min(adapters.plan.rounds, dp.rounds, ap.rounds),
   spread: Object.fromEntries(Object.entries(spreads).map(([k, s]) => [k, [s.min, s.max]])),
   targets_missed: quick
     ? []
@@ -334,6 +427,42 @@ const notes = [
   '  essentials and the `Map` store.',
 ].join('\n');
 
+// The goals, one row each, for docs/reference/benchmarks.md (written between its markers by a full run).
+const goalLabels = {
+  core_vs_limit: 'core `receive()` ÷ the limit (405 B)',
+  node_vs_handwritten: 'node:http adapter ÷ hand-written verifying route',
+  node_vs_octokit: 'node:http adapter ÷ @octokit/webhooks createNodeMiddleware',
+  fastify_vs_handwritten: 'Fastify plugin ÷ hand-written verifying route',
+  web_vs_handwritten: 'fetch handler ÷ its hand-written route',
+  postgres_tx_vs_bare: 'Postgres transactional handler ÷ bare transaction',
+  durable_vs_bullmq: 'durable mode ÷ raw BullMQ (events/s)',
+  journal_vs_none: '`receive()` with a memory journal ÷ without',
+  api_pix_vs_gateway: 'one-item API Pix call ÷ gateway call (cost, node adapter)',
+  book_redis_vs_claim: 'Redis claim + book ÷ bare claim',
+  book_postgres_vs_bare: 'Postgres handler + book ÷ bare transaction',
+  ack_p99_ms: 'background-mode answer p99 (ms)',
+  bytes_per_key: 'memory store bytes per key',
+  redis_claim_vs_set: 'Redis claim ÷ SET NX PX',
+};
+function goalTable() {
+  const out = ['| figure | median (min–max over the rounds) | goal | met |', '| --- | ---: | ---: | :---: |'];
+  for (const [key, t] of Object.entries(targets)) {
+    const s = spreads[key];
+    const figure = s === undefined ? `${t.value}` : showRatio(s);
+    out.push(`| ${goalLabels[key] ?? key} | ${figure} | ${t.text} | ${t.ok ? '✓' : '✗'} |`);
+  }
+  return out.join('\n');
+}
+
+/** Replaces what sits between the figures markers of docs/reference/benchmarks.md. */
+function writeDocFigures(header) {
+  const [start, end] = markers;
+  const text = readFileSync(docFile, 'utf8');
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  writeFileSync(docFile, `${text.slice(0, a + start.length)}\n${header}\n\n${goalTable()}\n${text.slice(b)}`);
+}
+
 console.log(table);
 if (!quick) {
   const header = [
@@ -348,6 +477,10 @@ if (!quick) {
   writeFileSync(
     new URL('./RESULTS.md', import.meta.url),
     `${header}\n${table}\n\n${notes}\n\n\`\`\`json\n${JSON.stringify(json)}\n\`\`\`\n`,
+  );
+  writeDocFigures(
+    `\`npm run bench\` of ${new Date().toISOString().slice(0, 10)} (${json.seconds} s; Node ${process.version}; ${machine}). ` +
+      'Every figure is measured side by side with its baseline in the same run; the tables behind them are in `bench/RESULTS.md`.',
   );
 }
 console.log(JSON.stringify(json));

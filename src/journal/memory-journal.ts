@@ -1,6 +1,7 @@
 import { PixhookError } from '../shared/pixhook-error.js';
 import { checkInteger, checkObject } from '../shared/option-checks.js';
 import type { DeliveryJournal, JournalAttempt, JournalEntry, JournalQuery } from './delivery-journal.js';
+import { BodyCells } from './body-cells.js';
 import { JournalListeners } from './journal-listeners.js';
 import { copyAttempt, copyEntry, listLimit, matchesQuery } from './journal-query.js';
 
@@ -29,27 +30,21 @@ class Ring {
   next = 0;
   constructor(readonly max: number) {}
 
-  /** Puts `entry` in, returning the entry it pushed out. */
-  put(entry: JournalEntry): JournalEntry | undefined {
-    const dropped = this.slots[this.next];
-    this.slots[this.next] = entry;
-    this.next = (this.next + 1) % this.max;
-    return dropped;
-  }
-
-  /** The `i`-th newest (0 for the newest), or undefined past the end. */
-  newest(i: number): JournalEntry | undefined {
+  /** The slot of the `i`-th newest (0 for the newest), or -1 past the end. */
+  newest(i: number): number {
     const held = this.slots.length;
-    return i >= held ? undefined : this.slots[(this.next - 1 - i + 2 * held) % held];
+    return i >= held ? -1 : (this.next - 1 - i + 2 * held) % held;
   }
 }
 
 /**
  * The default journal: the newest `max` verified deliveries of this process and, apart, the newest
- * `maxUnverified` unverified ones, newest first. Two rings plus an index by id, so adding, dropping the
- * oldest and finding one are O(1). Entries come out as copies (a reader changing what it got never
- * changes the journal); `add` keeps the entry it is given and its attempts array, so the writer does not
- * pay for a copy per delivery: do not change them after.
+ * `maxUnverified` unverified ones, newest first. Two rings plus an index by id (to the slot), so adding,
+ * dropping the oldest and finding one are O(1). A verified entry's body is kept as bytes in its slot's
+ * cell (body-cells.ts) when it fits, so a kept delivery is one small object rather than that and a
+ * body string. Entries come out as copies (a reader changing what it got never changes the journal);
+ * `add` keeps the entry it is given (or, with the body in its cell, a copy without it) and its attempts
+ * array, so the writer does not pay for a deep copy per delivery: do not change them after.
  */
 export function memoryJournal(options: MemoryJournalOptions = {}): MemoryJournal {
   checkObject('options', options, 'an object ({ max })');
@@ -57,36 +52,68 @@ export function memoryJournal(options: MemoryJournalOptions = {}): MemoryJournal
   const maxUnverified = checkInteger('maxUnverified', options.maxUnverified, 1, 1_000_000, Math.max(1, Math.floor(max / 10)));
   const genuine = new Ring(max);
   const unverified = new Ring(maxUnverified);
-  const byId = new Map<string, JournalEntry>();
+  const cells = new BodyCells(max);
+  // id → slot: a genuine entry's slot as is, an unverified one's as -(slot + 1).
+  const byId = new Map<string, number>();
   const listeners = new JournalListeners();
 
-  function told(entry: JournalEntry): void {
+  const ringOf = (ref: number): Ring => (ref >= 0 ? genuine : unverified);
+  const slotOf = (ref: number): number => (ref >= 0 ? ref : -ref - 1);
+  const stored = (ref: number): JournalEntry => ringOf(ref).slots[slotOf(ref)]!;
+
+  /** The entry as it was given: a reader's own copy, the body back from its cell. */
+  function read(ref: number): JournalEntry {
+    const copy = copyEntry(stored(ref));
+    if (ref >= 0) {
+      const body = cells.get(ref);
+      if (body !== undefined) copy.body = body;
+    }
+    return copy;
+  }
+
+  function told(ref: number): void {
     if (listeners.size === 0) return;
-    const failed = listeners.notify(entry);
+    const failed = listeners.notify(read(ref));
     if (failed !== undefined) throw new PixhookError('internal_error', 'a journal subscriber threw', { cause: failed.error });
   }
 
+  /** Puts `entry` in `slot` of `ring` (in the genuine ring, the body in the slot's cell when it fits); returns its ref. */
+  function place(entry: JournalEntry, ring: Ring, slot: number): number {
+    if (ring === unverified) {
+      unverified.slots[slot] = entry;
+      return -slot - 1;
+    }
+    const body = entry.body;
+    genuine.slots[slot] = body !== undefined && cells.put(slot, body) ? { ...entry, body: undefined } : entry;
+    if (body === undefined) cells.clear(slot);
+    return slot;
+  }
+
   function add(entry: JournalEntry): void {
-    const own = entry;
-    const previous = byId.get(own.id);
+    const previous = byId.get(entry.id);
+    let ref: number;
     if (previous !== undefined) {
       // The same id again replaces the entry in its place (a writer retrying an add).
-      const ring = previous.verified ? genuine : unverified;
-      ring.slots[ring.slots.indexOf(previous)] = own;
+      ref = place(entry, ringOf(previous), slotOf(previous));
     } else {
-      const dropped = (own.verified ? genuine : unverified).put(own);
+      const ring = entry.verified ? genuine : unverified;
+      const slot = ring.next;
+      const dropped = ring.slots[slot];
       if (dropped !== undefined) byId.delete(dropped.id);
+      ring.next = (slot + 1) % ring.max;
+      ref = place(entry, ring, slot);
     }
-    byId.set(own.id, own);
-    told(own);
+    byId.set(entry.id, ref);
+    told(ref);
   }
 
   function addAttempt(id: string, attempt: JournalAttempt): void {
-    const entry = byId.get(id);
-    if (entry === undefined) return;
+    const ref = byId.get(id);
+    if (ref === undefined) return;
+    const entry = stored(ref);
     if (entry.attempts.length >= maxAttemptsPerEntry) entry.attempts.shift();
     entry.attempts.push(copyAttempt(attempt));
-    told(entry);
+    told(ref);
   }
 
   function list(query?: JournalQuery): JournalEntry[] {
@@ -98,12 +125,12 @@ export function memoryJournal(options: MemoryJournalOptions = {}): MemoryJournal
     while (found.length < limit) {
       const a = genuine.newest(g);
       const b = unverified.newest(u);
-      if (a === undefined && b === undefined) break;
-      const takeA = b === undefined || (a !== undefined && a.id > b.id);
-      const entry = takeA ? a! : b!;
+      if (a < 0 && b < 0) break;
+      const takeA = b < 0 || (a >= 0 && genuine.slots[a]!.id > unverified.slots[b]!.id);
+      const ref = takeA ? a : -b - 1;
       if (takeA) g++;
       else u++;
-      if (matchesQuery(entry, query)) found.push(copyEntry(entry));
+      if (matchesQuery(stored(ref), query)) found.push(read(ref));
     }
     return found;
   }
@@ -113,8 +140,8 @@ export function memoryJournal(options: MemoryJournalOptions = {}): MemoryJournal
     addAttempt: (id, attempt) => run(() => addAttempt(id, attempt)),
     get: (id) =>
       run(() => {
-        const entry = byId.get(id);
-        return entry === undefined ? undefined : copyEntry(entry);
+        const ref = byId.get(id);
+        return ref === undefined ? undefined : read(ref);
       }),
     list: (query) => run(() => list(query)),
     subscribe: (listener) => listeners.add(listener),

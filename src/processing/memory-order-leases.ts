@@ -1,8 +1,11 @@
 import type { OrderLeases } from '../shared/order-lease.js';
 
 interface Lease {
+  /** Empty once given back or lapsed: the entry stays only to carry the counter. */
   fence: string;
   expiresAt: number;
+  /** Orders queued jobs of the resource; it goes with the entry once nothing is queued. */
+  counter: number;
 }
 
 interface Pending {
@@ -13,41 +16,46 @@ interface Pending {
 /**
  * Leases in this process: for processings that share one in-process store (or background mode's own
  * concurrency, where two events of one charge would otherwise run side by side). Synchronous, like the
- * memory store. Queued keys older than `staleMs` stop holding up the jobs behind them.
+ * memory store. Queued keys older than `staleMs` stop holding up the jobs behind them. A resource's
+ * lease and its counter are one entry, so a delivery's take and give are two lookups each.
  */
 export function memoryOrderLeases(staleMs: number, now: () => number = Date.now): OrderLeases {
   const leases = new Map<string, Lease>();
-  const counters = new Map<string, number>();
   const pending = new Map<string, Map<string, Pending>>();
 
-  const held = (resource: string): Lease | undefined => {
+  /** The resource's entry while its lease is held by `fence` and not lapsed. */
+  const heldBy = (resource: string, fence: string): Lease | undefined => {
     const lease = leases.get(resource);
-    if (lease === undefined) return undefined;
-    if (lease.expiresAt > now()) return lease;
-    leases.delete(resource);
-    return undefined;
+    return lease !== undefined && lease.fence === fence && lease.expiresAt > now() ? lease : undefined;
   };
 
   return {
     take(resource, owner, ttlMs) {
-      if (held(resource) !== undefined) return undefined;
-      const counter = (counters.get(resource) ?? 0) + 1;
-      counters.set(resource, counter);
+      const lease = leases.get(resource);
+      const at = now();
+      if (lease !== undefined && lease.fence !== '' && lease.expiresAt > at) return undefined;
+      const counter = (lease?.counter ?? 0) + 1;
       const fence = `${counter}:${owner}`;
-      leases.set(resource, { fence, expiresAt: now() + ttlMs });
+      if (lease === undefined) leases.set(resource, { fence, expiresAt: at + ttlMs, counter });
+      else {
+        lease.fence = fence;
+        lease.expiresAt = at + ttlMs;
+        lease.counter = counter;
+      }
       return fence;
     },
     extend(resource, fence, ttlMs) {
-      const lease = held(resource);
-      if (lease?.fence !== fence) return false;
+      const lease = heldBy(resource, fence);
+      if (lease === undefined) return false;
       lease.expiresAt = now() + ttlMs;
       return true;
     },
     give(resource, fence) {
-      if (held(resource)?.fence !== fence) return false;
-      leases.delete(resource);
+      const lease = heldBy(resource, fence);
+      if (lease === undefined) return false;
       // Fences are unique by their owner; the counter only orders queued jobs, so it goes with the last of them.
-      if (!pending.has(resource)) counters.delete(resource);
+      if (pending.has(resource)) lease.fence = '';
+      else leases.delete(resource);
       return true;
     },
     queued(resource, fence, key) {

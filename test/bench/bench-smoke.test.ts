@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runProcess } from '../helpers/cli-process.js';
 
 const runScript = fileURLToPath(new URL('../../bench/run.js', import.meta.url));
+const written = ['../../bench/RESULTS.md', '../../docs/reference/benchmarks.md'].map((path) => new URL(path, import.meta.url));
 
 const headlineKeys = [
   'core_vs_limit',
@@ -29,6 +31,10 @@ const headlineKeys = [
   'postgres_tx_vs_bare',
   'postgres_tx_vs_bare_x10',
   'pg_inbox_vs_bare',
+  'journal_vs_none',
+  'api_pix_vs_gateway',
+  'book_redis_vs_claim',
+  'book_postgres_vs_bare',
 ] as const;
 
 // HTTP and paired ratios carry their min–max over the rounds.
@@ -40,6 +46,10 @@ const spreadKeys = [
   'web_vs_handwritten',
   'durable_vs_bullmq',
   'postgres_tx_vs_bare',
+  'journal_vs_none',
+  'api_pix_vs_gateway',
+  'book_redis_vs_claim',
+  'book_postgres_vs_bare',
 ] as const;
 
 // Needs the built package (npm run build), like `npm run bench`.
@@ -50,10 +60,19 @@ function runQuickBench() {
 // A smoke run keeps the script working: every section runs for a moment; no timing is asserted.
 describe('npm run bench (quick mode)', () => {
   it('prints the table and, as its last line, JSON with every headline figure', { timeout: 180_000 }, async () => {
+    const before = written.map((file) => readFileSync(file, 'utf8'));
+    // A full run writes the goals' figures between these markers.
+    expect(before[1]).toContain('<!-- bench:figures:start -->');
+    expect(before[1]).toContain('<!-- bench:figures:end -->');
     const { code, stdout, stderr } = await runQuickBench();
     expect(code, stderr).toBe(0);
     expect(stdout).toContain('### 1. Core receive');
     expect(stdout).toContain('### 7. Durable mode');
+    expect(stdout).toContain('### 8. `receive()` with a memory journal');
+    expect(stdout).toContain('### 9. A one-item standard API Pix call');
+    expect(stdout).toContain('### 10. The payment book');
+    // A smoke run writes nothing: neither the results file nor the doc's figures.
+    expect(written.map((file) => readFileSync(file, 'utf8'))).toEqual(before);
     const last = stdout.trim().split('\n').pop() ?? '';
     const figures = JSON.parse(last) as Record<string, unknown>;
     for (const key of headlineKeys) {
