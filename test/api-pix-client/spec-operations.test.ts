@@ -97,4 +97,19 @@ describe('every client operation, against the spec’s examples', () => {
     await client.deleteWebhook(key);
     expect(last('DELETE', `/webhook/${key}`)).toBeDefined();
   });
+
+  it('the first calls of a new client share one token: one client_credentials request with Basic auth, then Bearer', async () => {
+    const fresh = psp.newClient();
+    const txid = examples.cobResponse2.txid;
+    psp.answers.set(`GET /cob/${txid}`, { status: 200, body: examples.cobResponse2 });
+    const before = psp.requests.length;
+    const charges = await Promise.all(Array.from({ length: 20 }, () => fresh.getCharge(txid)));
+    expect(charges.every((charge) => charge.amountInCents === 10000)).toBe(true);
+    const made = psp.requests.slice(before);
+    const tokens = made.filter((r) => r.path === '/oauth/token');
+    expect(tokens).toHaveLength(1);
+    expect(tokens[0]).toMatchObject({ method: 'POST', auth: 'Basic' });
+    expect(new URLSearchParams(String(tokens[0]!.body)).get('grant_type')).toBe('client_credentials');
+    expect(made.filter((r) => r.path === `/cob/${txid}`).map((r) => r.auth)).toEqual(Array.from({ length: 20 }, () => 'Bearer'));
+  });
 });

@@ -11,6 +11,8 @@ export interface SpecRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The scheme of the Authorization header (`Basic`, `Bearer`), never its value. */
+  auth: string | undefined;
   body: unknown;
 }
 
@@ -43,7 +45,8 @@ export async function startSpecPsp() {
             return text;
           }
         })();
-        requests.push({ method: request.method ?? '', path: url.pathname, query: url.searchParams, body: json });
+        const auth = request.headers.authorization?.split(' ')[0];
+        requests.push({ method: request.method ?? '', path: url.pathname, query: url.searchParams, auth, body: json });
         const answer =
           url.pathname === '/oauth/token'
             ? { status: 200, body: { access_token: 'token', token_type: 'Bearer', expires_in: 3600 } }
@@ -59,22 +62,29 @@ export async function startSpecPsp() {
     },
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const client: ApiPixClient = createApiPixClient({
-    baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    clientId: 'id',
-    clientSecret: 'secret',
-    cert: emulator.certificates.clientCert,
-    key: emulator.certificates.clientKey,
-    ca: emulator.certificates.ca,
-    pixKey: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906',
-    retry: { attempts: 1 },
-  });
+  const clients: ApiPixClient[] = [];
+  /** A client of this PSP that has no token yet. */
+  const newClient = (): ApiPixClient => {
+    const made = createApiPixClient({
+      baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      clientId: 'id',
+      clientSecret: 'secret',
+      cert: emulator.certificates.clientCert,
+      key: emulator.certificates.clientKey,
+      ca: emulator.certificates.ca,
+      pixKey: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906',
+      retry: { attempts: 1 },
+    });
+    clients.push(made);
+    return made;
+  };
   return {
-    client,
+    client: newClient(),
+    newClient,
     answers,
     requests,
     async close() {
-      client.close();
+      for (const made of clients) made.close();
       await new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
       await emulator.close();
     },
