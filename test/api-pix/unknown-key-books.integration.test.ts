@@ -1,4 +1,5 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { joinedClaimOf } from '../../src/book/joined-claim.js';
 import { postgresInbox, postgresPaymentBook } from '../../src/postgres/index.js';
 import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
 import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
@@ -13,7 +14,10 @@ describe.each(redisTargetNames)('unknown_key on the Redis book (%s), its claim j
     const { client } = targets(name);
     // One hash tag: the dedupe claim and the book's decision run in one script (the joined claim).
     const prefix = `test:{unknown-key-${name}}:`;
-    await heldForAnotherKey(redisPaymentBook({ client, prefix }), redisDedupeStore({ client, prefix: `${prefix}dedupe:` }), 2);
+    const book = redisPaymentBook({ client, prefix });
+    const store = redisDedupeStore({ client, prefix: `${prefix}dedupe:` });
+    expect(joinedClaimOf(store, book)).toBeDefined();
+    await heldForAnotherKey(book, store, 2);
   });
 });
 
