@@ -389,6 +389,7 @@ const json = {
 const notes = [
   '### Where the time goes',
   '',
+  '- Every goal this run missed has its profile and physical reason in `docs/reference/benchmarks.md` ("Goals missed").',
   '- Core, small body (`node --cpu-prof` of `receive()`): HMAC (`Hmac` + `digest` + `update`) ~31 % and `JSON.parse` ~19 %',
   "  are the limit's own work; GC ~11 %; the memory store's two `Map` lookups ~9 % (a fresh ~60-character key hashed",
   '  and inserted into a 100 000-key table: cache misses, and the key survives into the old generation); the rest',
