@@ -138,7 +138,9 @@ function commandPath(words: string[]): string[] {
   return path;
 }
 
-describe('CLI flags in the docs', () => {
+// Each `--help` is its own Node process (about 40 of them): on a loaded machine that takes far more than the
+// default 20 s, and the limit here is only a guard against a hang.
+describe('CLI flags in the docs', { timeout: 180_000 }, () => {
   it('every command and subcommand has its flags in the CLI reference', () => {
     const reference = read('docs/reference/cli.md');
     for (const command of commandNames()) {
