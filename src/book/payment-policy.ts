@@ -41,14 +41,14 @@ export function checkPolicy(policy: PaymentPolicy | undefined): ResolvedPolicy {
         `pixhook: \`policy\` keys must be reason codes (${policyReasons.join(', ')}), got ${describeGiven(key)}.${hint}`,
       );
     }
-    if (value !== 'hold' && value !== 'flag') {
-      throw new PixhookConfigError(`pixhook: \`policy.${key}\` must be "hold" or "flag", got ${describeGiven(value)}.`);
-    }
     // `flag` would run the handlers, which credit the money: a Pix to another key is never the merchant's.
     if (key === 'unknown_key' && value !== 'hold') {
       throw new PixhookConfigError(
-        'pixhook: `policy.unknown_key` can only be "hold": a Pix to a key that is not one of `keys` is never the merchant\'s money; release it by hand if it is.',
+        `pixhook: \`policy.unknown_key\` can only be "hold", got ${describeGiven(value)}: a Pix to a key that is not one of \`keys\` is never the merchant's money; release it by hand if it is.`,
       );
+    }
+    if (value !== 'hold' && value !== 'flag') {
+      throw new PixhookConfigError(`pixhook: \`policy.${key}\` must be "hold" or "flag", got ${describeGiven(value)}.`);
     }
     resolved[key as PolicyReason] = value;
   }

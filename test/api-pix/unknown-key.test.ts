@@ -13,6 +13,7 @@ import {
   PixhookConfigError,
   type PaymentPolicy,
   type PixEvent,
+  type QueuedEvent,
 } from '../../src/index.js';
 import { apiPixBody, apiPixPix, apiPixRefund } from '../../src/testing/index.js';
 import { serverTarget } from '../contract/contract-target.js';
@@ -89,6 +90,32 @@ describe('unknown_key on the memory book, over receive()', () => {
     expect((await other.receive(call(apiPixBody([apiPixPix({ key: theirs })])))).status).toBe(200);
     expect(accepted).toEqual([]);
     expect(await quarantine.list()).toHaveLength(1);
+  });
+});
+
+describe('unknown_key in durable mode', () => {
+  it('queues only the merchant’s own Pix: the foreign one is held before the queue, and a release runs it once', async () => {
+    const book = memoryPaymentBook();
+    const jobs: QueuedEvent[] = [];
+    const ran: string[] = [];
+    const receiver = createApiPixReceiver({
+      auth,
+      keys: [mine],
+      book,
+      mode: 'durable',
+      queue: { enqueue: async (job) => void jobs.push(job) },
+    }).on('pix_received', (event) => void ran.push(event.pix.endToEndId));
+    const own = apiPixPix({ key: mine });
+    const foreign = apiPixPix({ key: theirs });
+    expect((await receiver.receive(call(apiPixBody([own, foreign])))).status).toBe(200);
+    expect(jobs.map((job) => JSON.parse(job.body) as { pix: { endToEndId: string } }).map((body) => body.pix.endToEndId)).toEqual([
+      own.endToEndId,
+    ]);
+    const [held] = await book.held();
+    expect((held!.event as PixReceivedEvent).pix.endToEndId).toBe(foreign.endToEndId);
+    expect(await receiver.release(held!.heldId)).toEqual({ ok: true });
+    expect(ran).toEqual([foreign.endToEndId]);
+    expect((await receiver.receive(call(apiPixBody([foreign])))).reason).toBe('duplicate');
   });
 });
 

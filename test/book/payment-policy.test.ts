@@ -49,6 +49,7 @@ describe('checkPolicy', () => {
       { unknown_key: 'flag' },
       /^pixhook: `policy\.unknown_key` can only be "hold"/,
     ],
+    ['unknown_key set to another value', { unknown_key: 'ignore' }, /`policy\.unknown_key` can only be "hold", got the string "ignore"/],
     ['an unknown value', { stale_status: 'ignore' }, /`policy.stale_status` must be "hold" or "flag", got the string "ignore"/],
     ['a value of the wrong type', { stale_status: true }, /`policy.stale_status` must be "hold" or "flag", got true/],
     ['not an object', 'hold', /`policy` must be an object/],
