@@ -1,4 +1,4 @@
-import type { ReceiverInternals } from '../intake/receiver-internals.js';
+import type { ReceiverInternals } from '../intake/receiver-types.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 
 /**

@@ -1,11 +1,12 @@
 // The adapter kit: what `adapters/` and `cli/` need of a receiver and merchants never call. Not a
 // package export; the lint boundaries let only adapters/ and cli/ import it (test/lint).
-import type { Receiver, ReceiveRequest } from '../intake/create-receiver.js';
-import { internalsOf, registerInternals, type ReceiverInternals } from '../intake/receiver-internals.js';
+import type { Receiver, ReceiveRequest, ReceiverInternals } from '../intake/receiver-types.js';
+import { internalsOf, withInternals } from '../intake/receiver-internals.js';
 import type { ReceiveResult } from '../intake/receive-answer.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 
-export { internalsOf, type ReceiverInternals } from '../intake/receiver-internals.js';
+export { internalsOf } from '../intake/receiver-internals.js';
+export type { ReceiverInternals } from '../intake/receiver-types.js';
 export { assertKeptAlive } from './assert-kept-alive.js';
 export { logToConsole, surfaceSafely } from './surface-error.js';
 export { isPromise } from '../shared/maybe-promise.js';
@@ -18,10 +19,7 @@ export type { NodeRequest, NodeRequestInfo } from './node-bridge.js';
  * adapters given the copy call `receive` on their fast path; handlers and metrics stay the original's.
  */
 export function withReceive(receiver: Receiver, receive: (request: ReceiveRequest) => Promise<ReceiveResult>): Receiver {
-  const wrapped: Receiver = { ...receiver, receive };
-  const internals: ReceiverInternals = { ...internalsOf(receiver), handle: receive };
-  registerInternals(wrapped, internals);
-  return wrapped;
+  return withInternals({ ...receiver, receive }, { ...internalsOf(receiver), handle: receive });
 }
 
 /**

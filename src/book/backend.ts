@@ -18,4 +18,4 @@ export { channelOf } from '../events/book-channel.js';
 
 // The held-event lease (release claims) and the dedupe claim joined with the book's record.
 export { claimedHeld, closedReason, currentHeld, ownsRelease, renewedHeld, type StoredHeld } from './held-lease.js';
-export { joinClaim, type JoinedClaim, type JoinedClaimResult } from './joined-claim.js';
+export type { JoinedClaim, JoinedClaimResult, PaymentBookBackend } from './joined-claim.js';

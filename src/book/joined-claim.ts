@@ -2,8 +2,8 @@ import type { ClaimResult, DedupeStore } from '../dedupe/dedupe-store.js';
 import type { PixEvent } from '../events/event-types.js';
 import type { DuplicateHold, PaymentBook, RecordContext, RecordResult } from './payment-book.js';
 
-// Internal (not exported from the package): a book that can take the dedupe claim and its own update
-// in one step with a given store (the Redis book with a Redis store on the same client: one script).
+// Internal (not exported from the package): a backend's book that can take the dedupe claim and its own
+// update in one step with a given store (the Redis book with a Redis store on the same client: one script).
 
 /** The claim's answer; when claimed, what the book recorded; when done, the retry of a held event if it is one. */
 export type JoinedClaimResult =
@@ -19,14 +19,19 @@ export type JoinedClaim = (
   context: RecordContext,
 ) => Promise<JoinedClaimResult>;
 
-export const joinClaim: unique symbol = Symbol('pixhook.book.joinClaim');
-
-interface JoinableBook {
-  [joinClaim]?: (store: DedupeStore) => JoinedClaim | undefined;
+/**
+ * A payment book as a backend (src/redis, src/postgres) implements it: the `PaymentBook` contract, and
+ * optionally the claim joined with its record. Any `PaymentBook` is one (the method is optional).
+ */
+export interface PaymentBookBackend extends PaymentBook {
+  /**
+   * The dedupe claim of `store` and this book's record as one step, or undefined when they cannot share
+   * one (then: claim, then record). Processing asks once, when made, with its store.
+   */
+  joinClaim?(store: DedupeStore): JoinedClaim | undefined;
 }
 
 /** The joined claim of `book` with `store`, or undefined when they cannot share one step (then: claim, then record). */
-export function joinedClaimOf(store: DedupeStore, book: PaymentBook | undefined): JoinedClaim | undefined {
-  const join = (book as JoinableBook | undefined)?.[joinClaim];
-  return typeof join === 'function' ? join(store) : undefined;
+export function joinedClaimOf(store: DedupeStore, book: PaymentBookBackend | undefined): JoinedClaim | undefined {
+  return typeof book?.joinClaim === 'function' ? book.joinClaim(store) : undefined;
 }

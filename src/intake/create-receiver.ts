@@ -1,14 +1,11 @@
 import type { QuarantineStore } from '../dedupe/quarantine-store.js';
-import type { PeerConnection } from './peer-connection.js';
-import type { EventName } from '../events/event-names.js';
-import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
+import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import { normalizeEvent } from '../events/normalize-event.js';
-import { createAnswerMetrics, type ReceiverMetrics } from '../metrics/receiver-metrics.js';
+import { createAnswerMetrics } from '../metrics/receiver-metrics.js';
 import { createProcessing, type AcceptResult } from '../processing/create-processing.js';
 import { deliveryProcessingOf, type DeliveryContext } from '../processing/delivery-context.js';
 import type { SignatureResult } from '../signature/verify-signature.js';
-import { registrationOf, type ErrorHandler, type EventHandler, type ViolationHandler } from '../processing/handler-registry.js';
-import type { ReleaseResult, ReleaseTrail } from '../book/payment-book.js';
+import { registrationOf } from '../processing/handler-registry.js';
 import { describeError } from '../shared/describe-error.js';
 import { andThen, type MaybePromise } from '../shared/maybe-promise.js';
 import { guardLogger, silentLogger, withTraceFields, type Logger } from '../shared/logger.js';
@@ -16,62 +13,16 @@ import { traceDelivery } from './trace-delivery.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { logFields } from './log-fields.js';
-import { parseJson, readBody, takeBody, type BodyRead, type BodySource } from './read-body.js';
+import { parseJson, readBody, takeBody, type BodyRead } from './read-body.js';
 import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
-import { registerInternals } from './receiver-internals.js';
+import { withInternals } from './receiver-internals.js';
+import type { Receiver, ReceiveRequest } from './receiver-types.js';
 import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
 import { deliveryEntry, type JournaledDelivery } from '../journal/entries.js';
 import { refuseIgnoredWithProcessing, resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
 
-export interface ReceiveRequest {
-  /** Anything but POST answers 405. Omit when the framework already routed POST only. */
-  method?: string;
-  headers: HeaderSource;
-  body: BodySource;
-  /** Per-request `waitUntil` (e.g. a Worker's `ctx.waitUntil`); overrides the receiver's option. */
-  waitUntil?: (promise: Promise<unknown>) => void;
-  /**
-   * The sender's address as the framework gives it (the adapters fill it in; `X-Forwarded-For` is never
-   * trusted here). Only the journal reads it.
-   */
-  remoteAddress?: string;
-  /** Marks a replay (the console's, the CLI's): the journal entry's `replayOf`. Dedupe runs as usual. */
-  replayOf?: string;
-  /** The request target (path and query), when the receiver asks for it (`pixhook/api-pix`: the suffix, `urlSecret`). */
-  url?: string;
-  /** What the connection proves (socket address, TLS verdict), when the receiver asks for it (`pixhook/api-pix`). */
-  peer?: PeerConnection;
-}
-
-/**
- * What a merchant calls on a receiver. The adapters' fast path (`handle`, `reject`, the body limit…)
- * is not on it: `src/adapter-kit` reads it from `receiver-internals.ts`.
- */
-export interface Receiver {
-  on<N extends EventName>(name: N | readonly N[], handler: EventHandler<PixEventOf<N>>): Receiver;
-  onAny(handler: EventHandler<PixEvent>): Receiver;
-  onUnknown(handler: EventHandler<UnknownEvent>): Receiver;
-  onError(handler: ErrorHandler): Receiver;
-  /** Gets every verified body that is not JSON or misses an essential; the answer stays 400 so the sender retries. */
-  onInvalid(handler: InvalidHandler): Receiver;
-  /** Hears every violation the payment book finds, held or flagged, with the event (needs a `book`). */
-  onViolation(handler: ViolationHandler): Receiver;
-  /** Runs a held event's handlers exactly once (across instances sharing the book); see "Payment safety". */
-  release(heldId: string, trail?: ReleaseTrail): Promise<ReleaseResult>;
-  /** With `disputeAlertMs`: tells `onViolation` about open disputes that reached the alert age now (see `Processing.checkDisputes`). */
-  checkDisputes(): Promise<number>;
-  /** The whole pipeline: verify → parse → normalize → process → answer. Never rejects. */
-  receive(request: ReceiveRequest): Promise<ReceiveResult>;
-  /** Resolves `true` once every accepted event's handlers have settled (see `Processing.drain`). */
-  drain(options?: { timeoutMs?: number }): Promise<boolean>;
-  /**
-   * Ends the receiver: drains (bounded by `timeoutMs`), stops its timers and flushes the journal (see
-   * `Processing.close`). With a given `processing`, only drains it: its owner closes it. Safe to call twice.
-   */
-  close(options?: { timeoutMs?: number }): Promise<boolean>;
-  metrics(): ReceiverMetrics;
-}
+export type { Receiver, ReceiveRequest } from './receiver-types.js';
 
 const keepInvalidTimeoutMs = 2_000;
 
@@ -243,7 +194,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     close: (closeOptions) => (options.processing ? processing.drain(closeOptions) : processing.close(closeOptions)),
     metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
   };
-  registerInternals(receiver, {
+  return withInternals(receiver, {
     mode: processing.mode,
     maxBodyBytes: config.maxBodyBytes,
     hasWaitUntil: processing.hasWaitUntil === true,
@@ -260,7 +211,6 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       return finish(result, performance.now());
     },
   });
-  return receiver;
 }
 
 /**

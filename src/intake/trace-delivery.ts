@@ -1,6 +1,6 @@
 import type { AckMode } from '../processing/processing-options.js';
 import type { Telemetry, TelemetrySpan } from '../shared/telemetry.js';
-import type { ReceiveRequest } from './create-receiver.js';
+import type { ReceiveRequest } from './receiver-types.js';
 import type { ReceiveResult } from './receive-answer.js';
 
 /**

@@ -12,8 +12,7 @@ import {
   dismissStep,
   disputesWithAge,
   type HeldEvent,
-  joinClaim,
-  type JoinedClaim,
+  type PaymentBookBackend,
   ownsRelease,
   type PaymentBook,
   type RecordContext,
@@ -29,7 +28,7 @@ import {
   wantsClosed,
 } from '../book/backend.js';
 import { randomUUID } from 'node:crypto';
-import type { DedupeStore, PixEvent } from '../index.js';
+import type { PixEvent } from '../index.js';
 import { checkInteger } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { bookNames, bookSchemaSql, type BookTableOptions } from './book-schema.js';
@@ -183,7 +182,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     if (state !== undefined) await tx.query(saveSql, [rk, JSON.stringify(state), state.disputes.length > 0]);
   }
 
-  const book: PostgresPaymentBook & { [joinClaim]: (store: DedupeStore) => JoinedClaim | undefined } = {
+  const book: PostgresPaymentBook & PaymentBookBackend = {
     async get(id) {
       const { rows } = await db.query(`SELECT key, state FROM ${names.resources} WHERE key = ANY($1::text[]) AND state IS NOT NULL`, [
         [resourceKey('transaction', id), resourceKey('transfer', id)],
@@ -310,7 +309,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     schemaSql: () => ddl,
 
     // The processing tells the book its store: with the inbox's own store, records stay open for the handlers.
-    [joinClaim](store) {
+    joinClaim(store) {
       if (link !== undefined && store === link.store) link.shared.enabled = true;
       return undefined;
     },

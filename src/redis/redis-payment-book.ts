@@ -13,8 +13,7 @@ import {
   dismissStep,
   disputesWithAge,
   type HeldEvent,
-  joinClaim,
-  type JoinedClaim,
+  type PaymentBookBackend,
   ownsRelease,
   type PaymentBook,
   type RecordContext,
@@ -32,7 +31,6 @@ import {
 } from '../book/backend.js';
 import { createHash, randomUUID } from 'node:crypto';
 import type { RecordRead } from './joined-book-claim.js';
-import type { DedupeStore } from '../index.js';
 import type { PixEvent } from '../index.js';
 import { checkInteger, checkTimeoutMs } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
@@ -211,7 +209,7 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
     });
   }
 
-  const book: RedisPaymentBook & { [joinClaim]: (store: DedupeStore) => JoinedClaim | undefined } = {
+  const book: RedisPaymentBook & PaymentBookBackend = {
     async get(id) {
       const [charge = '', transfer = ''] = replyArray(
         await run(readScript, [keys.resource(resourceKey('transaction', id)), keys.resource(resourceKey('transfer', id))], [], 'read'),
@@ -337,7 +335,7 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
       });
     },
 
-    [joinClaim]: (store) =>
+    joinClaim: (store) =>
       joinedClaimFor(store, {
         client: options.client,
         prefix,

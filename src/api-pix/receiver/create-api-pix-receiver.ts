@@ -2,7 +2,7 @@ import type { QuarantineStore } from '../../dedupe/quarantine-store.js';
 import type { Receiver, ReceiveRequest } from '../../intake/create-receiver.js';
 import { parseJson, readBody, takeBody, type BodyRead } from '../../intake/read-body.js';
 import { createAnswers, type ReceiveResult } from '../../intake/receive-answer.js';
-import { registerInternals } from '../../intake/receiver-internals.js';
+import { withInternals } from '../../intake/receiver-internals.js';
 import { refuseIgnoredWithProcessing, type InvalidHandler } from '../../intake/receiver-options.js';
 import { logFields } from '../../intake/log-fields.js';
 import { deliveryProcessingOf, type DeliveryContext } from '../../processing/delivery-context.js';
@@ -214,7 +214,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
     close: (closeOptions) => (options.processing ? processing.drain(closeOptions) : processing.close(closeOptions)),
     metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
   };
-  registerInternals(receiver, {
+  return withInternals(receiver, {
     mode: processing.mode,
     maxBodyBytes,
     hasWaitUntil: processing.hasWaitUntil === true,
@@ -229,5 +229,4 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
       return finish(answer(reason, hint === undefined ? {} : { hint }), call);
     },
   });
-  return receiver;
 }
