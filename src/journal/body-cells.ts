@@ -12,6 +12,13 @@ const encoder = new TextEncoder();
 // The bytes are our own encoding of the text: decoded back exactly (a leading U+FEFF kept).
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
+type WellFormed = { isWellFormed?: () => boolean };
+// A runtime without String.prototype.isWellFormed keeps every body a string.
+const wellFormed: (text: string) => boolean =
+  typeof (String.prototype as WellFormed).isWellFormed === 'function'
+    ? (text) => (text as unknown as Required<WellFormed>).isWellFormed()
+    : () => false;
+
 export class BodyCells {
   readonly #chunks: Uint8Array[] = [];
   /** Bytes held by each slot's cell; -1 when the slot's body is not in its cell. */
@@ -25,7 +32,7 @@ export class BodyCells {
   put(slot: number, body: string): boolean {
     this.#lengths[slot] = -1;
     // A UTF-16 unit is at least one UTF-8 byte; lone surrogates would not survive the round trip.
-    if (body.length > cellBytes || !(body as unknown as { isWellFormed(): boolean }).isWellFormed()) return false;
+    if (body.length > cellBytes || !wellFormed(body)) return false;
     const chunk = (this.#chunks[Math.floor(slot / chunkCells)] ??= new Uint8Array(chunkCells * cellBytes));
     const start = (slot % chunkCells) * cellBytes;
     const { read, written } = encoder.encodeInto(body, chunk.subarray(start, start + cellBytes));
