@@ -26,10 +26,21 @@ export function withReceive(receiver: Receiver, receive: (request: ReceiveReques
  * Runtimes without a TLS socket (web, Next's App router) cannot serve API Pix `mtls`: refused where
  * the adapter is made (or, for a deferred receiver, on its first request) with the way out.
  */
-export function refuseWithoutTls(receiver: ReceiverInternals, runtime: string): void {
+export function refuseWithoutTls(receiver: ReceiverInternals, runtime: string, addressFix = ''): void {
   if (receiver.needsTls !== true) return;
   throw new PixhookConfigError(
     `pixhook: \`auth.mtls\` (API Pix) needs the TLS socket Node terminated, which ${runtime} does not expose. ` +
-      'Terminate mTLS at a proxy (nginx: ssl_verify_client on) and use `auth: { proxy: { from: [...] } }` instead.',
+      `Terminate mTLS at a proxy (nginx: ssl_verify_client on) and use \`auth: { proxy: { from: [...] } }\` instead${addressFix}.`,
+  );
+}
+
+/**
+ * A runtime that gives no peer address (Next's App Router) cannot check API Pix `proxy` or
+ * `urlSecret.allowFrom` unless the app says where the address comes from: refused, never a 403 on every call.
+ */
+export function refuseWithoutAddress(receiver: ReceiverInternals, runtime: string, fix: string): void {
+  if (receiver.needsAddress !== true) return;
+  throw new PixhookConfigError(
+    `pixhook: \`clientAddress\` is required: API Pix \`auth.proxy\` and \`auth.urlSecret.allowFrom\` check the caller's address, which ${runtime} does not give. ${fix}`,
   );
 }

@@ -88,6 +88,8 @@ export interface ReceiverInternals {
   readonly peer?: boolean;
   /** True when only a TLS socket Node terminated can authenticate (API Pix `mtls`): runtimes without one refuse it. */
   readonly needsTls?: boolean;
+  /** True when authentication reads the peer's address (API Pix `proxy`, `urlSecret.allowFrom`): runtimes that give none refuse it. */
+  readonly needsAddress?: boolean;
   /**
    * The answer for a failure an adapter found before the core could read the body (or a misconfiguration
    * it found); `request` (headers, remote address) goes to the journal.

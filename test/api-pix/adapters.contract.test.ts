@@ -1,37 +1,49 @@
 // The API Pix profile's contract on the core and on every adapter over real HTTP, in each auth mode the
 // adapter can serve: urlSecret and proxy everywhere a peer address is known, mtls over real TLS where Node
 // terminates it (node:http, Express 4 and 5, Fastify).
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { apiPixBody, apiPixPix } from '../../src/testing/index.js';
-import { post, type ApiPixCase } from './api-pix-case.js';
-import { adapters, certificates, nextApp, type ApiPixTarget, type Certificates } from './api-pix-targets.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createAppRouteHandler } from '../../adapters/next/index.js';
+import { createApiPixReceiver, type ApiPixReceiverOptions } from '../../src/api-pix/index.js';
+import { PixhookConfigError } from '../../src/index.js';
+import { adapters, certificates, type Certificates } from './api-pix-targets.js';
 import { urlSecret } from './fixtures.js';
-import { runApiPixContract, runCase } from './run-api-pix-contract.js';
+import { runApiPixContract } from './run-api-pix-contract.js';
 
 for (const adapter of adapters) for (const mode of adapter.modes) runApiPixContract(adapter, mode);
 
-// The App Router gives a route handler no socket, so no peer address: auth that decides on the address
-// cannot tell the proxy (or an allowed PSP) from anyone else, and must refuse every call rather than believe one.
-describe('API Pix on the Next.js App Router, which hands a route no peer address: address checks fail closed', () => {
+// The App Router gives a route handler no socket, so no peer address: a receiver whose auth decides on the
+// address is refused when the handler is made unless the app says where the address comes from.
+describe('API Pix on the Next.js App Router, which hands a route no peer address', () => {
   let certs: Certificates;
-  let target: ApiPixTarget;
   beforeAll(async () => {
     certs = await certificates();
-    target = await nextApp.start('urlSecret', certs);
   });
-  afterAll(() => target.close());
-  const refused = (name: string): ApiPixCase => ({
-    name,
-    steps: [{ send: post(apiPixBody([apiPixPix()])), expect: { status: 403, reason: 'address_not_allowed' } }],
-    handled: 0,
-  });
+  const receiverWith = (auth: ApiPixReceiverOptions['auth']) => createApiPixReceiver({ auth });
 
-  it('proxy: even the proxy verdict from 127.0.0.1 is 403 address_not_allowed', () => runCase(refused('proxy'), 'proxy', certs, target));
-  it('urlSecret with allowFrom: even the right secret from 127.0.0.1 is 403 address_not_allowed', () =>
-    runCase(
-      { ...refused('allowFrom'), auth: () => ({ urlSecret: { secret: urlSecret, allowFrom: ['127.0.0.1'] } }) },
-      'urlSecret',
-      certs,
-      target,
-    ));
+  it('proxy without clientAddress is refused when made, naming the option', () => {
+    expect(() => createAppRouteHandler(receiverWith({ proxy: { from: ['127.0.0.1'] } }))).toThrow(PixhookConfigError);
+    expect(() => createAppRouteHandler(receiverWith({ proxy: { from: ['127.0.0.1'] } }))).toThrow(/^pixhook: `clientAddress` is required/);
+  });
+  it('urlSecret with allowFrom without clientAddress is refused; without allowFrom it is served', () => {
+    expect(() => createAppRouteHandler(receiverWith({ urlSecret: { secret: urlSecret, allowFrom: ['127.0.0.1'] } }))).toThrow(
+      /`clientAddress` is required/,
+    );
+    expect(typeof createAppRouteHandler(receiverWith({ urlSecret: { secret: urlSecret } }))).toBe('function');
+  });
+  it('a deferred receiver is checked on its first request', async () => {
+    const handler = createAppRouteHandler(() => receiverWith({ proxy: { from: ['127.0.0.1'] } }));
+    await expect(handler(new Request('http://127.0.0.1/pix', { method: 'POST', body: '{}' }))).rejects.toThrow(
+      /`clientAddress` is required/,
+    );
+  });
+  it('mtls is refused, pointing at proxy with clientAddress', () => {
+    expect(() => createAppRouteHandler(receiverWith({ mtls: { ca: certs.pspCa.cert } }))).toThrow(
+      /use `auth: \{ proxy: \{ from: \[\.\.\.\] \} \}` instead with `createAppRouteHandler\(receiver, \{ clientAddress \}\)`/,
+    );
+  });
+  it('clientAddress must be a function', () => {
+    expect(() =>
+      createAppRouteHandler(receiverWith({ urlSecret: { secret: urlSecret } }), { clientAddress: 'x' as unknown as () => string }),
+    ).toThrow(/^pixhook: `clientAddress` must be a function/);
+  });
 });

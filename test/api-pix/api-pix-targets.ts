@@ -246,7 +246,7 @@ const keepAlive = (promise: Promise<unknown>) => void kept.push(promise);
 
 export const nextApp: AdapterUnderTest = {
   name: 'Next.js App Router handler',
-  // The App Router hands a route no peer address: `proxy` cannot tell the proxy from anyone (every call 403).
+  // Without `clientAddress` the App Router knows no peer address: `proxy` and `allowFrom` are refused when made.
   modes: ['urlSecret'],
   knowsPeerAddress: false,
   start: (mode, certs) =>
@@ -255,6 +255,25 @@ export const nextApp: AdapterUnderTest = {
       certs,
       (receiver) => createAppRouteHandler(receiver, { after: keepAlive }),
       (handler, req, res) => void answerWithWebHandler(handler, req, res),
+    ),
+};
+
+// A host's edge that sets the caller's address in its own header and drops the caller's copy (Vercel's x-real-ip).
+const edgeHeader = 'x-edge-client-ip';
+
+const nextAppWithAddress: AdapterUnderTest = {
+  name: 'Next.js App Router handler with clientAddress',
+  modes: ['urlSecret', 'proxy'],
+  start: (mode, certs) =>
+    swapping(
+      mode,
+      certs,
+      (receiver) =>
+        createAppRouteHandler(receiver, { after: keepAlive, clientAddress: (request) => request.headers.get(edgeHeader) ?? undefined }),
+      (handler, req, res) => {
+        req.headers[edgeHeader] = req.socket.remoteAddress;
+        void answerWithWebHandler(handler, req, res);
+      },
     ),
 };
 
@@ -290,4 +309,13 @@ const nextPages: AdapterUnderTest = {
     ),
 };
 
-export const adapters: readonly AdapterUnderTest[] = [core, node, ...expressAdapters, fastify, hono, nextApp, nextPages];
+export const adapters: readonly AdapterUnderTest[] = [
+  core,
+  node,
+  ...expressAdapters,
+  fastify,
+  hono,
+  nextApp,
+  nextAppWithAddress,
+  nextPages,
+];

@@ -8,6 +8,7 @@ import {
   type RecurrenceUpdate,
 } from '../../src/api-pix/index.js';
 import type { PixEvent, Receiver } from '../../src/index.js';
+import { createAppRouteHandler, type AppRouteHandlerOptions } from '../../adapters/next/index.js';
 
 describe('pixhook/api-pix types (issue 29)', () => {
   it('createApiPixReceiver returns a Receiver; auth is one of three modes', () => {
@@ -45,5 +46,15 @@ describe('pixhook/api-pix types (issue 29)', () => {
     const read = pixReceivedEvent({ endToEndId: 'E1', valor: '1.00', horario: '2026-01-01T00:00:00Z' });
     if (read.ok) expectTypeOf(read.event).toEqualTypeOf<PixReceivedEvent>();
     else expectTypeOf(read.path).toEqualTypeOf<string>();
+  });
+});
+
+describe('the App Router and an API Pix receiver that checks addresses', () => {
+  it('clientAddress takes the Web Request and returns an address or undefined', () => {
+    expectTypeOf<NonNullable<AppRouteHandlerOptions['clientAddress']>>().toEqualTypeOf<(request: Request) => string | undefined>();
+    const receiver = createApiPixReceiver({ auth: { proxy: { from: ['10.0.0.0/8'] } } });
+    const headers = (request: Request) => request.headers;
+    // @ts-expect-error the address is a string, not the request's headers
+    createAppRouteHandler(receiver, { clientAddress: headers });
   });
 });

@@ -44,6 +44,8 @@ interface ResolvedAuth {
   mode: 'mtls' | 'proxy' | 'urlSecret';
   /** True when the adapter must hand over the TLS socket's verdict (`mtls`). */
   needsTls: boolean;
+  /** True when the check reads the peer's address (`proxy`, `urlSecret.allowFrom`): a runtime that gives none must say so. */
+  needsAddress: boolean;
   /** `undefined` when the request is authenticated; otherwise the reason, and a private hint for logs. */
   check(input: AuthCheckInput): MaybePromise<{ reason: AuthFailure; hint: string } | undefined>;
 }
@@ -159,6 +161,7 @@ function mtlsAuth(options: Record<string, unknown>): ResolvedAuth {
   return {
     mode: 'mtls',
     needsTls: true,
+    needsAddress: false,
     check({ peer }) {
       const tls = peer?.tls;
       if (tls === undefined)
@@ -199,6 +202,7 @@ function proxyAuth(options: Record<string, unknown>): ResolvedAuth {
   return {
     mode: 'proxy',
     needsTls: false,
+    needsAddress: true,
     check({ headers, peer }) {
       // Only the proxy may speak for the certificate: anyone else sending its headers is refused.
       if (!from.has(peer?.address)) return { reason: 'address_not_allowed', hint: 'the peer is not one of auth.proxy.from' };
@@ -239,6 +243,7 @@ function urlSecretAuth(options: Record<string, unknown>): ResolvedAuth {
   return {
     mode: 'urlSecret',
     needsTls: false,
+    needsAddress: allowFrom !== undefined,
     check({ url, peer }) {
       if (allowFrom !== undefined && !allowFrom.has(peer?.address))
         return { reason: 'address_not_allowed', hint: 'the peer is not one of auth.urlSecret.allowFrom' };

@@ -224,6 +224,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
     journaled: writer !== undefined,
     peer: true,
     needsTls: auth.needsTls,
+    needsAddress: auth.needsAddress,
     reject: (reason, hint) => {
       const call = new Call(undefined, { headers: {}, body: undefined });
       return finish(answer(reason, hint === undefined ? {} : { hint }), call);
