@@ -85,20 +85,8 @@ export const pixResponse3 = {
   infoPagador: 'Saque Pix',
 };
 
-export const pixWebhook1 = {
-  endToEndId: 'E12345678202009091221kkkkkkkkkkk',
-  txid: 'c3e0e7a4e7f1469a9f782d3d4999343c',
-  valor: '110.00',
-  horario: '2020-09-09T20:15:00.358Z',
-  infoPagador: '0123456789',
-  devolucoes: {
-    id: '123ABC',
-    rtrId: 'D12345678202009091221abcdf098765',
-    valor: '10.00',
-    horario: { solicitacao: '2020-09-09T20:15:00.358Z' },
-    status: 'EM_PROCESSAMENTO',
-  },
-};
+// The webhook's example is the receiver tests' copy: one text of each spec example.
+export { pixWebhook1 } from '../api-pix/fixtures.js';
 
 export const cobResponse4 = {
   calendario: { criacao: '2020-09-09T20:15:00.358Z', dataDeVencimento: '2020-12-31', validadeAposVencimento: 30 },
