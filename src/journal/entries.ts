@@ -1,12 +1,12 @@
 // Every journal entry and attempt is built here, after the answer, from what the pipeline kept of a
 // delivery: the receiver's deliveries, replays handed to `accept`, and handler runs.
 import { channelOf } from '../events/book-channel.js';
-import type { PixEvent, UnknownEvent } from '../events/event-types.js';
+import type { ApiPixEvent, PixEvent, UnknownEvent } from '../events/event-types.js';
 import { describeError } from '../shared/describe-error.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
 import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
-import type { JournalAttempt, JournalEntry } from './delivery-journal.js';
+import type { JournalAttempt, JournalEntry, JournalItem } from './delivery-journal.js';
 import { isoTime } from './iso-time.js';
 
 /** What the receiver kept of a delivery (its request, bytes, event), by the time it answered. */
@@ -127,4 +127,57 @@ function maskSignature(value: string | undefined): string | undefined {
   const cut = value.lastIndexOf('=') + 1;
   const prefix = value.slice(0, Math.min(cut, 40));
   return `${prefix}${value.slice(cut, cut + 4)}…`;
+}
+
+/** What the API Pix receiver kept of one call (several Pix in one body): its items, each with its answer. */
+interface JournaledCall {
+  readonly journal: { readonly id: string } | undefined;
+  readonly arrivedAt: number;
+  readonly verified: boolean;
+  readonly bytes: Uint8Array;
+  /** The authenticated body as text. */
+  readonly body: string | undefined;
+  readonly request: { readonly peer?: { readonly address?: string | undefined } | undefined; readonly remoteAddress?: string | undefined };
+  readonly outcomes: readonly {
+    readonly event: ApiPixEvent;
+    readonly accepted: { readonly key?: string | undefined; readonly reason?: ReasonCode | undefined };
+  }[];
+}
+
+/** The call's one journal entry: the body only once authenticated, never the query (it may hold the secret). */
+export function callEntry(call: JournaledCall, result: JournaledAnswer): JournalEntry {
+  const entry: JournalEntry = {
+    id: call.journal!.id,
+    at: isoTime(call.arrivedAt),
+    verified: call.verified,
+    status: result.status,
+    bodyBytes: call.bytes.byteLength,
+    attempts: [],
+  };
+  const address = call.request.peer?.address ?? call.request.remoteAddress;
+  if (typeof address === 'string' && address !== '') entry.remoteAddress = address;
+  if (result.reason !== undefined) entry.reason = result.reason;
+  const first = call.outcomes[0]?.event;
+  if (first !== undefined) {
+    entry.event = first.name;
+    entry.resourceId = first.transaction.id;
+    entry.amountInCents = first.transaction.amountInCents;
+    if (call.outcomes[0]!.accepted.key !== undefined) entry.key = call.outcomes[0]!.accepted.key;
+  }
+  if (call.outcomes.length > 0) entry.items = call.outcomes.map(journalItem);
+  if (call.verified && call.body !== undefined) entry.body = call.body;
+  return entry;
+}
+
+function journalItem({ event, accepted }: JournaledCall['outcomes'][number]): JournalItem {
+  const item: JournalItem = { event: event.name };
+  if (accepted.key !== undefined) item.key = accepted.key;
+  if (accepted.reason !== undefined) item.reason = accepted.reason;
+  if (event.name === 'pix_received' || event.name === 'pix_refund_updated') {
+    item.endToEndId = event.pix.endToEndId;
+    if (event.pix.key !== undefined) item.pixKey = event.pix.key;
+    if (event.pix.txid !== undefined) item.txid = event.pix.txid;
+    item.amountInCents = event.name === 'pix_received' ? event.pix.amountInCents : event.refund.amountInCents;
+  } else if (event.name === 'recurring_charge_updated') item.txid = event.recurringCharge.txid;
+  return item;
 }
