@@ -1,6 +1,6 @@
 import type { InvalidDelivery, QuarantineStore } from '../dedupe/quarantine-store.js';
 import type { Logger } from '../shared/logger.js';
-import type { HeaderSource } from '../shared/read-header.js';
+import { plainHeaders, type HeaderSource } from '../shared/read-header.js';
 import type { InvalidHandler } from './receiver-options.js';
 
 /**
@@ -45,18 +45,4 @@ export async function keepInvalid(input: {
       input.report(error, 'the quarantine');
     }
   }
-}
-
-function plainHeaders(headers: HeaderSource): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (typeof (headers as { forEach?: unknown }).forEach === 'function' && typeof headers.get === 'function') {
-    (headers as unknown as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) => {
-      out[name.toLowerCase()] = value;
-    });
-    return out;
-  }
-  for (const [name, value] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
-    if (value !== undefined) out[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
-  }
-  return out;
 }

@@ -19,3 +19,18 @@ export function readHeader(headers: HeaderSource, name: string): string | undefi
   }
   return typeof value === 'string' ? value : value?.join(', ');
 }
+
+/** Every header as one lower-cased name → value (repeated values joined), for keeping with a body. */
+export function plainHeaders(headers: HeaderSource): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof (headers as { forEach?: unknown }).forEach === 'function' && typeof headers.get === 'function') {
+    (headers as unknown as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) => {
+      out[name.toLowerCase()] = value;
+    });
+    return out;
+  }
+  for (const [name, value] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
+    if (value !== undefined) out[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
+  }
+  return out;
+}

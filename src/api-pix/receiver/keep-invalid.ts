@@ -3,7 +3,7 @@ import type { AnswerExtra, ReceiveResult } from '../../intake/receive-answer.js'
 import type { InvalidHandler } from '../../intake/receiver-options.js';
 import { describeError } from '../../shared/describe-error.js';
 import type { Logger } from '../../shared/logger.js';
-import type { HeaderSource } from '../../shared/read-header.js';
+import { plainHeaders } from '../../shared/read-header.js';
 import type { ReasonCode } from '../../shared/reasons.js';
 import { withTimeout } from '../../shared/with-timeout.js';
 import type { Call } from './api-pix-call.js';
@@ -83,18 +83,4 @@ export function createInvalidKeeper({ log, counted, handlers, quarantine, answer
   }
 
   return { whollyInvalid, keepItems };
-}
-
-function plainHeaders(headers: HeaderSource): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (typeof (headers as { forEach?: unknown }).forEach === 'function' && typeof (headers as { get?: unknown }).get === 'function') {
-    (headers as unknown as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) => {
-      out[name.toLowerCase()] = value;
-    });
-    return out;
-  }
-  for (const [name, value] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
-    if (value !== undefined) out[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
-  }
-  return out;
 }
