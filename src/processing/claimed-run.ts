@@ -132,6 +132,7 @@ export class Run implements ClaimedRun, OrderedRun {
   hold(): void {
     this.held = true;
     this.scope.keeper.hold(this);
+    this.scope.order.hold(this);
   }
 
   /** Stops renewing the claim, if it ever was. */

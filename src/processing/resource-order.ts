@@ -28,6 +28,8 @@ export interface ResourceOrder {
   prefetch(run: OrderedRun): void;
   /** Takes `run`'s lease, waiting up to `orderWaitMs`; false when another run still holds it. */
   enter(run: OrderedRun): MaybePromise<boolean>;
+  /** Renews `run`'s lease from now on: its run outlives the turn the lease was taken in (as `Run.hold` does its claim). */
+  hold(run: OrderedRun): void;
   /** Stops renewing `run`'s lease and gives it back (never rejects); `settle` also ends a queued job's turn. */
   leave(run: OrderedRun, settle?: boolean): void;
   /** The mode, queuing each job of a resource in the order of its lease (durable); the others as they are. */
@@ -43,7 +45,8 @@ export interface ResourceOrder {
 
 /** What the order keeps on a run: its resource, and the lease while held. */
 export interface OrderedRun extends Pick<ClaimedRun, 'event' | 'key' | 'owner'> {
-  order?: { resource: string; lease: HeldClaim; queued?: boolean } | undefined;
+  /** `lease` is made and renewed once the run outlives the turn its lease was taken in (most inline runs never do). */
+  order?: { resource: string; fence: string; lease: HeldClaim | undefined; queued?: boolean } | undefined;
   early?: { resource: string; fence: MaybePromise<string | undefined> } | undefined;
 }
 
@@ -115,8 +118,12 @@ export function createResourceOrder(config: {
     const lease: HeldClaim = { key: resource, owner: fence, lost: false, onLost: undefined };
     lease.onLost = () =>
       log.error({ resource }, 'pixhook: a resource order lease lapsed while its handlers ran; another event of it may run now');
+    keeper.hold(lease);
     return lease;
   }
+
+  // Durable mode awaits the queue's order entry before its acknowledgement holds the run: renew from the take.
+  const holdAtOnce = config.mode === 'durable';
 
   /** Takes the lease now (or uses the prefetched answer) or after waits of 5 ms doubling to 100 ms, until `orderWaitMs` has passed. */
   function take(
@@ -137,6 +144,12 @@ export function createResourceOrder(config: {
       }
       return fence;
     })();
+  }
+
+  function entered(run: OrderedRun, resource: string, fence: string | undefined, renew: boolean): boolean {
+    if (fence === undefined) return false;
+    run.order = { resource, fence, lease: renew ? held(resource, fence) : undefined };
+    return true;
   }
 
   function give(resource: string, fence: string): void {
@@ -177,18 +190,19 @@ export function createResourceOrder(config: {
       run.early = { resource, fence: isPromise(fence) ? fence.catch(() => undefined) : fence };
     },
     enter(run) {
-      const resource = resourceOf(run.event);
       const early = run.early;
       run.early = undefined;
+      const resource = early === undefined ? resourceOf(run.event) : early.resource;
       const taking =
         early === undefined ? take(resource, run.owner, config.orderWaitMs) : take(resource, run.owner, config.orderWaitMs, early.fence);
-      return andThen(taking, (fence) => {
-        if (fence === undefined) return false;
-        const lease = held(resource, fence);
-        run.order = { resource, lease };
-        keeper.hold(lease);
-        return true;
-      });
+      // Taken in this turn (in-process leases): no renewal until the run outlives it, when `hold` starts one,
+      // as the claim's own. A lease taken later (a remote store) is renewed from the take.
+      if (!isPromise(taking)) return entered(run, resource, taking, holdAtOnce);
+      return taking.then((fence) => entered(run, resource, fence, true));
+    },
+    hold(run) {
+      const taken = run.order;
+      if (taken !== undefined && taken.lease === undefined) taken.lease = held(taken.resource, taken.fence);
     },
     leave(run, settle = false) {
       const early = run.early;
@@ -199,10 +213,10 @@ export function createResourceOrder(config: {
       const taken = run.order;
       if (taken === undefined) return;
       run.order = undefined;
-      keeper.drop(taken.lease);
+      if (taken.lease !== undefined) keeper.drop(taken.lease);
       if (settle && taken.queued === true)
         void leases.settled(taken.resource, run.key).catch((error: unknown) => gaveUp(taken.resource, error));
-      give(taken.resource, taken.lease.owner);
+      give(taken.resource, taken.fence);
     },
     ordered(acknowledgement) {
       if (config.mode !== 'durable') return acknowledgement;
@@ -211,7 +225,7 @@ export function createResourceOrder(config: {
           const taken = (run as OrderedRun).order;
           if (taken !== undefined) {
             try {
-              await leases.queued(taken.resource, taken.lease.owner, run.key);
+              await leases.queued(taken.resource, taken.fence, run.key);
               taken.queued = true;
             } catch (error) {
               // A timed-out entry may still land: take it out again (on Redis, behind it on the same connection; on
@@ -239,7 +253,6 @@ export function createResourceOrder(config: {
       const fence = await take(running, `w${Math.random().toString(36).slice(2, 10)}`, config.orderWaitMs);
       if (fence === undefined) throw new OrderBusyError(key, busyDelayMs);
       const lease = held(running, fence);
-      keeper.hold(lease);
       let settle = false;
       try {
         if ((await aheadOf(resource, key, job.isQueued)) !== undefined) throw new OrderBusyError(key, busyDelayMs);

@@ -51,6 +51,30 @@ describe('resource_busy in memory', () => {
     expect(ran).toEqual(['transaction_paid', 'transaction_refunded']);
   });
 
+  it('a synchronous take is renewed once its inline run goes asynchronous: three lease TTLs later the charge is still busy', async () => {
+    const store = memoryDedupeStore();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const ran: string[] = [];
+    // No book: the fast path, where the lease is renewed only once the run outlives the turn it was taken in.
+    const make = () =>
+      createProcessing({ store, claimTtlMs: 200, orderWaitMs: 1, deadlineMs: 60_000 }).on(
+        ['transaction_paid', 'transaction_refunded'],
+        async (event) => {
+          ran.push(event.name);
+          if (event.name === 'transaction_paid') await gate;
+        },
+      );
+    const [a, b] = [make(), make()];
+    const paid = a.accept(paidEvent('ch_renewed'));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await b.accept(refundedEvent('ch_renewed'))).toMatchObject({ reason: 'resource_busy' });
+    expect(ran).toEqual(['transaction_paid']);
+    release();
+    expect(await paid).toEqual({ key: expect.any(String) });
+    expect(await b.accept(refundedEvent('ch_renewed'))).toEqual({ key: expect.any(String) });
+  });
+
   it('a different charge never waits for another charge', async () => {
     const store = memoryDedupeStore();
     let release!: () => void;
