@@ -24,6 +24,27 @@ export const integration = [
   'test/reconcile/reconcile-e2e.test.ts',
   'test/reconcile/reconcile-e2e-cluster.test.ts',
   'test/testing/demo.test.ts',
+  // Browsers, CLI processes, nginx, Redis and PostgreSQL started by the file itself.
+  'test/api-pix-client/cli-api-pix.test.ts',
+  'test/api-pix-client/listing-reconciler.test.ts',
+  'test/api-pix-client/nginx-end-to-end.test.ts',
+  'test/api-pix/cli-listen.test.ts',
+  'test/api-pix/cli-send.test.ts',
+  'test/api-pix/nginx-proxy.test.ts',
+  'test/console/console-axe.test.ts',
+  'test/console/console-bulk-replay.test.ts',
+  'test/console/console-event-rows.test.ts',
+  'test/console/console-glance.test.ts',
+  'test/console/console-held-trail.test.ts',
+  'test/console/console-watchdog-banner.test.ts',
+  'test/console/dev-api-pix-browser.test.ts',
+  'test/console/dev-attempts.test.ts',
+  'test/console/dev-run-again.test.ts',
+  'test/emulator/emulator-controls-browser.test.ts',
+  'test/order/postgres-order.test.ts',
+  'test/order/redis-order-lease.test.ts',
+  'test/order/redis-order.test.ts',
+  'test/processing/dev-shutdown.test.ts',
 ];
 
 /** Fault runs, benches and long property runs: minutes of work, each asserting one invariant at scale. */
