@@ -66,7 +66,8 @@ export function apiPixCallFrom(values: ApiPixSendValues): { body: string; label:
         random,
         amountInCents,
         ...(values.id !== undefined && { endToEndId: values.id }),
-        ...(values.txid !== undefined && { txid: values.txid }),
+        // `none`: a Pix without a txid (a static QR code, a key transfer).
+        ...(values.txid !== undefined && { txid: values.txid === 'none' ? null : values.txid }),
         ...(values.chave !== undefined && { key: values.chave }),
         ...(refund !== undefined && {
           devolucoes: [apiPixRefund({ random, amountInCents, status: refund as ApiPixDevolucao['status'] })],

@@ -83,6 +83,16 @@ describe('pixhook send --profile api-pix', () => {
     expect(lines[0]).toContain('11000');
   });
 
+  it('--txid none sends a Pix without a txid (a static QR code, a key transfer)', async () => {
+    const run = await send([...withPsp(), '--id', 'E00000000202611270000NOTXID0001', '--txid', 'none']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('"E00000000202611270000NOTXID0001", null)');
+    await listener.waitFor(/E00000000202611270000NOTXID0001/);
+    const [line] = handledLines('pix_received', 'E00000000202611270000NOTXID0001');
+    expect(line).not.toContain('"none"');
+    expect(line).not.toMatch(/"txid"/);
+  });
+
   it('delivers a batch as a bare array, each item its own event', async () => {
     const run = await send([...withPsp(), '--count', '3', '--shape', 'bare', '--txid', 'batchtx0001', '--seed', '7']);
     expect(run.code).toBe(0);

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -149,6 +149,8 @@ export async function startApiPixEmulator(options: ApiPixEmulatorOptions): Promi
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deliveries.idle();
+      // Certificates it made in a temp directory of its own go with it; a given directory is the caller's.
+      if (config.certificatesDir === undefined) await rm(dir, { recursive: true, force: true });
     },
   };
 }
