@@ -2,7 +2,7 @@
 // list of 127.0.0.1 on Linux) and, over TLS, with a chosen client certificate or none.
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { ContractResponse } from '../contract/contract-target.js';
+import { sendBody, type ContractResponse } from '../contract/contract-target.js';
 
 export interface CallRequest {
   method: string;
@@ -30,7 +30,6 @@ export interface ClientTls {
 export function sendCall(url: string, request: CallRequest, tls?: ClientTls): Promise<ContractResponse> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    let failure: Error | undefined;
     const body = request.body === undefined ? undefined : Buffer.from(request.body);
     const announce = body !== undefined && body.length > 1024 * 1024;
     const headers = {
@@ -60,23 +59,6 @@ export function sendCall(url: string, request: CallRequest, tls?: ClientTls): Pr
             { ...common, servername: 'localhost', ca: tls.ca, ...(tls.cert !== undefined && { cert: tls.cert, key: tls.key }) },
             onAnswer,
           );
-    req.on('error', (error) => {
-      failure ??= error;
-    });
-    req.on('close', () => {
-      if (!answered) reject(failure ?? new Error('the connection closed without an answer'));
-    });
-    if (!body) return void req.end();
-    let offset = 0;
-    const pump = (): void => {
-      if (answered || req.destroyed) return;
-      if (offset >= body.length) return void req.end();
-      const end = Math.min(offset + 64 * 1024, body.length);
-      const slice = body.subarray(offset, end);
-      offset = end;
-      req.write(slice, () => setImmediate(pump));
-    };
-    if (announce) req.once('continue', () => setImmediate(pump));
-    else pump();
+    sendBody(req, body, announce, () => answered, reject);
   });
 }

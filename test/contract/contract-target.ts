@@ -1,4 +1,4 @@
-import { request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest, type ClientRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Receiver } from '../../src/index.js';
 
@@ -49,7 +49,6 @@ export async function serverTarget(server: Server, path: string): Promise<Contra
 export function sendHttp(url: string, request: ContractRequest): Promise<ContractResponse> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    let failure: Error | undefined;
     const body = request.body === undefined ? undefined : Buffer.from(request.body);
     const announce = body !== undefined && body.length > 1024 * 1024;
     // A declared length as `end(body)` would set it (slices alone would go chunked); a case's own stays.
@@ -72,27 +71,41 @@ export function sendHttp(url: string, request: ContractRequest): Promise<Contrac
       });
       res.on('error', reject);
     });
-    req.on('error', (error) => {
-      failure ??= error;
-    });
-    req.on('close', () => {
-      if (!answered) reject(failure ?? new Error('the connection closed without an answer'));
-    });
-    if (!body) return void req.end();
-    let offset = 0;
-    // One slice at a time, the next only a turn after the kernel took this one: the poll phase in
-    // between reads whatever the server answered (it arrives before its close and before any reset),
-    // so no slice is written into a connection whose answer is already waiting.
-    const pump = (): void => {
-      if (answered || req.destroyed) return;
-      if (offset >= body.length) return void req.end();
-      const end = Math.min(offset + 64 * 1024, body.length);
-      const slice = body.subarray(offset, end);
-      offset = end;
-      req.write(slice, () => setImmediate(pump));
-    };
-    // The answer parsed from the same bytes as the 100 is seen before this next turn.
-    if (announce) req.once('continue', () => setImmediate(pump));
-    else pump();
+    sendBody(req, body, announce, () => answered, reject);
   });
+}
+
+/**
+ * Writes `body` on `req` and rejects when the connection closes without an answer. One slice at a time,
+ * the next only a turn after the kernel took this one: the poll phase in between reads whatever the server
+ * answered (it arrives before its close and before any reset), so no slice is written into a connection
+ * whose answer is already waiting. Announced bodies wait for the server's 100.
+ */
+export function sendBody(
+  req: ClientRequest,
+  body: Uint8Array | undefined,
+  announce: boolean,
+  answered: () => boolean,
+  reject: (error: Error) => void,
+): void {
+  let failure: Error | undefined;
+  req.on('error', (error) => {
+    failure ??= error;
+  });
+  req.on('close', () => {
+    if (!answered()) reject(failure ?? new Error('the connection closed without an answer'));
+  });
+  if (!body) return void req.end();
+  let offset = 0;
+  const pump = (): void => {
+    if (answered() || req.destroyed) return;
+    if (offset >= body.length) return void req.end();
+    const end = Math.min(offset + 64 * 1024, body.length);
+    const slice = body.subarray(offset, end);
+    offset = end;
+    req.write(slice, () => setImmediate(pump));
+  };
+  // The answer parsed from the same bytes as the 100 is seen before this next turn.
+  if (announce) req.once('continue', () => setImmediate(pump));
+  else pump();
 }
