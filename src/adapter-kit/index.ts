@@ -30,7 +30,7 @@ export function refuseWithoutTls(receiver: ReceiverInternals, runtime: string, a
   if (receiver.needsTls !== true) return;
   throw new PixhookConfigError(
     `pixhook: \`auth.mtls\` (API Pix) needs the TLS socket Node terminated, which ${runtime} does not expose. ` +
-      `Terminate mTLS at a proxy (nginx: ssl_verify_client on) and use \`auth: { proxy: { from: [...] } }\` instead${addressFix}.`,
+      `Terminate mTLS at a proxy (nginx: ssl_verify_client on) and use \`auth: { proxy: { from: [...], secret } }\` instead${addressFix}.`,
   );
 }
 

@@ -13,6 +13,7 @@ const reasonTable = {
   client_certificate_required: [401, 'signature', 'A client certificate is required (mTLS).'],
   client_certificate_rejected: [401, 'signature', 'The client certificate is not accepted.'],
   url_secret_mismatch: [401, 'signature', 'The URL secret is missing or does not match.'],
+  proxy_secret_mismatch: [401, 'signature', "The proxy's secret header is missing or does not match."],
   address_not_allowed: [403, 'signature', 'Calls are not accepted from this address.'],
   json_invalid: [400, 'payload', 'The body is not valid UTF-8 JSON.'],
   payload_invalid: [400, 'payload', 'The body is not a known event shape.'],

@@ -11,6 +11,7 @@ import { createApiPixReceiver, type ApiPixAuth, type PixReceivedEvent, type PixR
 import type { ApiPixEmulator } from '../../src/emulator/index.js';
 import { memoryDedupeStore, memoryPaymentBook } from '../../src/index.js';
 import { startNginx } from '../helpers/nginx-server.js';
+import { proxySecret } from '../api-pix/fixtures.js';
 import { clientFor, startApiPix, txid } from './emulator-setup.js';
 
 // The emulated PSP ↔ createApiPixReceiver in Express over real mTLS, with Node terminating TLS (`express`) or a
@@ -97,7 +98,7 @@ export async function startEndToEnd(front: Front) {
   const auth: ApiPixAuth =
     front === 'express'
       ? { mtls: { ca: pem(emulator.certificates.ca), names: ['pixhook-emulator-client'] } }
-      : { proxy: { from: ['127.0.0.1/32'], fingerprints: [sha1Of(pem(emulator.certificates.clientCert))] } };
+      : { proxy: { from: ['127.0.0.1/32'], secret: proxySecret, fingerprints: [sha1Of(pem(emulator.certificates.clientCert))] } };
   const receiver = createApiPixReceiver({ auth, keys: [emulator.credentials.pixKey], store: memoryDedupeStore(), book })
     .on('pix_received', (event) => void received.push(event))
     .on('pix_refund_updated', (event) => void refunds.push(event));
@@ -138,6 +139,7 @@ export async function startEndToEnd(front: Front) {
       proxy_pass http://127.0.0.1:${server.port};
       proxy_set_header X-SSL-Client-Verify $ssl_client_verify;
       proxy_set_header X-SSL-Client-Fingerprint $ssl_client_fingerprint;
+      proxy_set_header X-Pixhook-Proxy-Secret "${proxySecret}";
     }
   }`,
     );

@@ -6,7 +6,7 @@ import { createAppRouteHandler } from '../../adapters/next/index.js';
 import { createApiPixReceiver, type ApiPixReceiverOptions } from '../../src/api-pix/index.js';
 import { PixhookConfigError } from '../../src/index.js';
 import { adapters, certificates, type Certificates } from './api-pix-targets.js';
-import { urlSecret } from './fixtures.js';
+import { proxySecret, urlSecret } from './fixtures.js';
 import { runApiPixContract } from './run-api-pix-contract.js';
 
 for (const adapter of adapters) for (const mode of adapter.modes) runApiPixContract(adapter, mode);
@@ -21,8 +21,10 @@ describe('API Pix on the Next.js App Router, which hands a route no peer address
   const receiverWith = (auth: ApiPixReceiverOptions['auth']) => createApiPixReceiver({ auth });
 
   it('proxy without clientAddress is refused when made, naming the option', () => {
-    expect(() => createAppRouteHandler(receiverWith({ proxy: { from: ['127.0.0.1'] } }))).toThrow(PixhookConfigError);
-    expect(() => createAppRouteHandler(receiverWith({ proxy: { from: ['127.0.0.1'] } }))).toThrow(/^pixhook: `clientAddress` is required/);
+    expect(() => createAppRouteHandler(receiverWith({ proxy: { from: ['127.0.0.1'], secret: proxySecret } }))).toThrow(PixhookConfigError);
+    expect(() => createAppRouteHandler(receiverWith({ proxy: { from: ['127.0.0.1'], secret: proxySecret } }))).toThrow(
+      /^pixhook: `clientAddress` is required/,
+    );
   });
   it('urlSecret with allowFrom without clientAddress is refused; without allowFrom it is served', () => {
     expect(() => createAppRouteHandler(receiverWith({ urlSecret: { secret: urlSecret, allowFrom: ['127.0.0.1'] } }))).toThrow(
@@ -31,14 +33,14 @@ describe('API Pix on the Next.js App Router, which hands a route no peer address
     expect(typeof createAppRouteHandler(receiverWith({ urlSecret: { secret: urlSecret } }))).toBe('function');
   });
   it('a deferred receiver is checked on its first request', async () => {
-    const handler = createAppRouteHandler(() => receiverWith({ proxy: { from: ['127.0.0.1'] } }));
+    const handler = createAppRouteHandler(() => receiverWith({ proxy: { from: ['127.0.0.1'], secret: proxySecret } }));
     await expect(handler(new Request('http://127.0.0.1/pix', { method: 'POST', body: '{}' }))).rejects.toThrow(
       /`clientAddress` is required/,
     );
   });
   it('mtls is refused, pointing at proxy with clientAddress', () => {
     expect(() => createAppRouteHandler(receiverWith({ mtls: { ca: certs.pspCa.cert } }))).toThrow(
-      /use `auth: \{ proxy: \{ from: \[\.\.\.\] \} \}` instead with `createAppRouteHandler\(receiver, \{ clientAddress \}\)`/,
+      /use `auth: \{ proxy: \{ from: \[\.\.\.\], secret \} \}` instead with `createAppRouteHandler\(receiver, \{ clientAddress \}\)`/,
     );
   });
   it('clientAddress must be a function', () => {

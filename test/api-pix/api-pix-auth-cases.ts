@@ -3,7 +3,7 @@ import type { ApiPixAuth } from '../../src/api-pix/index.js';
 import { apiPixBody, apiPixPix, seededRandom } from '../../src/testing/index.js';
 import { handshakeRefused, post, type ApiPixCase, type CaseRequest } from './api-pix-case.js';
 import type { AuthMode, Certificates } from './api-pix-targets.js';
-import { urlSecret } from './fixtures.js';
+import { proxySecret, urlSecret } from './fixtures.js';
 
 const body = apiPixBody([apiPixPix({ random: seededRandom(29), paidAt: '2026-11-27T05:00:00.000Z' })]);
 /** The PSP certificate's SHA-1 as nginx's `$ssl_client_fingerprint` writes it. */
@@ -13,7 +13,7 @@ const elsewhere = '127.0.0.2';
 
 export const defaultAuth: Record<AuthMode, (certs: Certificates) => ApiPixAuth> = {
   urlSecret: () => ({ urlSecret: { secret: urlSecret } }),
-  proxy: () => ({ proxy: { from: ['127.0.0.1'] } }),
+  proxy: () => ({ proxy: { from: ['127.0.0.1'], secret: proxySecret } }),
   mtls: (certs) => ({ mtls: { ca: certs.pspCa.cert, names: ['webhook.psp.example'] } }),
 };
 
@@ -25,13 +25,23 @@ export function withCredentials(mode: AuthMode, request: CaseRequest): CaseReque
     return { ...request, path: `${path}${path.includes('?') ? '&' : '?'}secret=${urlSecret}` };
   }
   if (mode === 'proxy')
-    return { ...request, headers: { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-fingerprint': proxyFingerprint, ...request.headers } };
+    return {
+      ...request,
+      headers: {
+        'x-pixhook-proxy-secret': proxySecret,
+        'x-ssl-client-verify': 'SUCCESS',
+        'x-ssl-client-fingerprint': proxyFingerprint,
+        ...request.headers,
+      },
+    };
   return { ...request, client: request.client ?? 'psp' };
 }
 
 const raw = (request: CaseRequest): CaseRequest => ({ ...request, raw: true });
 const refused = (status: number, reason: string) => ({ status, reason });
+/** What the proxy's mTLS block sends: its secret, its verdict, the fingerprint. */
 const proxyHeaders = (verify: string, fingerprint = proxyFingerprint) => ({
+  'x-pixhook-proxy-secret': proxySecret,
   'x-ssl-client-verify': verify,
   'x-ssl-client-fingerprint': fingerprint,
 });
@@ -61,6 +71,39 @@ const urlSecretCases: ApiPixCase[] = [
     ],
     handled: 1,
   },
+  // PSPs call the registered URL with `/pix` appended to the string: `?secret=<s>` arrives as `?secret=<s>/pix`.
+  {
+    name: 'the PSP appended /pix to a registered ?secret=<s> (called as ?secret=<s>/pix): handled',
+    steps: [{ send: raw(post(body, `?secret=${urlSecret}/pix`)), expect: { status: 200 } }],
+    handled: 1,
+  },
+  {
+    name: 'the suffix split off the query is /pix, /rec or /cobr, with or without a slash',
+    steps: [
+      { send: raw(post(body, `?secret=${urlSecret}/pix/`)), expect: { status: 200 } },
+      { send: raw(post(body, `?secret=${urlSecret}/rec`)), expect: { status: 200, reason: 'duplicate' } },
+      { send: raw(post(body, `?secret=${urlSecret}/cobr/`)), expect: { status: 200, reason: 'duplicate' } },
+    ],
+    handled: 1,
+  },
+  {
+    name: 'a wrong secret with /pix appended, or the secret with another suffix: 401 url_secret_mismatch',
+    steps: [
+      { send: raw(post(body, `?secret=${urlSecret.slice(1)}x/pix`)), expect: refused(401, 'url_secret_mismatch') },
+      { send: raw(post(body, `?secret=${urlSecret}/other`)), expect: refused(401, 'url_secret_mismatch') },
+      { send: raw(post(body, `?secret=${urlSecret}pix`)), expect: refused(401, 'url_secret_mismatch') },
+    ],
+    handled: 0,
+  },
+  {
+    name: 'the secret as a path segment (registered …/webhooks/bank/<s>, called …/<s>/pix): handled; a wrong one: 401',
+    steps: [
+      { send: raw(post(body, `/${urlSecret.slice(0, -1)}y/pix`)), expect: refused(401, 'url_secret_mismatch') },
+      { send: raw(post(body, `/${urlSecret}/pix`)), expect: { status: 200 } },
+      { send: raw(post(body, `/${urlSecret}/pix/`)), expect: { status: 200, reason: 'duplicate' } },
+    ],
+    handled: 1,
+  },
   {
     name: 'a caller outside allowFrom with the right secret: 403 address_not_allowed',
     needsPeerAddress: true,
@@ -75,8 +118,46 @@ const urlSecretCases: ApiPixCase[] = [
 
 const proxyCases: ApiPixCase[] = [
   {
+    name: "the proxy's verdict without its secret (a request through another site block of the proxy): 401 proxy_secret_mismatch",
+    steps: [
+      {
+        send: raw(post(body, '/pix', { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-fingerprint': proxyFingerprint })),
+        expect: refused(401, 'proxy_secret_mismatch'),
+      },
+    ],
+    handled: 0,
+  },
+  {
+    name: 'a guessed proxy secret of the same length, or a prefix of it: 401 proxy_secret_mismatch',
+    steps: [
+      {
+        send: raw(post(body, '/pix', { ...proxyHeaders('SUCCESS'), 'x-pixhook-proxy-secret': `${proxySecret.slice(1)}x` })),
+        expect: refused(401, 'proxy_secret_mismatch'),
+      },
+      {
+        send: raw(post(body, '/pix', { ...proxyHeaders('SUCCESS'), 'x-pixhook-proxy-secret': proxySecret.slice(0, 8) })),
+        expect: refused(401, 'proxy_secret_mismatch'),
+      },
+    ],
+    handled: 0,
+  },
+  {
+    name: 'a custom secretHeader is the one read',
+    auth: () => ({ proxy: { from: ['127.0.0.1'], secret: proxySecret, secretHeader: 'X-Front-Secret' } }),
+    steps: [
+      { send: raw(post(body, '/pix', proxyHeaders('SUCCESS'))), expect: refused(401, 'proxy_secret_mismatch') },
+      {
+        send: raw(post(body, '/pix', { 'x-front-secret': proxySecret, 'x-ssl-client-verify': 'SUCCESS' })),
+        expect: { status: 200 },
+      },
+    ],
+    handled: 1,
+  },
+  {
     name: 'no verdict header from the proxy: 401 client_certificate_required',
-    steps: [{ send: raw(post(body)), expect: refused(401, 'client_certificate_required') }],
+    steps: [
+      { send: raw(post(body, '/pix', { 'x-pixhook-proxy-secret': proxySecret })), expect: refused(401, 'client_certificate_required') },
+    ],
     handled: 0,
   },
   {
@@ -96,7 +177,9 @@ const proxyCases: ApiPixCase[] = [
   },
   {
     name: 'a pinned fingerprint: another one is 401 client_certificate_rejected; the pinned one (any spelling) is handled',
-    auth: () => ({ proxy: { from: ['127.0.0.1'], fingerprints: [proxyFingerprint.toUpperCase().replace(/(..)(?!$)/g, '$1:')] } }),
+    auth: () => ({
+      proxy: { from: ['127.0.0.1'], secret: proxySecret, fingerprints: [proxyFingerprint.toUpperCase().replace(/(..)(?!$)/g, '$1:')] },
+    }),
     steps: [
       { send: raw(post(body, '/pix', proxyHeaders('SUCCESS', 'aa'.repeat(20)))), expect: refused(401, 'client_certificate_rejected') },
       { send: raw(post(body, '/pix', proxyHeaders('SUCCESS'))), expect: { status: 200 } },
@@ -115,6 +198,7 @@ const proxyCases: ApiPixCase[] = [
     auth: () => ({
       proxy: {
         from: ['127.0.0.1/32'],
+        secret: proxySecret,
         verifyHeader: 'X-Client-Verify',
         fingerprintHeader: 'X-Client-Print',
         fingerprints: [proxyFingerprint],
@@ -122,7 +206,12 @@ const proxyCases: ApiPixCase[] = [
     }),
     steps: [
       { send: raw(post(body, '/pix', proxyHeaders('SUCCESS'))), expect: refused(401, 'client_certificate_required') },
-      { send: raw(post(body, '/pix', { 'x-client-verify': 'SUCCESS', 'x-client-print': proxyFingerprint })), expect: { status: 200 } },
+      {
+        send: raw(
+          post(body, '/pix', { 'x-pixhook-proxy-secret': proxySecret, 'x-client-verify': 'SUCCESS', 'x-client-print': proxyFingerprint }),
+        ),
+        expect: { status: 200 },
+      },
     ],
     handled: 1,
   },

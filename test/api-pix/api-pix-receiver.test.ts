@@ -9,7 +9,7 @@ import { memoryDedupeStore } from '../../src/dedupe/memory-dedupe-store.js';
 import { memoryQuarantine } from '../../src/dedupe/memory-quarantine.js';
 import { memoryJournal, memoryPaymentBook, PixhookConfigError, type PixEvent } from '../../src/index.js';
 import { apiPixAmount, apiPixBody, apiPixPix, apiPixRefund, seededRandom } from '../../src/testing/index.js';
-import { call, cobRWebhookNotification1, pixWebhook1, pixWebhook2, recWebhookNotification1, urlSecret } from './fixtures.js';
+import { call, cobRWebhookNotification1, pixWebhook1, pixWebhook2, recWebhookNotification1, proxySecret, urlSecret } from './fixtures.js';
 
 const auth = { urlSecret: { secret: urlSecret } };
 
@@ -32,9 +32,29 @@ describe('createApiPixReceiver: setup', () => {
     ['a short URL secret', { urlSecret: { secret: 'short' } }],
     ['an unknown urlSecret option', { urlSecret: { secret: urlSecret, allow: ['1.2.3.4'] } }],
     ['a pinned fingerprint that is not hex', { proxy: { from: ['10.0.0.1'], fingerprints: ['zz'] } }],
+    ['a proxy without its secret', { proxy: { from: ['10.0.0.1'] } }],
+    ['a proxy with a short secret', { proxy: { from: ['10.0.0.1'], secret: 'short' } }],
+    [
+      'a proxy secret header that is also the verdict header',
+      { proxy: { from: ['10.0.0.1'], secret: proxySecret, secretHeader: 'X-SSL-Client-Verify' } },
+    ],
   ])('refuses %s with a PixhookConfigError naming the option', (_what, given) => {
     expect(() => createApiPixReceiver({ auth: given } as ApiPixReceiverOptions)).toThrow(PixhookConfigError);
     expect(() => createApiPixReceiver({ auth: given } as ApiPixReceiverOptions)).toThrow(/auth/);
+  });
+
+  it('refuses a proxy without its secret, naming auth.proxy.secret and never echoing a given one', () => {
+    expect(() => createApiPixReceiver({ auth: { proxy: { from: ['10.0.0.1'] } } } as unknown as ApiPixReceiverOptions)).toThrow(
+      /`auth\.proxy\.secret` is required/,
+    );
+    let message = '';
+    try {
+      createApiPixReceiver({ auth: { proxy: { from: ['10.0.0.1'], secret: 'tooShortSecret' } } });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/`auth\.proxy\.secret` must be a string of at least 16 characters/);
+    expect(message).not.toContain('tooShortSecret');
   });
 
   it('refuses a gateway secret and an empty keys list', () => {
@@ -329,15 +349,19 @@ describe('urlSecret and proxy decisions (the core side; real TLS and nginx are i
   });
 
   it('proxy: believes the verdict only from the proxy', async () => {
-    const { receiver, seen } = receiverWith({ auth: { proxy: { from: ['10.0.0.0/8', '::1'] } } });
-    const headers = { 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-fingerprint': 'ab'.repeat(20) };
+    const { receiver, seen } = receiverWith({ auth: { proxy: { from: ['10.0.0.0/8', '::1'], secret: proxySecret } } });
+    const secret = { 'x-pixhook-proxy-secret': proxySecret };
+    const headers = { ...secret, 'x-ssl-client-verify': 'SUCCESS', 'x-ssl-client-fingerprint': 'ab'.repeat(20) };
     const from = (address: string, extra: Record<string, string> = headers) => ({
       ...call({ pix: [pixWebhook2] }, { address, secret: null }),
       headers: extra,
     });
     expect((await receiver.receive(from('192.0.2.1'))).reason).toBe('address_not_allowed');
-    expect((await receiver.receive(from('10.1.2.3', {}))).reason).toBe('client_certificate_required');
-    expect((await receiver.receive(from('10.1.2.3', { 'x-ssl-client-verify': 'FAILED:self signed' }))).reason).toBe(
+    expect((await receiver.receive(from('10.1.2.3', secret))).reason).toBe('client_certificate_required');
+    expect((await receiver.receive(from('10.1.2.3', { ...headers, 'x-pixhook-proxy-secret': 'guessed' }))).reason).toBe(
+      'proxy_secret_mismatch',
+    );
+    expect((await receiver.receive(from('10.1.2.3', { ...secret, 'x-ssl-client-verify': 'FAILED:self signed' }))).reason).toBe(
       'client_certificate_rejected',
     );
     expect((await receiver.receive(from('10.1.2.3'))).status).toBe(200);

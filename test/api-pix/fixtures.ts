@@ -51,6 +51,8 @@ export const cobRWebhookNotification1 = {
 };
 
 export const urlSecret = 'a-long-url-secret-for-tests-0123';
+/** What the proxy's mTLS server block sends in `x-pixhook-proxy-secret`. */
+export const proxySecret = 'a-long-proxy-secret-for-tests-4567';
 
 /** A call as an adapter hands it over, from a peer, with the URL secret in the query. */
 export function call(body: unknown, options: { path?: string; secret?: string | null; address?: string } = {}): ReceiveRequest {

@@ -47,7 +47,8 @@ export async function makeCa(name: string): Promise<TestCa> {
   return { cert: certificate.toString('pem'), certificate, keys };
 }
 
-export async function makeLeaf(ca: TestCa, name: string, use: 'server' | 'client'): Promise<TestLeaf> {
+/** A leaf for `name` (its CN); its DNS SANs are `name` unless `altNames` says otherwise (`[]`: none). */
+export async function makeLeaf(ca: TestCa, name: string, use: 'server' | 'client', altNames?: readonly string[]): Promise<TestLeaf> {
   const keys = await keysOf();
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: (serial++).toString(16).padStart(2, '0'),
@@ -62,14 +63,18 @@ export async function makeLeaf(ca: TestCa, name: string, use: 'server' | 'client
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([use === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
-      new x509.SubjectAlternativeNameExtension(
-        use === 'server'
-          ? [
-              { type: 'dns', value: 'localhost' },
-              { type: 'ip', value: '127.0.0.1' },
-            ]
-          : [{ type: 'dns', value: name }],
-      ),
+      ...(altNames?.length === 0
+        ? []
+        : [
+            new x509.SubjectAlternativeNameExtension(
+              use === 'server'
+                ? [
+                    { type: 'dns', value: 'localhost' },
+                    { type: 'ip', value: '127.0.0.1' },
+                  ]
+                : (altNames ?? [name]).map((value) => ({ type: 'dns' as const, value })),
+            ),
+          ]),
       await x509.AuthorityKeyIdentifierExtension.create(ca.certificate),
     ],
   });

@@ -13,7 +13,7 @@ import { createAppRouteHandler, type AppRouteHandlerOptions } from '../../adapte
 describe('pixhook/api-pix types (issue 29)', () => {
   it('createApiPixReceiver returns a Receiver; auth is one of three modes', () => {
     expectTypeOf(createApiPixReceiver({ auth: { mtls: { ca: 'pem' } } })).toEqualTypeOf<Receiver>();
-    createApiPixReceiver({ auth: { proxy: { from: ['10.0.0.1'], fingerprints: ['ab'] } }, keys: ['k'] });
+    createApiPixReceiver({ auth: { proxy: { from: ['10.0.0.1'], secret: 's', fingerprints: ['ab'] } }, keys: ['k'] });
     createApiPixReceiver({ auth: { urlSecret: { secret: 's', param: 'hmac', allowFrom: ['1.2.3.4'] } }, mode: 'background' });
     // @ts-expect-error auth is required
     createApiPixReceiver({});
@@ -52,7 +52,7 @@ describe('pixhook/api-pix types (issue 29)', () => {
 describe('the App Router and an API Pix receiver that checks addresses', () => {
   it('clientAddress takes the Web Request and returns an address or undefined', () => {
     expectTypeOf<NonNullable<AppRouteHandlerOptions['clientAddress']>>().toEqualTypeOf<(request: Request) => string | undefined>();
-    const receiver = createApiPixReceiver({ auth: { proxy: { from: ['10.0.0.0/8'] } } });
+    const receiver = createApiPixReceiver({ auth: { proxy: { from: ['10.0.0.0/8'], secret: 's' } } });
     const headers = (request: Request) => request.headers;
     // @ts-expect-error the address is a string, not the request's headers
     createAppRouteHandler(receiver, { clientAddress: headers });

@@ -17,12 +17,14 @@ import { optionalNumber } from '../../shared/option-checks.js';
 import { callEntry } from '../../journal/entries.js';
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
 import { Call } from './api-pix-call.js';
-import { resolveAuth, type ApiPixAuth, type AuthFailure } from './api-pix-auth.js';
+import { resolveAuth, type ApiPixAuth, type AuthRefusal } from './api-pix-auth.js';
 import { batchAnswer } from './batch-answer.js';
 import { createInvalidKeeper } from './keep-invalid.js';
 import { readBatch, readItem } from './read-batch.js';
 import { checkItemKey } from './key-check.js';
 import { resolveKeys } from './receiving-keys.js';
+import { createRefusalWarnings } from './refusal-warnings.js';
+import { reasonGroup, type ReasonCode } from '../../shared/reasons.js';
 
 interface ApiPixIntakeOptions {
   /** How the PSP's calls are authenticated (required; exactly one mode). */
@@ -48,8 +50,10 @@ interface ApiPixIntakeOptions {
 export type ApiPixReceiverOptions = ApiPixIntakeOptions &
   ((ProcessingOptions & { processing?: undefined }) | ({ processing: Processing } & { [K in keyof ProcessingOptions]?: undefined }));
 
-type AuthRefusal = { reason: AuthFailure; hint: string };
 const notHere = ['secret', 'signature', 'telemetry'] as const;
+
+/** Who-is-calling refusals (401 / 403): the ones an operator must see once, not per call. */
+const isRefusal = (reason: ReasonCode): boolean => reasonGroup(reason) === 'signature';
 
 /**
  * A receiver for the Central Bank's standard API Pix webhooks (bacen/pix-api): `{webhookUrl}/pix`,
@@ -80,6 +84,8 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
   if (options.processing) refuseIgnoredWithProcessing(options);
   const processing = options.processing ?? createProcessing(options as ProcessingOptions);
   const log: Logger = guardLogger(options.logger);
+  const warnRefusal = createRefusalWarnings(options.logger);
+  const keyList = keys === undefined ? '' : [...keys].slice(0, 5).join(', ') + (keys.size > 5 ? ', …' : '');
   const answers = createAnswerMetrics();
   const invalidHandlers: InvalidHandler[] = options.onInvalid ? [options.onInvalid] : [];
   const quarantine: QuarantineStore | undefined = options.quarantine === false ? undefined : (options.quarantine ?? processing.quarantine);
@@ -128,7 +134,16 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
       const base = batch.base === '' ? String(i) : `${batch.base}.${String(i)}`;
       const read = readItem(batch.callback, batch.items[i], base);
       if (read.failures.length > 0) call.failures.push(...read.failures);
-      const events = keys === undefined ? read.events : checkItemKey(read.events, keys, intake.hasBook, base, call.failures);
+      const events =
+        keys === undefined
+          ? read.events
+          : checkItemKey(read.events, keys, intake.hasBook, base, call.failures, (seen) =>
+              warnRefusal({
+                reason: 'unknown_key',
+                peer: call.request.peer?.address,
+                hint: `the Pix is to ${seen === undefined ? 'no key' : `key ${seen}`}, not one of keys (${keyList}); ${intake.hasBook ? 'held by the book as unknown_key' : 'kept in the quarantine and given to onInvalid'}`,
+              }),
+            );
       for (const event of events) call.events.push(event);
     }
     return andThen(runEvents(call, 0), afterEvents, undefined, call);
@@ -167,6 +182,11 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
       if (call.journal !== undefined) writer!.add(call.journal, () => callEntry(call, result));
       const ms = performance.now() - call.startedAt;
       answers.answered(result.status, result.reason, ms);
+      if (result.reason !== undefined && isRefusal(result.reason)) {
+        // One warning per reason per window, with the peer and the real cause, instead of a line per call.
+        warnRefusal({ reason: result.reason, peer: call.request.peer?.address, hint: result.hint ?? '' });
+        return result;
+      }
       if (log === silentLogger) return result;
       const fields = { ...logFields(result, ms), ...(call.outcomes.length > 1 && { items: call.outcomes.length }) };
       if (result.status >= 500) log.error(fields, 'pixhook: API Pix call');

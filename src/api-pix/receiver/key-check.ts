@@ -13,12 +13,15 @@ export function checkItemKey(
   held: boolean,
   base: string,
   failures: EssentialFailure[],
+  /** Told the key seen (or `undefined`: none) of a Pix that is not dispatched as the merchant's money. */
+  unknown: (seen: string | undefined) => void,
 ): readonly ApiPixEvent[] {
   const first = events[0];
   // A `/pix` item's first event is its `pix_received`; `/rec` and `/cobr` items name no key.
   if (first === undefined || first.name !== 'pix_received') return events;
   const key = first.pix.key;
   if (key !== undefined && keys.has(key)) return events;
+  unknown(key);
   if (held) return events.map(foreign);
   const path = base === '' ? 'chave' : `${base}.chave`;
   failures.push({

@@ -31,13 +31,18 @@ export function readBatch(value: unknown, url: string | undefined): BatchRead {
   return { ok: false, message: '(root): expected "pix", "recs" or "cobsr" (or a Pix with its endToEndId)' };
 }
 
-/** The last non-empty path segment when it is a callback suffix: `/hook/pix`, `/hook/pix/`, `/hook//pix?x=1`. */
+/**
+ * The last non-empty path segment when it is a callback suffix: `/hook/pix`, `/hook/pix/`, `/hook//pix?x=1`;
+ * else the suffix a PSP appended to a registered query (`?secret=…/rec`).
+ */
 function suffixOf(url: string | undefined): ApiPixCallback | undefined {
   if (url === undefined) return undefined;
-  const path = url.split('?', 1)[0]!.split('#', 1)[0]!;
+  const [path, query = ''] = url.split('#', 1)[0]!.split('?', 2) as [string, string?];
   const segments = path.split('/').filter((segment) => segment !== '');
   const last = segments.at(-1)?.toLowerCase();
-  return last === 'pix' || last === 'rec' || last === 'cobr' ? last : undefined;
+  if (last === 'pix' || last === 'rec' || last === 'cobr') return last;
+  const appended = /\/(pix|rec|cobr)\/?$/i.exec(query)?.[1]?.toLowerCase();
+  return appended as ApiPixCallback | undefined;
 }
 
 /** One item of a call read as its events (a Pix may carry refunds), or the reasons it cannot be. */
