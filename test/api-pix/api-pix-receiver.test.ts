@@ -34,6 +34,8 @@ describe('createApiPixReceiver: setup', () => {
     ['a pinned fingerprint that is not hex', { proxy: { from: ['10.0.0.1'], fingerprints: ['zz'] } }],
     ['a proxy without its secret', { proxy: { from: ['10.0.0.1'] } }],
     ['a proxy with a short secret', { proxy: { from: ['10.0.0.1'], secret: 'short' } }],
+    ['a proxy secret header that is not a header name', { proxy: { from: ['10.0.0.1'], secret: proxySecret, secretHeader: 'x bad' } }],
+    ['an mtls name that is empty', { mtls: { ca: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----', names: [' '] } }],
     [
       'a proxy secret header that is also the verdict header',
       { proxy: { from: ['10.0.0.1'], secret: proxySecret, secretHeader: 'X-SSL-Client-Verify' } },

@@ -1,4 +1,4 @@
-import { guardLogger, silentLogger, type Logger } from '../../shared/logger.js';
+import { guardLogger, type Logger } from '../../shared/logger.js';
 
 /** At most one warning per reason in this window; the next one says how many were left out. */
 export const refusalWarningWindowMs = 60_000;
@@ -7,7 +7,7 @@ export const refusalWarningWindowMs = 60_000;
 const consoleWarnings: Logger = {
   info() {},
   warn: (fields, message) => console.warn(`${message ?? 'pixhook'} ${JSON.stringify(fields)}`),
-  error: (fields, message) => console.error(`${message ?? 'pixhook'} ${JSON.stringify(fields)}`),
+  error() {},
 };
 
 interface RefusalWarning {
@@ -22,14 +22,13 @@ interface RefusalWarning {
 /**
  * One warning per refused call, rate-limited per reason (see `refusalWarningWindowMs`): its reason, the
  * peer's address and a hint naming the real cause. Untrusted strings (addresses, names, keys) are escaped by
- * the guarded logger. Without a `logger`, warnings go to `console.warn`; `logger: silentLogger`-like loggers
- * silence them.
+ * the guarded logger. Without a `logger`, warnings go to `console.warn`; a logger whose `warn` does nothing
+ * silences them.
  */
 export function createRefusalWarnings(logger: Logger | undefined): (warning: RefusalWarning) => void {
   const log = logger === undefined ? guardLogger(consoleWarnings) : guardLogger(logger);
   const last = new Map<string, { at: number; left: number }>();
   return ({ reason, peer, hint }) => {
-    if (log === silentLogger) return;
     const now = Date.now();
     const seen = last.get(reason);
     if (seen !== undefined && now - seen.at < refusalWarningWindowMs) {
