@@ -18,7 +18,7 @@ import { signatureFlags, signatureFlagsHelp, signingFrom } from './shared/signat
 import { jsonText } from './shared/json-text.js';
 import { BodyTooLargeError, readBoundedFile } from './shared/read-bounded-input.js';
 import { redactedUrl, redactedUrlsIn } from '../src/shared/redacted-url.js';
-import { apiPixCallFrom, apiPixSendFlags, apiPixSendFlagsHelp, apiPixUrl } from './send-api-pix.js';
+import { apiPixCallFrom, apiPixRefusalHint, apiPixSendFlags, apiPixSendFlagsHelp, apiPixUrl } from './send-api-pix.js';
 import { mtlsFetch, readMtlsFiles } from './shared/mtls-fetch.js';
 
 export const sendHelp: CommandHelp = {
@@ -164,7 +164,7 @@ export function sendCommand(argv: string[]): Promise<number> {
     if (isRefusal(result.finalStatus)) {
       process.stdout.write(`not delivered: ${last}, not retried (${ms(total)})\n`);
       process.stderr.write(
-        `${apiPix ? apiPixRefusalHint(result.finalStatus!, target.shown) : refusalHint(result.finalStatus!, target.shown)}\n`,
+        `${apiPix ? apiPixRefusalHint(result.finalStatus!, target.shown, result.attempts[tried - 1]?.responseBody) : refusalHint(result.finalStatus!, target.shown)}\n`,
       );
       return 1;
     }
@@ -279,10 +279,6 @@ function isRefusal(status: number | undefined): boolean {
 
 function refusalHint(status: number, shown: string): string {
   return `pixhook: the receiver at ${shown} refused the delivery (${status}): check the secret — --secret (or PIXHOOK_SECRET) must be the receiver's webhook secret; \`pixhook dev\` prints its own as PIXHOOK_SECRET=…`;
-}
-
-function apiPixRefusalHint(status: number, shown: string): string {
-  return `pixhook: the receiver at ${shown} refused the call (${status}): check the client certificate (--cert/--key, signed by the CA the receiver trusts) or the URL secret (--secret or PIXHOOK_SECRET)`;
 }
 
 function unreachableLine(why: Unreachable, shown: string): string {

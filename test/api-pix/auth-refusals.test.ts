@@ -6,6 +6,7 @@ import { certificateIdentity } from '../../src/api-pix/receiver/certificate-name
 import { refusalWarningWindowMs } from '../../src/api-pix/receiver/refusal-warnings.js';
 import { memoryPaymentBook } from '../../src/index.js';
 import { apiPixBody, apiPixPix } from '../../src/testing/index.js';
+import { apiPixRefusalHint } from '../../cli/send-api-pix.js';
 import { call, proxySecret, urlSecret } from './fixtures.js';
 
 interface Line {
@@ -149,5 +150,22 @@ describe('the URL secret past the suffix a PSP appends', () => {
     const answer = await r.receive({ ...call(rec, { secret: null }), url: `/webhooks/bank?secret=${urlSecret}/rec` });
     expect(answer.status).toBe(200);
     expect(seen).toEqual(['recurrence_updated']);
+  });
+});
+
+describe('pixhook send --profile api-pix: the refusal line names the cause the answer gives', () => {
+  it.each([
+    ['client_certificate_rejected', 401, /a pinned name \(auth\.mtls\.names: the certificate's DNS SANs, its CN only without any\)/],
+    ['address_not_allowed', 403, /the address it sees \(auth\.proxy\.from or auth\.urlSecret\.allowFrom\)/],
+    ['proxy_secret_mismatch', 401, /did not come through the proxy's mTLS server block/],
+    ['client_certificate_required', 401, /present one with --cert\/--key/],
+  ])('%s', (reason, status, cause) => {
+    const line = apiPixRefusalHint(status, 'https://127.0.0.1:1/webhooks/bank', JSON.stringify({ error: reason, message: '…' }));
+    expect(line).toMatch(cause);
+    expect(line).toContain(`(${String(status)}): ${reason}: `);
+  });
+  it('an answer without a known reason gets the general hint', () => {
+    for (const body of [undefined, 'not json', '{"error":"toString"}'])
+      expect(apiPixRefusalHint(401, 'https://h/x', body)).toMatch(/check the client certificate .* or the URL secret/);
   });
 });

@@ -175,7 +175,11 @@ describe('pixhook send --profile api-pix with a URL secret', () => {
       expect(wrong.code).toBe(1);
       expect(wrong.stdout).toMatch(/^attempt 1\/5 {2}401 url_secret_mismatch/m);
       expect(wrong.stdout).toMatch(/not retried/);
-      expect(wrong.stderr).toContain('check the client certificate');
+      // The hint names the real cause the answer's reason gives (it was the certificate's, for every refusal).
+      expect(wrong.stderr).toContain(
+        "url_secret_mismatch: the URL secret does not match: --secret (or PIXHOOK_SECRET) must be the receiver's",
+      );
+      expect(wrong.stderr).not.toContain('check the client certificate');
       expect(wrong.stdout + wrong.stderr).not.toContain('wrong-secret-0123456789abcdef');
     } finally {
       await cli.stop();
