@@ -14,6 +14,7 @@ import { linkPackage, markedBlock, repoRoot } from '../docs/doc-files.js';
 import { requireBuiltPackage } from '../examples/example-process.js';
 import { freePort } from '../helpers/free-port.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
+import { clientFor, startApiPix, txid } from '../api-pix-client/emulator-setup.js';
 import { makeCa, makeLeaf, type TestCa, type TestLeaf } from '../helpers/test-certificates.js';
 
 const run = promisify(execFile);
@@ -146,6 +147,43 @@ describe("the guide's mTLS receiver on Node, over real TLS (issue 37)", () => {
       .poll(() => err)
       .toMatch(/"reason":"unknown_key".*the Pix is to key outra@example\.com, not one of keys \(loja@example\.com\)/);
     expect(out).not.toContain(pix.endToEndId);
+  });
+});
+
+describe("the emulator → the guide's mTLS receiver on Node (issue 37)", () => {
+  it("the emulator, as the PSP, delivers over mTLS to the guide's receiver: the handler runs, the delivery is answered 200", async () => {
+    // The emulator's own certificates stand for the PSP's and the merchant's; its client certificate is
+    // CN=pixhook-emulator-client (no SAN), the name pinned in place of the guide's PSP name.
+    const emulator = await startApiPix({ pixKey: 'loja@example.com' });
+    const port = await freePort();
+    let code = markedBlock(guide, 'api-pix: mtls receiver');
+    code = replaced(code, '/etc/pixhook/psp-ca.pem', emulator.certificates.ca);
+    code = replaced(code, '/etc/pixhook/server.pem', emulator.certificates.serverCert);
+    code = replaced(code, '/etc/pixhook/server-key.pem', emulator.certificates.serverKey);
+    code = replaced(code, "names: ['webhook.psp.example']", "names: ['pixhook-emulator-client']");
+    code = replaced(code, 'server.listen(8443);', `server.listen(${String(port)}, '127.0.0.1');`);
+    const dir = project();
+    writeFileSync(join(dir, 'server.js'), code);
+    const child = spawn(process.execPath, ['server.js'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const client = clientFor(emulator);
+    try {
+      await listening(port, child);
+      await client.configureWebhook(`https://127.0.0.1:${String(port)}/webhooks/bank`);
+      await client.createCharge({ txid: txid(37), amountInCents: 2590 });
+      const paid = emulator.pay(txid(37));
+      await emulator.idle();
+      expect(emulator.deliveries()).toMatchObject([{ state: 'delivered', attempts: [{ status: 200 }] }]);
+      expect(emulator.deliveries()[0]!.url).toMatch(/\/webhooks\/bank\/pix$/);
+      await expect.poll(() => out).toContain(`received ${String(paid['endToEndId'])} ${txid(37)} 2590`);
+    } finally {
+      client.close();
+      await emulator.close();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });
 
