@@ -1,8 +1,9 @@
 // `proxy` mode behind a real nginx (Debian's package), set up verbatim from docs/guides/api-pix.md: the guide's two
 // server blocks (the mTLS one that alone sends the proxy's secret, and an ordinary site on the same app) and the
 // guide's Express receiver, run as its own process from the built package. Only ports, file paths, addresses and
-// the secret's placeholder are substituted.
-import { randomBytes } from 'node:crypto';
+// the secret's placeholder are substituted. The emulator is the PSP: its run's certificates are nginx's and the
+// PSP's, and it delivers through nginx.
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -14,15 +15,23 @@ import { requireBuiltPackage, startExample, type RunningExample } from '../examp
 import { freePort } from '../helpers/free-port.js';
 import { startNginx, type NginxServer } from '../helpers/nginx-server.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
-import { makeCa, makeLeaf, type TestCa, type TestLeaf } from '../helpers/test-certificates.js';
+import type { ApiPixEmulator } from '../../src/emulator/index.js';
+import { clientFor, startApiPix, txid } from '../api-pix-client/emulator-setup.js';
 
 const guide = readFileSync(join(repoRoot, 'docs/guides/api-pix.md'), 'utf8');
 const tempDir = useTempDirs('pixhook-nginx-guide-');
 // A caller that is not nginx connects from here; nginx (and the app) use 127.0.0.1.
 const elsewhere = '127.0.0.2';
 
-let serverCa: TestCa;
-let psp: TestLeaf;
+interface Pem {
+  cert: string;
+  key: string;
+}
+
+let emulator: ApiPixEmulator;
+let serverCa: string;
+let psp: Pem;
+let pspFingerprint: string;
 let nginx: NginxServer;
 let app: RunningExample;
 let appPort: number;
@@ -37,10 +46,11 @@ function replaced(text: string, from: string, to: string, times = 1): string {
 
 beforeAll(async () => {
   await requireBuiltPackage();
-  let pspCa: TestCa;
-  [serverCa, pspCa] = await Promise.all([makeCa('Merchant CA'), makeCa('PSP Root CA')]);
-  const server = await makeLeaf(serverCa, 'localhost', 'server');
-  psp = await makeLeaf(pspCa, 'webhook.psp.example', 'client');
+  emulator = await startApiPix();
+  const pem = (path: string) => readFileSync(path, 'utf8');
+  serverCa = pem(emulator.certificates.ca);
+  psp = { cert: pem(emulator.certificates.clientCert), key: pem(emulator.certificates.clientKey) };
+  pspFingerprint = new X509Certificate(psp.cert).fingerprint;
 
   // The guide's receiver, as its own process.
   const dir = tempDir();
@@ -60,11 +70,17 @@ beforeAll(async () => {
 
   // The guide's nginx config.
   plainPort = await freePort();
-  nginx = await startNginx({ 'merchant.pem': server.cert, 'merchant-key.pem': server.key, 'psp-ca.pem': pspCa.cert }, (port, files) => {
+  // The emulator trusts the server certificate it made; nginx trusts the emulator's CA for the PSP's.
+  const files = {
+    'merchant.pem': pem(emulator.certificates.serverCert),
+    'merchant-key.pem': pem(emulator.certificates.serverKey),
+    'psp-ca.pem': serverCa,
+  };
+  nginx = await startNginx(files, (port, dir) => {
     let config = markedBlock(guide, 'api-pix: nginx');
     config = replaced(config, 'listen 443 ssl;', `listen 127.0.0.1:${String(port)} ssl;`);
     config = replaced(config, 'listen 80;', `listen 127.0.0.1:${String(plainPort)};`);
-    config = replaced(config, '/etc/nginx/', `${files}/`, 3);
+    config = replaced(config, '/etc/nginx/', `${dir}/`, 3);
     config = replaced(config, 'http://10.0.0.20:3000', `http://127.0.0.1:${String(appPort)}`, 2);
     return replaced(config, '"<the PIX_PROXY_SECRET value>"', `"${secret}"`);
   });
@@ -77,7 +93,7 @@ afterAll(async () => {
 
 interface Sent {
   port: number;
-  tls?: { client: TestLeaf | undefined };
+  tls?: { client: Pem | undefined };
   localAddress?: string;
   headers?: Record<string, string>;
 }
@@ -105,7 +121,7 @@ function send({ port, tls, localAddress, headers = {} }: Sent, body: string): Pr
             {
               ...options,
               servername: 'localhost',
-              ca: serverCa.cert,
+              ca: serverCa,
               ...(tls.client !== undefined && { cert: tls.client.cert, key: tls.client.key }),
             },
             collect,
@@ -119,7 +135,7 @@ const handled = (endToEndId: string) => app.stdout().some((line) => line.startsW
 /** What a forger sends: the verdict, the pinned certificate's fingerprint (public), and a guessed proxy secret. */
 const forged = () => ({
   'X-SSL-Client-Verify': 'SUCCESS',
-  'X-SSL-Client-Fingerprint': psp.fingerprint1,
+  'X-SSL-Client-Fingerprint': pspFingerprint,
   'X-Pixhook-Proxy-Secret': randomBytes(32).toString('hex'),
 });
 
@@ -129,6 +145,20 @@ describe('API Pix proxy mode behind a real nginx, as the guide sets it up (issue
     const answer = await send({ port: nginx.port, tls: { client: psp } }, apiPixBody([pix]));
     expect(answer.status, answer.body).toBe(200);
     await expect.poll(() => handled(pix.endToEndId)).toBe(true);
+  });
+
+  it('the emulator, as the PSP, delivers through the mTLS block: the handler runs, the delivery is answered 200', async () => {
+    const client = clientFor(emulator);
+    try {
+      await client.configureWebhook(`https://127.0.0.1:${String(nginx.port)}/webhooks/bank`);
+      await client.createCharge({ txid: txid(37), amountInCents: 2590 });
+      const paid = emulator.pay(txid(37));
+      await emulator.idle();
+      expect(emulator.deliveries()).toMatchObject([{ state: 'delivered', attempts: [{ status: 200 }] }]);
+      await expect.poll(() => handled(String(paid['endToEndId']))).toBe(true);
+    } finally {
+      client.close();
+    }
   });
 
   it('nginx itself refuses a client without a certificate on the mTLS block', async () => {
