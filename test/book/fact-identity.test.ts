@@ -4,10 +4,9 @@ import { releaseRefusal, type ResourceState } from '../../src/book/book-state.js
 import { evaluatePolicy, moneyFactOf, statesPayment } from '../../src/book/evaluate-policy.js';
 import { memoryPaymentBook } from '../../src/book/memory-payment-book.js';
 import { defaultPolicy } from '../../src/book/payment-policy.js';
-import type { HeldEvent } from '../../src/book/payment-book.js';
 import { memoryDedupeStore, type PixEvent } from '../../src/index.js';
 import { apiPixPix, apiPixRefund, seededRandom } from '../../src/testing/index.js';
-import { chargeEvent } from './book-events.js';
+import { chargeEvent, heldOn } from './book-events.js';
 import { factIdentityScenarios } from './fact-identity-scenarios.js';
 
 describe('every fact read right, on the memory book', () => {
@@ -41,17 +40,7 @@ describe('the identity of a devolução', () => {
 });
 
 describe('releaseRefusal: refunded_since_held', () => {
-  const held = (event: PixEvent, heldId = 'h'): HeldEvent => ({
-    heldId,
-    resourceId: 'c',
-    kind: 'transaction',
-    dedupeKey: 'k',
-    event,
-    violations: [],
-    channel: 'postback',
-    heldAt: '2026-05-01T12:00:00.000Z',
-    state: 'held',
-  });
+  const held = heldOn;
   const resource = (refundedSince: boolean): ResourceState => ({
     id: 'c',
     kind: 'transaction',

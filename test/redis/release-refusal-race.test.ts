@@ -1,25 +1,17 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import { commitScript } from '../../src/redis/book-scripts.js';
 import { redisPaymentBook } from '../../src/redis/index.js';
 import { chargeEvent } from '../book/book-events.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { useRedisTarget } from '../helpers/redis-targets.js';
 
 // A release claim judges refunded_since_held on the resource it read. A refund applied by another instance between
 // that read and the claim's write must make the claim judge again, never claim on the stale read.
-let redis: RedisServer;
-let client: Redis;
-beforeAll(async () => {
-  redis = await startRedisServer();
-  client = new Redis(redis.url);
-});
-afterAll(async () => {
-  client.disconnect();
-  await redis.dispose();
-});
-
 describe('redisPaymentBook claimRelease against a refund applied meanwhile', () => {
+  const target = useRedisTarget('single');
+
   it('a refund written between the claim’s read and its write makes the claim refused (refunded_since_held)', async () => {
+    const client = target().client as Redis;
     const prefix = 'race:{book}:';
     const other = redisPaymentBook({ client, prefix });
     let before: (() => Promise<void>) | undefined;
