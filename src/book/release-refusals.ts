@@ -1,7 +1,7 @@
 import type { ReleaseResult } from './payment-book.js';
 
 /** Why a release did not run the handlers. */
-export type ReleaseRefusal = Extract<ReleaseResult, { ok: false }>['reason'];
+type ReleaseRefusal = Extract<ReleaseResult, { ok: false }>['reason'];
 
 /** Each refusal in words, for a person deciding what to do next: the console and `pixhook book release` show them. */
 export const releaseRefusalText: Readonly<Record<ReleaseRefusal, string>> = Object.freeze({
