@@ -1,4 +1,5 @@
 import { createProcessing, type BookResource, type HeldEvent, type PaymentBook } from '../src/index.js';
+import { releaseRefusalText } from '../src/book/release-refusals.js';
 import { escapeControls } from '../src/shared/escape-controls.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { CommandFailure, durationFlag, parseCommandLine, runCommand, UsageError } from './shared/cli-args.js';
@@ -232,6 +233,8 @@ function answer(result: { ok: true } | { ok: false; reason: string }, done: stri
 function refusal(reason: string, done: string): string {
   if (reason === 'already_released') return done === 'released' ? 'was already released' : 'was already released, so it was not dismissed';
   if (reason === 'dismissed') return done === 'dismissed' ? 'was already dismissed' : 'was dismissed, so it was not released';
+  // The book's own judgement: say why, and what is left to do (`pixhook book dismiss`).
+  if (reason === 'already_applied' || reason === 'refunded_since_held') return `was not ${done}: ${releaseRefusalText[reason]}`;
   return `was not ${done}`;
 }
 

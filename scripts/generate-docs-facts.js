@@ -35,6 +35,15 @@ async function dedupeKeyExamples() {
     if (!result.ok) throw new Error(`generate-docs-facts: ${name} did not normalize`);
     return eventKey(result.event);
   };
+  const { readPixItem } = await import(`${root}dist/src/api-pix/index.js`);
+  // An API Pix devolução "1" of R$5,00 on a Pix of txid tx123: the key of its pix_refund_updated.
+  const devolucaoKey = (endToEndId, status) => {
+    const devolucao = { id: '1', rtrId: 'D1234', valor: '5.00', horario: { solicitacao: '2026-11-22T13:00:00Z' }, status };
+    const item = { endToEndId, txid: 'tx123', valor: '19.90', horario: '2026-11-22T12:00:00Z', devolucoes: [devolucao] };
+    const read = readPixItem(item, 'pix.0');
+    if (read.failures.length > 0) throw new Error('generate-docs-facts: the devolução example did not read');
+    return eventKey(read.events[1]);
+  };
   const paid = { id: 'tx_123', amountInCents: 1990 };
   const refundedAt = (hour) => `2026-11-22T${hour}:00:00Z`;
   const examples = [
@@ -53,6 +62,9 @@ async function dedupeKeyExamples() {
     ['a refund that carries its own id', keyOf('transaction_refunded', { ...paid, refund: { id: 'rf_1', amountInCents: 500 } })],
     ['a MED dispute (the charge stays `paid`)', keyOf('transaction_infraction', { ...paid, infraction: { id: 'med_1', status: 'open' } })],
     ['the same dispute closing', keyOf('transaction_infraction', { ...paid, infraction: { id: 'med_1', status: 'closed' } })],
+    ['an API Pix devolução still processing: its Pix’s endToEndId, its id, its status', devolucaoKey('E1234', 'EM_PROCESSAMENTO')],
+    ['the same devolução returned: a fact of its own', devolucaoKey('E1234', 'DEVOLVIDO')],
+    ['refund `"1"` of another Pix on the same txid', devolucaoKey('E5678', 'DEVOLVIDO')],
     ['a transfer', keyOf('transfer_completed', { id: 'tr_9', amountInCents: 7000 })],
     ['an id holding a colon', keyOf('transaction_created', { id: 'tx:1', amountInCents: 1990 })],
   ];

@@ -6,6 +6,8 @@ import {
   movesForward,
   paymentFact,
   sameFact,
+  statesPayment,
+  statesStatus,
   type MoneyFact,
   type PaymentFact,
   type RefundFact,
@@ -51,6 +53,8 @@ interface OpenHold {
   heldId: string;
   fact: MoneyFact;
   violations: Violation[];
+  /** Set when a refund (a returned devolução) was applied to the resource while this hold was open. */
+  refundedSince?: true;
 }
 
 /** The facts of `kind` this resource applied, as money facts. */
@@ -212,9 +216,17 @@ export function releaseStep(
   return { resource: base, held: closed };
 }
 
-/** Why a held event must not be released: the book applied its fact already (through another copy of it). */
-export function releaseRefusal(resource: ResourceState | undefined, held: HeldEvent): 'already_applied' | undefined {
-  return alreadyApplied(resource, held.event) ? 'already_applied' : undefined;
+/**
+ * Why a held event must not be released: the book applied its fact already (through another copy of it), or it
+ * is a payment whose charge was refunded (or its money returned) since it was held: that money is gone.
+ */
+export function releaseRefusal(
+  resource: ResourceState | undefined,
+  held: HeldEvent,
+): 'already_applied' | 'refunded_since_held' | undefined {
+  if (alreadyApplied(resource, held.event)) return 'already_applied';
+  const hold = resource?.holds?.find((open) => open.heldId === held.heldId);
+  return hold?.refundedSince === true && statesPayment(held.event) ? 'refunded_since_held' : undefined;
 }
 
 function withTrail<T extends { note?: string; by?: string }>(target: T, trail: ReleaseTrail): T {
@@ -243,11 +255,11 @@ export function dismissStep(
 /**
  * The resource after an applied event: status and amount only forward, a new payment or refund remembered.
  * A dispute is not a status change: an infraction before the payment leaves the charge unpaid, so the
- * payment is still judged as new.
+ * payment is still judged as new. Nor is a devolução still processing or not made (`statesStatus`).
  */
 function applied(state: ResourceState, event: PixEvent): ResourceState {
   const current = event.kind === 'transaction' ? event.transaction : event.transfer;
-  if (event.name !== 'transaction_infraction' && (state.status === undefined || movesForward(event.kind, state.status, current.status))) {
+  if (statesStatus(event) && (state.status === undefined || movesForward(event.kind, state.status, current.status))) {
     state.status = current.status;
     state.amountInCents = current.amountInCents;
   }
@@ -263,6 +275,10 @@ function applied(state: ResourceState, event: PixEvent): ResourceState {
     const refund: RefundFact =
       fact.id === undefined ? { amountInCents: fact.amountInCents } : { refundId: fact.id, amountInCents: fact.amountInCents };
     state.refunds = [...(state.refunds ?? []).slice(-(maxPayments - 1)), refund];
+    // Money returned: every payment held now would, released, run for money that is gone.
+    if (current.status === 'refunded' && state.holds !== undefined) {
+      state.holds = state.holds.map((hold) => (hold.fact.kind === 'payment' ? { ...hold, refundedSince: true } : hold));
+    }
   }
   return state;
 }

@@ -1,4 +1,5 @@
 import type { PixEvent } from '../events/event-types.js';
+import { escapePart } from '../events/key-part.js';
 import { isForwardTransition } from '../events/status-order.js';
 import { sameDocument } from './document-digits.js';
 import type { Expectation } from './payment-book.js';
@@ -69,8 +70,8 @@ export function evaluatePolicy(input: PolicyInput): Violation[] {
     add('unknown_key', "A Pix to a key (chave) that is not one of the receiver's `keys`, or to none: not this merchant's money.");
   }
 
-  // A dispute is a new fact about a paid charge, not a status change: it can arrive after a refund.
-  if (from !== undefined && event.name !== 'transaction_infraction' && movesBackwards(event.kind, from, current.status)) {
+  // A dispute, or a refund still processing or not made, is a new fact about a paid charge, not a status change.
+  if (from !== undefined && statesStatus(event) && movesBackwards(event.kind, from, current.status)) {
     add('stale_status', `${event.name} states ${quoted(current.status)} after ${quoted(from)}: it would move the ${event.kind} backwards.`);
   }
 
@@ -110,14 +111,39 @@ export function evaluatePolicy(input: PolicyInput): Violation[] {
   return violations;
 }
 
-/** A transaction event that says the charge is paid, other than a dispute (which restates `paid`). */
+/**
+ * A transaction event that says the charge is paid, other than a dispute and a devolução's update (which
+ * restate `paid` about a Pix already received).
+ */
 export function statesPayment(event: PixEvent): boolean {
-  return event.kind === 'transaction' && event.transaction.status === 'paid' && event.name !== 'transaction_infraction';
+  return (
+    event.kind === 'transaction' &&
+    event.transaction.status === 'paid' &&
+    event.name !== 'transaction_infraction' &&
+    event.name !== 'pix_refund_updated'
+  );
 }
 
-/** The money fact `event` states: a payment, a refund, or none (a dispute never stands in for either). */
+/**
+ * False for an event whose status restates the charge's rather than moving it: a dispute, and an API Pix
+ * devolução still processing or not made (the charge stays `paid`; only a returned one moves it to `refunded`).
+ */
+export function statesStatus(event: PixEvent): boolean {
+  if (event.name === 'transaction_infraction') return false;
+  return event.name !== 'pix_refund_updated' || event.refund.status === 'returned';
+}
+
+/**
+ * The money fact `event` states: a payment, a refund, or none (a dispute never stands in for either). An API
+ * Pix devolução is one fact per status (`processing`, then `returned` or `not_returned`), identified by its
+ * Pix's endToEndId and its id (unique only within its Pix), never taken for the Pix's own payment.
+ */
 export function moneyFactOf(event: PixEvent): MoneyFact | undefined {
   if (event.kind !== 'transaction' || event.name === 'transaction_infraction') return undefined;
+  if (event.name === 'pix_refund_updated') {
+    const { endToEndId, id, status, amountInCents } = event.refund;
+    return { kind: 'refund', id: `e2e=${escapePart(endToEndId)}:ri=${escapePart(id)}:${status}`, amountInCents };
+  }
   const { status, endToEndId, amountInCents, refund } = event.transaction;
   if (status === 'paid') {
     const fact: MoneyFact =

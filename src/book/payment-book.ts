@@ -114,11 +114,14 @@ export type DismissResult = { ok: true } | { ok: false; reason: 'not_found' | 'a
 
 /**
  * What `receiver.release(heldId)` answers: the handlers ran once, or why they did not (`handler_failed`: still
- * held; `already_applied`: the book applied this fact already, through another copy of it). A release whose
- * lease was lost while its handlers ran (another release took it) answers `already_released`, never `ok`.
+ * held; `already_applied`: the book applied this fact already, through another copy of it;
+ * `refunded_since_held`: a payment whose charge was refunded, or its money returned, since it was held — still
+ * held, and it can be dismissed). A release whose lease was lost while its handlers ran (another release took
+ * it) answers `already_released`, never `ok`.
  */
 export type ReleaseResult =
-  { ok: true } | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' | 'already_applied' | 'handler_failed' };
+  | { ok: true }
+  | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' | 'already_applied' | 'refunded_since_held' | 'handler_failed' };
 
 /** `claimRelease`: the held event, now `releasing` and claimed by this caller alone; or why not. */
 export type ReleaseClaim =
@@ -128,7 +131,7 @@ export type ReleaseClaim =
       /** How long the claim lasts unless renewed (`renewRelease`); absent when it never lapses (the memory book). */
       leaseMs?: number;
     }
-  | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' | 'already_applied' };
+  | { ok: false; reason: 'not_found' | 'already_released' | 'dismissed' | 'already_applied' | 'refunded_since_held' };
 
 /** Who decided a release or a dismissal, and why: kept on the held event and its timeline entry. */
 export interface ReleaseTrail {

@@ -1,3 +1,4 @@
+import { releaseRefusalText } from '../book/release-refusals.js';
 import { describeError } from '../shared/describe-error.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
@@ -82,7 +83,7 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     const next = held ? `/resources/${encodeURIComponent(held.resourceId)}` : '/held';
     return result.ok
       ? { ok: true, text: 'Released: the handlers ran once.', next }
-      : { ok: false, text: `Not released: ${result.reason}.`, next };
+      : { ok: false, text: `Not released (${result.reason}): ${releaseRefusalText[result.reason]}.`, next };
   }
   const dismiss = match(/^\/actions\/held\/([^/]+)\/dismiss$/);
   if (dismiss !== undefined && book) {

@@ -289,11 +289,16 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
         const at = now();
         const reason = closedReason(stored, at);
         if (reason !== undefined || stored === undefined) return { done: true, value: { ok: false, reason: reason ?? 'not_found' } };
-        const resource = await readResource(resourceKey(stored.held.kind, stored.held.resourceId));
-        const refused = releaseRefusal(resource === '' ? undefined : parseResource(resource), stored.held);
+        const rk = resourceKey(stored.held.kind, stored.held.resourceId);
+        const resource = await readResource(rk);
+        const state = resource === '' ? undefined : parseResource(resource);
+        const refused = releaseRefusal(state, stored.held);
         if (refused !== undefined) return { done: true, value: { ok: false, reason: refused } };
         const claimed = claimedHeld(stored, owner, at, leaseMs);
-        const done = await commit({ rk: resourceKey(stored.held.kind, stored.held.resourceId), heldId, heldRead: raw, held: claimed });
+        const write: Write = { rk, heldId, heldRead: raw, held: claimed };
+        // The refusal was judged on this read: a refund applied meanwhile makes the claim read and judge again.
+        if (state !== undefined) Object.assign(write, { read: resource, next: state });
+        const done = await commit(write);
         if (done) owners.set(heldId, owner);
         return { done, value: { ok: true, held: structuredClone(claimed.held), leaseMs } };
       });

@@ -1,3 +1,4 @@
+import type { HeldEvent } from '../../src/book/payment-book.js';
 import type { PixEvent, Transaction, TransactionEventName, Transfer, TransferEventName } from '../../src/index.js';
 import { defaultStatusOf } from '../../src/testing/index.js';
 
@@ -17,4 +18,19 @@ export function chargeEvent(name: TransactionEventName, fields: Partial<Transact
 export function transferEvent(name: TransferEventName, fields: Partial<Transfer> & { id: string }, delivery: Delivery = {}): PixEvent {
   const transfer: Transfer = { status: defaultStatusOf[name], amountInCents: 5000, ...fields };
   return { kind: 'transfer', name, variant: 'b', source: 'webhook', warnings: [], payload: {}, ...delivery, transfer } as PixEvent;
+}
+
+/** `event` held on charge `c` (a held event as a book keeps it), for the pure release checks. */
+export function heldOn(event: PixEvent, heldId = 'h'): HeldEvent {
+  return {
+    heldId,
+    resourceId: 'c',
+    kind: 'transaction',
+    dedupeKey: 'k',
+    event,
+    violations: [],
+    channel: 'postback',
+    heldAt: '2026-05-01T12:00:00.000Z',
+    state: 'held',
+  };
 }

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryDedupeStore } from '../../src/index.js';
 import { memoryPaymentBook } from '../../src/book/memory-payment-book.js';
 import { releaseRefusal, type ResourceState } from '../../src/book/book-state.js';
-import type { HeldEvent } from '../../src/book/payment-book.js';
-import { chargeEvent } from './book-events.js';
+import { chargeEvent, heldOn } from './book-events.js';
 import { paymentIdentityScenarios } from './payment-identity-scenarios.js';
 
 describe('one identity per payment fact, on the memory book', () => {
@@ -19,17 +18,7 @@ describe('one identity per payment fact, on the memory book', () => {
       refunds: [{ refundId: 'ri=R1', amountInCents: 1000 }],
       disputes: [],
     };
-    const held = (event: HeldEvent['event']): HeldEvent => ({
-      heldId: 'h',
-      resourceId: 'c',
-      kind: 'transaction',
-      dedupeKey: 'k',
-      event,
-      violations: [],
-      channel: 'postback',
-      heldAt: '2026-05-01T12:00:00.000Z',
-      state: 'held',
-    });
+    const held = heldOn;
     expect(releaseRefusal(resource, held(chargeEvent('transaction_paid', { id: 'c', endToEndId: 'E1' })))).toBe('already_applied');
     expect(releaseRefusal(resource, held(chargeEvent('transaction_paid', { id: 'c' })))).toBe('already_applied');
     expect(releaseRefusal(resource, held(chargeEvent('transaction_refunded', { id: 'c', refund: { id: 'R1' } })))).toBe('already_applied');

@@ -101,6 +101,30 @@ describe.each(['redis', 'postgres'] as const)('pixhook book against %s', (backen
     expect(readFileSync(file, 'utf8')).toBe('transaction_created ch_1\n');
   });
 
+  it('release refuses a payment whose charge was refunded since it was held: exit 1 refunded_since_held, saying why; dismiss still closes it', async () => {
+    const { book, flags } = await seeded(backend);
+    await book.expect({ id: 'ch_2', amountInCents: 2000 });
+    const held = (await book.record(chargeEvent('transaction_paid', { id: 'ch_2', endToEndId: 'E2' }), { dedupeKey: 'p2' })) as {
+      heldId: string;
+    };
+    const refund = chargeEvent('transaction_refunded', { id: 'ch_2', endToEndId: 'E2', refund: { id: 'R2', amountInCents: 1000 } });
+    expect(await book.record(refund, { dedupeKey: 'r2' })).toMatchObject({ outcome: 'apply' });
+    const file = join(tempDir(), 'handled');
+    const refused = await runCli(['book', 'release', held.heldId, '--handlers', handlers, ...flags], { env: { HANDLED_FILE: file } });
+    expect([refused.code, refused.stdout]).toEqual([1, '']);
+    expect(refused.stderr).toBe(
+      `pixhook: refunded_since_held: held event "${held.heldId}" was not released: its charge was refunded (or the money returned) since it was held: the money is gone, so it stays held; dismiss it\n`,
+    );
+    const json = await runCli(['book', 'release', held.heldId, '--handlers', handlers, '--json', ...flags], {
+      env: { HANDLED_FILE: file },
+    });
+    expect([json.code, JSON.parse(json.stdout) as unknown]).toEqual([1, { ok: false, reason: 'refunded_since_held' }]);
+    expect(existsSync(file)).toBe(false);
+    expect(await book.heldEvent(held.heldId)).toMatchObject({ state: 'held' });
+    const dismissed = await runCli(['book', 'dismiss', held.heldId, '--note', 'the money went back', ...flags]);
+    expect([dismissed.code, dismissed.stdout]).toEqual([0, `dismissed ${held.heldId}\n`]);
+  });
+
   it('dismiss closes a held event with its note; an unknown id exits 1 not_found', async () => {
     const { flags, heldId, book } = await seeded(backend);
     const dismissed = await runCli(['book', 'dismiss', heldId, '--note', 'a late created', ...flags]);

@@ -69,4 +69,29 @@ describe('the held page trail', () => {
     expect(watch.consoleErrors).toEqual([]);
     await page.context().close();
   }, 60_000);
+
+  // Issue 36 §3: a wrong amount held, then refunded. Release is refused and the page says why; Dismiss still closes it.
+  it('Release of a payment refunded since it was held says refunded_since_held and why; Dismiss still closes it', async () => {
+    await app.book.expect({ id: 'txn_trail_03', amountInCents: 1000 });
+    expect((await app.deliver('transaction_paid', { id: 'txn_trail_03', amountInCents: 900 })).entry.reason).toBe('held');
+    expect((await app.deliver('transaction_refunded', { id: 'txn_trail_03', amountInCents: 900 })).entry.reason).toBeUndefined();
+    const { page, watch } = await watchedPage(browser());
+    await page.goto(`${app.base}/held`);
+    const row = page.locator('tr[data-held-id]', { hasText: 'txn_trail_03' });
+    await row.getByRole('button', { name: 'Release' }).click();
+    await page.waitForURL(/\/resources\/txn_trail_03/);
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('Not released (refunded_since_held)');
+    expect(await page.getByRole('status').innerText()).toContain('the money is gone');
+    expect(app.runs.get('transaction_paid:txn_trail_03')).toBeUndefined();
+    expect(app.runs.get('transaction_refunded:txn_trail_03')).toBe(1);
+
+    await page.goto(`${app.base}/held`);
+    await row.locator('form[action$="/dismiss"]').getByLabel('Note').fill('the money went back');
+    await row.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('Dismissed');
+    expect((await app.book.held()).filter((held) => held.resourceId === 'txn_trail_03')).toEqual([]);
+    expect(app.runs.get('transaction_paid:txn_trail_03')).toBeUndefined();
+    expect(watch.consoleErrors).toEqual([]);
+    await page.context().close();
+  }, 60_000);
 });

@@ -103,7 +103,9 @@ describe('createReceiver({ book, policy }) and createProcessing({ book, policy }
     expectTypeOf(receiver.release('held_1')).toEqualTypeOf<Promise<ReleaseResult>>();
     const released = await processing.release('held_1');
     if (!released.ok)
-      expectTypeOf(released.reason).toEqualTypeOf<'not_found' | 'already_released' | 'dismissed' | 'already_applied' | 'handler_failed'>();
+      expectTypeOf(released.reason).toEqualTypeOf<
+        'not_found' | 'already_released' | 'dismissed' | 'already_applied' | 'refunded_since_held' | 'handler_failed'
+      >();
     expectTypeOf(receiver.release('held_1', { note: 'checked with the payer', by: 'ana' })).toEqualTypeOf<Promise<ReleaseResult>>();
     // @ts-expect-error the trail's `by` is a string
     void receiver.release('held_1', { by: 42 });
