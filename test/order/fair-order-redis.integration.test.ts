@@ -5,7 +5,15 @@ import { createReceiver, type Receiver } from '../../src/index.js';
 import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
 import { redisOrderLeases } from '../../src/redis/order-lease.js';
 import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
-import { arrivalOrder, fairSecret, fairSequencer, replayStreams, signed, threeStreamsAndPaid } from './fair-order-harness.js';
+import {
+  arrivalOrder,
+  fairSecret,
+  fairSequencer,
+  gatedHandlers,
+  replayStreams,
+  signed,
+  threeStreamsAndPaid,
+} from './fair-order-harness.js';
 
 const targets = useRedisTargets();
 let run = 0;
@@ -63,6 +71,22 @@ describe.each(redisTargetNames)('fair order on Redis (%s)', (name) => {
     },
     60_000,
   );
+
+  it('a copy of a delivery still running on the other instance is answered in_flight at once: it never queues for the lease (book joined to the claim)', async () => {
+    const { receivers, sequencer, target, prefix } = instances('fresh', true);
+    const handlers = gatedHandlers(sequencer.notify);
+    for (const receiver of receivers) handlers.register(receiver, () => true);
+    const request = signed('transaction_updated', 'ch_copy', 'pending', 1_000);
+    const first = receivers[0]!.receive(request);
+    await sequencer.until(() => handlers.started.length === 1);
+    const copy = await receivers[1]!.receive(request);
+    expect(copy.status).toBe(503);
+    expect(JSON.parse(copy.body)).toMatchObject({ error: 'in_flight' });
+    expect(await target.client.zcard(`${prefix}order:t:ch_copy:w`)).toBe(0);
+    handlers.open();
+    expect((await first).status).toBe(200);
+    expect(handlers.started).toHaveLength(1);
+  }, 60_000);
 
   it('two instances: waiters are served in the order they arrived, even when the last one asks first after the give-back', async () => {
     const { receivers, sequencer } = instances('latest', true);
