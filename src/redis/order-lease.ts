@@ -16,6 +16,14 @@ import {
 const keepMs = 60 * 60_000;
 
 /**
+ * The Redis key of `resource`'s order lease for a dedupe store with `prefix` (its fence is the value): what a
+ * script that gives the lease back in the same step as its own writes passes as that key (give-lease.lua).
+ */
+export function orderLeaseKey(prefix: string, resource: string): string {
+  return /\{[^}]+\}/.test(prefix) ? `${prefix}order:${resource}` : `${prefix}order:{${resource}}`;
+}
+
+/**
  * The resource order leases of a Redis dedupe store, on its client beside its claims. With a {hash tag} in the
  * store's prefix every lease shares the store's slot (so a claim script could take it in the same step);
  * without one, each resource's keys share a slot of their own (`{t:<id>}`), which also works on a Cluster.
@@ -29,7 +37,7 @@ const keepMs = 60 * 60_000;
 export function redisOrderLeases(client: RedisClientLike, prefix: string, now: () => number = Date.now): OrderLeases {
   const redis = scriptRunner(client);
   const tagged = /\{[^}]+\}/.test(prefix);
-  const base = (resource: string) => (tagged ? `${prefix}order:${resource}` : `${prefix}order:{${resource}}`);
+  const base = (resource: string) => orderLeaseKey(prefix, resource);
   const ms = (value: number) => String(Math.max(1, Math.ceil(value)));
   const seesClaims = tagged || !isClusterClient(client);
 

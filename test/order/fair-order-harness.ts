@@ -2,6 +2,7 @@
 // delivery's lease owner, records who was granted the lease in which order and who queued behind whom, and plays
 // the adversary the issue describes: right after a lease is given back, a later arrival asks before the waiters
 // do. No clock: every step waits for a fact (a take made, a ticket queued, a handler started).
+import { expect } from 'vitest';
 import type { DedupeStore, Receiver } from '../../src/index.js';
 import { orderLeasesOf } from '../../src/processing/resource-order.js';
 import { registerOrderLeases } from '../../src/shared/order-lease.js';
@@ -233,7 +234,7 @@ export async function threeStreamsAndPaid(receivers: readonly Receiver[], sequen
 }
 
 /**
- * Arrival order across instances: `h` holds the charge's lease (its handler waits) on the first receiver; four
+ * Arrival order across instances, asserted: `h` holds the charge's lease (its handler waits) on the first receiver; four
  * waiters arrive one after another, alternating receivers, each queued before the next is sent. Then `h` ends.
  */
 export async function arrivalOrder(receivers: readonly Receiver[], sequencer: ReturnType<typeof fairSequencer>, charge: string) {
@@ -251,7 +252,10 @@ export async function arrivalOrder(receivers: readonly Receiver[], sequencer: Re
   }
   handlers.open();
   const statuses = (await Promise.all(answers)).map((answer) => answer.status);
-  return { statuses, started: handlers.started };
+  // Served in the order they arrived (whoever asked first after each give-back), each handled once.
+  expect(sequencer.grants).toEqual(['h', 'w1', 'w2', 'w3', 'w4']);
+  expect(handlers.started.map((started) => Number(started.split(':')[1]) - 1_000)).toEqual([0, 1, 2, 3, 4]);
+  expect(statuses).toEqual([200, 200, 200, 200, 200]);
 }
 
 /** Eight streams resending captured deliveries already handled, five times each, all at once. */
@@ -279,4 +283,17 @@ export async function replayStreams(receivers: readonly Receiver[], sequencer: R
   // An ask answered after its delivery's answer (the prefetch beside the claim) is waited for too.
   await sequencer.until(() => sequencer.takes.length === sequencer.asked.length);
   return { paidAnswer, replayBodies: bodies };
+}
+
+/** What `threeStreamsAndPaid` must show: the paid waited only for the events ahead of it at arrival. */
+export function expectServedInArrivalOrder(met: Awaited<ReturnType<typeof threeStreamsAndPaid>>): void {
+  // Ahead at arrival: the first event (holding the lease) and the two others' first events (queued).
+  expect(met.paidWait.ahead).toEqual(['s0e0', 's1e0', 's2e0']);
+  // Served from then until the paid: only those already waiting, in their order; then the paid.
+  expect(met.paidWait.grantedMeanwhile).toEqual(['s1e0', 's2e0']);
+  // Handled on the sender's first attempt, once, fourth: after the three ahead of it, before every later event.
+  expect(met.paidStatuses).toEqual([200]);
+  expect(met.started.indexOf('transaction_paid:5000')).toBe(3);
+  expect(met.started.filter((started) => started === 'transaction_paid:5000')).toHaveLength(1);
+  expect(met.streamStatuses.flat().every((status) => status === 200)).toBe(true);
 }

@@ -7,7 +7,7 @@ import { postgresInbox, postgresPaymentBook, type PostgresInbox } from '../../sr
 import { inboxNames } from '../../src/postgres/inbox-schema.js';
 import { postgresOrderLeases } from '../../src/postgres/postgres-order-leases.js';
 import { freshTable, usePostgres } from '../postgres/use-postgres.js';
-import { arrivalOrder, fairSecret, fairSequencer, signed, threeStreamsAndPaid } from './fair-order-harness.js';
+import { arrivalOrder, expectServedInArrivalOrder, fairSecret, fairSequencer, signed, threeStreamsAndPaid } from './fair-order-harness.js';
 
 const db = usePostgres();
 const pools: pg.Pool[] = [];
@@ -51,23 +51,14 @@ describe('fair order on Postgres', () => {
     'three streams of signed transaction_updated and the genuine transaction_paid on two instances (book: %s): the paid waits only for the events ahead of it at arrival',
     async (withBook) => {
       const { receivers, sequencer } = await instances('fresh', withBook);
-      const met = await threeStreamsAndPaid(receivers, sequencer, 'ch_fair');
-      expect(met.paidWait.ahead).toEqual(['s0e0', 's1e0', 's2e0']);
-      expect(met.paidWait.grantedMeanwhile).toEqual(['s1e0', 's2e0']);
-      expect(met.paidStatuses).toEqual([200]);
-      expect(met.started.indexOf('transaction_paid:5000')).toBe(3);
-      expect(met.started.filter((started) => started === 'transaction_paid:5000')).toHaveLength(1);
-      expect(met.streamStatuses.flat().every((status) => status === 200)).toBe(true);
+      expectServedInArrivalOrder(await threeStreamsAndPaid(receivers, sequencer, 'ch_fair'));
     },
     60_000,
   );
 
   it('two instances: waiters are served in the order they arrived, even when the last one asks first after the give-back', async () => {
     const { receivers, sequencer } = await instances('latest', true);
-    const met = await arrivalOrder(receivers, sequencer, 'ch_arrival');
-    expect(sequencer.grants).toEqual(['h', 'w1', 'w2', 'w3', 'w4']);
-    expect(met.started.map((started) => Number(started.split(':')[1]) - 1_000)).toEqual([0, 1, 2, 3, 4]);
-    expect(met.statuses).toEqual([200, 200, 200, 200, 200]);
+    await arrivalOrder(receivers, sequencer, 'ch_arrival');
   }, 60_000);
 
   it("a dead waiter's ticket stops holding up the waiters behind it once its TTL passed", async () => {

@@ -7,6 +7,7 @@ import { redisOrderLeases } from '../../src/redis/order-lease.js';
 import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
 import {
   arrivalOrder,
+  expectServedInArrivalOrder,
   fairSecret,
   fairSequencer,
   gatedHandlers,
@@ -35,6 +36,8 @@ describe.each(redisTargetNames)('fair order on Redis (%s)', (name) => {
         orderWaitMs,
         deadlineMs: 60_000,
         handlerTimeoutMs: 60_000,
+        // A waiter's ticket lives storeTimeoutMs + 1 s from its last ask; the adversary holds asks back, on a loaded machine.
+        storeTimeoutMs: 15_000,
       });
     });
     return { receivers, sequencer, target, prefix: `{${tag}}:` };
@@ -44,13 +47,7 @@ describe.each(redisTargetNames)('fair order on Redis (%s)', (name) => {
     'three streams of signed transaction_updated and the genuine transaction_paid on two instances (book: %s): the paid waits only for the events ahead of it at arrival',
     async (withBook) => {
       const { receivers, sequencer } = instances('fresh', withBook);
-      const met = await threeStreamsAndPaid(receivers, sequencer, 'ch_fair');
-      expect(met.paidWait.ahead).toEqual(['s0e0', 's1e0', 's2e0']);
-      expect(met.paidWait.grantedMeanwhile).toEqual(['s1e0', 's2e0']);
-      expect(met.paidStatuses).toEqual([200]);
-      expect(met.started.indexOf('transaction_paid:5000')).toBe(3);
-      expect(met.started.filter((started) => started === 'transaction_paid:5000')).toHaveLength(1);
-      expect(met.streamStatuses.flat().every((status) => status === 200)).toBe(true);
+      expectServedInArrivalOrder(await threeStreamsAndPaid(receivers, sequencer, 'ch_fair'));
     },
     60_000,
   );
@@ -90,10 +87,7 @@ describe.each(redisTargetNames)('fair order on Redis (%s)', (name) => {
 
   it('two instances: waiters are served in the order they arrived, even when the last one asks first after the give-back', async () => {
     const { receivers, sequencer } = instances('latest', true);
-    const met = await arrivalOrder(receivers, sequencer, 'ch_arrival');
-    expect(sequencer.grants).toEqual(['h', 'w1', 'w2', 'w3', 'w4']);
-    expect(met.started.map((started) => Number(started.split(':')[1]) - 1_000)).toEqual([0, 1, 2, 3, 4]);
-    expect(met.statuses).toEqual([200, 200, 200, 200, 200]);
+    await arrivalOrder(receivers, sequencer, 'ch_arrival');
   }, 60_000);
 
   it("a dead waiter's ticket stops holding up the waiters behind it once its TTL passed", async () => {
