@@ -15,7 +15,12 @@ export interface OrderLeases {
    * when free and nobody waits. With `ask.key` (a dedupe key) a store that sees the key in the same step answers
    * `'done'` or `'in_flight'` (another owner's claim) without taking or queuing anything.
    */
-  take(resource: string, owner: string, ttlMs: number, ask?: LeaseAsk): MaybePromise<Taken>;
+  take(
+    resource: string,
+    owner: string,
+    ttlMs: number,
+    ask?: { ticketTtlMs?: number | undefined; key?: string | undefined },
+  ): MaybePromise<Taken>;
   /** `owner` stops waiting (it gave up, or no longer needs the lease): its ticket leaves the queue. */
   withdraw(resource: string, owner: string): MaybePromise<void>;
   /** Renews the lease to `ttlMs` from now; false when `fence` no longer holds it. */
@@ -31,12 +36,6 @@ export interface OrderLeases {
   aheadOf(resource: string, key: string): Promise<string | undefined>;
   /** `key` ran (or was given up for good): the next job of `resource` may run. */
   settled(resource: string, key: string): Promise<void>;
-}
-
-/** How a take asks: see `OrderLeases.take`. */
-export interface LeaseAsk {
-  ticketTtlMs?: number | undefined;
-  key?: string | undefined;
 }
 
 /** A fence (it always holds a `:`), `undefined` (busy: wait), or the claim's answer seen by the lease's store. */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createReceiver, type Receiver } from '../../src/index.js';
 import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
-import { redisOrderLeases } from '../../src/redis/order-lease.js';
+import { orderLeaseKey, redisOrderLeases } from '../../src/redis/order-lease.js';
 import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
 import {
   arrivalOrder,
@@ -99,7 +99,7 @@ describe.each(redisTargetNames)('fair order on Redis (%s)', (name) => {
     const ran: string[] = [];
     receivers[1]!.on('transaction_updated', () => void ran.push('live'));
     const live = receivers[1]!.receive(signed('transaction_updated', 'ch_dead', 'pending', 1_000));
-    const tickets = `${prefix}order:t:ch_dead:w`;
+    const tickets = `${orderLeaseKey(prefix, 't:ch_dead')}:w`;
     while ((await target.client.zcard(tickets)) < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await target.client.zrange(tickets, 0, -1))[0]).toBe('dead');
     expect(await leases.give('t:ch_dead', holder)).toBe(true);
