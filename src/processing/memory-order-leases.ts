@@ -1,4 +1,5 @@
 import type { OrderLeases } from '../shared/order-lease.js';
+import { ticketQueues } from './memory-tickets.js';
 
 interface Lease {
   /** Empty once given back or lapsed: the entry stays only to carry the counter. */
@@ -14,7 +15,7 @@ interface Pending {
 }
 
 /**
- * Leases in this process: for processings that share one in-process store (or background mode's own
+ * Leases in this process, served to their waiters in arrival order (a ticket queue per resource): for processings that share one in-process store (or background mode's own
  * concurrency, where two events of one charge would otherwise run side by side). Synchronous, like the
  * memory store. Queued keys older than `staleMs` stop holding up the jobs behind them. A resource's
  * lease and its counter are one entry, so a delivery's take and give are two lookups each.
@@ -22,6 +23,7 @@ interface Pending {
 export function memoryOrderLeases(staleMs: number, now: () => number = Date.now): OrderLeases {
   const leases = new Map<string, Lease>();
   const pending = new Map<string, Map<string, Pending>>();
+  const tickets = ticketQueues(now);
 
   /** The resource's entry while its lease is held by `fence` and not lapsed. */
   const heldBy = (resource: string, fence: string): Lease | undefined => {
@@ -30,10 +32,15 @@ export function memoryOrderLeases(staleMs: number, now: () => number = Date.now)
   };
 
   return {
-    take(resource, owner, ttlMs) {
+    take(resource, owner, ttlMs, ask) {
       const lease = leases.get(resource);
       const at = now();
-      if (lease !== undefined && lease.fence !== '' && lease.expiresAt > at) return undefined;
+      // Busy, or a live waiter queued before `owner`: wait (with a ticket when asked to).
+      if ((lease !== undefined && lease.fence !== '' && lease.expiresAt > at) || !tickets.first(resource, owner)) {
+        if (ask?.ticketTtlMs !== undefined) tickets.wait(resource, owner, ask.ticketTtlMs);
+        return undefined;
+      }
+      tickets.withdraw(resource, owner);
       const counter = (lease?.counter ?? 0) + 1;
       const fence = `${counter}:${owner}`;
       if (lease === undefined) leases.set(resource, { fence, expiresAt: at + ttlMs, counter });
@@ -43,6 +50,9 @@ export function memoryOrderLeases(staleMs: number, now: () => number = Date.now)
         lease.counter = counter;
       }
       return fence;
+    },
+    withdraw(resource, owner) {
+      tickets.withdraw(resource, owner);
     },
     extend(resource, fence, ttlMs) {
       const lease = heldBy(resource, fence);

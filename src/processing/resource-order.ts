@@ -5,7 +5,7 @@ import type { PixEvent } from '../events/event-types.js';
 import { describeError } from '../shared/describe-error.js';
 import type { Logger } from '../shared/logger.js';
 import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
-import { registeredOrderLeases, registerOrderLeases, type OrderLeases } from '../shared/order-lease.js';
+import { isFence, registeredOrderLeases, registerOrderLeases, type OrderLeases, type Taken } from '../shared/order-lease.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import type { Acknowledgement, ClaimedRun } from './acknowledgement.js';
@@ -26,8 +26,12 @@ export interface ResourceOrder {
    * instead of two on Redis); `enter` uses the answer, `leave` gives it back when the claim was not taken.
    */
   prefetch(run: OrderedRun): void;
-  /** Takes `run`'s lease, waiting up to `orderWaitMs`; false when another run still holds it. */
-  enter(run: OrderedRun): MaybePromise<boolean>;
+  /**
+   * Takes `run`'s lease, waiting up to `orderWaitMs` in arrival order; false when another run still holds it (the
+   * run's ticket has left the queue). With `checkClaim` (the claim comes after the lease), a store that sees the
+   * run's dedupe key answers `'done'` or `'in_flight'` before the run queues.
+   */
+  enter(run: OrderedRun, checkClaim?: boolean): MaybePromise<boolean | 'done' | 'in_flight'>;
   /** Renews `run`'s lease from now on: its run outlives the turn the lease was taken in (as `Run.hold` does its claim). */
   hold(run: OrderedRun): void;
   /** Stops renewing `run`'s lease and gives it back (never rejects); `settle` also ends a queued job's turn. */
@@ -47,7 +51,7 @@ export interface ResourceOrder {
 export interface OrderedRun extends Pick<ClaimedRun, 'event' | 'key' | 'owner'> {
   /** `lease` is made and renewed once the run outlives the turn its lease was taken in (most inline runs never do). */
   order?: { resource: string; fence: string; lease: HeldClaim | undefined; queued?: boolean } | undefined;
-  early?: { resource: string; fence: MaybePromise<string | undefined> } | undefined;
+  early?: { resource: string; fence: MaybePromise<Taken> } | undefined;
 }
 
 /** A queued job whose resource is busy: the worker puts it back with a delay, not as a failed attempt. */
@@ -84,7 +88,8 @@ export function resourceOf(event: PixEvent): string {
 function bounded(leases: OrderLeases, ms: number): OrderLeases {
   const bound = <T>(value: MaybePromise<T>, what: string): MaybePromise<T> => (isPromise(value) ? withTimeout(value, ms, what) : value);
   return {
-    take: (resource, owner, ttlMs) => bound(leases.take(resource, owner, ttlMs), 'resource order lease'),
+    take: (resource, owner, ttlMs, ask) => bound(leases.take(resource, owner, ttlMs, ask), 'resource order lease'),
+    withdraw: (resource, owner) => bound(leases.withdraw(resource, owner), 'resource order ticket'),
     extend: (resource, fence, ttlMs) => bound(leases.extend(resource, fence, ttlMs), 'resource order lease renewal'),
     give: (resource, fence) => bound(leases.give(resource, fence), 'resource order lease release'),
     queued: (resource, fence, key) => withTimeout(leases.queued(resource, fence, key), ms, 'resource order queue'),
@@ -125,30 +130,52 @@ export function createResourceOrder(config: {
   // Durable mode awaits the queue's order entry before its acknowledgement holds the run: renew from the take.
   const holdAtOnce = config.mode === 'durable';
 
-  /** Takes the lease now (or uses the prefetched answer) or after waits of 5 ms doubling to 100 ms, until `orderWaitMs` has passed. */
-  function take(
-    resource: string,
-    owner: string,
-    waitMs: number,
-    first: MaybePromise<string | undefined> = leases.take(resource, owner, ttlMs),
-  ): MaybePromise<string | undefined> {
-    if (!isPromise(first) && (first !== undefined || waitMs === 0)) return first;
+  // A waiter's ticket outlives its slowest ask (a store call bounded by storeTimeoutMs, then a pause): a ticket
+  // not renewed for this long belongs to a waiter that is gone, and the waiters behind it skip it.
+  const ticketTtlMs = config.storeTimeoutMs + 1_000;
+
+  /**
+   * Takes the lease now (or uses the prefetched answer), or queues a ticket and asks again after pauses of 5 ms
+   * doubling to 50 ms, until it is the first live ticket and the lease is free, or `orderWaitMs` has passed (then
+   * the ticket leaves the queue). `key`: the first ask reads the run's claim where the store can (see `OrderLeases`).
+   */
+  function take(resource: string, owner: string, waitMs: number, first?: MaybePromise<Taken>, key?: string): MaybePromise<Taken> {
+    const ask = waitMs === 0 ? undefined : { ticketTtlMs };
+    const asked = first ?? leases.take(resource, owner, ttlMs, key === undefined ? ask : { ...ask, key });
+    if (!isPromise(asked) && (asked !== undefined || waitMs === 0)) return asked;
     return (async () => {
       const giveUpAt = Date.now() + waitMs;
-      let fence = await first;
-      for (let pause = 5; fence === undefined; pause = Math.min(pause * 2, 100)) {
-        const left = giveUpAt - Date.now();
-        if (left <= 0) return undefined;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
-        fence = await leases.take(resource, owner, ttlMs);
+      let taken = await asked;
+      try {
+        // A prefetched refusal queued nothing: queue the ticket at once, so the run's place is its arrival's.
+        if (taken === undefined && first !== undefined) taken = await leases.take(resource, owner, ttlMs, ask);
+        for (let pause = 5; taken === undefined; pause = Math.min(pause * 2, 50)) {
+          const left = giveUpAt - Date.now();
+          if (left <= 0) break;
+          await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+          taken = await leases.take(resource, owner, ttlMs, ask);
+        }
+      } catch (error) {
+        await withdraw(resource, owner);
+        throw error;
       }
-      return fence;
+      if (taken === undefined) await withdraw(resource, owner);
+      return taken;
     })();
   }
 
-  function entered(run: OrderedRun, resource: string, fence: string | undefined, renew: boolean): boolean {
-    if (fence === undefined) return false;
-    run.order = { resource, fence, lease: renew ? held(resource, fence) : undefined };
+  /** Takes `owner`'s ticket out of the queue (never rejects: a ticket left behind lapses after `ticketTtlMs`). */
+  async function withdraw(resource: string, owner: string): Promise<void> {
+    try {
+      await leases.withdraw(resource, owner);
+    } catch {
+      // Lapses on its own.
+    }
+  }
+
+  function entered(run: OrderedRun, resource: string, taken: Taken, renew: boolean): boolean | 'done' | 'in_flight' {
+    if (!isFence(taken)) return taken ?? false;
+    run.order = { resource, fence: taken, lease: renew ? held(resource, taken) : undefined };
     return true;
   }
 
@@ -180,21 +207,23 @@ export function createResourceOrder(config: {
   const order: ResourceOrder = {
     prefetch(run) {
       const resource = resourceOf(run.event);
-      let fence: MaybePromise<string | undefined>;
+      let fence: MaybePromise<Taken>;
       try {
-        fence = leases.take(resource, run.owner, ttlMs);
+        // Never queues: the claim's answer comes first. Where the store sees the claim, a done key takes nothing.
+        fence = leases.take(resource, run.owner, ttlMs, { key: run.key });
       } catch {
         return;
       }
       // A failed early ask is asked again by `enter`, whose failure answers the delivery.
       run.early = { resource, fence: isPromise(fence) ? fence.catch(() => undefined) : fence };
     },
-    enter(run) {
+    enter(run, checkClaim = false) {
       const early = run.early;
       run.early = undefined;
       const resource = early === undefined ? resourceOf(run.event) : early.resource;
-      const taking =
-        early === undefined ? take(resource, run.owner, config.orderWaitMs) : take(resource, run.owner, config.orderWaitMs, early.fence);
+      // A prefetched 'done' / 'in_flight' cannot happen here: the claim was taken (only claimed runs enter).
+      const first = early === undefined ? undefined : andThen(early.fence, (fence) => (isFence(fence) ? fence : undefined));
+      const taking = take(resource, run.owner, config.orderWaitMs, first, checkClaim ? run.key : undefined);
       // Taken in this turn (in-process leases): no renewal until the run outlives it, when `hold` starts one,
       // as the claim's own. A lease taken later (a remote store) is renewed from the take.
       if (!isPromise(taking)) return entered(run, resource, taking, holdAtOnce);
@@ -208,7 +237,7 @@ export function createResourceOrder(config: {
       const early = run.early;
       if (early !== undefined) {
         run.early = undefined;
-        void andThen(early.fence, (fence) => fence !== undefined && give(early.resource, fence));
+        void andThen(early.fence, (fence) => isFence(fence) && give(early.resource, fence));
       }
       const taken = run.order;
       if (taken === undefined) return;
@@ -251,7 +280,7 @@ export function createResourceOrder(config: {
       // The workers' own lease (not the receivers'): accepting the next event never waits for a handler.
       const running = resource + '#run';
       const fence = await take(running, `w${Math.random().toString(36).slice(2, 10)}`, config.orderWaitMs);
-      if (fence === undefined) throw new OrderBusyError(key, busyDelayMs);
+      if (!isFence(fence)) throw new OrderBusyError(key, busyDelayMs);
       const lease = held(running, fence);
       let settle = false;
       try {

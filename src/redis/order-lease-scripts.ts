@@ -1,29 +1,21 @@
+import { luaSources } from './commands/lua-sources.js';
 import { defineScript } from './redis-client.js';
 
 // One lease per resource: its value is the fence `<counter>:<owner>`; the counter key outlives the lease
-// so a later fence of the resource orders after an earlier one. Every key of one resource shares a slot.
+// so a later fence of the resource orders after an earlier one. Waiters hold tickets in arrival order. Every key
+// of one resource shares a slot. The scripts' KEYS and ARGV are described in their .lua files.
 
-/** KEYS[1] lease · KEYS[2] counter · ARGV[1] owner · ARGV[2] lease TTL ms · ARGV[3] counter TTL ms → the fence, or '' while held. */
-export const takeLeaseScript = defineScript(`
-if redis.call('EXISTS', KEYS[1]) == 1 then return '' end
-local n = redis.call('INCR', KEYS[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-local fence = n .. ':' .. ARGV[1]
-redis.call('SET', KEYS[1], fence, 'PX', ARGV[2])
-return fence
-`);
+/** Takes the lease, or queues (renews) the asker's ticket (src/redis/commands/take-lease.lua). */
+export const takeLeaseScript = defineScript(luaSources['take-lease']);
 
-/** KEYS[1] lease · ARGV[1] fence · ARGV[2] TTL ms → 1 renewed, 0 another fence holds it (or none). */
-export const extendLeaseScript = defineScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
-`);
+/** Renews the lease for its fence (src/redis/commands/extend-lease.lua). */
+export const extendLeaseScript = defineScript(luaSources['extend-lease']);
 
-/** KEYS[1] lease · ARGV[1] fence → 1 given back, 0 not this fence's lease (a stale fence touches nothing). */
-export const giveLeaseScript = defineScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`);
+/** Gives the lease back for its fence; tickets untouched (src/redis/commands/give-lease.lua). */
+export const giveLeaseScript = defineScript(luaSources['give-lease']);
+
+/** A waiter leaves the ticket queue (src/redis/commands/withdraw-ticket.lua). */
+export const withdrawTicketScript = defineScript(luaSources['withdraw-ticket']);
 
 /** KEYS[1] queued (sorted by fence counter) · KEYS[2] queued-at · ARGV[1] counter · ARGV[2] key · ARGV[3] now ms · ARGV[4] keep ms. */
 export const queueInOrderScript = defineScript(`

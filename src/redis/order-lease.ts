@@ -1,5 +1,5 @@
-import { fenceOrder, type OrderLeases } from '../shared/order-lease.js';
-import { scriptRunner, type RedisClientLike } from './redis-client.js';
+import { fenceOrder, type OrderLeases, type Taken } from '../shared/order-lease.js';
+import { isClusterClient, scriptRunner, type RedisClientLike } from './redis-client.js';
 import { replyText } from './redis-replies.js';
 import {
   extendLeaseScript,
@@ -8,6 +8,7 @@ import {
   queueInOrderScript,
   settleTurnScript,
   takeLeaseScript,
+  withdrawTicketScript,
 } from './order-lease-scripts.js';
 
 // The counter and the queued jobs of a resource are kept this long after its last use; a queued job older than
@@ -15,21 +16,43 @@ import {
 const keepMs = 60 * 60_000;
 
 /**
+ * The Redis key of `resource`'s order lease for a dedupe store with `prefix` (its fence is the value): what a
+ * script that gives the lease back in the same step as its own writes passes as that key (give-lease.lua).
+ */
+export function orderLeaseKey(prefix: string, resource: string): string {
+  return /\{[^}]+\}/.test(prefix) ? `${prefix}order:${resource}` : `${prefix}order:{${resource}}`;
+}
+
+/**
  * The resource order leases of a Redis dedupe store, on its client beside its claims. With a {hash tag} in the
  * store's prefix every lease shares the store's slot (so a claim script could take it in the same step);
  * without one, each resource's keys share a slot of their own (`{t:<id>}`), which also works on a Cluster.
+ *
+ * Keys of one resource, `<base>` = `<prefix>order:<resource>` (or `<prefix>order:{<resource>}`): `<base>` the
+ * lease (its fence, PX the lease TTL) · `<base>:n` the counter (fences and ticket numbers) · `<base>:w` the
+ * waiters' tickets (ZSET, owner by arrival number) · `<base>:x` their expiries (ZSET, owner by server ms) ·
+ * `<base>:q`, `<base>:at` durable mode's queued jobs. A take reads the delivery's dedupe key in the same step
+ * when it shares the lease's slot (one server, or a tagged prefix), so a delivery already done never queues.
  */
 export function redisOrderLeases(client: RedisClientLike, prefix: string, now: () => number = Date.now): OrderLeases {
   const redis = scriptRunner(client);
   const tagged = /\{[^}]+\}/.test(prefix);
-  const base = (resource: string) => (tagged ? `${prefix}order:${resource}` : `${prefix}order:{${resource}}`);
+  const base = (resource: string) => orderLeaseKey(prefix, resource);
   const ms = (value: number) => String(Math.max(1, Math.ceil(value)));
+  const seesClaims = tagged || !isClusterClient(client);
 
   return {
-    async take(resource, owner, ttlMs) {
+    async take(resource, owner, ttlMs, ask) {
       const key = base(resource);
-      const fence = replyText(await redis.run(takeLeaseScript, [key, key + ':n'], [owner, ms(ttlMs), ms(keepMs)]));
-      return fence === '' ? undefined : fence;
+      const keys = [key, key + ':n', key + ':w', key + ':x'];
+      if (ask?.key !== undefined && seesClaims) keys.push(prefix + ask.key);
+      const ticket = ask?.ticketTtlMs === undefined ? '' : ms(ask.ticketTtlMs);
+      const taken = replyText(await redis.run(takeLeaseScript, keys, [owner, ms(ttlMs), ms(keepMs), ticket]));
+      return taken === '' ? undefined : (taken as Taken);
+    },
+    async withdraw(resource, owner) {
+      const key = base(resource);
+      await redis.run(withdrawTicketScript, [key + ':w', key + ':x'], [owner]);
     },
     async extend(resource, fence, ttlMs) {
       return Number(await redis.run(extendLeaseScript, [base(resource)], [fence, ms(ttlMs)])) === 1;

@@ -7,8 +7,22 @@ import type { MaybePromise } from './maybe-promise.js';
  * run whose lease lapsed can never extend or give back the lease someone took after it.
  */
 export interface OrderLeases {
-  /** The lease of `resource` for `owner` for `ttlMs`: its fence, or `undefined` while another fence holds it. */
-  take(resource: string, owner: string, ttlMs: number): MaybePromise<string | undefined>;
+  /**
+   * The lease of `resource` for `owner` for `ttlMs`: its fence, or `undefined` while another fence holds it or
+   * a live ticket queued before `owner`'s waits for it. Waiters are served in arrival order: with `ask.ticketTtlMs`
+   * a refused `owner` queues a ticket (or keeps its place and renews it) for that long; each call renews it, and a
+   * ticket not renewed in time (its waiter died) is skipped. Without it nothing is queued: the lease is taken only
+   * when free and nobody waits. With `ask.key` (a dedupe key) a store that sees the key in the same step answers
+   * `'done'` or `'in_flight'` (another owner's claim) without taking or queuing anything.
+   */
+  take(
+    resource: string,
+    owner: string,
+    ttlMs: number,
+    ask?: { ticketTtlMs?: number | undefined; key?: string | undefined },
+  ): MaybePromise<Taken>;
+  /** `owner` stops waiting (it gave up, or no longer needs the lease): its ticket leaves the queue. */
+  withdraw(resource: string, owner: string): MaybePromise<void>;
   /** Renews the lease to `ttlMs` from now; false when `fence` no longer holds it. */
   extend(resource: string, fence: string, ttlMs: number): MaybePromise<boolean>;
   /** Gives the lease back; false (and nothing touched) when `fence` no longer holds it. */
@@ -22,6 +36,14 @@ export interface OrderLeases {
   aheadOf(resource: string, key: string): Promise<string | undefined>;
   /** `key` ran (or was given up for good): the next job of `resource` may run. */
   settled(resource: string, key: string): Promise<void>;
+}
+
+/** A fence (it always holds a `:`), `undefined` (busy: wait), or the claim's answer seen by the lease's store. */
+export type Taken = string | undefined | 'done' | 'in_flight';
+
+/** True for a fence (a taken lease). */
+export function isFence(taken: Taken): taken is string {
+  return taken !== undefined && taken !== 'done' && taken !== 'in_flight';
 }
 
 const registered = new WeakMap<object, OrderLeases>();

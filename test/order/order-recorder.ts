@@ -62,7 +62,7 @@ export function orderRecorder(charges: readonly string[]) {
     /** Wraps the leases a store declared (before any processing uses it) to see refused takes. */
     watch(store: DedupeStore): void {
       const leases = orderLeasesOf(store);
-      const seeRefusal = (resource: string, fence: string | undefined): string | undefined => {
+      const seeRefusal = <T>(resource: string, fence: T): T => {
         if (fence === undefined) {
           refused.add(resource.slice(2).replace(/#run$/, ''));
           check();
@@ -71,8 +71,8 @@ export function orderRecorder(charges: readonly string[]) {
       };
       registerOrderLeases(store, {
         ...leases,
-        take: (resource, owner, ttlMs) => {
-          const fence = leases.take(resource, owner, ttlMs);
+        take: (resource, owner, ttlMs, ask) => {
+          const fence = leases.take(resource, owner, ttlMs, ask);
           return fence instanceof Promise ? fence.then((value) => seeRefusal(resource, value)) : seeRefusal(resource, fence);
         },
         aheadOf: async (resource, key) => {
