@@ -5,8 +5,8 @@ import type { MaybePromise } from '../shared/maybe-promise.js';
 import type { ProcessingReason } from '../shared/reasons.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { confirmWithGateway, type ConfirmOutcome, type ResolvedConfirm } from './confirm-with-gateway.js';
-import type { JoinedClaim } from './joined-claim.js';
-import type { PaymentBook, RecordResult } from './payment-book.js';
+import { judgeIn, type JoinedClaim, type Judged, type PendingApply } from './joined-claim.js';
+import type { PaymentBook } from './payment-book.js';
 import type { ResolvedPolicy } from './payment-policy.js';
 import type { Violation } from '../events/violation.js';
 
@@ -21,6 +21,8 @@ interface BookRun {
   release(): Promise<void>;
   /** Marks the key done for a held event (never rejects). */
   markHeld(): MaybePromise<void>;
+  /** The book's apply, written when the handlers succeed (with the done mark), never when they fail. */
+  pending: PendingApply | undefined;
 }
 
 /** The stage's answer: processing's `AcceptResult`. */
@@ -51,7 +53,7 @@ interface BookStage<R extends BookRun> {
   readonly violationHandlers: BookViolationHandler[];
   recordInBook(book: PaymentBook, run: R): Promise<BookAnswer>;
   claimAndRecord(join: JoinedClaim, run: R): Promise<BookAnswer>;
-  afterRecord(recorded: RecordResult, run: R): Promise<BookAnswer>;
+  afterRecord(recorded: Judged, run: R): Promise<BookAnswer>;
   retryOfHeld(book: PaymentBook, run: R): Promise<BookAnswer>;
   tellViolations(violations: readonly Violation[], event: PixEvent): void;
 }
@@ -76,10 +78,10 @@ export function createBookStage<R extends BookRun>(input: BookStageInput<R>): Bo
         return { reason: 'gateway_unavailable', key: run.key, hint: gateway.hint };
       }
     }
-    let recorded: RecordResult;
+    let recorded: Judged;
     try {
       const confirmed = gateway?.ok === true ? gateway.confirmed : undefined;
-      recorded = await book.record(run.event, { dedupeKey: run.key, policy, ...(confirmed !== undefined && { confirmed }) });
+      recorded = await judgeIn(book, run.event, { dedupeKey: run.key, policy, ...(confirmed !== undefined && { confirmed }) });
     } catch (error) {
       // Fail closed, like the dedupe store: the sender retries and the book judges it then.
       await run.release();
@@ -106,7 +108,7 @@ export function createBookStage<R extends BookRun>(input: BookStageInput<R>): Bo
   }
 
   /** A hold ends here (the key is done; the book answers its retries `held`); a flag rides on the event to the handlers. */
-  async function afterRecord(recorded: RecordResult, run: R): Promise<BookAnswer> {
+  async function afterRecord(recorded: Judged, run: R): Promise<BookAnswer> {
     if (recorded.violations.length > 0) {
       run.event = { ...run.event, violations: recorded.violations };
       tellViolations(recorded.violations, run.event);
@@ -120,6 +122,8 @@ export function createBookStage<R extends BookRun>(input: BookStageInput<R>): Bo
       await run.markHeld();
       return { reason: 'held', key: run.key };
     }
+    // Applied only when the handlers succeed: the run commits it with its done mark (claimed-run.ts).
+    run.pending = recorded.commit;
     return input.dispatch(run);
   }
 

@@ -32,6 +32,8 @@ export interface ResourceOrder {
   hold(run: OrderedRun): void;
   /** Stops renewing `run`'s lease and gives it back (never rejects); `settle` also ends a queued job's turn. */
   leave(run: OrderedRun, settle?: boolean): void;
+  /** `run`'s lease was given back by the book's commit (in its own step): stops renewing it, gives nothing. */
+  forget(run: OrderedRun): void;
   /** The mode, queuing each job of a resource in the order of its lease (durable); the others as they are. */
   ordered(acknowledgement: Acknowledgement): Acknowledgement;
   /** Runs a queued job when its turn came, holding the run lease; throws `OrderBusyError` when not yet. */
@@ -217,6 +219,11 @@ export function createResourceOrder(config: {
       if (settle && taken.queued === true)
         void leases.settled(taken.resource, run.key).catch((error: unknown) => gaveUp(taken.resource, error));
       give(taken.resource, taken.fence);
+    },
+    forget(run) {
+      const taken = run.order;
+      run.order = undefined;
+      if (taken?.lease !== undefined) keeper.drop(taken.lease);
     },
     ordered(acknowledgement) {
       if (config.mode !== 'durable') return acknowledgement;

@@ -14,6 +14,11 @@ import {
 // this no longer holds up the jobs behind it (removed by hand, or its receiver died between queuing and answering).
 const keepMs = 60 * 60_000;
 
+/** The lease key of `resource` for a store with `prefix` (the payment book's commit gives it back in its own script). */
+export function orderLeaseKey(prefix: string, resource: string): string {
+  return /\{[^}]+\}/.test(prefix) ? `${prefix}order:${resource}` : `${prefix}order:{${resource}}`;
+}
+
 /**
  * The resource order leases of a Redis dedupe store, on its client beside its claims. With a {hash tag} in the
  * store's prefix every lease shares the store's slot (so a claim script could take it in the same step);
@@ -21,8 +26,7 @@ const keepMs = 60 * 60_000;
  */
 export function redisOrderLeases(client: RedisClientLike, prefix: string, now: () => number = Date.now): OrderLeases {
   const redis = scriptRunner(client);
-  const tagged = /\{[^}]+\}/.test(prefix);
-  const base = (resource: string) => (tagged ? `${prefix}order:${resource}` : `${prefix}order:{${resource}}`);
+  const base = (resource: string) => orderLeaseKey(prefix, resource);
   const ms = (value: number) => String(Math.max(1, Math.ceil(value)));
 
   return {

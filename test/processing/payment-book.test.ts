@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createProcessing, memoryPaymentBook, normalizeEvent, type EventSource, type PixEvent } from '../../src/index.js';
+import type { PaymentBookBackend } from '../../src/book/joined-claim.js';
 import { buildPayload, type PayloadOptions } from '../../src/testing/index.js';
 
 function event(name: Parameters<typeof buildPayload>[0], options: PayloadOptions, source: EventSource = 'webhook'): PixEvent {
@@ -54,8 +55,9 @@ describe('createProcessing({ book }): every path goes through the same book', ()
   });
 
   it('a book that fails answers store_unavailable (503) and gives the claim back, so the retry is judged', async () => {
-    const book = memoryPaymentBook();
-    const failing = { ...book, record: vi.fn(book.record).mockRejectedValueOnce(new Error('book down')) };
+    const book: PaymentBookBackend = memoryPaymentBook();
+    // The pipeline's call: `judge` (an apply is written when the handlers succeed).
+    const failing = { ...book, judge: vi.fn(book.judge!).mockRejectedValueOnce(new Error('book down')) };
     const handled = vi.fn();
     const processing = createProcessing({ book: failing }).onAny(handled);
     const paid = event('transaction_paid', { id: 'p3', amountInCents: 1 });
