@@ -135,7 +135,9 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       const { violations } = step.result;
       // In place and synchronous: with an in-process store, the done mark and the lease follow in the same turn.
       const commit = () => {
-        const next = applyStep({ ...input, resource: read(key) }, violations);
+        const current = read(key);
+        // Unchanged since judged (under the order lease, always): the judged step is the commit.
+        const next = current === input.resource ? step.resource : applyStep({ ...input, resource: current }, violations);
         if (next !== undefined) write(key, next);
         return committed;
       };

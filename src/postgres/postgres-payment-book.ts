@@ -129,7 +129,11 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     return async () => {
       let read = step.read;
       for (let round = 0; round < 50; round++) {
-        const next = applyStep({ ...step.input, resource: read === null ? undefined : (JSON.parse(read) as ResourceState) }, violations);
+        // Unchanged since judged (under the order lease, the first round): the judged step is the commit.
+        const next =
+          read === step.read
+            ? step.resource
+            : applyStep({ ...step.input, resource: read === null ? undefined : (JSON.parse(read) as ResourceState) }, violations);
         if (next === undefined) return {};
         const { rows } = await db.query(casSql, [rk, JSON.stringify(next), next.disputes.length > 0, read]);
         if (rows.length > 0) return {};

@@ -9,6 +9,7 @@ import {
 } from '../book/backend.js';
 import { luaSources } from './commands/lua-sources.js';
 import { sameSlot } from './joined-book-claim.js';
+import { registeredOrderLeases } from '../shared/order-lease.js';
 import { orderLeaseKey } from './order-lease.js';
 import { defineScript, type RedisClientLike, type RedisScript } from './redis-client.js';
 import { dedupeSiteOf } from './redis-dedupe-store.js';
@@ -44,14 +45,19 @@ export function pendingApply(
   rk: string,
   input: RecordInput,
   read: string,
-  violations: RecordResult['violations'],
+  judged: { resource: ResourceState; result: RecordResult },
 ): PendingApply {
+  const { violations } = judged.result;
   return async (mark): Promise<Committed> => {
     const joined = joinedMark(site, mark);
     let current: string | undefined = read;
     for (let round = 0; round < maxRounds; round++) {
       current ??= await site.readResource(rk);
-      const next = applyStep({ ...input, resource: current === '' ? undefined : parseResource(current) }, violations);
+      // Unchanged since judged (under the order lease, the first round): the judged step is the commit.
+      const next =
+        current === read
+          ? judged.resource
+          : applyStep({ ...input, resource: current === '' ? undefined : parseResource(current) }, violations);
       const keys = [site.resourceKey(rk), site.disputedKey, ...(joined === undefined ? [] : joined.keys)];
       const reply = Number(
         await site.run(
@@ -87,6 +93,8 @@ function joinedMark(site: CommitSite, mark: DoneMark): { keys: string[] } | unde
   const store = dedupeSiteOf(mark.store);
   if (store === undefined || store.client !== site.client || !sameSlot(site.client, store.prefix, site.prefix)) return undefined;
   const keys = [store.prefix + mark.key];
-  if (mark.lease !== undefined) keys.push(orderLeaseKey(store.prefix, mark.lease.resource));
+  // Only the store's own leases (a processing may have been given others): their key is known here.
+  if (mark.lease !== undefined && registeredOrderLeases(mark.store) === store.leases)
+    keys.push(orderLeaseKey(store.prefix, mark.lease.resource));
   return { keys };
 }

@@ -211,7 +211,7 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
       };
       const step = recordStep(input);
       if (judging && step.result.outcome === 'apply') {
-        const commit = pendingApply(commits, rk, input, read, step.result.violations);
+        const commit = pendingApply(commits, rk, input, read, step);
         return { done: true, value: { ...step.result, commit } };
       }
       const write: Write = { rk, read, next: step.resource };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PaymentBookBackend } from '../../src/book/joined-claim.js';
 import { memoryDedupeStore, memoryPaymentBook } from '../../src/index.js';
 import { chargeEvent } from './book-events.js';
+import { orderLeasesOf } from '../../src/processing/resource-order.js';
 import {
   backgroundAppliesOnSuccess,
   backgroundFailsThenRetry,
@@ -45,5 +46,14 @@ describe('memory book: a fact is applied exactly when its handlers succeed', () 
     // The public record still applies when it decides.
     expect((await book.record(chargeEvent('transaction_refunded', { id: 'j1' }), { dedupeKey: 'k2' })).outcome).toBe('apply');
     expect((await book.get('j1'))?.status).toBe('refunded');
+  });
+
+  it('processings in one process sharing a book share the order lease, whatever their stores', async () => {
+    const book = memoryPaymentBook();
+    const [a, b] = [memoryDedupeStore(), memoryDedupeStore()];
+    expect(orderLeasesOf(a, book)).toBe(orderLeasesOf(b, book));
+    expect(orderLeasesOf(memoryDedupeStore())).not.toBe(orderLeasesOf(a, book));
+    // Two instances, each with its own store: a failure on one, the retry on the other runs it once.
+    await twoInstances(() => ({ book, store: memoryDedupeStore() }));
   });
 });
