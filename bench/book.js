@@ -46,7 +46,13 @@ async function redisBench() {
     if (joined === undefined) throw new Error('the store and the book did not join');
     const leases = registeredOrderLeases(store);
     let n = 0;
-    const mark = (key, owner, fence) => ({ store, key, owner, ttlMs: 60_000, lease: { resource: 't:' + fence.resource, fence: fence.fence } });
+    const mark = (key, owner, fence) => ({
+      store,
+      key,
+      owner,
+      ttlMs: 60_000,
+      lease: { resource: 't:' + fence.resource, fence: fence.fence },
+    });
     // What a processing with a book runs per delivery on Redis (issue 36): the order lease, the claim joined with the
     // book's read, then (the handlers succeeded) one script that writes the book, sets the done mark and gives the lease back.
     async function claimBookLease(i) {
@@ -58,8 +64,7 @@ async function redisBench() {
       const committed = await result.recorded.commit(mark(key, owner, { resource: `txn_${i}`, fence }));
       if (committed.marked !== true || committed.leaseGiven !== true) throw new Error('the commit did not mark and give back');
     }
-    const processing = (withBook) =>
-      createProcessing({ store, ...(withBook && { book }) }).on('transaction_paid', () => {});
+    const processing = (withBook) => createProcessing({ store, ...(withBook && { book }) }).on('transaction_paid', () => {});
     const bare = processing(false);
     const booked = processing(true);
     const accept = (subject) => async () => {

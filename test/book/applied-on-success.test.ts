@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { PaymentBookBackend } from '../../src/book/joined-claim.js';
-import { memoryDedupeStore, memoryPaymentBook } from '../../src/index.js';
+import { createReceiver, memoryDedupeStore, memoryPaymentBook, type HandlerContext } from '../../src/index.js';
 import { chargeEvent } from './book-events.js';
 import { orderLeasesOf } from '../../src/processing/resource-order.js';
 import {
   backgroundAppliesOnSuccess,
   backgroundFailsThenRetry,
+  paidDelivery,
+  secret,
   releaseFailsThenAgain,
   throwsOnceApiPix,
   throwsOnceInline,
@@ -55,5 +57,20 @@ describe('memory book: a fact is applied exactly when its handlers succeed', () 
     expect(orderLeasesOf(memoryDedupeStore())).not.toBe(orderLeasesOf(a, book));
     // Two instances, each with its own store: a failure on one, the retry on the other runs it once.
     await twoInstances(() => ({ book, store: memoryDedupeStore() }));
+  });
+
+  it('context reads the same in every wrapper: a release, and a copy made with Object.create', async () => {
+    const book = memoryPaymentBook();
+    await book.expect({ id: 'ctx1', amountInCents: 1000 });
+    const seen: unknown[] = [];
+    const receiver = createReceiver({ secret, book }).on('transaction_paid', (_event, context) => {
+      const copy = Object.create(context) as HandlerContext;
+      seen.push([context.signal.aborted, copy.signal === context.signal, copy.attempt, copy.mode, typeof copy.key]);
+      copy.markDuplicate();
+    });
+    expect((await receiver.receive(paidDelivery('ctx1', 900))).reason).toBe('held');
+    const [held] = await book.held();
+    expect(await receiver.release(held!.heldId)).toEqual({ ok: true });
+    expect(seen).toEqual([[false, true, 1, 'inline', 'string']]);
   });
 });
