@@ -23,14 +23,12 @@ import {
 } from '../../src/index.js';
 import { postgresInbox, postgresPaymentBook, type PostgresInbox } from '../../src/postgres/index.js';
 import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
-import { buildPayload } from '../../src/testing/index.js';
 import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
+import { richPayload } from './two-instance-permutations.js';
 
 const secret = 'whsec_applied_property';
-const rightE2e = 'E12345678202605011200aaaaaaaaaaa';
-const wrongE2e = 'E12345678202605011200bbbbbbbbbbb';
 
 type Fact = 'created' | 'paid' | 'paid_bare' | 'paid_wrong' | 'refunded';
 type Door = 'postback' | 'reconcile' | 'replay';
@@ -66,31 +64,8 @@ const plans = (instances: number) =>
     expired: fc.boolean(),
   });
 
-function payload(id: string, d: Delivery): unknown {
-  const base = { seed: 3, id, amountInCents: 1000 } as const;
-  switch (d.fact) {
-    case 'created':
-      return buildPayload('transaction_created', { ...base, variant: d.shape });
-    case 'paid':
-      return buildPayload('transaction_paid', { ...base, variant: d.shape, endToEndId: rightE2e });
-    case 'paid_bare':
-      return stripEndToEndId(buildPayload('transaction_paid', { ...base, variant: d.shape, endToEndId: rightE2e }));
-    case 'paid_wrong':
-      return buildPayload('transaction_paid', { ...base, variant: d.shape, endToEndId: wrongE2e, amountInCents: 999 });
-    case 'refunded':
-      return buildPayload('transaction_refunded', { ...base, variant: 'b', endToEndId: rightE2e });
-  }
-}
-
-function stripEndToEndId(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripEndToEndId);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => key !== 'endToEndId')
-      .map(([key, v]) => [key, stripEndToEndId(v)]),
-  );
-}
+/** The delivery's body: a postback's shape whatever door carries it (the reconciler and a replay read it as theirs). */
+const payload = (id: string, d: Delivery): unknown => richPayload(id, { fact: d.fact, shape: d.shape, channel: 'postback' });
 
 /** What the sender (or the reconciler, or a replay's caller) does again: every 5xx answer and in_flight. */
 const retried: ReadonlySet<string> = new Set(['in_flight', 'store_unavailable', 'resource_busy', 'handler_failed', 'handler_timeout']);
