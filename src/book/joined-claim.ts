@@ -56,7 +56,7 @@ export interface PaymentBookBackend extends PaymentBook {
    * handlers succeeded (its `commit`). A book without it applies when it records (the handlers' failure then
    * leaves the fact applied: every book pixhook ships has it).
    */
-  judge?(event: PixEvent, context: RecordContext): Promise<Judged>;
+  judge?(event: PixEvent, context: RecordContext): MaybePromise<Judged>;
   /**
    * The dedupe claim of `store` and this book's record as one step, or undefined when they cannot share
    * one (then: claim, then record). Processing asks once, when made, with its store.
@@ -65,7 +65,7 @@ export interface PaymentBookBackend extends PaymentBook {
 }
 
 /** The book's judgement of `event`: `judge` when the book has it, else its `record` (applied at once). */
-export function judgeIn(book: PaymentBookBackend, event: PixEvent, context: RecordContext): Promise<Judged> {
+export function judgeIn(book: PaymentBookBackend, event: PixEvent, context: RecordContext): MaybePromise<Judged> {
   return typeof book.judge === 'function' ? book.judge(event, context) : book.record(event, context);
 }
 

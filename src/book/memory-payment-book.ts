@@ -219,11 +219,12 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       return serialize(key, () => recordNow(event, key, context));
     },
 
-    async judge(event, context) {
+    // Synchronous while nothing else of the resource is pending: the pipeline then runs the handlers in this turn.
+    judge(event, context) {
       checkDedupeKey(context);
       const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
       const key = resourceKey(event.kind, resource.id);
-      return serialize(key, () => recordNow(event, key, context, true));
+      return chains.has(key) ? serialize(key, () => recordNow(event, key, context, true)) : recordNow(event, key, context, true);
     },
 
     async retryOfHeld(event, context) {
