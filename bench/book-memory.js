@@ -1,5 +1,5 @@
 // Issue 22: receive() with a memory payment book against the same receiver without one, side by side in
-// one process (alternating rounds). Target: with a book ≤ 1.15× without. Run: `npm run build && node bench/book-memory.js [--quick]`.
+// one process (alternating rounds). Target (issue 36): with a book ≤ 1.2× without. Run: `npm run build && node bench/book-memory.js [--quick]`.
 import { createHmac } from 'node:crypto';
 import { createReceiver, eventKey, memoryPaymentBook } from 'pixhook';
 import { buildPayload } from 'pixhook/testing';
@@ -7,8 +7,8 @@ import { interleave, pairedSpread } from './lib/interleave.js';
 import { median, quick, round, showRatio } from './lib/stats.js';
 
 const secret = 'whsec_bench_book_6d2a';
-// Many charges, each paid once per pass: the book keeps a resource per charge and a short timeline each.
-const charges = quick ? 2_000 : 20_000;
+// Many charges, each paid once (a second pass would be the book's duplicate): the book keeps a resource per charge.
+const charges = quick ? 20_000 : 100_000;
 const bodies = Array.from({ length: charges }, (_, i) => {
   const payload = buildPayload('transaction_paid', {
     variant: 'b',
@@ -45,10 +45,10 @@ const out = {
   bare_ns: round(median(samples['receive()']), 0),
   book_ns: round(median(samples['receive() with a memory book']), 0),
   book_vs_bare: ratio,
-  ok: ratio.median <= 1.15,
+  ok: ratio.median <= 1.2,
   resources: book.size,
 };
 console.error(
-  `receive() with a memory book vs without: ${showRatio(ratio)} (target ≤ 1.15×); ${out.bare_ns} ns vs ${out.book_ns} ns per delivery`,
+  `receive() with a memory book vs without: ${showRatio(ratio)} (target ≤ 1.2×); ${out.bare_ns} ns vs ${out.book_ns} ns per delivery`,
 );
 console.log(JSON.stringify(out));

@@ -1,6 +1,8 @@
 // The payment book's backends (issue 22), each against its baseline side by side, in alternating rounds:
-// - Redis: the dedupe claim and the book's read in one script, then the shared decision and one compare-and-set (what a processing with a Redis store and
-//   a Redis book on the same client runs) against today's claim alone, one call at a time (round trips).
+// - Redis: what a processing with a Redis store and a Redis book on the same client runs per delivery (issue 36): the
+//   order lease, the dedupe claim joined with the book's read, the shared decision, then one script that writes the
+//   book, sets the done mark and gives the lease back; against the claim alone, one call at a time (round trips).
+//   Also: processing.accept() with the book against the same processing without one (both with the Redis store).
 // - Postgres: a transactional handler inside the book's transaction (lock and decide, write, claim, the
 //   merchant's INSERT, COMMIT) against the same INSERT in a bare transaction (BEGIN; INSERT; COMMIT).
 // Also shown: the claim, then the record in two steps (what runs when the store and the book cannot share a script).
@@ -13,6 +15,7 @@ import { postgresInbox, postgresPaymentBook } from 'pixhook/postgres';
 import { redisDedupeStore, redisPaymentBook } from 'pixhook/redis';
 // Internal (not exported): the joined claim the processing uses, and the inbox's open book transactions.
 import { joinedClaimOf } from '../dist/src/book/joined-claim.js';
+import { registeredOrderLeases } from '../dist/src/shared/order-lease.js';
 import { inboxLink } from '../dist/src/postgres/postgres-inbox.js';
 import { interleave, pairedSpread } from './lib/interleave.js';
 import { startRedisServer } from './lib/redis-server.js';
@@ -41,7 +44,33 @@ async function redisBench() {
     const book = redisPaymentBook({ client, prefix: 'bench:{book}:' });
     const joined = joinedClaimOf(store, book);
     if (joined === undefined) throw new Error('the store and the book did not join');
+    const leases = registeredOrderLeases(store);
     let n = 0;
+    const mark = (key, owner, fence) => ({
+      store,
+      key,
+      owner,
+      ttlMs: 60_000,
+      lease: { resource: 't:' + fence.resource, fence: fence.fence },
+    });
+    // What a processing with a book runs per delivery on Redis (issue 36): the order lease, the claim joined with the
+    // book's read, then (the handlers succeeded) one script that writes the book, sets the done mark and gives the lease back.
+    async function claimBookLease(i) {
+      const key = `transaction_paid:txn_${i}:paid`;
+      const owner = randomUUID();
+      const fence = await leases.take(`t:txn_${i}`, owner, 60_000);
+      const result = await joined(key, owner, 60_000, paid(`txn_${i}`), { dedupeKey: key });
+      if (result.claim !== 'claimed' || result.recorded.outcome !== 'apply') throw new Error(`joined claim answered ${result.claim}`);
+      const committed = await result.recorded.commit(mark(key, owner, { resource: `txn_${i}`, fence }));
+      if (committed.marked !== true || committed.leaseGiven !== true) throw new Error('the commit did not mark and give back');
+    }
+    const processing = (withBook) => createProcessing({ store, ...(withBook && { book }) }).on('transaction_paid', () => {});
+    const bare = processing(false);
+    const booked = processing(true);
+    const accept = (subject) => async () => {
+      const result = await subject.accept(paid(`acc_${n++}`));
+      if (result.reason !== undefined) throw new Error(`accept answered ${result.reason}`);
+    };
     const subjects = {
       claim: {
         async: true,
@@ -50,31 +79,33 @@ async function redisBench() {
           if (result !== 'claimed') throw new Error(`claim answered ${result}`);
         },
       },
-      'claim + book': {
-        async: true,
-        async fn() {
-          const i = n++;
-          const result = await joined(`transaction_paid:txn_${i}:paid`, randomUUID(), 60_000, paid(`txn_${i}`), { dedupeKey: `k${i}` });
-          if (result.claim !== 'claimed' || result.recorded.outcome !== 'apply') throw new Error(`joined claim answered ${result.claim}`);
-        },
-      },
-      // What a processing does when the two cannot share a script: the claim, then the book's read and compare-and-set.
+      'claim + book + lease': { async: true, fn: () => claimBookLease(n++) },
+      // What a processing does when the two cannot share a script: the claim, the book's judgement, its commit, the done mark.
       'claim, then record': {
         async: true,
         async fn() {
           const i = n++;
-          if ((await store.claim(`transaction_paid:txn_${i}:paid`, randomUUID(), 60_000)) !== 'claimed') throw new Error('not claimed');
-          if ((await book.record(paid(`txn_${i}`), { dedupeKey: `k${i}` })).outcome !== 'apply') throw new Error('not applied');
+          const key = `transaction_paid:txn_${i}:paid`;
+          if ((await store.claim(key, 'o', 60_000)) !== 'claimed') throw new Error('not claimed');
+          const judged = await book.judge(paid(`txn_${i}`), { dedupeKey: key });
+          if (judged.outcome !== 'apply') throw new Error('not applied');
+          await judged.commit({ store: undefined, key, owner: 'o', ttlMs: 60_000, lease: undefined });
+          await store.complete(key, 'o', 60_000);
         },
       },
+      'accept()': { async: true, fn: accept(bare) },
+      'accept() with the book': { async: true, fn: accept(booked) },
     };
     const samples = await interleave(subjects, { ...options, calibrate: quick ? 20 : 2000, minIterations: quick ? 5 : 200 });
     return {
       claim_us: round(median(samples.claim) / 1000, 1),
-      claim_book_us: round(median(samples['claim + book']) / 1000, 1),
+      claim_book_us: round(median(samples['claim + book + lease']) / 1000, 1),
       two_steps_us: round(median(samples['claim, then record']) / 1000, 1),
-      ratio: pairedSpread(samples, 'claim + book', 'claim'),
+      accept_us: round(median(samples['accept()']) / 1000, 1),
+      accept_book_us: round(median(samples['accept() with the book']) / 1000, 1),
+      ratio: pairedSpread(samples, 'claim + book + lease', 'claim'),
       two_steps_ratio: pairedSpread(samples, 'claim, then record', 'claim'),
+      accept_ratio: pairedSpread(samples, 'accept() with the book', 'accept()'),
     };
   } finally {
     client.disconnect();
@@ -118,7 +149,30 @@ async function postgresBench() {
       await handler(event, { key, attempt: 1, mode: 'inline', source: 'webhook', signal, markDuplicate() {} });
       await shared.settle(key, true);
     }
-    const subjects = { bare: { async: true, fn: bare }, 'handler + book': { async: true, fn: withBook } };
+    // Without the inbox (issue 36): the book judges, the handler runs its own transaction, then the apply is one
+    // compare-and-set statement (the done mark is the store's, elsewhere).
+    const plainBook = postgresPaymentBook({ db: pool, table: 'bench_plain_book' });
+    await plainBook.migrate();
+    async function withPlainBook() {
+      const i = ++n;
+      const key = `transaction_paid:plain_${i}:paid`;
+      const judged = await plainBook.judge(paid(`plain_${i}`), { dedupeKey: key });
+      if (judged.outcome !== 'apply') throw new Error(`the book answered ${judged.outcome}`);
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await insert(client, key, i);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      await judged.commit({ store: undefined, key, owner: 'o', ttlMs: 60_000, lease: undefined });
+    }
+    const subjects = {
+      bare: { async: true, fn: bare },
+      'handler + book': { async: true, fn: withBook },
+      'handler + book, no inbox': { async: true, fn: withPlainBook },
+    };
     const samples = await interleave(subjects, options);
     const { rows } = await pool.query(
       `SELECT (SELECT count(*)::int FROM ledger WHERE event_key LIKE '%book_%') AS ledger, (SELECT count(*)::int FROM bench_book_resources) AS book`,
@@ -127,7 +181,9 @@ async function postgresBench() {
     return {
       bare_us: round(median(samples.bare) / 1000, 1),
       handler_book_us: round(median(samples['handler + book']) / 1000, 1),
+      handler_book_no_inbox_us: round(median(samples['handler + book, no inbox']) / 1000, 1),
       ratio: pairedSpread(samples, 'handler + book', 'bare'),
+      no_inbox_ratio: pairedSpread(samples, 'handler + book, no inbox', 'bare'),
     };
   } finally {
     await pool.end();

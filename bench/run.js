@@ -261,18 +261,25 @@ lines.push('### 10. The payment book vs its bare baseline (alternating rounds, o
 row('backend', 'baseline', 'baseline µs', 'with the book µs', 'book ÷ baseline');
 row('---', '---', '---:', '---:', '---:');
 row(
-  'Redis: claim + book (one script claims and reads, the TypeScript step decides, one compare-and-set writes)',
+  'Redis: claim + book + lease (the lease; one script claims and reads, the TypeScript step decides; after the handlers one script writes the book, marks done and gives the lease back)',
   '`redisDedupeStore.claim`',
   book.redis.claim_us,
   book.redis.claim_book_us,
   `${showRatio(book.redis.ratio)}${mark('book_redis_vs_claim')}`,
 );
 row(
-  '_Redis: the claim, then `book.record` (store and book not joined)_',
+  '_Redis: the claim, the judgement, its commit, the done mark (store and book not joined)_',
   '`redisDedupeStore.claim`',
   book.redis.claim_us,
   book.redis.two_steps_us,
   showRatio(book.redis.two_steps_ratio),
+);
+row(
+  '_Redis: `processing.accept()` with the book (Redis store, no-op handler)_',
+  '`processing.accept()` without it',
+  book.redis.accept_us,
+  book.redis.accept_book_us,
+  showRatio(book.redis.accept_ratio),
 );
 row(
   "Postgres: `inbox.transactional` handler inside the book's transaction",
@@ -280,6 +287,13 @@ row(
   book.postgres.bare_us,
   book.postgres.handler_book_us,
   `${showRatio(book.postgres.ratio)}${mark('book_postgres_vs_bare')}`,
+);
+row(
+  '_Postgres without the inbox: the judgement, the handler in its own transaction, the apply as one compare-and-set_',
+  'BEGIN; INSERT; COMMIT',
+  book.postgres.bare_us,
+  book.postgres.handler_book_no_inbox_us,
+  showRatio(book.postgres.no_inbox_ratio),
 );
 lines.push(
   '',
@@ -309,7 +323,9 @@ const spreads = {
   api_pix_vs_gateway: apiPix.costRatio,
   book_redis_vs_claim: book.redis.ratio,
   book_redis_two_steps_vs_claim: book.redis.two_steps_ratio,
+  book_redis_accept_vs_none: book.redis.accept_ratio,
   book_postgres_vs_bare: book.postgres.ratio,
+  book_postgres_no_inbox_vs_bare: book.postgres.no_inbox_ratio,
 };
 const json = {
   core_vs_limit: small.vs.limit,
@@ -369,6 +385,8 @@ const json = {
   book_redis_vs_claim: book.redis.ratio.median,
   book_redis_two_steps_vs_claim: book.redis.two_steps_ratio.median,
   book_postgres_vs_bare: book.postgres.ratio.median,
+  book_redis_accept_vs_none: book.redis.accept_ratio.median,
+  book_postgres_no_inbox_vs_bare: book.postgres.no_inbox_ratio.median,
   book_redis_us: book.redis.claim_book_us,
   book_claim_us: book.redis.claim_us,
   book_postgres_us: book.postgres.handler_book_us,
@@ -439,7 +457,7 @@ const goalLabels = {
   durable_vs_bullmq: 'durable mode ÷ raw BullMQ (events/s)',
   journal_vs_none: '`receive()` with a memory journal ÷ without',
   api_pix_vs_gateway: 'one-item API Pix call ÷ gateway call (cost, node adapter)',
-  book_redis_vs_claim: 'Redis claim + book ÷ bare claim',
+  book_redis_vs_claim: 'Redis claim + book + lease ÷ bare claim',
   book_postgres_vs_bare: 'Postgres handler + book ÷ bare transaction',
   ack_p99_ms: 'background-mode answer p99 (ms)',
   bytes_per_key: 'memory store bytes per key',

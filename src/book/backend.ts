@@ -10,7 +10,17 @@ export { asDuplicateHold, checkDedupeKey, checkNote, checkTrail, disputesWithAge
 export { checkExpectation } from './check-expectation.js';
 
 // The per-resource update and the policy: a backend stores `ResourceState`, never decides by itself.
-export { dismissStep, recordStep, releaseRefusal, releaseStep, resourceKey, toBookResource, type ResourceState } from './book-state.js';
+export {
+  applyStep,
+  dismissStep,
+  recordStep,
+  releaseRefusal,
+  releaseStep,
+  resourceKey,
+  toBookResource,
+  type RecordInput,
+  type ResourceState,
+} from './book-state.js';
 export { statesPayment } from './evaluate-policy.js';
 export { defaultPolicy } from './payment-policy.js';
 export { policyReasons } from '../events/violation.js';
@@ -18,4 +28,4 @@ export { channelOf } from '../events/book-channel.js';
 
 // The held-event lease (release claims) and the dedupe claim joined with the book's record.
 export { claimedHeld, closedReason, currentHeld, ownsRelease, renewedHeld, type StoredHeld } from './held-lease.js';
-export type { JoinedClaim, JoinedClaimResult, PaymentBookBackend } from './joined-claim.js';
+export type { Committed, DoneMark, JoinedClaim, JoinedClaimResult, Judged, PaymentBookBackend, PendingApply } from './joined-claim.js';

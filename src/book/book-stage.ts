@@ -1,12 +1,12 @@
 import type { PixEvent } from '../events/event-types.js';
 import { describeError } from '../shared/describe-error.js';
 import type { Logger } from '../shared/logger.js';
-import type { MaybePromise } from '../shared/maybe-promise.js';
+import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import type { ProcessingReason } from '../shared/reasons.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { confirmWithGateway, type ConfirmOutcome, type ResolvedConfirm } from './confirm-with-gateway.js';
-import type { JoinedClaim } from './joined-claim.js';
-import type { PaymentBook, RecordResult } from './payment-book.js';
+import { judgeIn, type JoinedClaim, type Judged, type PendingApply } from './joined-claim.js';
+import type { PaymentBook } from './payment-book.js';
 import type { ResolvedPolicy } from './payment-policy.js';
 import type { Violation } from '../events/violation.js';
 
@@ -21,6 +21,8 @@ interface BookRun {
   release(): Promise<void>;
   /** Marks the key done for a held event (never rejects). */
   markHeld(): MaybePromise<void>;
+  /** The book's apply, written when the handlers succeed (with the done mark), never when they fail. */
+  pending: PendingApply | undefined;
 }
 
 /** The stage's answer: processing's `AcceptResult`. */
@@ -49,9 +51,9 @@ interface BookStageInput<R extends BookRun> {
 
 interface BookStage<R extends BookRun> {
   readonly violationHandlers: BookViolationHandler[];
-  recordInBook(book: PaymentBook, run: R): Promise<BookAnswer>;
+  recordInBook(book: PaymentBook, run: R): MaybePromise<BookAnswer>;
   claimAndRecord(join: JoinedClaim, run: R): Promise<BookAnswer>;
-  afterRecord(recorded: RecordResult, run: R): Promise<BookAnswer>;
+  afterRecord(recorded: Judged, run: R): MaybePromise<BookAnswer>;
   retryOfHeld(book: PaymentBook, run: R): Promise<BookAnswer>;
   tellViolations(violations: readonly Violation[], event: PixEvent): void;
 }
@@ -65,27 +67,44 @@ export function createBookStage<R extends BookRun>(input: BookStageInput<R>): Bo
   const config = input;
   const violationHandlers: BookViolationHandler[] = [];
 
-  async function recordInBook(book: PaymentBook, run: R): Promise<BookAnswer> {
-    run.hold();
-    // `confirm`: the gateway's record first; unreadable, the claim is given back so the sender's retry runs it.
-    let gateway: ConfirmOutcome | undefined;
-    if (confirm !== undefined) {
-      gateway = await confirmWithGateway(confirm, run.event, Date.now());
-      if (!gateway.ok) {
-        await run.release();
-        return { reason: 'gateway_unavailable', key: run.key, hint: gateway.hint };
-      }
-    }
-    let recorded: RecordResult;
+  /** The book's judgement; synchronous when the book answers in this turn (the memory book, nothing pending), like the run. */
+  function recordInBook(book: PaymentBook, run: R): MaybePromise<BookAnswer> {
+    if (confirm !== undefined) return confirmAndRecord(book, confirm, run);
+    let judged: MaybePromise<Judged>;
     try {
-      const confirmed = gateway?.ok === true ? gateway.confirmed : undefined;
-      recorded = await book.record(run.event, { dedupeKey: run.key, policy, ...(confirmed !== undefined && { confirmed }) });
+      judged = judgeIn(book, run.event, { dedupeKey: run.key, policy });
     } catch (error) {
-      // Fail closed, like the dedupe store: the sender retries and the book judges it then.
+      return bookFailed(error, run);
+    }
+    if (!isPromise(judged)) return afterRecord(judged, run);
+    run.hold();
+    return judged.then(
+      (recorded) => afterRecord(recorded, run),
+      (error: unknown) => bookFailed(error, run),
+    );
+  }
+
+  /** `confirm`: the gateway's record first; unreadable, the claim is given back so the sender's retry runs it. */
+  async function confirmAndRecord(book: PaymentBook, confirming: ResolvedConfirm, run: R): Promise<BookAnswer> {
+    run.hold();
+    const gateway: ConfirmOutcome = await confirmWithGateway(confirming, run.event, Date.now());
+    if (!gateway.ok) {
       await run.release();
-      return { reason: 'store_unavailable', key: run.key, hint: 'payment book: ' + describeError(error) };
+      return { reason: 'gateway_unavailable', key: run.key, hint: gateway.hint };
+    }
+    let recorded: Judged;
+    try {
+      recorded = await judgeIn(book, run.event, { dedupeKey: run.key, policy, confirmed: gateway.confirmed });
+    } catch (error) {
+      return bookFailed(error, run);
     }
     return afterRecord(recorded, run);
+  }
+
+  /** Fail closed, like the dedupe store: the sender retries and the book judges it then. */
+  async function bookFailed(error: unknown, run: R): Promise<BookAnswer> {
+    await run.release();
+    return { reason: 'store_unavailable', key: run.key, hint: 'payment book: ' + describeError(error) };
   }
 
   /** The claim and the book's update in one step; its answers mean what `claimed` and `recordInBook` make of them. */
@@ -106,20 +125,16 @@ export function createBookStage<R extends BookRun>(input: BookStageInput<R>): Bo
   }
 
   /** A hold ends here (the key is done; the book answers its retries `held`); a flag rides on the event to the handlers. */
-  async function afterRecord(recorded: RecordResult, run: R): Promise<BookAnswer> {
+  function afterRecord(recorded: Judged, run: R): MaybePromise<BookAnswer> {
     if (recorded.violations.length > 0) {
       run.event = { ...run.event, violations: recorded.violations };
       tellViolations(recorded.violations, run.event);
     }
     // A fact the book applied already: never run again, whatever the store forgot; the key is done again.
-    if (recorded.outcome === 'duplicate') {
-      await run.markHeld();
-      return { reason: 'duplicate', key: run.key };
-    }
-    if (recorded.outcome !== 'apply') {
-      await run.markHeld();
-      return { reason: 'held', key: run.key };
-    }
+    if (recorded.outcome === 'duplicate') return andThen(run.markHeld(), () => ({ reason: 'duplicate' as const, key: run.key }));
+    if (recorded.outcome !== 'apply') return andThen(run.markHeld(), () => ({ reason: 'held' as const, key: run.key }));
+    // Applied only when the handlers succeed: the run commits it with its done mark (claimed-run.ts).
+    run.pending = recorded.commit;
     return input.dispatch(run);
   }
 

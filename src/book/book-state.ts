@@ -23,7 +23,7 @@ import type {
   TimelineEntry,
   TimelineOutcome,
 } from './payment-book.js';
-import type { ResolvedPolicy } from './payment-policy.js';
+import { defaultPolicy, type ResolvedPolicy } from './payment-policy.js';
 import type { Violation } from '../events/violation.js';
 
 // One resource as every backend stores it (plain JSON), and the pure steps that change it. A backend
@@ -193,6 +193,23 @@ export function recordStep(input: RecordInput): RecordStep {
   next.timeline = appended(before.timeline, entry('apply', reasons), input.maxTimeline);
   return { resource: next, result: { outcome: 'apply', violations } };
 }
+
+/**
+ * The commit of an event `recordStep` judged `apply`, once its handlers succeeded: the step again on the
+ * resource as it is now, without judging again (the handlers ran; the entry keeps the reasons judged). A fact
+ * the book applied meanwhile is not applied twice; undefined when nothing is to be written.
+ */
+export function applyStep(input: RecordInput, violations: readonly Violation[]): ResourceState | undefined {
+  const step = recordStep({ ...input, openHeld: undefined, policy: flagAll });
+  if (step.result.outcome === 'duplicate') return step.resource;
+  if (step.result.outcome !== 'apply') return undefined;
+  const last = step.resource.timeline[step.resource.timeline.length - 1] as TimelineEntry;
+  last.reasons = violations.map((violation) => violation.reason);
+  return step.resource;
+}
+
+// The commit judges nothing: every reason is a flag, so the step applies.
+const flagAll = Object.fromEntries(Object.keys(defaultPolicy).map((reason) => [reason, 'flag'])) as unknown as ResolvedPolicy;
 
 /** The end of a release: `ok` applies the held event (forward only) and closes it; otherwise it is held again. */
 export function releaseStep(

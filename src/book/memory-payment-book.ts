@@ -2,10 +2,21 @@ import { asDuplicateHold, checkDedupeKey, checkNote, checkTrail, disputesWithAge
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { checkInteger } from '../shared/option-checks.js';
 import { channelOf } from '../events/book-channel.js';
-import { dismissStep, recordStep, releaseRefusal, releaseStep, resourceKey, toBookResource, type ResourceState } from './book-state.js';
+import {
+  applyStep,
+  dismissStep,
+  recordStep,
+  releaseRefusal,
+  releaseStep,
+  resourceKey,
+  toBookResource,
+  type RecordInput,
+  type ResourceState,
+} from './book-state.js';
 import { checkExpectation } from './check-expectation.js';
 import type { PixEvent } from '../events/event-types.js';
-import type { HeldEvent, PaymentBook, RecordContext, RecordResult } from './payment-book.js';
+import type { HeldEvent, PaymentBook, RecordContext } from './payment-book.js';
+import type { Judged, PaymentBookBackend } from './joined-claim.js';
 import { defaultPolicy } from './payment-policy.js';
 
 export interface MemoryPaymentBookOptions {
@@ -102,10 +113,10 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
 
   const heldKey = (entry: HeldEvent) => resourceKey(entry.kind, entry.resourceId) + '\n' + entry.dedupeKey;
 
-  /** One `record`, inside the resource's turn. */
-  function recordNow(event: PixEvent, key: string, context: RecordContext): RecordResult {
+  /** One `record`, inside the resource's turn; `judging`, an apply is returned with its commit instead of written. */
+  function recordNow(event: PixEvent, key: string, context: RecordContext, judging = false): Judged {
     const openHeldId = openHeldByKey.get(key + '\n' + context.dedupeKey);
-    const step = recordStep({
+    const input: RecordInput = {
       resource: read(key),
       event,
       dedupeKey: context.dedupeKey,
@@ -118,7 +129,20 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       openHeld: openHeldId === undefined ? undefined : held.get(openHeldId),
       newHeldId: () => 'held_' + crypto.randomUUID(),
       maxTimeline,
-    });
+    };
+    const step = recordStep(input);
+    if (judging && step.result.outcome === 'apply') {
+      const { violations } = step.result;
+      // In place and synchronous: with an in-process store, the done mark and the lease follow in the same turn.
+      const commit = () => {
+        const current = read(key);
+        // Unchanged since judged (under the order lease, always): the judged step is the commit.
+        const next = current === input.resource ? step.resource : applyStep({ ...input, resource: current }, violations);
+        if (next !== undefined) write(key, next);
+        return committed;
+      };
+      return { ...step.result, commit };
+    }
     write(key, step.resource);
     if (step.held !== undefined) {
       held.set(step.held.heldId, step.held);
@@ -127,7 +151,7 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
     return step.result;
   }
 
-  return {
+  const book: MemoryPaymentBook & PaymentBookBackend = {
     get size() {
       return resources.size + pinned.size;
     },
@@ -195,6 +219,14 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       return serialize(key, () => recordNow(event, key, context));
     },
 
+    // Synchronous while nothing else of the resource is pending: the pipeline then runs the handlers in this turn.
+    judge(event, context) {
+      checkDedupeKey(context);
+      const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
+      const key = resourceKey(event.kind, resource.id);
+      return chains.has(key) ? serialize(key, () => recordNow(event, key, context, true)) : recordNow(event, key, context, true);
+    },
+
     async retryOfHeld(event, context) {
       const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
       const key = resourceKey(event.kind, resource.id);
@@ -244,6 +276,9 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       return held.get(heldId)?.state === 'releasing';
     },
   };
+  return book;
 }
 
 function noop(): void {}
+
+const committed = Object.freeze({});

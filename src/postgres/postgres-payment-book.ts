@@ -14,7 +14,10 @@ import {
   type HeldEvent,
   type PaymentBookBackend,
   ownsRelease,
+  applyStep,
+  type Judged,
   type PaymentBook,
+  type PendingApply,
   type RecordContext,
   type RecordResult,
   recordStep,
@@ -30,7 +33,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { PixEvent } from '../index.js';
 import { checkInteger } from '../shared/option-checks.js';
-import { PixhookConfigError } from '../shared/pixhook-error.js';
+import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
 import { bookNames, bookSchemaSql, type BookTableOptions } from './book-schema.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { inboxLink, type PostgresInbox } from './postgres-inbox.js';
@@ -92,12 +95,15 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
   const resourceSql = `SELECT state FROM ${names.resources} WHERE key = $1 FOR UPDATE`;
   const saveSql = `UPDATE ${names.resources} SET state = $2, has_disputes = $3, updated_at = now() WHERE key = $1`;
 
+  const casSql = `UPDATE ${names.resources} SET state = $2, has_disputes = $3, updated_at = now()
+    WHERE key = $1 AND state IS NOT DISTINCT FROM $4::text RETURNING 1 AS written`;
+
   /** One record, in `tx` (whose first statement `lockSql` answered `rows`). */
   function decide(event: PixEvent, context: RecordContext, rows: SqlRow[]) {
     const row = rows[0] ?? {};
     const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now();
     const openHeld = typeof row['open_held'] === 'string' ? (JSON.parse(row['open_held']) as HeldEvent) : undefined;
-    return recordStep({
+    const input = {
       resource: typeof row['state'] === 'string' ? (JSON.parse(row['state']) as ResourceState) : undefined,
       event,
       dedupeKey: context.dedupeKey,
@@ -110,7 +116,32 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
       openHeld,
       newHeldId: () => 'held_' + randomUUID(),
       maxTimeline,
-    });
+    };
+    return { ...recordStep(input), input, read: typeof row['state'] === 'string' ? row['state'] : null };
+  }
+
+  /**
+   * The commit of an event judged `apply` without the inbox: one statement, a compare-and-set on the state the
+   * judgement read (under the order lease it lands at once). The run marks the event done after it: book first,
+   * then the done mark, so a crash between them leaves the fact applied and its retry answered `duplicate`.
+   */
+  function pendingApply(rk: string, step: ReturnType<typeof decide>, violations: RecordResult['violations']): PendingApply {
+    return async () => {
+      let read = step.read;
+      for (let round = 0; round < 50; round++) {
+        // Unchanged since judged (under the order lease, the first round): the judged step is the commit.
+        const next =
+          read === step.read
+            ? step.resource
+            : applyStep({ ...step.input, resource: read === null ? undefined : (JSON.parse(read) as ResourceState) }, violations);
+        if (next === undefined) return {};
+        const { rows } = await db.query(casSql, [rk, JSON.stringify(next), next.disputes.length > 0, read]);
+        if (rows.length > 0) return {};
+        const current = (await db.query(`SELECT state FROM ${names.resources} WHERE key = $1`, [rk])).rows[0]?.['state'];
+        read = typeof current === 'string' ? current : null;
+      }
+      throw new PixhookError('store_unavailable', 'payment book: the resource kept changing under this commit; retry later');
+    };
   }
 
   async function write(tx: SqlExecutor, rk: string, step: ReturnType<typeof decide>): Promise<void> {
@@ -125,15 +156,19 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     ]);
   }
 
-  async function recordIn(event: PixEvent, context: RecordContext, onlyRetry: boolean): Promise<RecordResult | undefined> {
+  /** `judging` (the pipeline's, without the inbox): an apply is not written; it comes back with its commit. */
+  async function recordIn(event: PixEvent, context: RecordContext, onlyRetry: boolean, judging = false): Promise<Judged | undefined> {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const first = { text: lockSql, values: [rk, context.dedupeKey] };
     const body = async (tx: SqlExecutor, rows: SqlRow[]) => {
       if (onlyRetry && typeof rows[0]?.['open_held'] !== 'string') return { value: undefined, keep: false };
       const step = decide(event, context, rows);
+      if (judging && step.result.outcome === 'apply' && link?.shared.enabled !== true) {
+        return { value: { ...step.result, commit: pendingApply(rk, step, step.result.violations) } as Judged, keep: false };
+      }
       await write(tx, rk, step);
-      return { value: step.result as RecordResult | undefined, keep: step.result.outcome === 'apply' };
+      return { value: step.result as Judged | undefined, keep: step.result.outcome === 'apply' };
     };
     if (!onlyRetry && link?.shared.enabled) {
       const redo = () => recordIn(event, context, false);
@@ -249,6 +284,12 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     async record(event, context) {
       checkDedupeKey(context);
       return (await recordIn(event, context, false)) as RecordResult;
+    },
+
+    // With the inbox, the apply stays in the book's open transaction, which commits with the done mark (shared-transactions.ts).
+    async judge(event, context) {
+      checkDedupeKey(context);
+      return (await recordIn(event, context, false, true)) as Judged;
     },
 
     async retryOfHeld(event, context) {

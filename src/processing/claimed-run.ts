@@ -1,3 +1,4 @@
+import type { Committed, PendingApply } from '../book/joined-claim.js';
 import type { ClaimKeeper } from '../dedupe/claim-keeper.js';
 import type { DedupeStore } from '../dedupe/dedupe-store.js';
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
@@ -84,6 +85,8 @@ export class Run implements ClaimedRun, OrderedRun {
   readonly link: Record<string, string> | undefined;
   /** Renewed by the keeper (most inline runs settle in their own turn and never are). */
   held = false;
+  /** The book's apply, judged and not written: committed with the done mark on success, dropped on failure. */
+  pending: PendingApply | undefined = undefined;
 
   // Copied out of the context: a queued run must not keep the caller's request alive.
   readonly given: string | undefined;
@@ -155,15 +158,64 @@ export class Run implements ClaimedRun, OrderedRun {
     return this.markDone(ignore, queuedUnmarked);
   }
 
-  /** Stops renewing the claim and marks the key done; a store failure goes to `onFailed`, never to the caller. */
+  /**
+   * Stops renewing the claim and marks the key done; a store failure goes to `onFailed`, never to the caller.
+   * A judged apply is committed first, under the order lease: the book's change, the done mark and the
+   * lease's give-back in one step where the backend can (Redis: one script; memory: one synchronous turn).
+   */
   private markDone(onMarked: (marked: boolean, run: Run) => void, onFailed: (error: unknown, run: Run) => void): MaybePromise<void> {
     this.unhold();
+    const pending = this.pending;
+    if (pending !== undefined) {
+      this.pending = undefined;
+      return this.commit(pending, onMarked, onFailed);
+    }
     this.scope.order.leave(this);
+    return this.complete(onMarked, onFailed);
+  }
+
+  private complete(onMarked: (marked: boolean, run: Run) => void, onFailed: (error: unknown, run: Run) => void): MaybePromise<void> {
     try {
       return andThen(this.scope.store.complete(this.key, this.owner, this.scope.config.dedupeTtlMs), onMarked, onFailed, this);
     } catch (error) {
       return onFailed(error, this);
     }
+  }
+
+  /** The book's apply with the done mark; what the book's step did not do (mark, lease) is done after it, in that order. */
+  private commit(
+    pending: PendingApply,
+    onMarked: (marked: boolean, run: Run) => void,
+    onFailed: (error: unknown, run: Run) => void,
+  ): MaybePromise<void> {
+    const { config } = this.scope;
+    const taken = this.order;
+    const lease = taken === undefined ? undefined : { resource: taken.resource, fence: taken.fence };
+    let committing: MaybePromise<Committed>;
+    try {
+      committing = pending({ store: config.store, key: this.key, owner: this.owner, ttlMs: config.dedupeTtlMs, lease });
+    } catch (error) {
+      committing = Promise.reject(error as Error);
+    }
+    return andThen(
+      committing,
+      (committed, run) => {
+        if (committed.leaseGiven === true) run.scope.order.forget(run);
+        else run.scope.order.leave(run);
+        if (committed.marked !== undefined) return onMarked(committed.marked, run);
+        return run.complete(onMarked, onFailed);
+      },
+      (error, run) => {
+        // The handlers ran and the book could not say so: the done mark still keeps the sender's retries out.
+        run.scope.order.leave(run);
+        run.scope.log.error(
+          { key: run.key, error: describeError(error) },
+          'pixhook: could not record a handled event in the payment book; after its done mark expires, a replay may run it again',
+        );
+        return run.complete(onMarked, onFailed);
+      },
+      this,
+    );
   }
 
   retrying(outcome: FailedAttempt, attempt: number): void {
@@ -181,6 +233,8 @@ export class Run implements ClaimedRun, OrderedRun {
 
   async release(): Promise<void> {
     this.unhold();
+    // The handlers did not succeed: the book stays as it was before the event.
+    this.pending = undefined;
     this.scope.order.leave(this, true);
     try {
       await this.scope.store.release(this.key, this.owner);

@@ -36,6 +36,8 @@ export interface ResourceOrder {
   hold(run: OrderedRun): void;
   /** Stops renewing `run`'s lease and gives it back (never rejects); `settle` also ends a queued job's turn. */
   leave(run: OrderedRun, settle?: boolean): void;
+  /** `run`'s lease was given back by the book's commit (in its own step): stops renewing it, gives nothing. */
+  forget(run: OrderedRun): void;
   /** The mode, queuing each job of a resource in the order of its lease (durable); the others as they are. */
   ordered(acknowledgement: Acknowledgement): Acknowledgement;
   /** Runs a queued job when its turn came, holding the run lease; throws `OrderBusyError` when not yet. */
@@ -69,14 +71,19 @@ export class OrderBusyError extends PixhookError {
 const staleQueuedMs = 60 * 60_000;
 // How long a queued job that is not its resource's turn yet waits before the worker looks again.
 const busyDelayMs = 250;
-const shared = new WeakMap<DedupeStore, OrderLeases>();
+const shared = new WeakMap<object, OrderLeases>();
 
-/** The leases a store keeps (Redis, Postgres), or in-process ones shared by every processing on the same in-process store. */
-export function orderLeasesOf(store: DedupeStore): OrderLeases {
-  const registered = registeredOrderLeases(store) ?? shared.get(store);
+/**
+ * The leases a store keeps (Redis, Postgres), or in-process ones shared by every processing on the same in-process
+ * store, and by every processing in this process sharing `book`: the book judges a charge's event under its lease
+ * and applies it only when the handlers succeeded, so processings sharing a book must share the lease.
+ */
+export function orderLeasesOf(store: DedupeStore, book?: object): OrderLeases {
+  const registered = registeredOrderLeases(store) ?? shared.get(store) ?? (book === undefined ? undefined : shared.get(book));
   if (registered !== undefined) return registered;
   const leases = memoryOrderLeases(staleQueuedMs);
   shared.set(store, leases);
+  if (book !== undefined) shared.set(book, leases);
   return registerOrderLeases(store, leases) && leases;
 }
 
@@ -100,13 +107,14 @@ function bounded(leases: OrderLeases, ms: number): OrderLeases {
 
 export function createResourceOrder(config: {
   store: DedupeStore;
+  book?: object | undefined;
   mode: AckMode;
   claimTtlMs: number;
   orderWaitMs: number;
   storeTimeoutMs: number;
   logger: Logger;
 }): ResourceOrder {
-  const leases = bounded(orderLeasesOf(config.store), config.storeTimeoutMs);
+  const leases = bounded(orderLeasesOf(config.store, config.book), config.storeTimeoutMs);
   const ttlMs = config.claimTtlMs;
   const log = config.logger;
   const keeper = createClaimKeeper(
@@ -246,6 +254,11 @@ export function createResourceOrder(config: {
       if (settle && taken.queued === true)
         void leases.settled(taken.resource, run.key).catch((error: unknown) => gaveUp(taken.resource, error));
       give(taken.resource, taken.fence);
+    },
+    forget(run) {
+      const taken = run.order;
+      run.order = undefined;
+      if (taken?.lease !== undefined) keeper.drop(taken.lease);
     },
     ordered(acknowledgement) {
       if (config.mode !== 'durable') return acknowledgement;

@@ -159,11 +159,15 @@ function lostOutcome(claim: HeldClaim): AttemptOutcome {
   };
 }
 
+// A copy made with `Object.create(context)` (as `inbox.transactional` makes one) reads its original through this
+// key: its `signal` is the run's, and its `markDuplicate` marks the run. A symbol: JSON and spreads never see it.
+const origin = Symbol('pixhook.context');
+
 /**
  * A run's context. A class, not a literal with a getter: it is made on every delivery, and V8 builds
  * accessor literals slowly. The AbortController (costly to make) only exists once `signal` is read
  * or the run is aborted. Copy it with `Object.create(context)` rather than a spread, which would
- * drop `signal` and `markDuplicate` (they live on the prototype).
+ * drop `signal` and `markDuplicate` (they live on the prototype); a copy reads and marks the run itself.
  */
 class RunContext implements HandlerContext {
   key: string | undefined;
@@ -171,24 +175,27 @@ class RunContext implements HandlerContext {
   mode: AckMode;
   source: EventSource;
   applied = false;
-  #controller: AbortController | undefined;
+  controller: AbortController | undefined = undefined;
+  readonly [origin]: RunContext;
 
   constructor(input: AttemptInput) {
     this.key = input.key;
     this.attempt = input.attempt;
     this.mode = input.mode;
     this.source = input.source;
+    this[origin] = this;
   }
 
   get signal(): AbortSignal {
-    return (this.#controller ??= new AbortController()).signal;
+    const run = this[origin];
+    return (run.controller ??= new AbortController()).signal;
   }
 
   markDuplicate(): void {
-    this.applied = true;
+    this[origin].applied = true;
   }
 
   abort(reason: unknown): void {
-    (this.#controller ??= new AbortController()).abort(reason);
+    (this.controller ??= new AbortController()).abort(reason);
   }
 }

@@ -28,3 +28,26 @@ export const listHeldScript = defineScript(luaSources['list-held']);
 
 /** KEYS[1] disputed · ARGV[1] resource key prefix → the JSON of every resource with disputes; forgets expired ones. */
 export const listDisputedScript = defineScript(luaSources['list-disputed']);
+
+/** Every key of one book, from its prefix. */
+export interface BookKeys {
+  resource(rk: string): string;
+  held: string;
+  heldKeys: string;
+  open: string;
+  closed: string;
+  disputed: string;
+  expecting: string;
+}
+
+export function bookKeys(prefix: string): BookKeys {
+  return {
+    resource: (rk) => `${prefix}r:${rk}`,
+    held: `${prefix}held`,
+    heldKeys: `${prefix}held-keys`,
+    open: `${prefix}open`,
+    closed: `${prefix}closed`,
+    disputed: `${prefix}disputed`,
+    expecting: `${prefix}expecting`,
+  };
+}

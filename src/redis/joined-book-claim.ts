@@ -2,8 +2,8 @@ import {
   asDuplicateHold,
   type JoinedClaim,
   type JoinedClaimResult,
+  type Judged,
   type RecordContext,
-  type RecordResult,
   resourceKey,
 } from '../book/backend.js';
 import type { DedupeStore, PixEvent } from '../index.js';
@@ -29,7 +29,7 @@ export interface BookSite {
   };
   run(script: RedisScript, keys: string[], args: (string | number)[], what: string): Promise<unknown>;
   /** The book's own record (the one decision every backend shares), starting from `read`. */
-  record(event: PixEvent, context: RecordContext, onlyRetry: boolean, read: RecordRead): Promise<RecordResult | undefined>;
+  record(event: PixEvent, context: RecordContext, onlyRetry: boolean, read: RecordRead): Promise<Judged | undefined>;
 }
 
 /**
@@ -43,8 +43,7 @@ export interface BookSite {
 export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim | undefined {
   const site = dedupeSiteOf(store);
   if (site === undefined || site.client !== book.client) return undefined;
-  if (isClusterClient(book.client) && (hashTag(site.prefix) === undefined || hashTag(site.prefix) !== hashTag(book.prefix)))
-    return undefined;
+  if (!sameSlot(book.client, site.prefix, book.prefix)) return undefined;
   const { keys } = book;
   return async (key, owner, ttlMs, event, context): Promise<JoinedClaimResult> => {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
@@ -71,13 +70,18 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
         return retry === undefined ? { claim } : { claim, retry };
       }
       if (claim !== 'claimed') throw new RedisUnavailableError(`unexpected answer from the redis claim and book script: ${String(claim)}`);
-      return { claim, recorded: (await book.record(event, context, false, read)) as RecordResult };
+      return { claim, recorded: (await book.record(event, context, false, read)) as Judged };
     } catch (error) {
       // The script may still land after a timeout, or the book's write failed after the claim: give the claim back.
       if (mayHoldClaim) book.run(releaseScript, [dedupeKey], [owner], 'release').catch(() => {});
       throw error;
     }
   };
+}
+
+/** True when keys under both prefixes can meet in one script (always on one server; on a Cluster, one {hash tag}). */
+export function sameSlot(client: RedisClientLike, a: string, b: string): boolean {
+  return !isClusterClient(client) || (hashTag(a) !== undefined && hashTag(a) === hashTag(b));
 }
 
 function hashTag(prefix: string): string | undefined {

@@ -1,5 +1,5 @@
 import { type ClaimResult, type DedupeStore, type QuarantineStore } from '../index.js';
-import { registerOrderLeases } from '../shared/order-lease.js';
+import { registerOrderLeases, type OrderLeases } from '../shared/order-lease.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { redisOrderLeases } from './order-lease.js';
 import { claimScript, completeScript, extendScript, releaseScript } from './dedupe-scripts.js';
@@ -46,10 +46,17 @@ export interface RedisDedupeStore extends DedupeStore {
   ready(): Promise<void>;
 }
 
-const sites = new WeakMap<DedupeStore, { client: RedisClientLike; prefix: string }>();
+const sites = new WeakMap<DedupeStore, DedupeSite>();
+
+/** A Redis dedupe store's client and prefix, and the order leases it registered (beside its claims). */
+interface DedupeSite {
+  client: RedisClientLike;
+  prefix: string;
+  leases: OrderLeases;
+}
 
 /** Internal: the client and prefix of a Redis dedupe store, so a Redis payment book on the same client can claim with it in one script. */
-export function dedupeSiteOf(store: DedupeStore): { client: RedisClientLike; prefix: string } | undefined {
+export function dedupeSiteOf(store: DedupeStore): DedupeSite | undefined {
   return sites.get(store);
 }
 
@@ -111,9 +118,10 @@ export function redisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeS
       return Number(await redis.run(extendScript, [prefix + key], [owner, ttl(ttlMs)])) === 1;
     },
   };
-  sites.set(store, { client: options.client, prefix });
   // The resource order leases live beside the claims (src/redis/order-lease.ts).
-  return registerOrderLeases(store, redisOrderLeases(options.client, prefix));
+  const leases = redisOrderLeases(options.client, prefix);
+  sites.set(store, { client: options.client, prefix, leases });
+  return registerOrderLeases(store, leases);
 }
 
 /** Retries `attempt` with backoff (250 ms doubling to 5 s) until it succeeds or `forMs` has passed; never keeps the process alive. */

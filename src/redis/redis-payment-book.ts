@@ -15,8 +15,10 @@ import {
   type HeldEvent,
   type PaymentBookBackend,
   ownsRelease,
+  type Judged,
   type PaymentBook,
   type RecordContext,
+  type RecordInput,
   type RecordResult,
   recordStep,
   type ReleaseClaim,
@@ -35,7 +37,8 @@ import type { PixEvent } from '../index.js';
 import { checkInteger, checkTimeoutMs } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { withTimeout } from '../shared/with-timeout.js';
-import { commitScript, listDisputedScript, listHeldScript, readForRecordScript, readScript } from './book-scripts.js';
+import { pendingApply } from './commit-applied.js';
+import { bookKeys, commitScript, listDisputedScript, listHeldScript, readForRecordScript, readScript } from './book-scripts.js';
 import { joinedClaimFor } from './joined-book-claim.js';
 import { checkClusterPrefix, scriptRunner, type RedisClientLike, type RedisScript } from './redis-client.js';
 import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
@@ -162,13 +165,17 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
     return replyText(replyArray(await run(readScript, [keys.resource(rk)], [], 'read'))[0]);
   }
 
-  /** `record` and `retryOfHeld`: read, decide with the pure step, write if nothing changed meanwhile. */
+  /**
+   * `record`, `judge` and `retryOfHeld`: read, decide with the pure step, write if nothing changed meanwhile.
+   * `judging`: an apply is not written; it comes back with its commit (the run's, once its handlers succeeded).
+   */
   async function recordRounds(
     event: PixEvent,
     context: RecordContext,
     onlyRetry: boolean,
     firstRead?: RecordRead,
-  ): Promise<RecordResult | undefined> {
+    judging = false,
+  ): Promise<Judged | undefined> {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now();
@@ -188,7 +195,7 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
       given = undefined;
       if (onlyRetry && heldRaw === '') return { done: true, value: undefined };
       const openHeld = heldRaw === '' ? undefined : parseStoredHeld(heldRaw).held;
-      const step = recordStep({
+      const input: RecordInput = {
         resource: read === '' ? undefined : parseResource(read),
         event,
         dedupeKey: context.dedupeKey,
@@ -201,13 +208,29 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
         openHeld,
         newHeldId,
         maxTimeline,
-      });
+      };
+      const step = recordStep(input);
+      if (judging && step.result.outcome === 'apply') {
+        const commit = pendingApply(commits, rk, input, read, step);
+        return { done: true, value: { ...step.result, commit } };
+      }
       const write: Write = { rk, read, next: step.resource };
       if (step.held !== undefined)
         Object.assign(write, { heldId: step.held.heldId, held: { held: step.held }, op: 'open', score: Date.now() });
       return { done: await commit(write), value: step.result };
     });
   }
+
+  const commits = {
+    client: options.client,
+    prefix,
+    retentionMs,
+    resourceKey: keys.resource,
+    disputedKey: keys.disputed,
+    run,
+    readResource,
+    sha,
+  };
 
   const book: RedisPaymentBook & PaymentBookBackend = {
     async get(id) {
@@ -274,6 +297,11 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
     async record(event, context) {
       checkDedupeKey(context);
       return (await recordRounds(event, context, false)) as RecordResult;
+    },
+
+    async judge(event, context) {
+      checkDedupeKey(context);
+      return (await recordRounds(event, context, false, undefined, true)) as Judged;
     },
 
     async retryOfHeld(event, context) {
@@ -346,33 +374,10 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
         prefix,
         keys,
         run,
-        record: (event, context, onlyRetry, read) => recordRounds(event, context, onlyRetry, read),
+        record: (event, context, onlyRetry, read) => recordRounds(event, context, onlyRetry, read, true),
       }),
   };
   return book;
-}
-
-/** Every key of one book, from its prefix. */
-export interface BookKeys {
-  resource(rk: string): string;
-  held: string;
-  heldKeys: string;
-  open: string;
-  closed: string;
-  disputed: string;
-  expecting: string;
-}
-
-function bookKeys(prefix: string): BookKeys {
-  return {
-    resource: (rk) => `${prefix}r:${rk}`,
-    held: `${prefix}held`,
-    heldKeys: `${prefix}held-keys`,
-    open: `${prefix}open`,
-    closed: `${prefix}closed`,
-    disputed: `${prefix}disputed`,
-    expecting: `${prefix}expecting`,
-  };
 }
 
 let heldSeq = 0;

@@ -148,7 +148,7 @@ export const richDeliveries = (instances: number) =>
 const rightE2e = 'E12345678202605011200aaaaaaaaaaa';
 const wrongE2e = 'E12345678202605011200bbbbbbbbbbb';
 
-function richPayload(id: string, d: RichDelivery): unknown {
+export function richPayload(id: string, d: Pick<RichDelivery, 'fact' | 'shape' | 'channel'>): unknown {
   const scope = d.channel === 'user' ? 'user' : 'postback';
   const base = { seed: 7, id, scope, amountInCents: 1000 } as const;
   switch (d.fact) {

@@ -29,7 +29,7 @@ const pending = new Set([
   'src/processing/journal-hook.ts: JournalLink',
   'src/processing/run-attempt.ts: AttemptInput',
   'src/redis/joined-book-claim.ts: BookSite',
-  'src/redis/redis-payment-book.ts: BookKeys',
+  'src/redis/book-scripts.ts: BookKeys',
 ]);
 
 const declaration =

@@ -3,6 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { postgresInbox, postgresPaymentBook, type PostgresInbox } from '../../src/postgres/index.js';
 import { memoryDedupeStore } from '../../src/index.js';
+import { memoryOrderLeases } from '../../src/processing/memory-order-leases.js';
+import { registerOrderLeases } from '../../src/shared/order-lease.js';
 import {
   deliverToMany,
   deliverToTwo,
@@ -52,12 +54,16 @@ describe("the payment book on Postgres, two receivers (two pools), every order o
   });
 
   it('2 instances, every shape, done-marks expiring at random: each money fact runs once or is held once, never both', async () => {
+    // The book judges under the order lease and applies when the handlers succeeded (issue 36): instances sharing a
+    // book share the order leases (a Redis or Postgres store keeps them; these in-process stores are given one set).
+    const leases = memoryOrderLeases(60_000);
+    const fresh = () => registerOrderLeases(memoryDedupeStore(), leases);
     const instances = pools.map((pool): ForgetfulInstance => {
-      let store = memoryDedupeStore();
+      let store = fresh();
       return {
         book: postgresPaymentBook({ db: pool, table: names.book }),
         store: () => store,
-        forget: () => (store = memoryDedupeStore()),
+        forget: () => (store = fresh()),
       };
     });
     await fc.assert(

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
+import { registeredOrderLeases, registerOrderLeases, type OrderLeases } from '../../src/shared/order-lease.js';
 import {
   deliverToMany,
   deliverToTwo,
@@ -42,9 +43,16 @@ describe.each(redisTargetNames)("the payment book on Redis (%s), two receivers, 
     '%i instances, every shape, done-marks expiring at random: each money fact runs once or is held once (claim and book read in one script)',
     async (count) => {
       let stores = 0;
+      // The book judges under the order lease and applies when the handlers succeeded (issue 36): instances sharing a
+      // book share the order leases, so every store here uses the first one's (a forgotten store's keys are elsewhere).
+      let leases: OrderLeases | undefined;
       const instances = Array.from({ length: count }, (_, i): ForgetfulInstance => {
         const client = i === 0 ? targets(name).client : targets(name).connect();
-        const fresh = () => redisDedupeStore({ client, prefix: `rich:{book}:d${++stores}:`, quarantine: false });
+        const fresh = () => {
+          const made = redisDedupeStore({ client, prefix: `rich:{book}:d${++stores}:`, quarantine: false });
+          leases ??= registeredOrderLeases(made);
+          return registerOrderLeases(made, leases!);
+        };
         let store = fresh();
         return { book: redisPaymentBook({ client, prefix: 'rich:{book}:' }), store: () => store, forget: () => (store = fresh()) };
       });

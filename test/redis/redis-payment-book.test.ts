@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PixhookConfigError } from '../../src/index.js';
 import { memoryPaymentBook } from '../../src/book/memory-payment-book.js';
 import { joinedClaimOf } from '../../src/book/joined-claim.js';
-import type { PaymentBook } from '../../src/book/payment-book.js';
+import type { PaymentBook, RecordResult } from '../../src/book/payment-book.js';
 import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
 import { chargeEvent } from '../book/book-events.js';
 import { bookOperation, runOperations, t0 } from '../book/book-operations.js';
@@ -117,9 +117,18 @@ describe.each(redisTargetNames)('redisPaymentBook on %s', (name) => {
         const viaScript: PaymentBook = {
           ...book,
           async record(event, context) {
-            const result = await joined!(`k${++n}`, 'owner', 60_000, event, context);
+            const key = `k${++n}`;
+            const result = await joined!(key, 'owner', 60_000, event, context);
             if (result.claim !== 'claimed') throw new Error(`expected a claim, got ${result.claim}`);
-            return result.recorded;
+            // An apply is written when the handlers succeed: its commit, with the done mark, in one more script.
+            const { commit, ...recorded } = result.recorded;
+            if (commit !== undefined) {
+              expect(await commit({ store, key, owner: 'owner', ttlMs: 60_000, lease: undefined })).toEqual({
+                marked: true,
+                leaseGiven: false,
+              });
+            }
+            return recorded as RecordResult;
           },
           async retryOfHeld(event, context) {
             const key = `k${++n}`;
