@@ -7,6 +7,8 @@ import { redactedUrl } from '../src/shared/redacted-url.js';
 import { parseCommandLine, portFrom, requirePackage, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import { closeClient, connectRedis } from './shared/redis-backend.js';
 import { stderrLogger } from './shared/stderr-logger.js';
+import { checkHealth } from '../src/processing/health-checks.js';
+import { withHealthRoute } from './shared/health-route.js';
 import type { CommandHelp } from './shared/command-help.js';
 import { redisEnvHelp } from './shared/redis-backend.js';
 
@@ -57,7 +59,9 @@ export function consoleCommand(argv: string[]): Promise<number> {
         logger: stderrLogger,
         ...(token !== undefined && { token }),
       });
-      const server = createServer((req, res) => consoleApp.node(req, res));
+      // GET /healthz: the journal and the book answer (200, else 503), before the token: a load balancer has none.
+      const health = { health: () => checkHealth({ journal: shared.journal, book: shared.book }, 2_000) };
+      const server = createServer(withHealthRoute(health, (req, res) => consoleApp.node(req, res)));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, values.host, () => resolve());
