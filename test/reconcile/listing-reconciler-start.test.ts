@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ListedPix } from '../../src/api-pix/index.js';
 import { createProcessing } from '../../src/index.js';
-import { createListingReconciler, memoryCursorStore } from '../../src/reconcile/index.js';
+import { createListingReconciler, memoryCursorStore, type ListedPix } from '../../src/reconcile/index.js';
 
 // Issue 37: `metrics()` right after `start()` printed `undefined 0` (no cursor saved yet), and with the 60 s settle
 // default a first run right after a payment listed nothing without a word. A fake PSP listing, an injected clock.
