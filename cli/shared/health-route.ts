@@ -8,13 +8,13 @@ export interface HealthSource {
 }
 
 /** `GET /healthz` (or HEAD), whatever the query string. */
-export function isHealthRequest(req: IncomingMessage): boolean {
+function isHealthRequest(req: IncomingMessage): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   return (req.url ?? '').split('?')[0] === '/healthz';
 }
 
 /** Answers `GET /healthz`: 200 when every check is ok, else 503; the body is `health()`'s JSON. Never throws. */
-export function answerHealth(source: HealthSource, req: IncomingMessage, res: ServerResponse): void {
+function answerHealth(source: HealthSource, req: IncomingMessage, res: ServerResponse): void {
   source.health().then(
     (health) => send(res, health.ok ? 200 : 503, health, req.method === 'HEAD'),
     () => send(res, 503, { ok: false, checks: {} }, req.method === 'HEAD'),

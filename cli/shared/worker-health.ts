@@ -1,5 +1,6 @@
 import type { DurableWorker } from '../../src/redis/index.js';
 import { checkHealth } from '../../src/processing/health-checks.js';
+import { RedisUnavailableError } from '../../src/redis/redis-unavailable-error.js';
 import { portFrom, UsageError } from './cli-args.js';
 import type { FlagHelp } from './command-help.js';
 import { serveHealth, type HealthSource } from './health-route.js';
@@ -20,13 +21,13 @@ interface PingableClient {
 }
 
 /** The worker's one backend, its queue's Redis connection: connected and answering PING. */
-export function workerHealth(worker: DurableWorker): HealthSource {
+function workerHealth(worker: DurableWorker): HealthSource {
   const queue = {
-    enqueue: () => Promise.reject(new Error('not a queue')),
+    enqueue: () => Promise.reject(new RedisUnavailableError('the worker enqueues nothing')),
     counts: async () => {
       const client = (await worker.worker.getBackend().client) as unknown as PingableClient;
       // A connection BullMQ is reconnecting would queue the PING until the bound: say so at once.
-      if (client.status !== undefined && client.status !== 'ready') throw new Error(`redis is not connected (${client.status})`);
+      if (client.status !== undefined && client.status !== 'ready') throw new RedisUnavailableError(`redis is not connected (${client.status})`);
       await client.ping();
     },
   };

@@ -3,7 +3,7 @@ import { mustBe } from '../shared/option-checks.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
 
 /** What `alertUrl` receives: `text` is what Slack's and Teams' incoming webhooks show; the rest is for your own hook. */
-export interface AlertPostBody {
+interface AlertPostBody {
   text: string;
   kind: string;
   message: string;

@@ -19,7 +19,7 @@ export interface ReceiverHealth {
 }
 
 /** What a processing was built on: the parts a health check reads. */
-export interface HealthParts {
+interface HealthParts {
   store?: DedupeStore | undefined;
   book?: PaymentBook | undefined;
   journal?: DeliveryJournal | undefined;
