@@ -27,7 +27,8 @@ function workerHealth(worker: DurableWorker): HealthSource {
     counts: async () => {
       const client = (await worker.worker.getBackend().client) as unknown as PingableClient;
       // A connection BullMQ is reconnecting would queue the PING until the bound: say so at once.
-      if (client.status !== undefined && client.status !== 'ready') throw new RedisUnavailableError(`redis is not connected (${client.status})`);
+      if (client.status !== undefined && client.status !== 'ready')
+        throw new RedisUnavailableError(`redis is not connected (${client.status})`);
       await client.ping();
     },
   };
