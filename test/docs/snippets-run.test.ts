@@ -138,6 +138,25 @@ describe('every js snippet of the README and docs runs under Node', () => {
     expect(problems).toEqual([]);
   });
 
+  it("gives every ioredis client a snippet makes an 'error' listener (without one ioredis prints each reconnect's error)", () => {
+    const all = [...texts].flatMap(([file, text]) => codeBlocks(file, text)).filter((b) => ['js', 'ts'].includes(b.lang));
+    const making = all.filter((b) => /new Redis(\.Cluster)?\(/.test(b.code));
+    expect(making.length).toBeGreaterThanOrEqual(5);
+    const without = making.filter((b) => !/\.on\('error'/.test(b.code)).map((b) => `${b.file}:${b.line}`);
+    expect(without).toEqual([]);
+  });
+
+  it('never swallows an error a catch does not handle: a catch that picks errors by class rethrows the others', () => {
+    // Issue 37: the API Pix client snippet's catch handled ApiPixBadRequestError and dropped ApiPixNotFoundError.
+    const all = [...texts].flatMap(([file, text]) => codeBlocks(file, text)).filter((b) => ['js', 'ts'].includes(b.lang));
+    const swallowing = all.flatMap((b) =>
+      [...b.code.matchAll(/\bcatch \((\w+)\) \{\n([\s\S]*?)\n\}/g)]
+        .filter(([, , body]) => body!.includes('instanceof') && !/\bthrow\b/.test(body!))
+        .map(() => `${b.file}:${b.line}`),
+    );
+    expect(swallowing).toEqual([]);
+  });
+
   it('reports a block that throws, and one whose SIGTERM handler does not stop it', async () => {
     const throws = { env: {}, file: 'snippet.mjs', untilSigterm: false, servesPort: false };
     const thrown = await runSnippet(save("throw new Error('boom')", throws), throws);
