@@ -157,6 +157,20 @@ describe('every js snippet of the README and docs runs under Node', () => {
     expect(swallowing).toEqual([]);
   });
 
+  it('says `npm install ioredis` before the first snippet of a file that imports it (an optional peer dependency)', () => {
+    // Issue 37: the reconciler snippet needed ioredis and did not say so.
+    const silent = [...texts].flatMap(([file, text]) => {
+      const first = codeBlocks(file, text).find((b) => /from 'ioredis'/.test(b.code));
+      if (first === undefined) return [];
+      const before = text
+        .split('\n')
+        .slice(0, first.line - 1)
+        .join('\n');
+      return /npm install [^`]*\bioredis\b/.test(before) ? [] : [`${file}:${first.line}`];
+    });
+    expect(silent).toEqual([]);
+  });
+
   it('reports a block that throws, and one whose SIGTERM handler does not stop it', async () => {
     const throws = { env: {}, file: 'snippet.mjs', untilSigterm: false, servesPort: false };
     const thrown = await runSnippet(save("throw new Error('boom')", throws), throws);
