@@ -91,7 +91,7 @@ export function bookCommand(argv: string[]): Promise<number> {
     const { book, where, close } = await openBook(values);
     try {
       if (sub === 'show') return show(await book.get(id), id, values.json, where);
-      if (sub === 'held') return listHeld(await book.held(values.closed ? { state: 'closed' } : {}), values.json, where);
+      if (sub === 'held') return listHeld(await book.held(values.closed ? { state: 'closed' } : {}), values.json, where, values.closed);
       if (sub === 'dismiss')
         return answer(
           await book.dismiss(id, values.note ?? '', values.by === undefined ? {} : { by: values.by }),
@@ -193,7 +193,7 @@ function show(resource: BookResource | undefined, id: string, json: boolean, whe
   return 0;
 }
 
-function listHeld(held: HeldEvent[], json: boolean, where: string): number {
+function listHeld(held: HeldEvent[], json: boolean, where: string, closed: boolean): number {
   if (json) {
     process.stdout.write(`${jsonText(held)}\n`);
     return 0;
@@ -211,12 +211,24 @@ function listHeld(held: HeldEvent[], json: boolean, where: string): number {
     );
   }
   // On stderr, so stdout stays the list (or the JSON): an empty list says where it looked, and how to look elsewhere.
-  process.stderr.write(
-    held.length === 0
-      ? `pixhook: nothing is held in ${where} (is that where your receiver's book writes? --prefix / --table read another)\n`
-      : `pixhook: ${held.length} held in ${where}\n`,
-  );
+  process.stderr.write(closed ? closedSummary(held, where) : heldSummary(held, where));
   return 0;
+}
+
+function heldSummary(held: HeldEvent[], where: string): string {
+  return held.length === 0
+    ? `pixhook: nothing is held in ${where} (is that where your receiver's book writes? --prefix / --table read another)\n`
+    : `pixhook: ${held.length} held in ${where}\n`;
+}
+
+/** `--closed` lists released and dismissed events: the summary counts them as such, never as "held". */
+function closedSummary(closed: HeldEvent[], where: string): string {
+  if (closed.length === 0) return `pixhook: nothing released or dismissed in ${where}\n`;
+  const byState = (['released', 'dismissed'] as const)
+    .map((state) => [state, closed.filter((entry) => entry.state === state).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([state, count]) => `${count} ${state}`);
+  return `pixhook: ${byState.join(', ')} in ${where}\n`;
 }
 
 function answer(result: { ok: true } | { ok: false; reason: string }, done: string, id: string, json: boolean): number {

@@ -2,26 +2,39 @@ import { isLoopback } from '../src/console/console-security.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DeliveryJournal, PaymentBook } from '../src/index.js';
-import { createConsole } from '../src/console/index.js';
+import { createConsole, createWatchdog, type Watchdog } from '../src/console/index.js';
+import { checkAlertUrl } from '../src/console/alert-post.js';
 import { redactedUrl } from '../src/shared/redacted-url.js';
 import { parseCommandLine, portFrom, requirePackage, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import { closeClient, connectRedis } from './shared/redis-backend.js';
 import { stderrLogger } from './shared/stderr-logger.js';
+import { checkHealth } from '../src/processing/health-checks.js';
+import { withHealthRoute } from './shared/health-route.js';
 import type { CommandHelp } from './shared/command-help.js';
 import { redisEnvHelp } from './shared/redis-backend.js';
 
 export const consoleHelp: CommandHelp = {
-  usage: 'console (--redis <url> | --postgres <url>) [--port 4001] [--host 127.0.0.1] [--token <t>]',
+  usage: 'console (--redis <url> | --postgres <url>) [--port 4001] [--host 127.0.0.1] [--token <t>] [--alert-url <url>]',
   about:
-    'Serves the console over a journal and a book shared by your receivers (Redis or Postgres). Binds 127.0.0.1; any other address needs a token.',
+    'Serves the console over a journal and a book shared by your receivers (Redis or Postgres), and GET /healthz (200 when both answer, else 503). Binds 127.0.0.1; any other address needs a token.',
   flags: [
     { flag: '--redis <url>', meaning: 'read the journal and the book from this Redis (default: PIXHOOK_REDIS_URL)' },
-    { flag: '--postgres <url>', meaning: 'read the journal and the book from this PostgreSQL' },
+    { flag: '--postgres <url>', meaning: 'read the journal and the book from this PostgreSQL (default: PIXHOOK_POSTGRES_URL)' },
     { flag: '--port <n>', meaning: 'the port to listen on, 0–65535 (0: any free port) (default 4001)' },
     { flag: '--host <h>', meaning: 'the address to listen on; anything but loopback needs --token (default 127.0.0.1)' },
     { flag: '--token <t>', meaning: 'the token every request must carry, at least 16 characters (default: PIXHOOK_CONSOLE_TOKEN)' },
+    {
+      flag: '--alert-url <url>',
+      meaning:
+        'run the watchdog over the journal and the book and post each alert there as JSON with a `text` field (a Slack or Teams incoming webhook) (default: PIXHOOK_ALERT_URL)',
+    },
   ],
-  env: { ...redisEnvHelp, PIXHOOK_CONSOLE_TOKEN: 'the console token, when no --token is given' },
+  env: {
+    ...redisEnvHelp,
+    PIXHOOK_POSTGRES_URL: 'the PostgreSQL URL, when neither --redis nor --postgres is given',
+    PIXHOOK_CONSOLE_TOKEN: 'the console token, when no --token is given',
+    PIXHOOK_ALERT_URL: 'the alert URL, when no --alert-url is given',
+  },
 };
 
 /**
@@ -36,6 +49,7 @@ export function consoleCommand(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
+      'alert-url': { type: 'string' },
     });
     const token = values.token ?? (process.env['PIXHOOK_CONSOLE_TOKEN'] || undefined);
     if (!isLoopback(values.host) && token === undefined)
@@ -44,20 +58,30 @@ export function consoleCommand(argv: string[]): Promise<number> {
       );
     if (token !== undefined && token.trim().length < 16)
       throw new UsageError('--token must be at least 16 characters (openssl rand -hex 16)');
-    const redis = values.redis ?? (process.env['PIXHOOK_REDIS_URL'] || undefined);
-    if (redis !== undefined && values.postgres !== undefined) throw new UsageError('give --redis or --postgres, not both');
-    if (redis === undefined && values.postgres === undefined)
+    // An environment variable only when no flag chose: --postgres with PIXHOOK_REDIS_URL set is not "both".
+    const flagged = values.redis !== undefined || values.postgres !== undefined;
+    const redis = values.redis ?? (flagged ? undefined : process.env['PIXHOOK_REDIS_URL'] || undefined);
+    const postgres = values.postgres ?? (flagged || redis !== undefined ? undefined : process.env['PIXHOOK_POSTGRES_URL'] || undefined);
+    if (redis !== undefined && postgres !== undefined) throw new UsageError('give --redis or --postgres, not both');
+    const alertUrl = values['alert-url'] ?? (process.env['PIXHOOK_ALERT_URL'] || undefined);
+    // Checked before anything is opened, as createWatchdog checks it.
+    if (alertUrl !== undefined) alertUrlFrom(alertUrl);
+    if (redis === undefined && postgres === undefined)
       throw new UsageError('pixhook console needs --redis <url> or --postgres <url>: the journal and the book your receivers share');
     const port = portFrom(values.port, 4001);
-    const shared = redis !== undefined ? await redisShared(redis) : await postgresShared(values.postgres!);
+    const shared = redis !== undefined ? await redisShared(redis) : await postgresShared(postgres!);
+    const watchdog = alertUrl === undefined ? undefined : watchdogFor(shared, alertUrl);
     try {
       const consoleApp = createConsole({
         journal: shared.journal,
         book: shared.book,
         logger: stderrLogger,
         ...(token !== undefined && { token }),
+        ...(watchdog !== undefined && { watchdog }),
       });
-      const server = createServer((req, res) => consoleApp.node(req, res));
+      // GET /healthz: the journal and the book answer (200, else 503), before the token: a load balancer has none.
+      const health = { health: () => checkHealth({ journal: shared.journal, book: shared.book }, 2_000) };
+      const server = createServer(withHealthRoute(health, (req, res) => consoleApp.node(req, res)));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, values.host, () => resolve());
@@ -75,10 +99,25 @@ export function consoleCommand(argv: string[]): Promise<number> {
         server.closeAllConnections();
       });
     } finally {
+      watchdog?.close();
       await shared.close();
     }
     return 0;
   });
+}
+
+/** A bad `--alert-url` is a usage error (exit 2). */
+function alertUrlFrom(alertUrl: string): void {
+  try {
+    checkAlertUrl(alertUrl);
+  } catch {
+    throw new UsageError('--alert-url must be an http(s) URL');
+  }
+}
+
+/** The watchdog of `--alert-url`, over the journal and the book the console reads. */
+function watchdogFor(shared: Shared, alertUrl: string): Watchdog {
+  return createWatchdog({ journal: shared.journal, book: shared.book, alertUrl, logger: stderrLogger });
 }
 
 interface Shared {

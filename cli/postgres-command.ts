@@ -1,13 +1,14 @@
-import { inboxSchemaSql } from '../src/postgres/inbox-schema.js';
+import { allSchemasSql } from './shared/postgres-schemas.js';
 import { parseCommandLine, runCommand, UsageError } from './shared/cli-args.js';
 import { unknownLine, type CommandHelp } from './shared/command-help.js';
 
 const schemaHelp: CommandHelp = {
   usage: 'postgres schema [--table pixhook_inbox] [--schema <name>]',
-  about: "Prints the pixhook/postgres inbox's DDL on stdout, for your own migration tool.",
+  about:
+    'Prints the DDL of every table pixhook/postgres uses on stdout (the inbox with its order leases, the payment book, the journal, the watch list, the reconciler cursors), for your own migration tool.',
   flags: [
     { flag: '--table <name>', meaning: "the inbox table's name (default pixhook_inbox)" },
-    { flag: '--schema <name>', meaning: 'the Postgres schema to create it in (default: the search_path)' },
+    { flag: '--schema <name>', meaning: 'the Postgres schema of the inbox, the book and the journal (default: the search_path)' },
   ],
 };
 
@@ -26,7 +27,7 @@ export function postgresCommand(argv: string[]): Promise<number> {
       throw new UsageError(sub === undefined ? 'postgres needs a subcommand: schema' : unknownLine('subcommand', sub, ['schema']));
     }
     const { values } = parseCommandLine(rest, { table: { type: 'string' }, schema: { type: 'string' } });
-    process.stdout.write(`${inboxSchemaSql(values)}\n`);
+    process.stdout.write(`${allSchemasSql(values)}\n`);
     return 0;
   });
 }

@@ -28,6 +28,7 @@ import {
   withinRedisWait,
 } from './shared/redis-backend.js';
 import { jsonText } from './shared/json-text.js';
+import { serveWorkerHealth, workerHealthFlags, workerHealthFlagsHelp } from './shared/worker-health.js';
 import { redactedUrl } from '../src/shared/redacted-url.js';
 
 const queueFlagsHelp: FlagHelp[] = [
@@ -45,6 +46,7 @@ export const workerHelp: CommandHelp = {
     ...queueFlagsHelp,
     { flag: '--concurrency <n>', meaning: 'jobs at a time, 1–1000 (default 10)' },
     ...retryFlagsHelp({ attempts: 5, delayMs: 1_000, maxDelayMs: 300_000 }, ', per job'),
+    ...workerHealthFlagsHelp,
   ],
   env: redisEnvHelp,
   subcommands: {
@@ -100,6 +102,7 @@ async function runWorker(argv: string[]): Promise<number> {
     concurrency: { type: 'string', default: '10' },
     ...retryFlags,
     handlers: { type: 'string' },
+    ...workerHealthFlags,
   });
   const redis = redisUrlFrom(values.redis, true);
   queueNameFrom(values.queue);
@@ -138,8 +141,13 @@ async function runWorker(argv: string[]): Promise<number> {
   );
   // Armed before the ready line: a signal sent as soon as it is read must not find the default action.
   const signalled = untilSignal();
-  process.stderr.write(`pixhook: worker on queue ${jsonText(values.queue)} (${redactedUrl(redis)}), concurrency ${concurrency}\n`);
+  const health = await serveWorkerHealth(values, worker);
+  const healthNote = health === undefined ? '' : `; health at ${health.url}`;
+  process.stderr.write(
+    `pixhook: worker on queue ${jsonText(values.queue)} (${redactedUrl(redis)}), concurrency ${concurrency}${healthNote}\n`,
+  );
   await signalled;
+  await health?.close();
   await worker.close();
   await processing.close();
   return 0;

@@ -108,3 +108,4 @@ export type { Telemetry, TelemetryAttributes, TelemetrySpan } from './shared/tel
 export { ackLatencyBucketsMs } from './metrics/receiver-metrics.js';
 export { metricsToPrometheus } from './metrics/prometheus-text.js';
 export type { ProcessingMetrics, ReceiverMetrics } from './metrics/receiver-metrics.js';
+export type { HealthCheck, ReceiverHealth } from './processing/health-checks.js';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createMtlsServer, createNodeHandler } from '../../adapters/node/index.js';
 import type { Receiver } from '../../src/index.js';
+import { withHealthRoute } from './health-route.js';
 import { jsonText } from './json-text.js';
 
 interface ServeOptions {
@@ -38,7 +39,8 @@ export async function serveReceiver(options: ServeOptions): Promise<Served> {
     if (options.subpaths === true) app.use(options.path, createExpressMiddleware(options.receiver));
     else app.all(options.path, createExpressMiddleware(options.receiver));
     app.use((req: IncomingMessage, res: ServerResponse) => notFound(options, req, res));
-    server = options.tls === undefined ? createServer(app) : createMtlsServer(options.tls, app);
+    const routed = withHealthRoute(options.receiver, app);
+    server = options.tls === undefined ? createServer(routed) : createMtlsServer(options.tls, routed);
   } else {
     const handle = createNodeHandler(options.receiver);
     const served = (pathname: string | undefined) =>
@@ -51,7 +53,8 @@ export async function serveReceiver(options: ServeOptions): Promise<Served> {
       }
       handle(req, res);
     };
-    server = options.tls === undefined ? createServer(handler) : createMtlsServer(options.tls, handler);
+    const routed = withHealthRoute(options.receiver, handler);
+    server = options.tls === undefined ? createServer(routed) : createMtlsServer(options.tls, routed);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -5,6 +5,7 @@ import { describeError } from '../shared/describe-error.js';
 import { guardLogger, type Logger } from '../shared/logger.js';
 import { checkInteger, checkObject, mustBe } from '../shared/option-checks.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
+import { checkAlertUrl, postAlert } from './alert-post.js';
 
 export type WatchdogAlertKind = 'silent' | 'signature_failures' | 'reconciler_recovered' | 'held_too_long' | 'dispute_deadline';
 
@@ -22,6 +23,13 @@ export interface WatchdogOptions {
   /** Held events and disputes. */
   book?: { held(): Promise<HeldEvent[]>; disputes(filter?: { open?: boolean }): Promise<DisputeWithAge[]> };
   reconciler?: { metrics(): Promise<ReconcilerMetrics> };
+  /**
+   * Posts each new alert to this URL as JSON with a `text` field (what Slack's and Teams' incoming webhooks
+   * show), plus `kind`, `message` and `at`. Retried on a network error, a 429 or a 5xx (3 attempts); a post that
+   * still fails is logged as an error (or `process.emitWarning` without a logger) and counted in
+   * `metrics().alertPostFailures`.
+   */
+  alertUrl?: string;
   /** Hears each new alert once (an alert stays active until its condition clears). */
   onAlert?: (alert: WatchdogAlert) => void;
   /** New alerts are logged as warnings; a failing check as an error. */
@@ -48,6 +56,9 @@ export interface WatchdogMetrics {
   alerts: Record<WatchdogAlertKind, number>;
   /** Alerts active now. */
   active: number;
+  /** Alerts posted to `alertUrl`, and posts that failed every attempt. */
+  alertsPosted: number;
+  alertPostFailures: number;
 }
 
 export interface Watchdog {
@@ -91,6 +102,9 @@ export function createWatchdog(options: WatchdogOptions): Watchdog {
   if (options.now !== undefined && typeof options.now !== 'function') throw mustBe('now', 'a function returning epoch ms', options.now);
   const now = options.now ?? Date.now;
   const log = guardLogger(options.logger);
+  const alertUrl = checkAlertUrl(options.alertUrl);
+  let alertsPosted = 0;
+  let alertPostFailures = 0;
 
   const startedAt = now();
   let active = new Map<WatchdogAlertKind, WatchdogAlert>();
@@ -149,6 +163,7 @@ export function createWatchdog(options: WatchdogOptions): Watchdog {
     checks++;
     const found = await findings(at);
     const next = new Map<WatchdogAlertKind, WatchdogAlert>();
+    const posts: Promise<void>[] = [];
     for (const [kind, message] of found) {
       const previous = active.get(kind);
       // The recovered count is news each time it grows; every other alert is raised once while it lasts.
@@ -165,9 +180,24 @@ export function createWatchdog(options: WatchdogOptions): Watchdog {
       } catch (error) {
         log.error({ error: redactSecrets(describeError(error)) }, 'pixhook watchdog: onAlert threw');
       }
+      if (alertUrl !== undefined) posts.push(post(alertUrl, alert));
     }
+    await Promise.all(posts);
     active = next;
     return [...active.values()];
+  }
+
+  /** Posts one alert; a post that fails every attempt is reported, never dropped in silence. */
+  async function post(url: URL, alert: WatchdogAlert): Promise<void> {
+    const failed = await postAlert(url, { text: `pixhook watchdog: ${alert.message}`, ...alert });
+    if (failed === undefined) {
+      alertsPosted++;
+      return;
+    }
+    alertPostFailures++;
+    const line = `pixhook watchdog: posting the ${alert.kind} alert to ${url.origin} failed (${failed}); it stays on the console's banner`;
+    if (options.logger !== undefined) log.error({ alert: alert.kind, error: failed }, line);
+    else process.emitWarning(line, 'PixhookWatchdogWarning');
   }
 
   const timer = setInterval(() => void check(), intervalMs);
@@ -176,7 +206,7 @@ export function createWatchdog(options: WatchdogOptions): Watchdog {
   return {
     check,
     active: () => [...active.values()],
-    metrics: () => ({ checks, alerts: { ...counts }, active: active.size }),
+    metrics: () => ({ checks, alerts: { ...counts }, active: active.size, alertsPosted, alertPostFailures }),
     close: () => clearInterval(timer),
   };
 }

@@ -193,6 +193,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     drain: (drainOptions) => processing.drain(drainOptions),
     close: (closeOptions) => (options.processing ? processing.drain(closeOptions) : processing.close(closeOptions)),
     metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
+    health: () => intake.health(),
   };
   return withInternals(receiver, {
     mode: processing.mode,

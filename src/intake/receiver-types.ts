@@ -2,6 +2,7 @@ import type { ReleaseResult, ReleaseTrail } from '../book/payment-book.js';
 import type { EventName } from '../events/event-names.js';
 import type { PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import type { ReceiverMetrics } from '../metrics/receiver-metrics.js';
+import type { ReceiverHealth } from '../processing/health-checks.js';
 import type { Processing } from '../processing/create-processing.js';
 import type { ErrorHandler, EventHandler, ViolationHandler } from '../processing/handler-registry.js';
 import type { AckMode } from '../processing/processing-options.js';
@@ -62,6 +63,12 @@ export interface Receiver {
    */
   close(options?: { timeoutMs?: number }): Promise<boolean>;
   metrics(): ReceiverMetrics;
+  /**
+   * Asks the store, and the book, journal and queue when present, one cheap question each (bounded by
+   * `storeTimeoutMs`): `ok` when all answered. A failing one is `{ ok: false, detail }` (never a secret).
+   * `pixhook listen`, `worker` and `console` serve it as `GET /healthz`. Never rejects.
+   */
+  health(): Promise<ReceiverHealth>;
 }
 
 /**

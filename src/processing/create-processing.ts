@@ -14,6 +14,7 @@ import { JournalWriter } from '../journal/journal-writer.js';
 import { acceptUnknown } from './accept-unknown.js';
 import { createBackgroundMode } from './background-mode.js';
 import { createRunScope, Run } from './claimed-run.js';
+import { checkHealth } from './health-checks.js';
 import { contextOf, type DeliveryContext, type DeliveryProcessing } from './delivery-context.js';
 import { createDurableMode } from './durable-mode.js';
 import { createHandlerRegistry, registrationOf } from './handler-registry.js';
@@ -182,6 +183,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     acceptDelivery,
     journalWriter: writer,
     hasBook: book !== undefined,
+    health: () => checkHealth({ store: config.store, book, journal: config.journal, queue: config.queue }, config.storeTimeoutMs),
     runQueued: (job, run) => runQueued(scope, job, run),
     drain: (drainOptions = {}) => drain(drainOptions.timeoutMs),
     close(closeOptions = {}) {

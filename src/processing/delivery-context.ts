@@ -1,6 +1,7 @@
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
 import type { MaybePromise } from '../shared/maybe-promise.js';
+import type { ReceiverHealth } from './health-checks.js';
 import type { AcceptOptions, AcceptResult, Processing } from './processing.js';
 
 /**
@@ -28,6 +29,8 @@ export interface DeliveryProcessing extends Processing {
   acceptDelivery(event: PixEvent | UnknownEvent, context: DeliveryContext): MaybePromise<AcceptResult>;
   /** True with a payment `book`: what the book would hold may be handed over (an API Pix to another key). */
   readonly hasBook: boolean;
+  /** One check for each of its store, book, journal and queue (see `checkHealth`). Never rejects. */
+  health(): Promise<ReceiverHealth>;
 }
 
 /** The context of a caller's `accept(event, options)`: no journal record yet. */
@@ -39,12 +42,16 @@ export function contextOf(options: AcceptOptions): DeliveryContext {
  * `processing` as the receiver drives it. One `createProcessing` made is one already; any other object
  * with the `Processing` methods is driven through `acceptNow` and journals nothing.
  */
-export function deliveryProcessingOf(processing: Processing): Pick<DeliveryProcessing, 'journalWriter' | 'acceptDelivery' | 'hasBook'> {
+export function deliveryProcessingOf(
+  processing: Processing,
+): Pick<DeliveryProcessing, 'journalWriter' | 'acceptDelivery' | 'hasBook' | 'health'> {
   if (isDeliveryProcessing(processing)) return processing;
   // Another object's book is not known: what a book would hold is refused at intake instead.
   return {
     journalWriter: undefined,
     hasBook: false,
+    // Its backends are not known: nothing to check.
+    health: () => Promise.resolve({ ok: true, checks: {} }),
     acceptDelivery: (event, context) =>
       processing.acceptNow(event, {
         ...(context.body !== undefined && { body: context.body }),

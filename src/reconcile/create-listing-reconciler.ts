@@ -26,8 +26,11 @@ export interface ListingRunResult {
 }
 
 export interface ListingReconcilerMetrics {
-  /** Epoch milliseconds up to which every listed Pix was handed to processing; undefined before the first save. */
-  cursor: number | undefined;
+  /**
+   * Epoch milliseconds up to which every listed Pix was handed to processing: the saved cursor, or before any was
+   * saved the moment the first run lists from (`from`, default 24 hours before the reconciler was made).
+   */
+  cursor: number;
   /** How far the cursor is behind now, in milliseconds (the cursor's age). */
   lagMs: number;
   runs: number;
@@ -197,6 +200,13 @@ export function createListingReconciler(options: ListingReconcilerOptions): List
       await save((cursor = end));
     }
     result.cursor = cursor;
+    if (result.listed === 0 && cursor >= horizon && config.settleMs > 0) {
+      // Not silent: a Pix paid a moment ago is not listed yet, and a first run right after a payment lists nothing.
+      logger.info(
+        { cursor: new Date(cursor).toISOString(), settleMs: config.settleMs },
+        `pixhook reconcile: listed up to ${new Date(horizon).toISOString()}; a Pix of the last ${Math.round(config.settleMs / 1000)} s is listed once it is settleMs old (the PSP may still be adding it)`,
+      );
+    }
     totals.runs++;
     totals.listed += result.listed;
     totals.recovered += result.recovered;
@@ -242,8 +252,8 @@ export function createListingReconciler(options: ListingReconcilerOptions): List
       await running?.catch(() => undefined);
     },
     async metrics() {
-      const cursor = saved ?? (await config.cursorStore.get(config.name));
-      return { cursor, lagMs: cursor === undefined ? 0 : Math.max(0, config.now() - cursor), ...totals };
+      const cursor = saved ?? (await config.cursorStore.get(config.name)) ?? startAt;
+      return { cursor, lagMs: Math.max(0, config.now() - cursor), ...totals };
     },
   };
 }

@@ -108,12 +108,19 @@ export function scriptRunner(client: RedisClientLike): ScriptRunner {
         () => client.evalsha(script.sha, keys.length, ...keys, ...args),
         () => client.eval(script.source, keys.length, ...keys, ...args),
       ),
-    ready: () => !(typeof client.status === 'string' && downStatuses.has(client.status)),
+    ready: () => ioredisReady(client),
   };
 }
 
-// ioredis between connections; `connecting` is left out so a client still starting up queues its first calls.
+// ioredis between connections. `connecting` is down too once the client is reconnecting (`retryAttempts` > 0: it
+// lost a connection and has not had one since); a client still starting up queues its first calls.
 const downStatuses = new Set(['reconnecting', 'close', 'end']);
+
+function ioredisReady(client: IoredisLikeClient): boolean {
+  if (downStatuses.has(client.status)) return false;
+  const attempts = (client as unknown as { retryAttempts?: unknown }).retryAttempts;
+  return !(client.status === 'connecting' && typeof attempts === 'number' && attempts > 0);
+}
 
 function isNodeRedis(client: RedisClientLike): client is NodeRedisLikeClient {
   return typeof (client as Partial<NodeRedisLikeClient>).evalSha === 'function';

@@ -147,6 +147,10 @@ describe.each(['redis', 'postgres'] as const)('pixhook book against %s', (backen
     expect(closed.stdout.trim().split('\n')).toHaveLength(1);
     expect(closed.stdout).toContain(`${heldId} dismissed `);
     expect(closed.stdout).toContain('by="ana"');
+    // Issue 37: the summary said "1 held" under a list of closed events.
+    expect(closed.stderr).toBe(
+      `pixhook: 1 dismissed in the ${backend === 'redis' ? 'Redis book at prefix' : 'Postgres book at table prefix'} "${flags[3]}"\n`,
+    );
     expect((await runCli(['book', 'held', ...flags])).stdout).toBe('');
     const misuse = await runCli(['book', 'show', 'ch_1', '--by', 'ana', ...flags]);
     expect(misuse.code).toBe(2);

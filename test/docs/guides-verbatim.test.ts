@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -93,11 +93,11 @@ describe('the README: its app line, and the handlers.js beside `pixhook dev`, ve
     const parent = tempDir();
     const create = markedBlock(readme, 'quick-start: create');
     expect(create).toMatch(/npm init -y && npm pkg set type=module/);
-    await run('bash', ['-e', '-c', createScript(readme.replace('<!-- quick-start: create -->', '<!-- guide: create -->'))], {
-      cwd: parent,
-      env,
-      timeout: 240_000,
-    });
+    // The README installs the tarball its install section packed beside the app (readme-install.test.ts runs both).
+    const tarballName = /pixhook-\d+\.\d+\.\d+\.tgz/.exec(create)![0];
+    mkdirSync(join(parent, 'pixhook'));
+    copyFileSync(tarball, join(parent, 'pixhook', tarballName));
+    await run('bash', ['-e', '-c', create], { cwd: parent, env, timeout: 240_000 });
     const app = join(parent, 'pix-app');
     const handlers = markedBlock(readme, 'dev: handlers.js');
     expect(handlers.trim().split('\n').length).toBeLessThanOrEqual(6);

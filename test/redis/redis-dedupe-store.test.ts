@@ -101,6 +101,24 @@ describe('redisDedupeStore on a single server', () => {
     await expect(store.claim('k', 'o', 1000)).rejects.toThrow('redis is not connected');
   });
 
+  it('fails fast while an ioredis client reconnects: `connecting` after a lost connection queues no command', async () => {
+    // ioredis goes reconnecting → connecting → (refused) → reconnecting …; `retryAttempts` counts since the last
+    // connection. A claim sent while `connecting` used to wait in the offline queue until the timeouts (4 s seen).
+    const sent: string[] = [];
+    const record = (sha: string): Promise<unknown> => (sent.push(sha), Promise.resolve('claimed'));
+    const reconnecting = { status: 'connecting', retryAttempts: 3, eval: record, evalsha: record };
+    await expect(redisDedupeStore({ client: reconnecting, quarantine: false }).claim('k', 'o', 1000)).rejects.toThrow(
+      'redis is not connected',
+    );
+    expect(sent).toEqual([]);
+    // A client still making its first connection queues its first calls (nothing was lost yet).
+    const starting = { status: 'connecting', retryAttempts: 0, eval: record, evalsha: record };
+    await redisDedupeStore({ client: starting, quarantine: false })
+      .claim('k', 'o', 1000)
+      .catch(() => {});
+    expect(sent.length).toBeGreaterThan(0);
+  });
+
   it('undoes a claim that answered after it was given up', async () => {
     let chain: Promise<unknown> = Promise.resolve();
     // Serializes calls like one connection does, and holds the claim's reply back past the timeout.

@@ -81,7 +81,7 @@ describe('event types narrow by name', () => {
 });
 
 describe('the public receiver is only what a merchant calls (issue 21)', () => {
-  it("has its twelve members (issue 22 added onViolation, release and checkDisputes; issue 28 close), and the adapters' internals are not on it", () => {
+  it("has its thirteen members (issue 22 added onViolation, release and checkDisputes; issue 28 close; issue 37 health), and the adapters' internals are not on it", () => {
     expectTypeOf<keyof Receiver>().toEqualTypeOf<
       | 'on'
       | 'onAny'
@@ -89,6 +89,7 @@ describe('the public receiver is only what a merchant calls (issue 21)', () => {
       | 'onError'
       | 'onInvalid'
       | 'onViolation'
+      | 'health'
       | 'release'
       | 'checkDisputes'
       | 'receive'

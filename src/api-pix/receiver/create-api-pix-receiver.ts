@@ -233,6 +233,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
     // A given processing is only drained: its owner closes it.
     close: (closeOptions) => (options.processing ? processing.drain(closeOptions) : processing.close(closeOptions)),
     metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
+    health: () => intake.health(),
   };
   return withInternals(receiver, {
     mode: processing.mode,

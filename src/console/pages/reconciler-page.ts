@@ -81,9 +81,9 @@ function duration(ms: number): string {
 function listingPage(context: PageContext, metrics: ListingReconcilerMetrics, canRun: boolean): string {
   const body = html`<dl class="facts">
       <dt>Lag (the cursor's age)</dt>
-      <dd data-figure="lag">${metrics.cursor === undefined ? 'not started' : duration(metrics.lagMs)}</dd>
+      <dd data-figure="lag">${duration(metrics.lagMs)}</dd>
       <dt>Cursor (UTC)</dt>
-      <dd data-figure="cursor">${metrics.cursor === undefined ? '—' : when(new Date(metrics.cursor).toISOString())}</dd>
+      <dd data-figure="cursor">${when(new Date(metrics.cursor).toISOString())}</dd>
       <dt>Listed</dt>
       <dd data-figure="listed">${metrics.listed}</dd>
       <dt>Recovered</dt>
