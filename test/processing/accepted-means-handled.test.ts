@@ -2,7 +2,7 @@ import express from 'express';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createNodeHandler } from '../../adapters/node/index.js';
 import { describeError } from '../../src/shared/describe-error.js';
@@ -219,6 +219,9 @@ describe('handlers that never settle', () => {
 
 describe('claims are owned and kept alive from the moment they are taken', () => {
   it('an event queued past its claim TTL and then redelivered is not run twice', async () => {
+    // Fake clocks: the claim's renewals happen because time is advanced, not because a busy machine kept up.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
+    onTestFinished(() => void vi.useRealTimers());
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const runs: string[] = [];
@@ -233,7 +236,7 @@ describe('claims are owned and kept alive from the moment they are taken', () =>
     const waiting = delivery(paid('tx_waiting'));
     expect((await receiver.receive(waiting)).status).toBe(200);
     // Four claim TTLs later, the waiting event's claim is still renewed: its redelivery is in flight.
-    await new Promise((r) => setTimeout(r, 240));
+    await vi.advanceTimersByTimeAsync(240);
     expect((await receiver.receive(waiting)).reason).toBe('in_flight');
     release();
     expect(await receiver.drain()).toBe(true);
