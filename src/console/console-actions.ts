@@ -156,7 +156,7 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     const result = await bulkReplay({ journal, processing: state.processing, filter: replayFilterFrom(form), dryRun });
     const counts = Object.entries(result.outcomes).map(([outcome, n]) => `${n} ${outcome}`);
     const text = dryRun
-      ? `Dry run: ${result.matched} ${result.matched === 1 ? 'delivery' : 'deliveries'} would be replayed (${result.skipped} skipped: unverified, without a body, or replays).`
+      ? `Dry run: ${result.matched} ${result.matched === 1 ? 'delivery' : 'deliveries'} would be replayed (${result.duplicates} already handled, ${result.skipped} skipped: unverified, without a body, or replays).`
       : `Replayed ${result.matched}: ${counts.length === 0 ? 'nothing ran' : counts.join(', ')}; ${result.failed} failed.`;
     return { ok: result.failed === 0, text, next: '/deliveries', data: result };
   }
