@@ -156,7 +156,7 @@ export class Run implements ClaimedRun, OrderedRun {
   }
 
   /** Stops renewing the claim and marks the key done; a store failure goes to `onFailed`, never to the caller. */
-  private markDone(onMarked: (marked: boolean, run: Run) => void, onFailed: (error: unknown, run: Run) => void): MaybePromise<void> {
+  protected markDone(onMarked: (marked: boolean, run: Run) => void, onFailed: (error: unknown, run: Run) => void): MaybePromise<void> {
     this.unhold();
     this.scope.order.leave(this);
     try {
