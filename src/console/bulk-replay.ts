@@ -106,7 +106,7 @@ export async function bulkReplay(input: {
   if (processing === undefined)
     throw new PixhookConfigError('pixhook: `processing`: a replay needs the receiver (its handlers and dedupe store).');
   for (const [i, entry] of picked.entries()) {
-    const replay = await replayBody({ bytes: new TextEncoder().encode(entry.body), processing, journal, replayOf: entry.id });
+    const replay = await replayBody({ bytes: new TextEncoder().encode(entry.body), processing, journal, replayOf: entry.id, entry });
     const state = deliveryState(replay);
     result.outcomes[state] = (result.outcomes[state] ?? 0) + 1;
     if (replay.status >= 300) result.failed++;

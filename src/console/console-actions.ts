@@ -113,7 +113,7 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     if (!entry?.verified || entry.body === undefined)
       return { ok: false, text: 'Only a verified delivery with its body can be replayed.', next: '/deliveries' };
     return replayed(
-      await replayBody({ bytes: new TextEncoder().encode(entry.body), processing: state.processing, journal, replayOf: entry.id }),
+      await replayBody({ bytes: new TextEncoder().encode(entry.body), processing: state.processing, journal, replayOf: entry.id, entry }),
     );
   }
   const rerun = match(/^\/actions\/deliveries\/([^/]+)\/rerun$/);
