@@ -57,7 +57,7 @@ export const reconcileHelp: CommandHelp = {
     { flag: '--query-limit <n>', meaning: "the gateway's query limit per minute, 1–100000 (default 100)" },
     { flag: '--query-share <x>', meaning: 'the share of that limit reconcile may use, 0.01–1 (default 0.5)' },
     { flag: '--variant <v>', meaning: "the gateway API's shape: a or b (default a)" },
-    ...bookFlagsHelp.map((help) => ({ ...help, meaning: `${help.meaning}; with --redis` })),
+    ...bookFlagsHelp,
     {
       flag: '--profile <p>',
       meaning:

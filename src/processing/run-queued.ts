@@ -11,7 +11,7 @@ import { QueuedJob } from './queued-job.js';
 import type { AttemptOutcome } from './run-attempt.js';
 
 /** The book's judgement of a job, then its dispatch (the book stage's `recordInBook`, given when the processing has a book). */
-export type JudgeJob = (job: QueuedJob) => Promise<AcceptResult>;
+type JudgeJob = (job: QueuedJob) => Promise<AcceptResult>;
 
 /**
  * Runs one durably queued job (the durable worker's side of durable mode) through the stages of an inline
