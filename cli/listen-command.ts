@@ -20,7 +20,10 @@ import type { CommandHelp } from './shared/command-help.js';
 import { openRedisBackend, redisEnvHelp, redisFlags, redisFlagsHelp, redisUrlFrom, redisWaitFrom } from './shared/redis-backend.js';
 import { serveReceiver, unknownPathLine } from './shared/serve-receiver.js';
 import { redactSecrets } from '../src/shared/redact-secrets.js';
-import { eventLine } from './shared/event-line.js';
+import { eventLine, queuedLine } from './shared/event-line.js';
+import { loadHandlers } from './shared/load-handlers.js';
+import { internalsOf } from '../src/adapter-kit/index.js';
+import type { QueuedEvent } from '../src/index.js';
 import { signatureFlags, signatureFlagsHelp, signingFrom } from './shared/signature-flags.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { waitForRedis } from './shared/wait-for-redis.js';
@@ -36,6 +39,11 @@ export const listenHelp: CommandHelp = {
     { flag: '--host <h>', meaning: 'the address to listen on (default 127.0.0.1)' },
     { flag: '--path <p>', meaning: 'the webhook path (default /webhooks/pix)' },
     { flag: '--mode <m>', meaning: 'inline (handlers run before the answer), background or durable (needs --redis) (default inline)' },
+    {
+      flag: '--handlers <module>',
+      meaning:
+        'with --mode durable: also run a worker in this process with the handlers this module registers (without it, listen only queues: run pixhook worker --handlers)',
+    },
     { flag: '--forward-to <url>', meaning: 'also forward every verified delivery, byte for byte, to this http(s) URL' },
     ...redisFlagsHelp('dedupe on Redis (and the queue in durable mode)'),
     ...retryFlagsHelp({ attempts: 3, delayMs: 500 }, ', --mode background only'),
@@ -67,6 +75,7 @@ export function listenCommand(argv: string[]): Promise<number> {
       secret: { type: 'string', multiple: true },
       mode: { type: 'string', default: 'inline' },
       'forward-to': { type: 'string' },
+      handlers: { type: 'string' },
       ...retryFlags,
       ...redisFlags,
       ...signatureFlags,
@@ -102,9 +111,18 @@ export function listenCommand(argv: string[]): Promise<number> {
       );
     }
 
+    if (values.handlers !== undefined && mode !== 'durable')
+      throw new UsageError(`--handlers runs an in-process worker for --mode durable only, got --mode ${mode}`);
+    const register = values.handlers === undefined ? undefined : await loadHandlers(values.handlers);
+
     if (mode === 'durable') requirePackage('bullmq');
     if (redisUrl !== undefined) await waitForRedis(redisUrl, redisWait);
-    const redis = redisUrl === undefined ? undefined : await openRedisBackend(redisUrl, mode === 'durable', stderrLogger, redisWait);
+    // Durable: each event is printed as it is queued; a worker runs here only on the handlers of --handlers.
+    const durable =
+      mode === 'durable'
+        ? { worker: register !== undefined, onQueued: (job: QueuedEvent) => process.stdout.write(`${jsonText(queuedLine(job))}\n`) }
+        : undefined;
+    const redis = redisUrl === undefined ? undefined : await openRedisBackend(redisUrl, durable, stderrLogger, redisWait);
     const forwarder = forwardTo === undefined ? undefined : createForwarder(forwardTo, (line) => process.stderr.write(line));
     let receiver;
     let served;
@@ -122,9 +140,11 @@ export function listenCommand(argv: string[]): Promise<number> {
             ...processingOptions,
           })
         : createReceiver({ secret, signature, ...processingOptions });
-      receiver.onAny((event, context) => {
-        process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
-      });
+      if (mode !== 'durable')
+        receiver.onAny((event, context) => {
+          process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
+        });
+      if (register !== undefined) await register(internalsOf(receiver).processing);
       await redis?.start(receiver);
       served = await serveReceiver({
         receiver: forwarder?.wrap(receiver) ?? receiver,
@@ -140,10 +160,16 @@ export function listenCommand(argv: string[]): Promise<number> {
       throw error;
     }
     const forwarding = forwardTo === undefined ? '' : `, forwarding verified deliveries to ${forwardTo}`;
+    const worker =
+      mode !== 'durable'
+        ? ''
+        : register === undefined
+          ? ', queue only: no worker runs here (run pixhook worker --handlers <module>, or give --handlers)'
+          : ', a worker runs the --handlers here';
     // Armed before the ready line: a signal sent as soon as it is read must not find the default action.
     const signalled = untilSignal();
     process.stderr.write(
-      `pixhook: listening on ${served.url} (${apiPix ? `API Pix, ${tls !== undefined ? 'mTLS' : 'URL secret'}, ` : ''}mode ${mode}, ${served.framework}${forwarding}${redis ? ', dedupe on Redis' : ''})\n`,
+      `pixhook: listening on ${served.url} (${apiPix ? `API Pix, ${tls !== undefined ? 'mTLS' : 'URL secret'}, ` : ''}mode ${mode}, ${served.framework}${forwarding}${redis ? ', dedupe on Redis' : ''}${worker})\n`,
     );
     await signalled;
     await served.close();

@@ -36,6 +36,7 @@ import {
 import { loadHandlers } from './shared/load-handlers.js';
 import { jsonText } from './shared/json-text.js';
 import { credentialsFromEnv } from './shared/api-credentials.js';
+import { bookFlags, bookFlagsHelp, bookFrom, type BookBackend } from './shared/book-flags.js';
 import { redactedUrl } from '../src/shared/redacted-url.js';
 
 export const reconcileHelp: CommandHelp = {
@@ -56,10 +57,11 @@ export const reconcileHelp: CommandHelp = {
     { flag: '--query-limit <n>', meaning: "the gateway's query limit per minute, 1–100000 (default 100)" },
     { flag: '--query-share <x>', meaning: 'the share of that limit reconcile may use, 0.01–1 (default 0.5)' },
     { flag: '--variant <v>', meaning: "the gateway API's shape: a or b (default a)" },
+    ...bookFlagsHelp,
     {
       flag: '--profile <p>',
       meaning:
-        'gateway (default) or api-pix: walk the standard GET /pix in windows from a cursor kept in Redis (--redis) or in memory; then --handlers, --once, --every, --redis, --prefix, --from <ISO date>, --window <d>, --overlap <d>, --settle <d> (windows end this long before now, default 60s), --page-size <n> apply, and PIXHOOK_API_PIX_URL, _CLIENT_ID, _CLIENT_SECRET, _CLIENT_CERT, _CLIENT_KEY, _CA, _KEY (as `pixhook emulator --profile api-pix` prints them)',
+        "gateway (default) or api-pix: walk the standard GET /pix in windows from a cursor kept in Redis (--redis) or in memory; then --handlers, --once, --every, --redis, --prefix, --book-prefix, --no-book, --key <chave> (repeatable: the receiver's keys; a Pix to another key is held as unknown_key), --from <ISO date>, --window <d>, --overlap <d>, --settle <d> (windows end this long before now, default 60s), --page-size <n> apply, and PIXHOOK_API_PIX_URL, _CLIENT_ID, _CLIENT_SECRET, _CLIENT_CERT, _CLIENT_KEY, _CA, _KEY (as `pixhook emulator --profile api-pix` prints them)",
     },
   ],
   env: { ...apiEnvHelp, ...redisEnvHelp },
@@ -105,6 +107,8 @@ function apiPixReconcileCommand(argv: string[]): Promise<number> {
       overlap: { type: 'string' },
       settle: { type: 'string' },
       'page-size': { type: 'string' },
+      key: { type: 'string', multiple: true },
+      ...bookFlags,
     });
     if (values.handlers === undefined) throw new UsageError('--handlers <module> is required (the module that registers your handlers)');
     if (values.once && values.every !== undefined) throw new UsageError('--once and --every exclude each other');
@@ -123,22 +127,27 @@ function apiPixReconcileCommand(argv: string[]): Promise<number> {
     let store: DedupeStore = memoryDedupeStore();
     let cursorStore: CursorStore = memoryCursorStore();
     let closeRedis = async () => {};
+    let backend: BookBackend;
     if (redisUrl) {
       const { redisDedupeStore, redisCursorStore } = await import('../src/redis/index.js');
       const redis = await connectReconcileRedis(redisUrl, redisWait);
       closeRedis = () => closeClient(redis);
       store = redisDedupeStore({ client: redis });
       cursorStore = redisCursorStore({ client: redis, ...(values.prefix !== undefined && { prefix: values.prefix }) });
+      backend = { redis };
     } else {
-      process.stderr.write('pixhook reconcile: no --redis: the cursor and dedupe are in this process only\n');
+      process.stderr.write('pixhook reconcile: no --redis: the cursor, dedupe and the payment book are in this process only\n');
     }
     try {
-      const processing = createProcessing({ store, logger: stderrLogger });
+      // The webhook's door: dedupe, the resource's order, the book kept on the same Redis, then the handlers.
+      const book = await bookFrom('reconcile', values, backend);
+      const processing = createProcessing({ store, logger: stderrLogger, ...(book && { book }) });
       await register(processing);
       const reconciler = createListingReconciler({
         client,
         processing,
         cursorStore,
+        ...(values.key !== undefined && { keys: values.key }),
         everyMs,
         ...(from !== undefined && { from }),
         ...(windowMs !== undefined && { windowMs }),
@@ -230,6 +239,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
       'query-limit': { type: 'string' },
       'query-share': { type: 'string' },
       variant: { type: 'string', default: 'a' },
+      ...bookFlags,
     });
     if (values.handlers === undefined) throw new UsageError('--handlers <module> is required (the module that registers your handlers)');
     if (values.once && values.every !== undefined) throw new UsageError('--once and --every exclude each other');
@@ -253,10 +263,12 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     let store: DedupeStore = memoryDedupeStore();
     let watchStore: WatchStore = memoryWatchStore();
     let closeRedis = async () => {};
+    let backend: BookBackend;
     if (redisUrl) {
       const { redisDedupeStore, redisWatchStore } = await import('../src/redis/index.js');
       const client = await connectReconcileRedis(redisUrl, redisWait);
       closeRedis = () => closeClient(client);
+      backend = { redis: client };
       try {
         store = redisDedupeStore({ client });
         watchStore = redisWatchStore({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) });
@@ -271,7 +283,9 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     }
 
     try {
-      const processing = createProcessing({ store, logger: stderrLogger });
+      // The webhook's door: dedupe, the resource's order, the book kept on the same Redis, then the handlers.
+      const book = await bookFrom('reconcile', values, backend);
+      const processing = createProcessing({ store, logger: stderrLogger, ...(book && { book }) });
       await register(processing);
       const reconciler = createReconciler({
         client: createClient({ ...credentials, variant: values.variant }),

@@ -1,6 +1,7 @@
 import type { DurableQueue } from '../src/redis/index.js';
 import { createProcessing } from '../src/index.js';
-import { registerHandlers } from './shared/load-handlers.js';
+import { loadHandlers } from './shared/load-handlers.js';
+import { bookFlags, bookFlagsHelp, bookFrom } from './shared/book-flags.js';
 import { quarantineCommand, quarantineHelp } from './shared/worker-quarantine.js';
 import {
   flagBounds,
@@ -19,7 +20,9 @@ import { eventLine } from './shared/event-line.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { waitForRedis } from './shared/wait-for-redis.js';
 import {
+  closeClient,
   closeWithin,
+  connectRedis,
   redisEnvHelp,
   redisFlags,
   redisFlagsHelp,
@@ -47,6 +50,7 @@ export const workerHelp: CommandHelp = {
     { flag: '--concurrency <n>', meaning: 'jobs at a time, 1–1000 (default 10)' },
     ...retryFlagsHelp({ attempts: 5, delayMs: 1_000, maxDelayMs: 300_000 }, ', per job'),
     ...workerHealthFlagsHelp,
+    ...bookFlagsHelp,
   ],
   env: redisEnvHelp,
   subcommands: {
@@ -57,11 +61,12 @@ export const workerHelp: CommandHelp = {
       env: redisEnvHelp,
     },
     replay: {
-      usage: 'worker replay --redis <url> (--key <dedupe key>... | --all) [flags]',
+      usage: 'worker replay --redis <url> (--key <dedupe key>... | --all) [--dry-run] [flags]',
       about: 'Puts dead letters back on the queue with fresh attempts. Exit 1 when a key was not a dead letter.',
       flags: [
         { flag: '--key <dedupe key>', meaning: 'the dead letter to replay, repeatable (this or --all)' },
         { flag: '--all', meaning: 'replay every dead letter' },
+        { flag: '--dry-run', meaning: 'list what would be put back (one JSON line each); nothing is replayed' },
         ...queueFlagsHelp,
       ],
       env: redisEnvHelp,
@@ -103,6 +108,7 @@ async function runWorker(argv: string[]): Promise<number> {
     ...retryFlags,
     handlers: { type: 'string' },
     ...workerHealthFlags,
+    ...bookFlags,
   });
   const redis = redisUrlFrom(values.redis, true);
   queueNameFrom(values.queue);
@@ -115,16 +121,24 @@ async function runWorker(argv: string[]): Promise<number> {
       'pixhook worker: --handlers <module> is required: a worker with no handler would complete jobs without running anything',
     );
   }
-  // A worker never verifies a signature: it runs the handlers on the verified bytes the receiver queued.
-  const processing = createProcessing({ logger: stderrLogger });
-  processing.onAny((event, context) => {
-    process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
-  });
-  await registerHandlers(values.handlers, processing);
+  const register = await loadHandlers(values.handlers);
 
   requirePackage('bullmq');
   await waitForRedis(redis, redisWait);
-  const { startWorker } = await import('../src/redis/index.js');
+  const { startWorker, redisDedupeStore } = await import('../src/redis/index.js');
+  // The receivers' Redis: its store keeps each charge's order across workers, and the book judges every job.
+  const client = await connectRedis(redis, redisWait);
+  const book = await bookFrom('worker', values, { redis: client });
+  // A worker never verifies a signature: it runs the handlers on the verified bytes the receiver queued.
+  const processing = createProcessing({
+    logger: stderrLogger,
+    store: redisDedupeStore({ client, quarantine: false }),
+    ...(book && { book }),
+  });
+  processing.onAny((event, context) => {
+    process.stdout.write(`${jsonText(eventLine(event, context))}\n`);
+  });
+  await register(processing);
   const worker = await withinRedisWait(
     startWorker({
       processing,
@@ -150,6 +164,7 @@ async function runWorker(argv: string[]): Promise<number> {
   await health?.close();
   await worker.close();
   await processing.close();
+  await closeClient(client);
   return 0;
 }
 
@@ -175,10 +190,12 @@ async function replayCommand(argv: string[]): Promise<number> {
     ...connectionOptions,
     key: { type: 'string', multiple: true },
     all: { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
   });
   const keys = values.key ?? [];
   if (values.all === keys.length > 0) throw new UsageError('give either --key <dedupe key> (repeatable) or --all');
   return withQueue(values, async (queue) => {
+    if (values['dry-run']) return dryReplay(queue, values.all ? undefined : new Set(keys), values.queue);
     if (values.all) {
       const replayed = await queue.replayDeadLetters();
       process.stdout.write(`${jsonText({ replayed })}\n`);
@@ -192,6 +209,24 @@ async function replayCommand(argv: string[]): Promise<number> {
     }
     return missing === 0 ? 0 : 1;
   });
+}
+
+/** `worker replay --dry-run`: the dead letters that would be put back, one JSON line each; nothing moves. Exit 1 when a key is not one. */
+async function dryReplay(queue: DurableQueue, keys: Set<string> | undefined, name: string): Promise<number> {
+  const found = new Set<string>();
+  for (let start = 0; ; start += 100) {
+    const page = await queue.listDeadLetters({ start, end: start + 99 });
+    for (const letter of page) {
+      if (keys !== undefined && !keys.has(letter.key)) continue;
+      found.add(letter.key);
+      process.stdout.write(`${jsonText({ key: letter.key, event: letter.name, wouldReplay: true })}\n`);
+    }
+    if (page.length < 100) break;
+  }
+  const missing = keys === undefined ? [] : [...keys].filter((key) => !found.has(key));
+  for (const key of missing) process.stdout.write(`${jsonText({ key, wouldReplay: false })}\n`);
+  process.stderr.write(`pixhook: dry run: ${found.size} dead letter${found.size === 1 ? '' : 's'} on ${name} would be replayed\n`);
+  return missing.length === 0 ? 0 : 1;
 }
 
 type QueueFlags = { redis?: string | undefined; 'redis-wait': string; queue: string; prefix?: string | undefined };

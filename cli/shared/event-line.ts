@@ -1,7 +1,7 @@
-import type { HandlerContext, PixEvent } from '../../src/index.js';
+import { normalizeEvent, type HandlerContext, type PixEvent, type QueuedEvent } from '../../src/index.js';
 
 /** What `listen` and `worker` print per handled event (one JSON line: every string is escaped), never the secret. */
-export function eventLine(event: PixEvent, context: HandlerContext): Record<string, unknown> {
+export function eventLine(event: PixEvent, context: Pick<HandlerContext, 'key' | 'attempt'>): Record<string, unknown> {
   const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
   return {
     event: event.name,
@@ -18,4 +18,24 @@ export function eventLine(event: PixEvent, context: HandlerContext): Record<stri
     attempt: context.attempt,
     receivedAt: new Date().toISOString(),
   };
+}
+
+/**
+ * What `listen --mode durable` prints per event it queued (one JSON line): the event read again from the
+ * verified bytes the job carries, with `queued: true`; a body this version cannot read prints its name and key.
+ */
+export function queuedLine(job: QueuedEvent): Record<string, unknown> {
+  let event: PixEvent | undefined;
+  try {
+    const read = normalizeEvent(JSON.parse(job.body), { source: job.source });
+    if (read.ok && read.event.kind !== 'unknown') event = read.event;
+  } catch {
+    event = undefined;
+  }
+  const line =
+    event === undefined
+      ? { event: job.name, key: job.key, source: job.source, receivedAt: job.receivedAt }
+      : { ...eventLine(event, { key: job.key, attempt: 0 }), receivedAt: job.receivedAt };
+  const { attempt: _attempt, ...rest } = line as Record<string, unknown>;
+  return { ...rest, queued: true };
 }

@@ -7,17 +7,10 @@ import { UsageError } from './cli-args.js';
 import { jsonText } from './json-text.js';
 
 /**
- * Loads `--handlers <module>` and calls its default export (or `register`) with the processing. A
- * module that is missing, cannot be loaded (a syntax error, an import of its own that fails) or has
- * no such function is a usage error (exit 2, one line), for every command.
+ * Loads `--handlers <module>`: the function it returns calls its default export (or `register`) with the
+ * processing. A module that is missing, cannot be loaded (a syntax error, an import of its own that fails) or
+ * has no such function is a usage error (exit 2, one line), for every command.
  */
-export async function registerHandlers(path: string, processing: Processing): Promise<void> {
-  await (
-    await loadHandlers(path)
-  )(processing);
-}
-
-/** Loads the module only (before anything is opened); the function it returns registers the handlers. */
 export async function loadHandlers(path: string): Promise<(processing: Processing) => Promise<void>> {
   const url = pathToFileURL(resolve(path)).href;
   let module: { default?: unknown; register?: unknown };

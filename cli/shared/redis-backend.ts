@@ -1,7 +1,7 @@
 import type { Cluster, Redis, RedisOptions } from 'ioredis';
 import type { DedupeStore } from '../../src/dedupe/dedupe-store.js';
 import type { Logger } from '../../src/index.js';
-import type { EventQueue } from '../../src/index.js';
+import type { EventQueue, QueuedEvent } from '../../src/index.js';
 import type { Receiver } from '../../src/index.js';
 import { internalsOf } from '../../src/adapter-kit/index.js';
 import { createDurableQueue, redisDedupeStore, startWorker, type DurableQueue, type DurableWorker } from '../../src/redis/index.js';
@@ -33,17 +33,22 @@ const redisUrlForms =
 /** How long closing may take before the connections are dropped: a Redis that went silent must not hold the process. */
 const closeWithinMs = 2_000;
 
-/** What `listen --redis` adds: the shared store, and for durable mode the queue and an in-process worker. */
+/** What `listen --redis` adds: the shared store, and for durable mode the queue and (with `--handlers`) an in-process worker. */
 interface RedisBackend {
   store: DedupeStore;
   queue?: EventQueue;
-  /** Starts the in-process worker (durable mode) on the receiver's handlers. */
+  /** Starts the in-process worker on the receiver's handlers (durable mode, only when `--handlers` registered some). */
   start(receiver: Receiver): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Opens the store's client (and the queue in durable mode); a failure part-way closes what was opened. */
-export async function openRedisBackend(url: string, durable: boolean, logger: Logger, waitMs: number): Promise<RedisBackend> {
+export async function openRedisBackend(
+  url: string,
+  durable: { worker: boolean; onQueued: (job: QueuedEvent) => void } | undefined,
+  logger: Logger,
+  waitMs: number,
+): Promise<RedisBackend> {
   if (durable) requirePackage('bullmq');
   const client = await createRedisClient(url, { disconnectTimeout: 100 });
   client.on('error', (error: Error) => logger.warn({ error: error.message }, 'pixhook: redis connection error'));
@@ -62,9 +67,9 @@ export async function openRedisBackend(url: string, durable: boolean, logger: Lo
   }
   return {
     store: redisDedupeStore({ client }),
-    ...(queue && { queue }),
+    ...(queue && { queue: printing(queue, durable!.onQueued) }),
     async start(receiver) {
-      if (durable)
+      if (durable?.worker === true)
         worker = await withinRedisWait(
           startWorker({ processing: internalsOf(receiver).processing, connection: url, logger }),
           url,
@@ -73,6 +78,20 @@ export async function openRedisBackend(url: string, durable: boolean, logger: Lo
         );
     },
     close,
+  };
+}
+
+/** The queue, telling `onQueued` about each job once it is queued (never failing the enqueue for it). */
+function printing(queue: EventQueue, onQueued: (job: QueuedEvent) => void): EventQueue {
+  return {
+    async enqueue(job) {
+      await queue.enqueue(job);
+      try {
+        onQueued(job);
+      } catch {
+        // A closed stdout must not turn a queued job into a failed delivery.
+      }
+    },
   };
 }
 

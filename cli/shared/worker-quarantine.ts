@@ -3,6 +3,7 @@ import type { RedisQuarantine } from '../../src/redis/index.js';
 import { parseCommandLine, UsageError } from './cli-args.js';
 import { unknownLine, type CommandHelp, type FlagHelp } from './command-help.js';
 import { loadHandlers } from './load-handlers.js';
+import { bookFlags, bookFlagsHelp, bookFrom } from './book-flags.js';
 import { closeClient, connectRedis, redisEnvHelp, redisFlags, redisFlagsHelp, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
 import { jsonText } from './json-text.js';
 
@@ -44,6 +45,7 @@ export const quarantineHelp: CommandHelp = {
         { flag: '--all', meaning: 'replay every quarantined delivery (else: the ids given)' },
         ...connectionHelp,
         { flag: '--dedupe-prefix <p>', meaning: "the dedupe store's key prefix (default: the library's)" },
+        ...bookFlagsHelp,
       ],
       env: redisEnvHelp,
     },
@@ -101,7 +103,7 @@ async function show(argv: string[]): Promise<number> {
 async function replay(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(
     argv,
-    { ...connection, handlers: { type: 'string' }, all: { type: 'boolean', default: false } },
+    { ...connection, handlers: { type: 'string' }, all: { type: 'boolean', default: false }, ...bookFlags },
     true,
   );
   if (values.all === positionals.length > 0) throw new UsageError('give either the ids to replay or --all');
@@ -118,7 +120,9 @@ async function replay(argv: string[]): Promise<number> {
       quarantine: false,
       ...(values['dedupe-prefix'] !== undefined && { prefix: values['dedupe-prefix'] }),
     });
-    const processing = createProcessing({ store });
+    // The webhook's door: dedupe, the resource's order and the book kept on this Redis, then the handlers.
+    const book = await bookFrom('worker quarantine replay', values, { redis: client });
+    const processing = createProcessing({ store, ...(book && { book }) });
     await register(processing);
     const ids = values.all ? (await quarantine.list({ start: 0, end: 9_999 })).map((e) => e.id) : positionals;
     let failed = 0;
@@ -148,7 +152,8 @@ async function replayOne(bytes: Uint8Array, processing: ReturnType<typeof create
   if (!normalized.ok) return { replayed: false, why: `payload_invalid: ${normalized.message}` };
   // Marked as a replay of the quarantined body: a processing with a journal records it with `replayOf`.
   const result = await processing.accept(normalized.event, { replayOf: id });
-  if (result.reason === undefined || result.reason === 'duplicate' || result.reason === 'unknown_event') {
+  // Read at last: handled, already handled, held by the book for a person, or an event with no handler.
+  if (result.reason === undefined || result.reason === 'duplicate' || result.reason === 'held' || result.reason === 'unknown_event') {
     return {
       replayed: true,
       ...(result.key !== undefined && { key: result.key }),

@@ -23,6 +23,8 @@ export interface BulkReplayResult {
   matched: number;
   /** Deliveries that match but cannot be replayed (unverified, no body kept, or a replay already). */
   skipped: number;
+  /** On a dry run: deliveries that match but whose events the journal shows handled since; a replay would answer `duplicate`. */
+  duplicates: number;
   /** What the runs came to, by state (empty on a dry run). */
   outcomes: Partial<Record<DeliveryState, number>>;
   /** Runs that did not end 2xx. */
@@ -80,10 +82,18 @@ export async function bulkReplay(input: {
     before = page.at(-1)!.id;
   }
   picked.reverse();
+  let duplicates = 0;
+  if (dryRun) {
+    const before = picked.length;
+    const handled = await handledSince(journal, picked);
+    picked.splice(0, picked.length, ...picked.filter((entry) => !handled(entry)));
+    duplicates = before - picked.length;
+  }
   const result: BulkReplayResult = {
     dryRun,
     matched: picked.length,
     skipped,
+    duplicates,
     outcomes: {},
     failed: 0,
     deliveries: picked.map((e) => ({
@@ -96,7 +106,7 @@ export async function bulkReplay(input: {
   if (processing === undefined)
     throw new PixhookConfigError('pixhook: `processing`: a replay needs the receiver (its handlers and dedupe store).');
   for (const [i, entry] of picked.entries()) {
-    const replay = await replayBody({ bytes: new TextEncoder().encode(entry.body), processing, journal, replayOf: entry.id });
+    const replay = await replayBody({ bytes: new TextEncoder().encode(entry.body), processing, journal, replayOf: entry.id, entry });
     const state = deliveryState(replay);
     result.outcomes[state] = (result.outcomes[state] ?? 0) + 1;
     if (replay.status >= 300) result.failed++;
@@ -104,6 +114,29 @@ export async function bulkReplay(input: {
   }
   return result;
 }
+
+/**
+ * Whether the journal shows every event of an entry handled (by it, a retry, another delivery or a replay of its
+ * resource: answered 2xx, handled or `duplicate`): replayed, it would come back `duplicate`.
+ */
+async function handledSince(journal: DeliveryJournal, entries: readonly JournalEntry[]): Promise<(entry: JournalEntry) => boolean> {
+  const done = new Set<string>();
+  const read = new Set<string>();
+  for (const entry of entries) {
+    if (entry.resourceId === undefined || read.has(entry.resourceId)) continue;
+    read.add(entry.resourceId);
+    for (const other of await journal.list({ resource: entry.resourceId, limit: pageSize })) {
+      if (other.status >= 300) continue;
+      for (const item of other.items ?? [other]) if (item.key !== undefined && ranToTheEnd(item.reason)) done.add(item.key);
+    }
+  }
+  return (entry) => {
+    const keys = (entry.items ?? [entry]).map((item) => item.key);
+    return keys.length > 0 && keys.every((key) => key !== undefined && done.has(key));
+  };
+}
+
+const ranToTheEnd = (reason: string | undefined): boolean => reason === undefined || reason === 'duplicate';
 
 /** The filters from a form or a query string (`since`, `until`, `event`, `answer`, `reason`, `resource`); bad values are refused. */
 export function replayFilterFrom(params: URLSearchParams): ReplayFilter {

@@ -114,7 +114,7 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     if (!entry?.verified || entry.body === undefined)
       return { ok: false, text: 'Only a verified delivery with its body can be replayed.', next: '/deliveries' };
     return replayed(
-      await replayBody({ bytes: new TextEncoder().encode(entry.body), processing: state.processing, journal, replayOf: entry.id }),
+      await replayBody({ bytes: new TextEncoder().encode(entry.body), processing: state.processing, journal, replayOf: entry.id, entry }),
     );
   }
   const rerun = match(/^\/actions\/deliveries\/([^/]+)\/rerun$/);
@@ -157,7 +157,7 @@ async function act(state: ConsoleState, path: string, form: URLSearchParams): Pr
     const result = await bulkReplay({ journal, processing: state.processing, filter: replayFilterFrom(form), dryRun });
     const counts = Object.entries(result.outcomes).map(([outcome, n]) => `${n} ${outcome}`);
     const text = dryRun
-      ? `Dry run: ${result.matched} ${result.matched === 1 ? 'delivery' : 'deliveries'} would be replayed (${result.skipped} skipped: unverified, without a body, or replays).`
+      ? `Dry run: ${result.matched} ${result.matched === 1 ? 'delivery' : 'deliveries'} would be replayed (${result.duplicates} already handled, ${result.skipped} skipped: unverified, without a body, or replays).`
       : `Replayed ${result.matched}: ${counts.length === 0 ? 'nothing ran' : counts.join(', ')}; ${result.failed} failed.`;
     return { ok: result.failed === 0, text, next: '/deliveries', data: result };
   }

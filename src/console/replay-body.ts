@@ -2,6 +2,7 @@ import { normalizeEvent, type Processing } from '../index.js';
 import type { DeliveryJournal, JournalAttempt, JournalEntry } from '../journal/delivery-journal.js';
 import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
 import { journalId } from '../journal/journal-id.js';
+import { isApiPixEntry, replayCall } from './replay-call.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -16,8 +17,10 @@ export async function replayBody(input: {
   processing: Processing;
   journal: DeliveryJournal;
   replayOf: string;
+  /** The journaled delivery replayed: its `profile` names the reader its body needs (an API Pix call's items run one by one). */
+  entry?: Pick<JournalEntry, 'profile' | 'items'>;
 }): Promise<JournalEntry> {
-  const { bytes, processing, journal, replayOf } = input;
+  const { bytes, processing, journal, replayOf, entry } = input;
   const at = new Date().toISOString();
   const base = { id: journalId(), at, channel: 'replay' as const, verified: true, replayOf, bodyBytes: bytes.byteLength, attempts: [] };
   let text: string;
@@ -28,6 +31,8 @@ export async function replayBody(input: {
   } catch {
     return record(journal, { ...base, status: reasonStatus.json_invalid, reason: 'json_invalid' });
   }
+  if (entry !== undefined && isApiPixEntry(entry))
+    return record(journal, await replayCall({ value, text, processing, items: entry.items, base }));
   const normalized = normalizeEvent(value, { source: 'replay' });
   if (!normalized.ok) return record(journal, { ...base, status: reasonStatus.payload_invalid, reason: 'payload_invalid', body: text });
   const event = normalized.event;

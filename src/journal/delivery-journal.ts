@@ -57,6 +57,8 @@ export interface JournalEntry {
   attempts: JournalAttempt[];
   /** A standard API Pix call (`pixhook/api-pix`): each event of the batch, in order. One entry per call. */
   items?: JournalItem[];
+  /** Which reader the body needs to be replayed: `api-pix` for a standard API Pix call; absent: the gateway's. */
+  profile?: 'gateway' | 'api-pix';
 }
 
 /** One event of a batched call as the journal keeps it. */

@@ -165,11 +165,14 @@ export function callEntry(call: JournaledCall, result: JournaledAnswer): Journal
     if (call.outcomes[0]!.accepted.key !== undefined) entry.key = call.outcomes[0]!.accepted.key;
   }
   if (call.outcomes.length > 0) entry.items = call.outcomes.map(journalItem);
+  // Which reader a replay needs: the call's body is `{ "pix": [...] }`, never a gateway event.
+  entry.profile = 'api-pix';
   if (call.verified && call.body !== undefined) entry.body = call.body;
   return entry;
 }
 
-function journalItem({ event, accepted }: JournaledCall['outcomes'][number]): JournalItem {
+/** One event of a call as the journal keeps it (a replay of the call builds its items the same way). */
+export function journalItem({ event, accepted }: JournaledCall['outcomes'][number]): JournalItem {
   const item: JournalItem = { event: event.name };
   if (accepted.key !== undefined) item.key = accepted.key;
   if (accepted.reason !== undefined) item.reason = accepted.reason;

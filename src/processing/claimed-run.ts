@@ -163,7 +163,7 @@ export class Run implements ClaimedRun, OrderedRun {
    * A judged apply is committed first, under the order lease: the book's change, the done mark and the
    * lease's give-back in one step where the backend can (Redis: one script; memory: one synchronous turn).
    */
-  private markDone(onMarked: (marked: boolean, run: Run) => void, onFailed: (error: unknown, run: Run) => void): MaybePromise<void> {
+  protected markDone(onMarked: (marked: boolean, run: Run) => void, onFailed: (error: unknown, run: Run) => void): MaybePromise<void> {
     this.unhold();
     const pending = this.pending;
     if (pending !== undefined) {

@@ -23,6 +23,7 @@ import { journalReplay } from './journal-hook.js';
 import type { AcceptResult, Processing } from './processing.js';
 import { resolveProcessingOptions, type ProcessingOptions } from './processing-options.js';
 import { releaseHeld } from './release-held.js';
+import { QueuedJob } from './queued-job.js';
 import { runQueued } from './run-queued.js';
 import { createResourceOrder } from './resource-order.js';
 import { createWorkTracker } from './work-tracker.js';
@@ -54,7 +55,9 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   const writer = config.journal && new JournalWriter(config.journal, log, (written) => work.keepAlive(written), mode === 'durable');
   const keeper = createClaimKeeper(store, config.claimTtlMs);
   const scope = createRunScope({ config, store, keeper, handlers, metrics, log, writer, order, keepAlive: work.keepAlive });
-  const dispatch = (run: Run): MaybePromise<AcceptResult> => andThen(acknowledgement.acknowledge(run), acknowledged, undefined, run);
+  // A durable job on the worker runs its handlers now; a delivery goes on to its mode's acknowledgement.
+  const dispatch = (run: Run): MaybePromise<AcceptResult> =>
+    run instanceof QueuedJob ? run.dispatchJob() : andThen(acknowledgement.acknowledge(run), acknowledged, undefined, run);
   const bookStage =
     book &&
     createBookStage<Run>({
@@ -67,7 +70,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     });
   // A book that takes the claim with its own update in one step on this store (Redis: one script).
   // Not under `confirm`: the gateway is read between the claim and the book's decision.
-  const joined = config.confirm === undefined ? joinedClaimOf(config.store, book) : undefined;
+  // Durable: the receiver only claims and queues; the worker judges the job in the book when it runs it.
+  const joined = config.confirm === undefined && mode !== 'durable' ? joinedClaimOf(config.store, book) : undefined;
   const disputeAlerts =
     book &&
     config.disputeAlertMs !== undefined &&
@@ -96,9 +100,22 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     } catch (error) {
       return storeUnavailable(error, run);
     }
+    if (mode === 'durable') return andThen(claiming, claimedToQueue, storeUnavailable, run);
     // The resource's lease is asked for beside the claim (one round trip); given back unless claimed.
     order.prefetch(run);
     return andThen(claiming, claimed, claimFailed, run);
+  }
+
+  /**
+   * Durable intake: the claim, then the job. The order and the book are the worker's, where the handlers run,
+   * so a fact is applied when its job succeeds. Only what the receiver alone can judge stops here: a Pix to
+   * another key (`keyKnown: false`) is held in the book and never queued.
+   */
+  function claimedToQueue(result: ClaimResult, run: Run): MaybePromise<AcceptResult> {
+    if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
+    const foreign = (run.event as { keyKnown?: boolean }).keyKnown === false && book !== undefined;
+    if (result === 'done') return foreign ? bookStage!.retryOfHeld(book, run) : { reason: 'duplicate', key: run.key };
+    return foreign ? bookStage!.recordInBook(book, run) : dispatch(run);
   }
 
   function claimFailed(error: unknown, run: Run): AcceptResult {
@@ -184,7 +201,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     journalWriter: writer,
     hasBook: book !== undefined,
     health: () => checkHealth({ store: config.store, book, journal: config.journal, queue: config.queue }, config.storeTimeoutMs),
-    runQueued: (job, run) => runQueued(scope, job, run),
+    runQueued: (job, run) => runQueued(scope, job, run, newOwner(), book && ((queued) => bookStage!.recordInBook(book, queued))),
     drain: (drainOptions = {}) => drain(drainOptions.timeoutMs),
     close(closeOptions = {}) {
       if (closing !== undefined) return closing;

@@ -5,36 +5,29 @@ import { readApiPixEnvelope } from '../events/read-api-pix.js';
 import { describeError } from '../shared/describe-error.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import type { RunScope } from './claimed-run.js';
-import { timedAttempt } from './journal-hook.js';
 import type { QueuedEvent } from './processing-options.js';
-import type { QueuedRun } from './processing.js';
-import { runAttempt } from './run-attempt.js';
+import type { AcceptResult, QueuedRun } from './processing.js';
+import { QueuedJob } from './queued-job.js';
+import type { AttemptOutcome } from './run-attempt.js';
+
+/** The book's judgement of a job, then its dispatch (the book stage's `recordInBook`, given when the processing has a book). */
+type JudgeJob = (job: QueuedJob) => Promise<AcceptResult>;
 
 /**
- * Runs one durably queued job's handlers (the durable worker's side of durable mode). Rejects when they
- * fail, so the queue retries; the final failure is dead-lettered and told to `onError`.
+ * Runs one durably queued job (the durable worker's side of durable mode) through the stages of an inline
+ * delivery: in its resource's order, judged by the book (`judge`, with a book), its handlers, then its commit.
+ * Rejects when they fail, so the queue retries; the final failure is dead-lettered and told to `onError`.
  */
-export async function runQueued(scope: RunScope, job: QueuedEvent, run: QueuedRun): Promise<void> {
-  const { handlers, config, metrics, log, writer } = scope;
+export async function runQueued(scope: RunScope, job: QueuedEvent, run: QueuedRun, owner: string, judge?: JudgeJob): Promise<void> {
+  const { handlers, metrics, log } = scope;
   const event = readQueued(job);
-  const running = () =>
-    runAttempt({
-      handlers,
-      event,
-      attempt: run.attempt,
-      mode: 'durable',
-      source: event.source ?? job.source ?? 'webhook',
-      limitMs: config.queuedHandlerTimeoutMs,
-      key: job.key,
-      telemetry: config.telemetry,
-      link: job.trace,
-    });
-  const id = writer && job.journalId;
-  const runJob = () =>
-    id === undefined ? running() : timedAttempt(writer!, id, run.attempt, running, job.replayOf === undefined ? undefined : 'replay');
+  const queued = new QueuedJob(scope, event, owner, job, run);
+  const runJob = judge === undefined ? () => queued.attempt() : () => judged(judge, queued);
   // In its resource's order, one run at a time (throws `resource_busy` while it is not its turn).
   const outcome = await scope.order.runInTurn(event, job.key, run, runJob);
   if (outcome.ok) {
+    // A judged run was counted by its commit (`succeed`); a held or applied-before one ran nothing.
+    if (judge !== undefined) return;
     if (outcome.duplicate) metrics.duplicate();
     else metrics.handled();
     return;
@@ -43,9 +36,25 @@ export async function runQueued(scope: RunScope, job: QueuedEvent, run: QueuedRu
   if (run.final) {
     metrics.deadLettered();
     log.error({ key: job.key, event: job.name, attempt: run.attempt, error: describeError(outcome.error) }, 'pixhook: dead-lettered');
-    await handlers.reportError({ error: outcome.error, event, key: job.key, attempt: run.attempt, mode: 'durable' });
+    await handlers.reportError({ error: outcome.error, event: queued.event, key: job.key, attempt: run.attempt, mode: 'durable' });
   }
   throw outcome.error instanceof Error ? outcome.error : new PixhookError('handler_failed', describeError(outcome.error));
+}
+
+/** The book's answer as the run's outcome: applied and run, held or applied before (nothing runs), or failed. */
+async function judged(judge: JudgeJob, job: QueuedJob): Promise<AttemptOutcome> {
+  const answer = await judge(job);
+  if (answer.reason === undefined) return job.outcome ?? { ok: true };
+  if (answer.reason === 'duplicate' || answer.reason === 'held') return { ok: true, duplicate: true };
+  if (answer.reason === 'handler_failed' && job.outcome !== undefined) return job.outcome;
+  // The book or the gateway (`confirm`) could not judge it now: the queue runs it again.
+  return {
+    ok: false,
+    error: new PixhookError(
+      'store_unavailable',
+      `queued job ${job.key}: ${answer.reason}${answer.hint === undefined ? '' : ': ' + answer.hint}`,
+    ),
+  };
 }
 
 /** A queued job's event, read again from the verified bytes it carries. */

@@ -1,4 +1,5 @@
 import { readPixItem } from '../api-pix/index.js';
+import { checkItemKey } from '../api-pix/receiver/key-check.js';
 import type { PixEvent } from '../index.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';
@@ -100,6 +101,8 @@ export function createListingReconciler(options: ListingReconcilerOptions): List
   let running: Promise<ListingRunResult> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = true;
+  // A processing with a payment book (createProcessing({ book })) can hold what another key received.
+  const hasBook = (config.processing as { hasBook?: unknown }).hasBook === true;
 
   async function report(endToEndId: string, error: Error): Promise<void> {
     logger.error(
@@ -116,14 +119,17 @@ export function createListingReconciler(options: ListingReconcilerOptions): List
   /** Hands one listed Pix's events to processing; false when one of them was not handled. */
   async function hand(pix: ListedPix, result: ListingRunResult): Promise<boolean> {
     const read = readPixItem(standardPix(pix), '', 'reconcile');
-    for (const failure of read.failures) {
+    const failures = [...read.failures];
+    // The receiver's key check, as on the webhook: a Pix to another key is held (`unknown_key`) or never run.
+    const events = config.keys === undefined ? read.events : checkItemKey(read.events, config.keys, hasBook, '', failures);
+    for (const failure of failures) {
       await report(
         pix.endToEndId,
         new PixhookError('response_invalid', `pixhook reconcile: Pix ${pix.endToEndId}: ${failure.path}: ${failure.message}`),
       );
     }
     let handled = true;
-    for (const event of read.events) {
+    for (const event of events) {
       let reason: string | undefined;
       try {
         reason = (await config.processing.accept(event as PixEvent)).reason;

@@ -3,6 +3,7 @@ import { checkFunction, checkInteger, checkTimeoutMs, checkTtlMs, describeGiven 
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import type { CursorStore } from './cursor-store.js';
 import { memoryCursorStore } from './memory-cursor-store.js';
+import { resolveKeys } from '../api-pix/receiver/receiving-keys.js';
 import type { ReconcilerProcessing } from './reconciler-options.js';
 
 /** One Pix as the listing gives it (an `ApiPixReceived` of `pixhook/api-pix` fits). */
@@ -54,6 +55,12 @@ export interface ListingReconcilerOptions {
   maxWindowsPerRun?: number;
   /** `start()` runs every this often. Default 60 000. */
   everyMs?: number;
+  /**
+   * The receiver's `keys` (the merchant's receiving keys). Given, a listed Pix to another key (or naming none)
+   * is read exactly as the webhook reads it: with a payment book it goes on marked and the book holds it as
+   * `unknown_key`; without one it is never handed to the handlers and is reported to `onError`.
+   */
+  keys?: readonly string[];
   /** Called for each event handed to processing and handled (not for duplicates). */
   onRecovered?: (event: PixEvent) => void;
   /** Called for a listed Pix that could not be made into an event (it is reported, and the cursor goes past it). */
@@ -75,6 +82,7 @@ interface ResolvedListingOptions {
   maxWindowsPerRun: number;
   pageSize: number;
   everyMs: number;
+  keys: ReadonlySet<string> | undefined;
   onRecovered: ((event: PixEvent) => void) | undefined;
   onError: ListingReconcilerOptions['onError'];
   logger: Logger | undefined;
@@ -121,6 +129,7 @@ export function resolveListingOptions(options: ListingReconcilerOptions): Resolv
     maxWindowsPerRun: checkInteger('maxWindowsPerRun', options.maxWindowsPerRun, 1, 10_000, 48),
     pageSize: checkInteger('pageSize', options.pageSize, 1, 1000, 100),
     everyMs: checkTimeoutMs('everyMs', options.everyMs, 60_000),
+    keys: resolveKeys(options.keys),
     onRecovered:
       options.onRecovered === undefined ? undefined : checkFunction<(event: PixEvent) => void>('onRecovered', options.onRecovered),
     onError:
