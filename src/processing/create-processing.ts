@@ -201,7 +201,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     journalWriter: writer,
     hasBook: book !== undefined,
     health: () => checkHealth({ store: config.store, book, journal: config.journal, queue: config.queue }, config.storeTimeoutMs),
-    runQueued: (job, run) => runQueued(scope, job, run, newOwner(), book && ((queued) => bookStage!.recordInBook(book, queued))),
+    runQueued: (job, run) => runQueued(scope, job, run, newOwner(), book && (async (queued) => bookStage!.recordInBook(book, queued))),
     drain: (drainOptions = {}) => drain(drainOptions.timeoutMs),
     close(closeOptions = {}) {
       if (closing !== undefined) return closing;

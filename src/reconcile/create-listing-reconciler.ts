@@ -121,7 +121,15 @@ export function createListingReconciler(options: ListingReconcilerOptions): List
     const read = readPixItem(standardPix(pix), '', 'reconcile');
     const failures = [...read.failures];
     // The receiver's key check, as on the webhook: a Pix to another key is held (`unknown_key`) or never run.
-    const events = config.keys === undefined ? read.events : checkItemKey(read.events, config.keys, hasBook, '', failures);
+    const events =
+      config.keys === undefined
+        ? read.events
+        : checkItemKey(read.events, config.keys, hasBook, '', failures, (seen) =>
+            logger.warn(
+              { endToEndId: pix.endToEndId, key: seen ?? '(none)' },
+              'pixhook reconcile: a listed Pix names a key outside `keys`; it is not run as your money',
+            ),
+          );
     for (const failure of failures) {
       await report(
         pix.endToEndId,
