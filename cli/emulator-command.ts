@@ -1,3 +1,4 @@
+import { apiPixEnvLines } from './shared/api-pix-env-lines.js';
 import { startEmulator } from '../src/emulator/start-emulator.js';
 import type { EmulatorSignature } from '../src/emulator/delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt } from '../src/emulator/emulator-records.js';
@@ -82,24 +83,10 @@ function apiPixEmulatorCommand(argv: string[]): Promise<number> {
       }),
       retry: retryFromFlags(values),
     });
-    const { certificates, credentials } = emulator;
+    const { certificates } = emulator;
     // Armed before the ready lines: a signal sent as soon as they are read must not find the default action.
     const signalled = untilSignal();
-    process.stdout.write(
-      [
-        `PIXHOOK_API_PIX_URL=${emulator.url}`,
-        `PIXHOOK_API_PIX_TOKEN_URL=${emulator.url}/oauth/token`,
-        `PIXHOOK_API_PIX_CLIENT_ID=${credentials.clientId}`,
-        `PIXHOOK_API_PIX_CLIENT_SECRET=${values['client-secret'] === undefined ? credentials.clientSecret : '(as given)'}`,
-        `PIXHOOK_API_PIX_KEY=${credentials.pixKey}`,
-        `PIXHOOK_API_PIX_CA=${certificates.ca}`,
-        `PIXHOOK_API_PIX_SERVER_CERT=${certificates.serverCert}`,
-        `PIXHOOK_API_PIX_SERVER_KEY=${certificates.serverKey}`,
-        `PIXHOOK_API_PIX_CLIENT_CERT=${certificates.clientCert}`,
-        `PIXHOOK_API_PIX_CLIENT_KEY=${certificates.clientKey}`,
-        '',
-      ].join('\n'),
-    );
+    process.stdout.write([...apiPixEnvLines(emulator, values['client-secret'] !== undefined), ''].join('\n'));
     if (!values.quiet) {
       process.stderr.write(
         `pixhook emulator: api-pix PSP listening on ${emulator.url} (mTLS: present ${jsonText(certificates.clientCert)}, trust ${jsonText(certificates.ca)}); controls under /_emulator\n`,

@@ -21,6 +21,7 @@ import { openRedisBackend, redisEnvHelp, redisFlags, redisFlagsHelp, redisUrlFro
 import { serveReceiver, unknownPathLine } from './shared/serve-receiver.js';
 import { redactSecrets } from '../src/shared/redact-secrets.js';
 import { eventLine } from './shared/event-line.js';
+import { withDeliveryLines } from './shared/delivery-lines.js';
 import { signatureFlags, signatureFlagsHelp, signingFrom } from './shared/signature-flags.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { waitForRedis } from './shared/wait-for-redis.js';
@@ -108,6 +109,7 @@ export function listenCommand(argv: string[]): Promise<number> {
     const forwarder = forwardTo === undefined ? undefined : createForwarder(forwardTo, (line) => process.stderr.write(line));
     let receiver;
     let served;
+    let listening = '';
     // A failure from here on closes the Redis connections first: nothing opened may keep the process alive.
     try {
       const processingOptions = {
@@ -127,7 +129,13 @@ export function listenCommand(argv: string[]): Promise<number> {
       });
       await redis?.start(receiver);
       served = await serveReceiver({
-        receiver: forwarder?.wrap(receiver) ?? receiver,
+        // One `-->` / `<--` pair per delivery on stderr (stdout keeps one JSON line per handled event).
+        receiver: withDeliveryLines(
+          forwarder?.wrap(receiver) ?? receiver,
+          (text) => process.stderr.write(text),
+          () => listening,
+          apiPix ? 'api-pix' : 'gateway',
+        ),
         host: values.host,
         port,
         path,
@@ -139,6 +147,7 @@ export function listenCommand(argv: string[]): Promise<number> {
       await redis?.close();
       throw error;
     }
+    listening = redactSecrets(served.url);
     const forwarding = forwardTo === undefined ? '' : `, forwarding verified deliveries to ${forwardTo}`;
     // Armed before the ready line: a signal sent as soon as it is read must not find the default action.
     const signalled = untilSignal();
