@@ -49,14 +49,18 @@ describe('pixhook dev: a line per delivery and its answer', () => {
       try {
         const url = (await dev.waitFor(consoleUrl, 20_000))[1]!;
         expect(dev.stdout()).toMatch(/^PIXHOOK_SECRET=whsec_\S+$/m);
-        expect(dev.stdout()).toMatch(/your app must verify with this secret: start it with PIXHOOK_SECRET set to it, or restart pixhook dev with --secret/);
+        expect(dev.stdout()).toMatch(
+          /your app must verify with this secret: start it with PIXHOOK_SECRET set to it, or restart pixhook dev with --secret/,
+        );
         const run = await runCli(['trigger', 'payment', '--dev', url]);
         expect(run.stdout).toMatch(/--> transaction_paid txn_\w+ 1990\n<-- 401 signature_mismatch/);
         expect(run.stderr).toMatch(hint);
         expect(run.stderr).toContain(appUrl);
         expect(run.code).toBe(1);
         // The dev terminal, which printed nothing before: the deliveries, the app's 401 and the hint (once, though the emulator retries).
-        await expect.poll(() => dev.stdout()).toMatch(/--> transaction_created txn_\w+ 1990\n<-- 401 signature_mismatch [\d.]+ ms\npixhook: the receiver at /);
+        await expect
+          .poll(() => dev.stdout())
+          .toMatch(/--> transaction_created txn_\w+ 1990\n<-- 401 signature_mismatch [\d.]+ ms\npixhook: the receiver at /);
         expect(dev.stdout().match(new RegExp(hint.source, 'g'))).toHaveLength(1);
       } finally {
         await dev.stop();
@@ -73,7 +77,13 @@ describe('pixhook listen: a line per delivery and its answer, on stderr', () => 
       expect((await send(url, 'whsec_listen_lines', ['--id', 'txn_listen'])).code).toBe(0);
       await expect.poll(() => listen.stderr()).toMatch(/^--> transaction_paid txn_listen 1990\n<-- 200 handled [\d.]+ ms$/m);
       // stdout stays one JSON line per handled event.
-      expect(listen.stdout().trim().split('\n').map((line) => JSON.parse(line) as { id: string })).toMatchObject([{ id: 'txn_listen' }]);
+      expect(
+        listen
+          .stdout()
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { id: string }),
+      ).toMatchObject([{ id: 'txn_listen' }]);
       expect((await send(url, 'whsec_wrong', ['--attempts', '1'])).code).toBe(1);
       await expect.poll(() => listen.stderr()).toMatch(/^--> a delivery pixhook could not read\n<-- 401 signature_mismatch [\d.]+ ms\n/m);
       expect(listen.stderr()).toMatch(hint);
