@@ -6,7 +6,7 @@ import { apiPixRefusalHint, refusalHint } from './refusal-hint.js';
 /** One delivery and its answer, as `dev`, `listen` and `trigger` print it. */
 export interface DeliveryAnswer {
   /** What was delivered: one `{ event, id, amountInCents }` per event (an API Pix call may carry several). */
-  events: { event?: string; id?: string; amountInCents?: number }[];
+  events: { event?: string; id?: string; amountInCents?: number; reason?: string }[];
   /** Size of the body, shown when the delivery could not be read (unverified). */
   bodyBytes?: number;
   status: number;
@@ -33,7 +33,7 @@ export function deliveryLines(answer: DeliveryAnswer): string[] {
             `--> ${[e.event ?? 'unknown', e.id, e.amountInCents]
               .filter((part) => part !== undefined)
               .map((part) => plain(String(part)))
-              .join(' ')}${tag}`,
+              .join(' ')}${e.reason === undefined ? '' : ` (${plain(e.reason)})`}${tag}`,
         );
   const reason = answer.reason ?? (answer.status < 300 ? 'handled' : undefined);
   const ms = answer.ms === undefined ? '' : ` ${answer.ms < 10 ? answer.ms.toFixed(1) : Math.round(answer.ms)} ms`;
@@ -48,6 +48,8 @@ export function answerOfEntry(entry: JournalEntry): DeliveryAnswer {
           event: item.event,
           ...((item.txid ?? item.endToEndId) !== undefined && { id: item.txid ?? item.endToEndId }),
           ...(item.amountInCents !== undefined && { amountInCents: item.amountInCents }),
+          // Each item's own answer when the call carries several: the Pix a refund's call repeats is a duplicate.
+          ...(entry.items!.length > 1 && item.reason !== undefined && { reason: item.reason }),
         }))
       : entry.event === undefined
         ? []
