@@ -3,6 +3,7 @@ import type { DeliveryJournal, JournalEntry, Processing } from '../../src/index.
 import type { ConsoleSandbox } from '../../src/console/index.js';
 import { replayBody } from '../../src/console/replay-body.js';
 import { describeError } from '../../src/shared/describe-error.js';
+import { CommandFailure } from './cli-args.js';
 import { answerOfEntry, type DeliveryAnswer } from './delivery-lines.js';
 import { playScenario, scenarioNames, scenarios } from './dev-scenarios.js';
 
@@ -133,7 +134,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).byteLength;
-    if (size > maxBodyBytes) throw new Error('the body is too large');
+    if (size > maxBodyBytes) throw new CommandFailure('request_invalid', 'the body is too large');
     chunks.push(chunk as Buffer);
   }
   const value = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;

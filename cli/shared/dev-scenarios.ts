@@ -1,4 +1,5 @@
 import type { ConsoleSandbox } from '../../src/console/index.js';
+import { CommandFailure } from './cli-args.js';
 
 /** What `pixhook trigger` plays: a name, the profile whose sandbox plays it, and its steps. */
 interface Scenario {
@@ -40,7 +41,7 @@ export async function playScenario(
   const steps = [await sandbox.createCharge({ amountInCents })];
   // The sandbox lists the newest charge first: the one just created.
   const charge = (await sandbox.charges())[0]?.id;
-  if (charge === undefined) throw new Error('the sandbox created no charge');
+  if (charge === undefined) throw new CommandFailure('api_error', 'the sandbox created no charge');
   await settle();
   for (const step of scenario.steps) {
     steps.push(await step(sandbox, charge));

@@ -41,7 +41,7 @@ export function buildEmvCode(input: EmvCodeInput): string {
 }
 
 /** A dynamic charge of the standard API Pix (cob, cobv): where the payer's app reads it, instead of a key. */
-export interface DynamicEmvCodeInput {
+interface DynamicEmvCodeInput {
   /** The payload location without its scheme (`pix.psp.example/qr/v2/…`), at most 77 characters. */
   location: string;
   amountInCents: number;
