@@ -30,7 +30,7 @@ import { jsonText } from './shared/json-text.js';
 export const listenHelp: CommandHelp = {
   usage: 'listen [--port 4000] [--path /webhooks/pix] [flags]',
   about:
-    'A local receiver: one JSON line on stdout per event handed to handlers; every other outcome (rejected, duplicate, unknown) one line on stderr with its reason.',
+    'A local receiver: one JSON line on stdout per event handed to handlers; every other outcome (rejected, duplicate, unknown) one line on stderr with its reason; and on stderr one --> / <-- pair per delivery with its answer (a 401 with the hint to check the secret).',
   flags: [
     secretFlagHelp,
     { flag: '--port <n>', meaning: 'the port to listen on, 0–65535 (0: any free port) (default 4000)' },
