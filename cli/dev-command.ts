@@ -14,6 +14,9 @@ import type { CommandHelp } from './shared/command-help.js';
 import { runApiPixDev } from './shared/dev-api-pix.js';
 import { devForwarder } from './shared/dev-forward.js';
 import { devSandbox } from './shared/dev-sandbox.js';
+import { devControls } from './shared/dev-controls.js';
+import { devSecretLines } from './shared/dev-secret-lines.js';
+import { printJournalDeliveries } from './shared/delivery-lines.js';
 import { serveDev } from './shared/dev-server.js';
 import { eventLine } from './shared/event-line.js';
 import { jsonText } from './shared/json-text.js';
@@ -23,7 +26,7 @@ import { stderrLogger } from './shared/stderr-logger.js';
 export const devHelp: CommandHelp = {
   usage: 'dev [--profile gateway|api-pix] [--port 4000] [--secret <s>] [--handlers <module> | --forward-to <url>] [--variant a|b|short]',
   about:
-    'A PIX sandbox in the browser: the gateway emulator, a receiver at /webhooks/pix running your handlers (or forwarding to your own app), a payment book, a delivery journal and the console, on 127.0.0.1. Prints the webhook secret as PIXHOOK_SECRET=…, then the URL to open as its last line; Ctrl-C stops it. With --profile api-pix: the standard PSP over mTLS and a receiver behind mTLS instead, printing the run’s certificate paths.',
+    'A PIX sandbox in the browser: the gateway emulator, a receiver at /webhooks/pix running your handlers (or forwarding to your own app), a payment book, a delivery journal and the console, on 127.0.0.1. Prints a webhook secret it generated as PIXHOOK_SECRET=… (one you give is never printed), then the URL to open as its last line, then one --> / <-- pair per delivery with its answer (`pixhook trigger` plays whole scenarios on it); Ctrl-C stops it. With --profile api-pix: the standard PSP over mTLS and a receiver behind mTLS instead, printing the run’s certificate paths.',
   flags: [
     {
       flag: '--profile <p>',
@@ -142,11 +145,26 @@ export function devCommand(argv: string[]): Promise<number> {
 
       // Known once the server listens (--port 0 picks one).
       let webhookUrl = '';
+      const sandbox = devSandbox({
+        emulator,
+        client,
+        book,
+        webhookUrl: () => webhookUrl,
+        ...(forwarder === undefined && { reconcile: reconcileNow }),
+        ...(register !== undefined && forwarder === undefined && { rerun: (body: string) => rerunHandlers(register, body) }),
+      });
       const served = await serveDev({
         receiver,
         port,
         webhookPaths,
         ...(forwarder && { receive: forwarder.handle }),
+        controls: devControls({
+          profile: 'gateway',
+          sandbox,
+          journal,
+          processing: forwarder === undefined ? internalsOf(receiver).processing : undefined,
+          receiver: () => redactedUrl(forwardTo ?? webhookUrl),
+        }),
         console: createConsole({
           journal,
           book,
@@ -154,14 +172,7 @@ export function devCommand(argv: string[]): Promise<number> {
           // Forwarding, a Replay or Release here would run this process's receiver, not your app: none is offered.
           ...(forwarder === undefined && { receiver, reconciler: runs }),
           logger: stderrLogger,
-          sandbox: devSandbox({
-            emulator,
-            client,
-            book,
-            webhookUrl: () => webhookUrl,
-            ...(forwarder === undefined && { reconcile: reconcileNow }),
-            ...(register !== undefined && forwarder === undefined && { rerun: (body: string) => rerunHandlers(register, body) }),
-          }),
+          sandbox,
         }),
       });
       closers.push(
@@ -171,6 +182,13 @@ export function devCommand(argv: string[]): Promise<number> {
         async () => forwarder?.drain(),
       );
       webhookUrl = `${served.url.slice(0, -1)}${webhookPath}`;
+      // One `-->` / `<--` pair per delivery, with the answer (the built-in receiver's or your app's).
+      const stopLines = printJournalDeliveries(
+        journal,
+        (text) => process.stdout.write(text),
+        () => redactedUrl(forwardTo ?? webhookUrl),
+      );
+      closers.push(async () => stopLines());
       const handling = forwarder
         ? ` forwarding each delivery to ${jsonText(redactedUrl(forwardTo!))}`
         : register
@@ -180,8 +198,12 @@ export function devCommand(argv: string[]): Promise<number> {
       const signalled = untilSignal();
       process.stdout.write(
         [
-          `pixhook dev: emulator at ${emulator.url} (variant ${variant}), webhooks signed with the secret below${secret === undefined ? ' (generated for this run)' : ''}`,
-          `PIXHOOK_SECRET=${emulator.credentials.webhookSecret}`,
+          ...devSecretLines({
+            emulator: `${emulator.url} (variant ${variant})`,
+            generated: secret === undefined ? emulator.credentials.webhookSecret : undefined,
+            from: values.secret !== undefined ? '--secret' : 'PIXHOOK_SECRET',
+            forwarding: forwardTo !== undefined,
+          }),
           `pixhook dev: receiver at ${webhookUrl}${handling}`,
           `pixhook dev: console, open it in a browser:`,
           served.url,

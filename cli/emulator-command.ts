@@ -1,3 +1,5 @@
+import { apiPixEnvLines } from './shared/api-pix-env-lines.js';
+import { emulatorApiPixFlagsHelp } from './shared/profile-help.js';
 import { startEmulator } from '../src/emulator/start-emulator.js';
 import type { EmulatorSignature } from '../src/emulator/delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt } from '../src/emulator/emulator-records.js';
@@ -43,8 +45,9 @@ export const emulatorHelp: CommandHelp = {
     {
       flag: '--profile <p>',
       meaning:
-        'gateway (default) or api-pix: a standard PSP (bacen/pix-api) over mTLS, with certificates made for the run; then --port, --host, --client-id, --client-secret, --pix-key, --certificates-dir, --group-window-ms, --disable-after <failures>, --quiet and the retry flags apply',
+        'gateway (default) or api-pix: a standard PSP (bacen/pix-api) over mTLS, with certificates made for the run; with api-pix only --port, --host, --quiet, the retry flags and the api-pix: flags below apply',
     },
+    ...emulatorApiPixFlagsHelp,
   ],
 };
 
@@ -67,6 +70,10 @@ function apiPixEmulatorCommand(argv: string[]): Promise<number> {
       quiet: { type: 'boolean', default: false },
     });
     const emulator = await startEmulator({
+      // The path comes from the request: JSON-escaped, so a crafted URL cannot forge a log line.
+      ...(!values.quiet && {
+        onRequest: (entry: { method: string; path: string; status: number }) => process.stderr.write(`${requestLine(entry)}\n`),
+      }),
       profile: 'api-pix',
       port: portFrom(values.port, 4020),
       host: values.host,
@@ -82,24 +89,10 @@ function apiPixEmulatorCommand(argv: string[]): Promise<number> {
       }),
       retry: retryFromFlags(values),
     });
-    const { certificates, credentials } = emulator;
+    const { certificates } = emulator;
     // Armed before the ready lines: a signal sent as soon as they are read must not find the default action.
     const signalled = untilSignal();
-    process.stdout.write(
-      [
-        `PIXHOOK_API_PIX_URL=${emulator.url}`,
-        `PIXHOOK_API_PIX_TOKEN_URL=${emulator.url}/oauth/token`,
-        `PIXHOOK_API_PIX_CLIENT_ID=${credentials.clientId}`,
-        `PIXHOOK_API_PIX_CLIENT_SECRET=${values['client-secret'] === undefined ? credentials.clientSecret : '(as given)'}`,
-        `PIXHOOK_API_PIX_KEY=${credentials.pixKey}`,
-        `PIXHOOK_API_PIX_CA=${certificates.ca}`,
-        `PIXHOOK_API_PIX_SERVER_CERT=${certificates.serverCert}`,
-        `PIXHOOK_API_PIX_SERVER_KEY=${certificates.serverKey}`,
-        `PIXHOOK_API_PIX_CLIENT_CERT=${certificates.clientCert}`,
-        `PIXHOOK_API_PIX_CLIENT_KEY=${certificates.clientKey}`,
-        '',
-      ].join('\n'),
-    );
+    process.stdout.write([...apiPixEnvLines(emulator, values['client-secret'] !== undefined), ''].join('\n'));
     if (!values.quiet) {
       process.stderr.write(
         `pixhook emulator: api-pix PSP listening on ${emulator.url} (mTLS: present ${jsonText(certificates.clientCert)}, trust ${jsonText(certificates.ca)}); controls under /_emulator\n`,
@@ -169,8 +162,7 @@ export function emulatorCommand(argv: string[]): Promise<number> {
         transferStepMs: integerFlag('--transfer-step-ms', values['transfer-step-ms'], flagBounds.delayMs),
       }),
       // The path comes from the request: JSON-escaped, so a crafted URL cannot forge a log line.
-      onRequest: (entry) =>
-        log(`pixhook emulator: ${plain(entry.method)} ${jsonText(entry.path)} → ${entry.status === 0 ? 'dropped' : entry.status}`),
+      onRequest: (entry) => log(requestLine(entry)),
       onDeliveryAttempt: (delivery, attempt) => log(attemptLine(delivery, attempt)),
       onDelivery: (delivery) => log(deliveryLine(delivery)),
     });
@@ -225,4 +217,9 @@ function signatureFrom(scheme: string, header: string | undefined): EmulatorSign
 
 function signatureLabel(signature: EmulatorSignature): string {
   return signature.scheme === 'sha256' ? 'X-Signature sha256=<hex>' : `${signature.header} t=<unix>,v1=<hex>`;
+}
+
+/** `pixhook emulator: POST "/cob/…" → 201` (0: dropped by a fault). */
+function requestLine(entry: { method: string; path: string; status: number }): string {
+  return `pixhook emulator: ${plain(entry.method)} ${jsonText(entry.path)} → ${entry.status === 0 ? 'dropped' : entry.status}`;
 }

@@ -24,6 +24,7 @@ import { eventLine, queuedLine } from './shared/event-line.js';
 import { loadHandlers } from './shared/load-handlers.js';
 import { internalsOf } from '../src/adapter-kit/index.js';
 import type { QueuedEvent } from '../src/index.js';
+import { withDeliveryLines } from './shared/delivery-lines.js';
 import { signatureFlags, signatureFlagsHelp, signingFrom } from './shared/signature-flags.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { waitForRedis } from './shared/wait-for-redis.js';
@@ -32,7 +33,7 @@ import { jsonText } from './shared/json-text.js';
 export const listenHelp: CommandHelp = {
   usage: 'listen [--port 4000] [--path /webhooks/pix] [flags]',
   about:
-    'A local receiver: one JSON line on stdout per event handed to handlers; every other outcome (rejected, duplicate, unknown) one line on stderr with its reason.',
+    'A local receiver: one JSON line on stdout per event handed to handlers; every other outcome (rejected, duplicate, unknown) one line on stderr with its reason; and on stderr one --> / <-- pair per delivery with its answer (a 401 with the hint to check the secret).',
   flags: [
     secretFlagHelp,
     { flag: '--port <n>', meaning: 'the port to listen on, 0–65535 (0: any free port) (default 4000)' },
@@ -126,6 +127,7 @@ export function listenCommand(argv: string[]): Promise<number> {
     const forwarder = forwardTo === undefined ? undefined : createForwarder(forwardTo, (line) => process.stderr.write(line));
     let receiver;
     let served;
+    let listening = '';
     // A failure from here on closes the Redis connections first: nothing opened may keep the process alive.
     try {
       const processingOptions = {
@@ -147,7 +149,13 @@ export function listenCommand(argv: string[]): Promise<number> {
       if (register !== undefined) await register(internalsOf(receiver).processing);
       await redis?.start(receiver);
       served = await serveReceiver({
-        receiver: forwarder?.wrap(receiver) ?? receiver,
+        // One `-->` / `<--` pair per delivery on stderr (stdout keeps one JSON line per handled event).
+        receiver: withDeliveryLines(
+          forwarder?.wrap(receiver) ?? receiver,
+          (text) => process.stderr.write(text),
+          () => listening,
+          apiPix ? 'api-pix' : 'gateway',
+        ),
         host: values.host,
         port,
         path,
@@ -159,6 +167,7 @@ export function listenCommand(argv: string[]): Promise<number> {
       await redis?.close();
       throw error;
     }
+    listening = redactSecrets(served.url);
     const forwarding = forwardTo === undefined ? '' : `, forwarding verified deliveries to ${forwardTo}`;
     const worker =
       mode !== 'durable'

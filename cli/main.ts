@@ -90,6 +90,20 @@ const commands: Record<string, { about: string; load: () => Promise<CommandModul
       return { run: m.replayCommand, help: m.replayHelp };
     },
   },
+  trigger: {
+    about: 'plays a whole scenario (payment, refund, dispute…) on a running pixhook dev and prints what the receiver answered',
+    load: async () => {
+      const m = await import('./trigger-command.js');
+      return { run: m.triggerCommand, help: m.triggerHelp };
+    },
+  },
+  resend: {
+    about: 'sends one journaled delivery again, by id, through the receiver (Redis, Postgres or a running pixhook dev)',
+    load: async () => {
+      const m = await import('./resend-command.js');
+      return { run: m.resendCommand, help: m.resendHelp };
+    },
+  },
   postgres: {
     about: "prints the Postgres inbox's DDL for your migration tool",
     load: async () => {

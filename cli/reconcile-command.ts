@@ -13,31 +13,15 @@ import {
   type WatchStore,
 } from '../src/reconcile/index.js';
 import { createApiPixClient } from '../src/api-pix/index.js';
-import {
-  apiEnvHelp,
-  durationFlag,
-  flagBounds,
-  integerFlag,
-  parseCommandLine,
-  runCommand,
-  untilSignal,
-  UsageError,
-} from './shared/cli-args.js';
+import { durationFlag, flagBounds, integerFlag, parseCommandLine, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import type { CommandHelp } from './shared/command-help.js';
-import {
-  closeClient,
-  connectRedis,
-  redisEnvHelp,
-  redisFlags,
-  redisFlagsHelp,
-  redisUrlFrom,
-  redisWaitFrom,
-} from './shared/redis-backend.js';
+import { closeClient, connectRedis, redisFlags, redisFlagsHelp, redisUrlFrom, redisWaitFrom } from './shared/redis-backend.js';
 import { loadHandlers } from './shared/load-handlers.js';
 import { jsonText } from './shared/json-text.js';
 import { credentialsFromEnv } from './shared/api-credentials.js';
 import { bookFlags, bookFlagsHelp, bookFrom, type BookBackend } from './shared/book-flags.js';
 import { redactedUrl } from '../src/shared/redacted-url.js';
+import { reconcileApiPixFlagsHelp, reconcileEnvHelp } from './shared/profile-help.js';
 
 export const reconcileHelp: CommandHelp = {
   usage: 'reconcile --handlers <module> [--once | --every 60s] [flags]',
@@ -61,10 +45,11 @@ export const reconcileHelp: CommandHelp = {
     {
       flag: '--profile <p>',
       meaning:
-        "gateway (default) or api-pix: walk the standard GET /pix in windows from a cursor kept in Redis (--redis) or in memory; then --handlers, --once, --every, --redis, --prefix, --book-prefix, --no-book, --key <chave> (repeatable: the receiver's keys; a Pix to another key is held as unknown_key), --from <ISO date>, --window <d>, --overlap <d>, --settle <d> (windows end this long before now, default 60s), --page-size <n> apply, and PIXHOOK_API_PIX_URL, _CLIENT_ID, _CLIENT_SECRET, _CLIENT_CERT, _CLIENT_KEY, _CA, _KEY (as `pixhook emulator --profile api-pix` prints them)",
+        'gateway (default) or api-pix: walk the standard GET /pix in windows from a cursor kept in Redis (--redis) or in memory; with api-pix only --handlers, --once, --every, --redis, --prefix, --book-prefix, --no-book and the api-pix: flags below apply, and the PIXHOOK_API_PIX_* variables (as `pixhook emulator --profile api-pix` and `pixhook dev --profile api-pix` print them)',
     },
+    ...reconcileApiPixFlagsHelp,
   ],
-  env: { ...apiEnvHelp, ...redisEnvHelp },
+  env: reconcileEnvHelp,
 };
 
 /** The API Pix connection, from the environment `pixhook emulator --profile api-pix` prints. */

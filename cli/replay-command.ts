@@ -1,11 +1,11 @@
-import { createProcessing, memoryDedupeStore, type DedupeStore, type DeliveryJournal } from '../src/index.js';
+import { createProcessing, memoryDedupeStore } from '../src/index.js';
 import { bulkReplay, replayFilterFrom, type BulkReplayResult } from '../src/console/bulk-replay.js';
-import { redactedUrl } from '../src/shared/redacted-url.js';
-import { parseCommandLine, requirePackage, runCommand, UsageError } from './shared/cli-args.js';
+import { parseCommandLine, runCommand, UsageError } from './shared/cli-args.js';
 import type { CommandHelp } from './shared/command-help.js';
 import { jsonText } from './shared/json-text.js';
 import { loadHandlers } from './shared/load-handlers.js';
-import { closeClient, connectRedis, redisEnvHelp } from './shared/redis-backend.js';
+import { redisEnvHelp } from './shared/redis-backend.js';
+import { postgresShared, redisShared } from './shared/journal-backends.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 import { bookFlags, bookFlagsHelp, bookFrom, type BookBackend } from './shared/book-flags.js';
 
@@ -124,45 +124,4 @@ function summary(result: BulkReplayResult): string {
   if (result.dryRun) return `dry run: ${result.matched} would be replayed${handled}${skipped}`;
   const outcomes = Object.entries(result.outcomes).map(([state, n]) => `${n} ${state}`);
   return `replayed ${result.matched}: ${outcomes.length === 0 ? 'nothing ran' : outcomes.join(', ')}; ${result.failed} failed${skipped}`;
-}
-
-interface Shared {
-  journal: DeliveryJournal;
-  store: DedupeStore;
-  /** Where the book is kept: the same Redis or database. */
-  backend: BookBackend;
-  label: string;
-  close(): Promise<void>;
-}
-
-async function redisShared(url: string): Promise<Shared> {
-  requirePackage('ioredis');
-  const { redisJournal, redisDedupeStore } = await import('../src/redis/index.js');
-  const client = await connectRedis(url, 30_000);
-  return {
-    journal: redisJournal({ client, logger: stderrLogger }),
-    store: redisDedupeStore({ client, quarantine: false }),
-    backend: { redis: client },
-    label: redactedUrl(url),
-    close: () => closeClient(client),
-  };
-}
-
-async function postgresShared(url: string): Promise<Shared> {
-  const { default: pg } = await import('pg');
-  const { postgresJournal, postgresInbox } = await import('../src/postgres/index.js');
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', (error: Error) => stderrLogger.warn({ error: error.message }, 'pixhook replay: postgres connection error'));
-  const inbox = postgresInbox({ pool });
-  await inbox.migrate();
-  return {
-    journal: postgresJournal({ db: pool }),
-    store: inbox.store,
-    backend: { pool },
-    label: redactedUrl(url),
-    close: async () => {
-      await inbox.close();
-      await pool.end();
-    },
-  };
 }

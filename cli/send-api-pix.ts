@@ -90,28 +90,3 @@ export function apiPixUrl(url: string, secret: string | undefined): string {
 }
 
 /** What each refusal of an API Pix receiver means for the caller: the real cause, named by the answer's reason. */
-const refusalCauses: Readonly<Record<string, string>> = {
-  client_certificate_required: 'it asks for a client certificate: present one with --cert/--key',
-  client_certificate_rejected:
-    "it refused the client certificate: a pinned name (auth.mtls.names: the certificate's DNS SANs, its CN only without any) or fingerprint, or the CA; the receiver's log names which",
-  url_secret_mismatch: "the URL secret does not match: --secret (or PIXHOOK_SECRET) must be the receiver's auth.urlSecret.secret",
-  proxy_secret_mismatch:
-    "the call did not come through the proxy's mTLS server block: the proxy secret header is missing or wrong (auth.proxy.secret)",
-  address_not_allowed:
-    'it does not accept calls from the address it sees (auth.proxy.from or auth.urlSecret.allowFrom); behind a proxy, from must be the address the proxy connects from',
-};
-
-/** The line printed when an API Pix call is refused (401/403), naming the cause the answer's reason gives. */
-export function apiPixRefusalHint(status: number, shown: string, body: string | undefined): string {
-  let reason: unknown;
-  try {
-    reason = (JSON.parse(body ?? '') as { error?: unknown }).error;
-  } catch {
-    reason = undefined;
-  }
-  const cause =
-    typeof reason === 'string' && Object.hasOwn(refusalCauses, reason)
-      ? `${reason}: ${refusalCauses[reason]!}`
-      : 'check the client certificate (--cert/--key, signed by the CA the receiver trusts) or the URL secret (--secret or PIXHOOK_SECRET)';
-  return `pixhook: the receiver at ${shown} refused the call (${String(status)}): ${cause}`;
-}

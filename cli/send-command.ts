@@ -18,8 +18,10 @@ import { signatureFlags, signatureFlagsHelp, signingFrom } from './shared/signat
 import { jsonText } from './shared/json-text.js';
 import { BodyTooLargeError, readBoundedFile } from './shared/read-bounded-input.js';
 import { redactedUrl, redactedUrlsIn } from '../src/shared/redacted-url.js';
-import { apiPixCallFrom, apiPixRefusalHint, apiPixSendFlags, apiPixSendFlagsHelp, apiPixUrl } from './send-api-pix.js';
+import { apiPixCallFrom, apiPixSendFlags, apiPixSendFlagsHelp, apiPixUrl } from './send-api-pix.js';
 import { mtlsFetch, readMtlsFiles } from './shared/mtls-fetch.js';
+import { apiPixRefusalHint, refusalHint } from './shared/refusal-hint.js';
+import { capturingFetch, requestText } from './shared/print-request.js';
 
 export const sendHelp: CommandHelp = {
   usage: 'send <event> --url <url> [flags]   (or: send --body <file> --url <url> [flags])',
@@ -36,6 +38,11 @@ export const sendHelp: CommandHelp = {
     ...retryFlagsHelp({ attempts: 5, delayMs: 1_000 }),
     { flag: '--timeout-ms <n>', meaning: 'an attempt with no answer by then fails, 1–86400000 ms (default 10000)' },
     ...signatureFlagsHelp,
+    {
+      flag: '--print',
+      meaning:
+        'print the signed request (method, URL, headers, a blank line, the body) instead of sending it; credentials in the URL and headers masked',
+    },
     ...apiPixSendFlagsHelp,
   ],
   env: secretEnvHelp,
@@ -66,6 +73,7 @@ export function sendCommand(argv: string[]): Promise<number> {
         seed: { type: 'string' },
         ...signatureFlags,
         ...apiPixSendFlags,
+        print: { type: 'boolean', default: false },
       },
       true,
     );
@@ -130,6 +138,8 @@ export function sendCommand(argv: string[]): Promise<number> {
       label = `${name} (variant ${variant}, ${jsonText(resource?.id)}, ${jsonText(resource?.status)})`;
     }
 
+    if (values.print)
+      return printRequest({ url: target, headers: target.headers, body, ...(apiPix ? { signature: null } : { secret: secret!, signing }) });
     process.stdout.write(`sending ${label} to ${jsonText(target.shown)}\n`);
     const mtls = tls === undefined ? undefined : mtlsFetch(tls);
     const unreachable = unreachableWatch(mtls?.fetch ?? fetch);
@@ -277,10 +287,6 @@ function isRefusal(status: number | undefined): boolean {
   return status === 401 || status === 403;
 }
 
-function refusalHint(status: number, shown: string): string {
-  return `pixhook: the receiver at ${shown} refused the delivery (${status}): check the secret — --secret (or PIXHOOK_SECRET) must be the receiver's webhook secret; \`pixhook dev\` prints its own as PIXHOOK_SECRET=…`;
-}
-
 function unreachableLine(why: Unreachable, shown: string): string {
   const port = new URL(shown).port;
   return why === 'refused'
@@ -327,4 +333,26 @@ function describeBody(bytes: Uint8Array, path: string): string {
     // Not JSON: still sent, byte for byte (useful to test json_invalid).
   }
   return `${jsonText(path)} (${bytes.byteLength} bytes)`;
+}
+
+/** `--print`: the request `deliver` makes, captured instead of sent (one attempt, nothing on the network). */
+async function printRequest(input: {
+  url: { url: string; shown: string };
+  headers: Record<string, string>;
+  body: Uint8Array | object | string;
+  secret?: string;
+  signing?: ReturnType<typeof signingFrom>;
+  signature?: null;
+}): Promise<number> {
+  const capture = capturingFetch();
+  await deliver({
+    fetch: capture.fetch,
+    url: input.url.url,
+    headers: input.headers,
+    body: input.body,
+    ...(input.signature === null ? { signature: null } : { secret: input.secret!, signing: input.signing! }),
+    retry: { attempts: 1 },
+  });
+  process.stdout.write(requestText(capture.captured()!, input.url.shown));
+  return 0;
 }

@@ -2,30 +2,8 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import type { ApiPixClient } from '../../src/api-pix/index.js';
 import type { ConsoleSandbox, SandboxCharge, SandboxFault } from '../../src/console/index.js';
-import { crc16, qrPngDataUri, type ApiPixEmulator } from '../../src/emulator/index.js';
+import { qrPngDataUri, type ApiPixEmulator } from '../../src/emulator/index.js';
 import { CommandFailure } from './cli-args.js';
-
-const field = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
-
-/**
- * The BR Code of a dynamic charge as the standard has it: the payer's app reads the `location` URL (field 26,
- * sub-field 25) and fetches the charge from there; the txid stays `***` in the code.
- */
-function dynamicBrCode(location: string, amountInCents: number): string {
-  const payload =
-    field('00', '01') +
-    field('01', '12') +
-    field('26', field('00', 'br.gov.bcb.pix') + field('25', location)) +
-    field('52', '0000') +
-    field('53', '986') +
-    field('54', (amountInCents / 100).toFixed(2)) +
-    field('58', 'BR') +
-    field('59', 'PIXHOOK DEV') +
-    field('60', 'SAO PAULO') +
-    field('62', field('05', '***')) +
-    '6304';
-  return payload + crc16(payload);
-}
 
 interface CreatedCob {
   txid: string;
@@ -139,7 +117,8 @@ export function devApiPixSandbox(input: { emulator: ApiPixEmulator; client: ApiP
       const txid = `dev${Date.now().toString(36)}${String(sequence).padStart(4, '0')}`.padEnd(26, '0');
       const charge = await client.createCharge({ txid, amountInCents, payerRequest: 'pixhook dev sandbox' });
       const location = charge.location ?? '';
-      const emv = charge.pixCopyPaste ?? dynamicBrCode(location, amountInCents);
+      const emv = charge.pixCopyPaste;
+      if (emv === undefined) throw new CommandFailure('api_error', `the PSP answered cob ${txid} without its pixCopiaECola`);
       cobs.set(txid, {
         txid,
         amountInCents,

@@ -8,6 +8,9 @@ import type { Processing } from '../../src/index.js';
 import { untilSignal } from './cli-args.js';
 import { devApiPixSandbox } from './dev-api-pix-sandbox.js';
 import { serveDev } from './dev-server.js';
+import { devControls } from './dev-controls.js';
+import { apiPixEnvLines } from './api-pix-env-lines.js';
+import { printJournalDeliveries } from './delivery-lines.js';
 import { eventLine } from './event-line.js';
 import { jsonText } from './json-text.js';
 import { serveReceiver } from './serve-receiver.js';
@@ -71,26 +74,42 @@ export async function runApiPixDev(input: {
     closers.push(async () => client.close());
     await client.configureWebhook(served.url);
 
+    const sandbox = devApiPixSandbox({ emulator, client });
     const dev = await serveDev({
       receiver,
       port: input.port,
       webhookPaths: [],
+      controls: devControls({
+        profile: 'api-pix',
+        sandbox,
+        journal,
+        processing: internalsOf(receiver).processing,
+        receiver: () => served.url,
+      }),
       console: createConsole({
         journal,
         book,
         quarantine,
         receiver,
         logger: stderrLogger,
-        sandbox: devApiPixSandbox({ emulator, client }),
+        sandbox,
       }),
     });
     closers.push(() => dev.close());
+    const stopLines = printJournalDeliveries(
+      journal,
+      (text) => process.stdout.write(text),
+      () => served.url,
+      'api-pix',
+    );
+    closers.push(async () => stopLines());
     const handling = input.handlersName === undefined ? 'printing each event' : `running ${jsonText(input.handlersName)}`;
     // Armed before the ready line: a signal sent as soon as it is read must not find the default action.
     const signalled = untilSignal();
     process.stdout.write(
       [
-        `pixhook dev: api-pix PSP at ${emulator.url} (mTLS; controls under /_emulator)`,
+        `pixhook dev: api-pix PSP at ${emulator.url} (mTLS; controls under /_emulator); its client id and secret (made for this run, dev-only) and certificates, as pixhook reconcile --profile api-pix reads them:`,
+        ...apiPixEnvLines(emulator),
         `pixhook dev: CA ${jsonText(certificates.ca)}`,
         `pixhook dev: client certificate ${jsonText(certificates.clientCert)} key ${jsonText(certificates.clientKey)}`,
         `pixhook dev: server certificate ${jsonText(certificates.serverCert)} key ${jsonText(certificates.serverKey)}`,

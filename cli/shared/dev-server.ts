@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from '../../adapters/node/index.js';
 import type { Receiver } from '../../src/index.js';
 import type { PixhookConsole } from '../../src/console/index.js';
+import { devControlPaths } from './dev-controls.js';
+
+const controlPaths = new Set<string>(Object.values(devControlPaths));
 
 /**
  * `pixhook dev`'s one port on 127.0.0.1: the receiver (node:http adapter, or `receive` when given:
@@ -14,10 +17,14 @@ export async function serveDev(input: {
   port: number;
   webhookPaths: readonly string[];
   receive?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The CLI's JSON controls (`pixhook trigger`, `pixhook resend --dev`), at `devControlPaths`. */
+  controls?: (req: IncomingMessage, res: ServerResponse) => void;
 }): Promise<{ url: string; port: number; close(): Promise<void> }> {
   const receive = input.receive ?? createNodeHandler(input.receiver);
   const server: Server = createServer((req, res) => {
-    if (input.webhookPaths.includes(pathOf(req.url))) receive(req, res);
+    const path = pathOf(req.url);
+    if (input.webhookPaths.includes(path)) receive(req, res);
+    else if (input.controls !== undefined && controlPaths.has(path)) input.controls(req, res);
     else input.console.node(req, res);
   });
   await new Promise<void>((resolve, reject) => {

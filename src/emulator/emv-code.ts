@@ -36,15 +36,35 @@ function ascii(text: string, max: number): string {
 
 /** The copy-and-paste code of a single-use charge, CRC included. */
 export function buildEmvCode(input: EmvCodeInput): string {
-  const amount = (input.amountInCents / 100).toFixed(2);
   const txid = input.txid.replace(/[^A-Za-z0-9]/g, '').slice(0, 25) || '***';
+  return brCode(field('00', 'br.gov.bcb.pix') + field('01', input.pixKey), txid, input);
+}
+
+/** A dynamic charge of the standard API Pix (cob, cobv): where the payer's app reads it, instead of a key. */
+interface DynamicEmvCodeInput {
+  /** The payload location without its scheme (`pix.psp.example/qr/v2/…`), at most 77 characters. */
+  location: string;
+  amountInCents: number;
+  merchantName: string;
+  merchantCity: string;
+}
+
+/**
+ * The `pixCopiaECola` of a dynamic charge as the standard has it: the payer's app reads the location (field 26,
+ * sub-field 25) and fetches the charge from there; the txid stays `***` in the code. CRC included.
+ */
+export function buildDynamicEmvCode(input: DynamicEmvCodeInput): string {
+  return brCode(field('00', 'br.gov.bcb.pix') + field('25', input.location.slice(0, 77)), '***', input);
+}
+
+function brCode(account: string, txid: string, input: { amountInCents: number; merchantName: string; merchantCity: string }): string {
   const payload =
     field('00', '01') +
     field('01', '12') +
-    field('26', field('00', 'br.gov.bcb.pix') + field('01', input.pixKey)) +
+    field('26', account) +
     field('52', '0000') +
     field('53', '986') +
-    field('54', amount) +
+    field('54', (input.amountInCents / 100).toFixed(2)) +
     field('58', 'BR') +
     field('59', ascii(input.merchantName, 25)) +
     field('60', ascii(input.merchantCity, 15)) +

@@ -35,6 +35,8 @@ const commandPaths = [
   'dev',
   'console',
   'replay',
+  'trigger',
+  'resend',
 ];
 
 describe('pixhook --version', () => {

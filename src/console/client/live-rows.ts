@@ -1,5 +1,6 @@
 // Rows that arrive over server-sent events, built with textContent only: a payload string is never markup.
 import { deliveryState } from './delivery-state.js';
+import { rowOf } from './row-of.js';
 
 interface LiveEntry {
   id: string;
@@ -14,6 +15,7 @@ interface LiveEntry {
   replayOf?: string;
   verified: boolean;
   warnings?: string[];
+  items?: { event: string; key?: string }[];
   attempts: unknown[];
 }
 
@@ -54,10 +56,11 @@ function buildRow(base: string, entry: LiveEntry, count = 1): HTMLTableRowElemen
   row.dataset['deliveryId'] = entry.id;
   row.dataset['status'] = String(entry.status);
   row.dataset['state'] = state;
-  row.dataset['key'] = entry.key ?? `entry:${entry.id}`;
+  const { key, event } = rowOf(entry);
+  row.dataset['key'] = key;
   row.dataset['count'] = String(count);
   link(cell(row, 'Received (UTC)', ''), `${base}/deliveries/${encodeURIComponent(entry.id)}`, when(entry.at));
-  cell(row, 'Event', entry.event ?? '—');
+  cell(row, 'Event', event ?? '—');
   const resource = cell(row, 'Resource', '—');
   if (entry.resourceId !== undefined) link(resource, `${base}/resources/${encodeURIComponent(entry.resourceId)}`, entry.resourceId);
   cell(row, 'Amount', money(entry.amountInCents), 'num');
@@ -97,7 +100,8 @@ export function followLive(table: HTMLTableElement): void {
       existing.replaceWith(buildRow(base, entry, Number(existing.dataset['count'] ?? '1') || 1));
     } else {
       // One row per event: another delivery of the same event takes its row's place, on top.
-      const same = entry.key === undefined ? null : body.querySelector<HTMLTableRowElement>(`tr[data-key="${CSS.escape(entry.key)}"]`);
+      const key = rowOf(entry).key;
+      const same = key.startsWith('entry:') ? null : body.querySelector<HTMLTableRowElement>(`tr[data-key="${CSS.escape(key)}"]`);
       const count = same === null ? 1 : (Number(same.dataset['count'] ?? '1') || 1) + 1;
       same?.remove();
       body.prepend(buildRow(base, entry, count));

@@ -1,5 +1,6 @@
 import type { JournalEntry } from '../../journal/delivery-journal.js';
 import type { SandboxDelivery } from '../console-sandbox.js';
+import { rowOf } from '../client/row-of.js';
 
 /** One gateway attempt, joined to the journal entry it produced (a fault attempt never reached the receiver). */
 interface GatewayAttempt {
@@ -21,14 +22,14 @@ export interface DeliveryGroup {
 }
 
 /**
- * Groups the journal's entries (newest first) by dedupe key, one group per event; an entry without a key
- * (forged, unreadable) is its own group. Under `pixhook dev` the emulator's deliveries are joined by their
+ * Groups the journal's entries (newest first) by dedupe key, one group per event (`rowOf`: an API Pix refund's
+ * call is the refund's row); an entry without a key (forged, unreadable) is its own group. Under `pixhook dev` the emulator's deliveries are joined by their
  * exact body: its attempts that reached the receiver pair, in order, with the entries of that body.
  */
 export function groupDeliveries(entries: readonly JournalEntry[], gateway: readonly SandboxDelivery[] = []): DeliveryGroup[] {
   const groups = new Map<string, DeliveryGroup>();
   for (const entry of entries) {
-    const key = entry.key ?? `entry:${entry.id}`;
+    const key = rowOf(entry).key;
     const group = groups.get(key) ?? { key, entries: [], gateway: [] };
     group.entries.push(entry);
     groups.set(key, group);

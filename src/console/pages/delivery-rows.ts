@@ -2,6 +2,7 @@ import type { JournalEntry, JournalQuery } from '../../journal/delivery-journal.
 import { html, type SafeHtml } from '../html.js';
 import { money, when } from '../format.js';
 import { deliveryState } from '../client/delivery-state.js';
+import { rowOf } from '../client/row-of.js';
 import type { SandboxDelivery } from '../console-sandbox.js';
 import { groupDeliveries, latencyOf, type DeliveryGroup } from './delivery-groups.js';
 
@@ -48,7 +49,8 @@ function attemptsCell(base: string, group: DeliveryGroup): SafeHtml {
 export function deliveryRow(base: string, entry: JournalEntry, group?: DeliveryGroup): SafeHtml {
   const resource = entry.resourceId;
   const state = deliveryState(entry);
-  const folded = group ?? { key: entry.key ?? `entry:${entry.id}`, entries: [entry], gateway: [] };
+  const row = rowOf(entry);
+  const folded = group ?? { key: row.key, entries: [entry], gateway: [] };
   return html`<tr
     data-delivery-id="${entry.id}"
     data-status="${entry.status}"
@@ -57,7 +59,7 @@ export function deliveryRow(base: string, entry: JournalEntry, group?: DeliveryG
     data-count="${folded.entries.length}"
   >
     <td data-label="Received (UTC)"><a href="${base}/deliveries/${encodeURIComponent(entry.id)}">${when(entry.at)}</a></td>
-    <td data-label="Event">${entry.event ?? '—'}</td>
+    <td data-label="Event">${row.event ?? '—'}</td>
     <td data-label="Resource">
       ${resource === undefined ? '—' : html`<a href="${base}/resources/${encodeURIComponent(resource)}">${resource}</a>`}
     </td>

@@ -37,6 +37,8 @@ export interface ApiPixEmulatorOptions {
   deliveryFaults?: DeliveryFault[];
   /** Epoch milliseconds. Default `Date.now`. */
   now?: () => number;
+  /** Told of each request answered (status 0: dropped by a fault), e.g. to print it; a throw is ignored. */
+  onRequest?: (entry: { method: string; path: string; status: number }) => void;
 }
 
 interface ResolvedApiPixEmulatorOptions {
@@ -76,6 +78,7 @@ const known = new Set([
   'refundSettleMs',
   'deliveryFaults',
   'now',
+  'onRequest',
 ]);
 
 const text = (name: string, value: unknown, fallback: string): string => {
@@ -95,6 +98,8 @@ export function resolveApiPixEmulatorOptions(options: ApiPixEmulatorOptions): Re
   }
   if (options.now !== undefined && typeof options.now !== 'function')
     throw new PixhookConfigError(`pixhook: \`now\` must be a function, got ${describeGiven(options.now)}`);
+  if (options.onRequest !== undefined && typeof options.onRequest !== 'function')
+    throw new PixhookConfigError(`pixhook: \`onRequest\` must be a function, got ${describeGiven(options.onRequest)}`);
   return {
     port: checkInteger('port', options.port ?? 0, 0, 65_535),
     host: text('host', options.host, '127.0.0.1'),

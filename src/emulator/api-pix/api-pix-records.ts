@@ -1,5 +1,6 @@
 // The emulated PSP's records, and how the standard writes them in answers: amounts are kept in cents and
 // written as decimal strings only there; times as ISO 8601.
+import { buildDynamicEmvCode } from '../emv-code.js';
 
 type CobStatus = 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
 type RefundStatus = 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
@@ -71,6 +72,13 @@ export function cobJson(cob: EmulatorCob, locationHost: string, pixOf: (endToEnd
     revisao: cob.revisao,
     loc: { id: cob.locId, location, tipoCob: cob.kind, criacao: iso(cob.createdAt) },
     location,
+    // The BR Code of the charge, as the spec's CobGerada carries it: the client's `pixCopyPaste`.
+    pixCopiaECola: buildDynamicEmvCode({
+      location,
+      amountInCents: cob.amountInCents,
+      merchantName: 'PIXHOOK EMULATOR',
+      merchantCity: 'SAO PAULO',
+    }),
     status: cob.status,
     ...(cob.devedor && { devedor: cob.devedor }),
     valor: { original: decimal(cob.amountInCents) },

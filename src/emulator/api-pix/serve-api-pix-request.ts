@@ -19,6 +19,7 @@ interface ServeParts {
   tokens: ReturnType<typeof createApiPixTokens>;
   requestFaults: ReturnType<typeof createFaultInjector>;
   log: ApiPixRequestLogEntry[];
+  onRequest?: ((entry: ApiPixRequestLogEntry) => void) | undefined;
 }
 
 /**
@@ -26,12 +27,19 @@ interface ServeParts {
  * route (405 for a known path with another method, 404 else), its Bearer token checked; every failure an
  * RFC 7807 problem, as the standard answers.
  */
-export function serveApiPixRequest({ routes, tokens, requestFaults, log }: ServeParts) {
+export function serveApiPixRequest({ routes, tokens, requestFaults, log, onRequest }: ServeParts) {
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const method = (request.method ?? 'GET').toUpperCase();
     const url = new URL(request.url ?? '/', 'https://emulator');
     const path = url.pathname;
-    const record = (status: number) => void log.push({ method, path, status });
+    const record = (status: number) => {
+      log.push({ method, path, status });
+      try {
+        onRequest?.({ method, path, status });
+      } catch {
+        // A listener's failure never changes an answer.
+      }
+    };
     const fault = requestFaults.take(method, path) as ApiPixRequestFault | undefined;
     if (fault?.action === 'drop-request') {
       record(0);

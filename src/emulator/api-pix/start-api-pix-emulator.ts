@@ -104,7 +104,7 @@ export async function startApiPixEmulator(options: ApiPixEmulatorOptions): Promi
     ...pspRoutes(state, scheduleSettle),
     ...controlRoutes({ state, faults, deliveries: () => deliveries.deliveries(), pixToKey, revokeTokens: tokens.revoke }),
   ];
-  const handle = serveApiPixRequest({ routes, tokens, requestFaults: faults.requests, log });
+  const handle = serveApiPixRequest({ routes, tokens, requestFaults: faults.requests, log, onRequest: options.onRequest });
   const server = createServer(
     {
       cert: certificates.pem.serverCert,
