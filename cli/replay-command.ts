@@ -1,4 +1,4 @@
-import { createProcessing, memoryDedupeStore } from '../src/index.js';
+import { createProcessing, memoryDedupeStore, type DeliveryJournal } from '../src/index.js';
 import { bulkReplay, replayFilterFrom, type BulkReplayResult } from '../src/console/bulk-replay.js';
 import { parseCommandLine, runCommand, UsageError } from './shared/cli-args.js';
 import type { CommandHelp } from './shared/command-help.js';
@@ -7,7 +7,7 @@ import { loadHandlers } from './shared/load-handlers.js';
 import { redisEnvHelp } from './shared/redis-backend.js';
 import { postgresShared, redisShared } from './shared/journal-backends.js';
 import { stderrLogger } from './shared/stderr-logger.js';
-import { bookFlags, bookFlagsHelp, bookFrom, type BookBackend } from './shared/book-flags.js';
+import { bookFlags, bookFlagsHelp, bookFrom } from './shared/book-flags.js';
 
 export const replayHelp: CommandHelp = {
   usage:

@@ -6,7 +6,7 @@ import { certificateIdentity } from '../../src/api-pix/receiver/certificate-name
 import { refusalWarningWindowMs } from '../../src/api-pix/receiver/refusal-warnings.js';
 import { memoryPaymentBook } from '../../src/index.js';
 import { apiPixBody, apiPixPix } from '../../src/testing/index.js';
-import { apiPixRefusalHint } from '../../cli/send-api-pix.js';
+import { apiPixRefusalHint } from '../../cli/shared/refusal-hint.js';
 import { call, proxySecret, urlSecret } from './fixtures.js';
 
 interface Line {
