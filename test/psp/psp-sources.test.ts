@@ -10,7 +10,7 @@ import { wooviSource } from '../../src/sources/woovi/source.js';
 import { decimalToCents, integerCents } from '../../src/sources/shared/cents.js';
 import { sameText } from '../../src/sources/shared/constant-time.js';
 import { sourceKey } from '../../src/sources/keys.js';
-import { memoryQuarantine, PixhookConfigError, type InvalidDelivery, type PixEvent } from '../../src/index.js';
+import { memoryQuarantine, normalizeEvent, PixhookConfigError, type InvalidDelivery, type PixEvent } from '../../src/index.js';
 import { pspSamples, signPagBank, signWoovi } from '../../src/testing/index.js';
 import { startConfirmationServer, type ConfirmationServer } from './confirmation-server.js';
 import { strangerKeys, wooviKeys } from './psp-profiles.js';
@@ -30,6 +30,11 @@ describe('shared pieces', () => {
     for (const bad of [0.001, -1, '1,50', 'x', null, Number.NaN, '1.234']) expect(decimalToCents(bad)).toBeUndefined();
     expect(integerCents('500')).toBe(500);
     expect(integerCents(1.5)).toBeUndefined();
+  });
+  it('keys the gateway’s and API Pix’s events as before, and a PSP’s with its provider first', () => {
+    const gateway = normalizeEvent({ event: 'transaction_paid', data: { id: 'tx', status: 'paid', amount: 100 } });
+    expect(gateway.ok && gateway.event.kind !== 'unknown' && sourceKey(gateway.event)).toBe('transaction_paid:tx:paid:100');
+    expect(gateway.ok && gateway.event.provider).toBe('gateway');
   });
   it('compares tokens over their whole length', () => {
     expect(sameText('abc', 'abc')).toBe(true);
@@ -148,7 +153,9 @@ describe('Woovi / OpenPix', () => {
       publicKeys: [strangerKeys.publicKey, Buffer.from(wooviKeys.publicKey).toString('base64')],
     });
     const check = rotated.bodyCheck!({ headers: { 'x-webhook-signature': documented } });
-    check.update(new TextEncoder().encode(body));
+    const bytes = new TextEncoder().encode(body);
+    check.update(bytes.subarray(0, 7));
+    check.update(bytes.subarray(7));
     expect(await check.end()).toEqual({ ok: true });
     const alone = wooviSource({ psp: 'woovi', publicKeys: [strangerKeys.publicKey] }).bodyCheck!({
       headers: { 'x-webhook-signature': documented },
