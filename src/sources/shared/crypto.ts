@@ -1,19 +1,9 @@
-import type * as NodeCrypto from 'node:crypto';
+import { nodeCrypto } from '../../signature/hmac-sha256.js';
 import type { MaybePromise } from '../../shared/maybe-promise.js';
 
-// As src/signature/hmac-sha256.ts: node:crypto where the runtime has it (synchronous, incremental),
-// Web Crypto on edge runtimes (the body then buffered until its end).
-const node = loadNodeCrypto();
-
-function loadNodeCrypto(): typeof NodeCrypto | undefined {
-  try {
-    const host = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
-    if (host.EdgeRuntime !== undefined) return undefined;
-    return host.process?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
-  } catch {
-    return undefined;
-  }
-}
+// node:crypto where the runtime has it (synchronous, incremental; the one loader in src/signature), Web
+// Crypto on edge runtimes (the body then buffered until its end).
+const node = nodeCrypto;
 
 const encoder = new TextEncoder();
 
@@ -30,7 +20,9 @@ export interface Digest {
   end(): MaybePromise<Uint8Array>;
 }
 
-function joined(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+/** The chunks as one array (no copy for one chunk). */
+export function joined(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1 && chunks[0]!.buffer instanceof ArrayBuffer) return chunks[0] as Uint8Array<ArrayBuffer>;
   let length = 0;
   for (const chunk of chunks) length += chunk.byteLength;
   const out = new Uint8Array(length);

@@ -3,7 +3,7 @@ import { andThen, isPromise, type MaybePromise } from '../../shared/maybe-promis
 import { readHeader } from '../../shared/read-header.js';
 import type { BodyCheck, RequestHead, Source, SourceRead, Verdict } from '../source.js';
 import { object } from '../shared/charge-event.js';
-import { pemOf, rsaKey, type RsaKey } from '../shared/crypto.js';
+import { joined, pemOf, rsaKey, type RsaKey } from '../shared/crypto.js';
 import { factKey } from '../shared/fact-key.js';
 import { configFail } from '../shared/options.js';
 import { readWoovi } from './read.js';
@@ -86,17 +86,4 @@ function decodeBase64(text: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-}
-
-function joined(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  let length = 0;
-  for (const chunk of chunks) length += chunk.byteLength;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
