@@ -1,3 +1,4 @@
+import { PixhookConfigError } from '../../shared/pixhook-error.js';
 import { nodeCrypto } from '../../signature/hmac-sha256.js';
 import type { MaybePromise } from '../../shared/maybe-promise.js';
 
@@ -79,7 +80,8 @@ export interface RsaKey {
 export function rsaKey(pem: string): RsaKey {
   if (node) {
     const key = node.createPublicKey(pem);
-    if (key.asymmetricKeyType !== 'rsa') throw new Error(`not an RSA key (${String(key.asymmetricKeyType)})`);
+    if (key.asymmetricKeyType !== 'rsa')
+      throw new PixhookConfigError(`pixhook: \`publicKeys\` holds a ${String(key.asymmetricKeyType)} key, not an RSA one.`);
     return { verify: (data, signature) => node.verify('sha256', data, key, signature) };
   }
   const body = pem.replace(/-----[^-]+-----/g, '').replace(/\s/g, '');
@@ -93,6 +95,6 @@ export function rsaKey(pem: string): RsaKey {
 
 /** Signs with an RSA private key (PEM): the test kit's Woovi signer. Node only. */
 export function rsaSign(privateKeyPem: string, data: Uint8Array | string): string {
-  if (!node) throw new Error('rsaSign needs node:crypto');
+  if (!node) throw new PixhookConfigError('pixhook: `privateKey` cannot sign here: signWoovi needs node:crypto (Node, Bun or Deno).');
   return node.sign('sha256', typeof data === 'string' ? encoder.encode(data) : data, privateKeyPem).toString('base64');
 }

@@ -22,14 +22,14 @@ const header = 'x-webhook-signature';
 /** Woovi / OpenPix: `x-webhook-signature` (RSA-SHA256, base64) over the raw body, against a set of public keys. */
 export function wooviSource(options: WooviOptions): Source {
   const given = options.publicKeys as unknown;
-  if (!Array.isArray(given) || given.length === 0) configFail('`publicKeys` is required: a non-empty list of PEM public keys.');
+  if (!Array.isArray(given) || given.length === 0) configFail('publicKeys', 'is required: a non-empty list of PEM public keys.');
   const keys: RsaKey[] = (given as unknown[]).map((key, i) => {
     const pem = typeof key === 'string' ? pemOf(key) : undefined;
-    if (pem === undefined) return configFail(`\`publicKeys[${String(i)}]\` is not a PEM public key (nor base64 of one).`);
+    if (pem === undefined) return configFail(`publicKeys[${String(i)}]`, `is not a PEM public key (nor base64 of one).`);
     try {
       return rsaKey(pem);
     } catch {
-      return configFail(`\`publicKeys[${String(i)}]\` is not an RSA public key.`);
+      return configFail(`publicKeys[${String(i)}]`, `is not an RSA public key.`);
     }
   });
 
