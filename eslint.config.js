@@ -64,6 +64,18 @@ export default tseslint.config(
     ['../dedupe/*', '../metrics/*', '../book/*', '../journal/*', '../processing/*', '../intake/*'],
     'events and signatures sit below dedupe, the book, the journal and processing',
   ),
+  // A source (src/sources: one PSP's authentication, reader, fetch, key) sees only what an event is and how
+  // a signature is checked: the pipeline serves it, never the other way round.
+  ...layer(
+    ['src/sources/**'],
+    ['dedupe', 'book', 'journal', 'processing', 'intake', 'metrics', 'psp', 'api-pix', 'testing', 'emulator'].flatMap((name) => [
+      `../${name}/*`,
+      `../../${name}/*`,
+      `../../${name}/**`,
+    ]),
+    'sources import only src/shared, src/events and src/signature (no dedupe, book, journal, processing, intake)',
+  ),
+  ...layer(['src/psp/**'], [], 'the PSP receiver composes intake, processing and sources; nothing under src/ reaches adapters'),
   ...layer(
     ['src/dedupe/**', 'src/metrics/**'],
     ['../book/*', '../journal/*', '../processing/*', '../intake/*'],

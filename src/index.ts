@@ -79,6 +79,7 @@ export type {
 } from './events/event-names.js';
 export type {
   EventSource,
+  Provider,
   EventWarning,
   JsonObject,
   PayloadVariant,
@@ -89,6 +90,7 @@ export type {
   PixRefund,
   Transaction,
   TransactionEvent,
+  PspTransactionEvent,
   Transfer,
   TransferEvent,
   UnknownEvent,

@@ -76,6 +76,8 @@ export function createDisputeAlerts(options: DisputeAlertsOptions): DisputeAlert
       variant: 'b',
       // Rebuilt from the book, not a delivery: `payload` is the dispute as the book holds it.
       source: 'webhook',
+      // The book keeps no sender: an alert names the gateway's family, whose dispute event it mirrors.
+      provider: 'gateway',
       warnings: [],
       payload: { dispute: { ...dispute } },
       transaction: {

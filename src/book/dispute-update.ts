@@ -1,4 +1,4 @@
-import type { TransactionEvent } from '../events/event-types.js';
+import type { PspTransactionEvent, TransactionEvent } from '../events/event-types.js';
 import type { Dispute } from './payment-book.js';
 
 // MED providers close a dispute with one of these; any other status (or none) keeps it open, so an
@@ -23,7 +23,11 @@ export function isOpenDisputeStatus(status: string | undefined): boolean {
  * The resource's disputes after a `transaction_infraction`: a new one opened, or the one with the same
  * infraction id (else the same `openedAt`) updated. A new list; the given one is not changed.
  */
-export function applyInfraction(disputes: readonly Dispute[], event: TransactionEvent, receivedAt: number): Dispute[] {
+export function applyInfraction(
+  disputes: readonly Dispute[],
+  event: TransactionEvent | PspTransactionEvent,
+  receivedAt: number,
+): Dispute[] {
   const infraction = event.transaction.infraction ?? {};
   const stated = validTime(infraction.openedAt);
   const index = disputes.findIndex((known) =>

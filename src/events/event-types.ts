@@ -11,6 +11,12 @@ import type {
 /** Which of the gateway's payload shapes the delivery used. */
 export type PayloadVariant = 'a' | 'b' | 'short';
 
+/**
+ * Who sent the event: the gateway of \`pix-service-interface.md\`, a bank speaking the Central Bank's API Pix,
+ * or one of the PSPs \`pixhook/psp\` receives. \`source\` says how it arrived; \`provider\` says from whom.
+ */
+export type Provider = 'gateway' | 'api-pix' | 'mercado-pago' | 'asaas' | 'pagbank' | 'woovi' | 'pagarme';
+
 /** How the event reached pixhook: a signed delivery, a reconciliation read, or a replay from quarantine/dead letters. */
 export type EventSource = 'webhook' | 'reconcile' | 'replay';
 
@@ -99,6 +105,8 @@ interface EventBase<N extends string> {
   variant: PayloadVariant;
   /** `webhook` for a signed delivery (the default), `reconcile` or `replay` when pixhook re-created it. */
   source: EventSource;
+  /** Who sent it: `gateway`, `api-pix`, or the PSP (`mercado-pago`, `asaas`, `pagbank`, `woovi`, `pagarme`). */
+  provider: Provider;
   /** Variant B's top-level `id` (often the transaction's id, not unique per delivery). */
   deliveryId?: string;
   /** Variant B's `scope`: `postback` (the charge's postbackUrl) or `user` (a registered webhook). */
@@ -126,9 +134,22 @@ export interface TransferEvent<N extends TransferEventName = TransferEventName> 
   transfer: Transfer;
 }
 
+/**
+ * A charge event read from a PSP's own body (`pixhook/psp`): the same names and `transaction` fields as the
+ * gateway's, so one handler serves every PSP; `provider` names the PSP and `payload` keeps what it was read
+ * from (the webhook's body, or the record fetched from the PSP's API where the body is only a hint).
+ */
+export interface PspTransactionEvent<N extends TransactionEventName = TransactionEventName> extends Omit<EventBase<N>, 'variant'> {
+  kind: 'transaction';
+  /** Always `psp`: the body is the PSP's own shape, not one of the gateway's. */
+  variant: 'psp';
+  transaction: Transaction;
+}
+
 /** Every known event, discriminated by `name` (and by `kind`). */
 export type PixEvent =
   | { [N in TransactionEventName]: TransactionEvent<N> }[TransactionEventName]
+  | { [N in TransactionEventName]: PspTransactionEvent<N> }[TransactionEventName]
   | { [N in TransferEventName]: TransferEvent<N> }[TransferEventName]
   | ApiPixEvent;
 
@@ -140,6 +161,7 @@ export interface UnknownEvent {
   kind: 'unknown';
   name: string;
   source: EventSource;
+  provider: Provider;
   deliveryId?: string;
   payload: JsonObject;
 }

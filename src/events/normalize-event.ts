@@ -38,7 +38,7 @@ export function normalizeEvent(value: unknown, options?: NormalizeOptions): Norm
   }
   if (!isPixEventName(name)) {
     const deliveryId = asId(value['id']);
-    const event: UnknownEvent = { kind: 'unknown', name, source, payload: value };
+    const event: UnknownEvent = { kind: 'unknown', name, source, provider: 'gateway', payload: value };
     if (deliveryId !== undefined) event.deliveryId = deliveryId;
     return { ok: true, event };
   }
@@ -80,8 +80,8 @@ export function normalizeEvent(value: unknown, options?: NormalizeOptions): Norm
   // The union is keyed by name; isTransferEventName proved which kind this name belongs to.
   const event = (
     transfer
-      ? { kind, name, variant, source, transfer: readTransfer(r, essentials, resource, base) }
-      : { kind, name, variant, source, transaction: readTransaction(r, essentials, resource, base, value) }
+      ? { kind, name, variant, source, provider: 'gateway', transfer: readTransfer(r, essentials, resource, base) }
+      : { kind, name, variant, source, provider: 'gateway', transaction: readTransaction(r, essentials, resource, base, value) }
   ) as PixEvent;
   if (deliveryId !== undefined) event.deliveryId = deliveryId;
   if (scope !== undefined) event.scope = scope;

@@ -114,6 +114,7 @@ function receivedFrom(read: PixRead, source: EventSource, item: JsonObject): Pix
     name: 'pix_received',
     variant: 'api-pix',
     source,
+    provider: 'api-pix',
     pix: read.pix,
     transaction: chargeOf(read.pix, 'paid'),
     warnings: read.warnings,
@@ -181,6 +182,7 @@ function refundFrom(
     name: 'pix_refund_updated',
     variant: 'api-pix',
     source,
+    provider: 'api-pix',
     refund,
     pix: read.pix,
     transaction,
@@ -235,6 +237,7 @@ export function recurrenceEvent(item: unknown, base: string, source: EventSource
       name: 'recurrence_updated',
       variant: 'api-pix',
       source,
+      provider: 'api-pix',
       recurrence: { id, status, ...(updatedAt !== undefined && { updatedAt }) },
       // An authorization moves no money: the book keeps its status under its own id, amount 0.
       transaction: { id: 'rec:' + id, status, amountInCents: 0 },
@@ -266,6 +269,7 @@ export function recurringChargeEvent(
       name: 'recurring_charge_updated',
       variant: 'api-pix',
       source,
+      provider: 'api-pix',
       recurringCharge: { txid, status, ...(recurrenceId !== undefined && { recurrenceId }), ...(updatedAt !== undefined && { updatedAt }) },
       // The payment itself arrives as a `pix_received` for this txid; this only tells the charge's state.
       transaction: { id: 'cobr:' + txid, status, amountInCents: 0 },

@@ -1,7 +1,7 @@
 // Every journal entry and attempt is built here, after the answer, from what the pipeline kept of a
 // delivery: the receiver's deliveries, replays handed to `accept`, and handler runs.
 import { channelOf } from '../events/book-channel.js';
-import type { ApiPixEvent, PixEvent, UnknownEvent } from '../events/event-types.js';
+import type { ApiPixEvent, PixEvent, PspTransactionEvent, UnknownEvent } from '../events/event-types.js';
 import { describeError } from '../shared/describe-error.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
@@ -139,7 +139,7 @@ interface JournaledCall {
   readonly body: string | undefined;
   readonly request: { readonly peer?: { readonly address?: string | undefined } | undefined; readonly remoteAddress?: string | undefined };
   readonly outcomes: readonly {
-    readonly event: ApiPixEvent;
+    readonly event: ApiPixEvent | PspTransactionEvent;
     readonly accepted: { readonly key?: string | undefined; readonly reason?: ReasonCode | undefined };
   }[];
 }

@@ -1,6 +1,6 @@
 import type { DedupeStore } from '../dedupe/dedupe-store.js';
 import { memoryDedupeStore } from '../dedupe/memory-dedupe-store.js';
-import { eventKey } from '../events/event-key.js';
+import { sourceKey } from '../sources/keys.js';
 import type { EventSource, PixEvent } from '../events/event-types.js';
 import { guardLogger, withTraceFields, type Logger } from '../shared/logger.js';
 import type { Telemetry } from '../shared/telemetry.js';
@@ -50,7 +50,7 @@ export interface ProcessingOptions {
   mode?: AckMode;
   /** Dedupe store. Default: `memoryDedupeStore()`, bounded, in this process only. */
   store?: DedupeStore;
-  /** Dedupe key of an event. Default `eventKey` (name, resource, status, amount and the event's own facts). */
+  /** Dedupe key of an event. Default `eventKey` (name, resource, status, amount and the event's own facts); a PSP's events (`pixhook/psp`) start with their provider. */
   dedupeKey?: (event: PixEvent) => string;
   /** How long a processed key answers `duplicate`. Default 24 h (covers the sender's 5 attempts). */
   dedupeTtlMs?: number;
@@ -168,7 +168,7 @@ export function resolveProcessingOptions(options: ProcessingOptions): ResolvedPr
   return {
     mode,
     store: options.store ?? memoryDedupeStore(),
-    dedupeKey: options.dedupeKey ?? eventKey,
+    dedupeKey: options.dedupeKey ?? sourceKey,
     dedupeTtlMs: checkTtlMs('dedupeTtlMs', options.dedupeTtlMs, 24 * 60 * 60 * 1000),
     claimTtlMs: checkTimeoutMs('claimTtlMs', options.claimTtlMs, 5_000),
     deadlineMs: checkTimeoutMs('deadlineMs', options.deadlineMs, 8_000),

@@ -26,3 +26,5 @@ export { deliver } from './deliver.js';
 export type { DeliverOptions, DeliveryAttempt, DeliveryResult, Sleep } from './deliver.js';
 export { apiPixAmount, apiPixBody, apiPixPix, apiPixRefund } from './api-pix-payloads.js';
 export type { ApiPixDevolucao, ApiPixPix, ApiPixPixOptions, ApiPixRefundOptions } from './api-pix-payloads.js';
+export { mercadoPagoManifest, pspSamples, signAsaas, signMercadoPago, signPagarme, signPagBank, signWoovi } from './psp-sign.js';
+export type { MercadoPagoSigned } from './psp-sign.js';

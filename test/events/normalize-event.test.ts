@@ -79,6 +79,7 @@ describe('normalizeEvent', () => {
       name: 'transaction_paid',
       variant: 'a',
       source: 'webhook',
+      provider: 'gateway',
       timestamp: '2026-11-22T12:00:00.000Z',
       transaction: { id: 'tx_a_0001', status: 'paid', amountInCents: 15990, netAmountInCents: 15510, customer: { name: 'Maria da Silva' } },
       warnings: [],
@@ -169,6 +170,7 @@ describe('normalizeEvent', () => {
       kind: 'unknown',
       name: 'transaction_chargeback',
       source: 'webhook',
+      provider: 'gateway',
       deliveryId: 'd1',
       payload: { event: 'transaction_chargeback', id: 'd1', whatever: [1] },
     });

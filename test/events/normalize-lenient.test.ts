@@ -369,6 +369,7 @@ describe('source', () => {
         kind: 'unknown',
         name: 'transaction_chargeback',
         source: 'replay',
+        provider: 'gateway',
         deliveryId: '9',
         payload: { event: 'transaction_chargeback', id: 9 },
       },

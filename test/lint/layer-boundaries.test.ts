@@ -41,6 +41,13 @@ describe('layer boundaries (eslint no-restricted-imports)', () => {
     ['adapters/express/probe.ts', "import { createConsole } from '../../src/console/index.js';"],
     ['src/console/probe.ts', "import { eventKey } from '../events/event-key.js';"],
     ['src/console/client/probe.ts', "import { html } from '../html.js';"],
+    // Issue 38: a source imports only shared, events and signature, at any depth of src/sources/.
+    ['src/sources/probe.ts', "import { createProcessing } from '../processing/create-processing.js';"],
+    ['src/sources/asaas/probe.ts', "import { guardStore } from '../../dedupe/guard-store.js';"],
+    ['src/sources/woovi/probe.ts', "import { memoryPaymentBook } from '../../book/memory-payment-book.js';"],
+    ['src/sources/pagbank/probe.ts', "import { memoryJournal } from '../../journal/memory-journal.js';"],
+    ['src/sources/shared/probe.ts', "import { readBody } from '../../intake/read-body.js';"],
+    ['src/sources/mercado-pago/probe.ts', "import { createPspReceiver } from '../../psp/index.js';"],
     // Issue 23: the journal sits below processing and intake, which write it.
     ['src/journal/probe.ts', "import { createProcessing } from '../processing/create-processing.js';"],
     // Declared backends: the book and the journal have their own layers, and Redis/Postgres see only backend.ts.
@@ -82,6 +89,9 @@ describe('layer boundaries (eslint no-restricted-imports)', () => {
     ['src/book/probe.ts', "import type { Violation } from '../events/violation.js';"],
     ['src/journal/probe.ts', "import { channelOf } from '../events/book-channel.js';"],
     ['src/book/probe.ts', "import type { DedupeStore } from '../dedupe/dedupe-store.js';"],
+    ['src/sources/asaas/probe.ts', "import { eventKey } from '../../events/event-key.js';"],
+    ['src/sources/shared/probe.ts', "import { readHeader } from '../../shared/read-header.js';"],
+    ['src/processing/probe.ts', "import { sourceKey } from '../sources/keys.js';"],
   ])('%s: %s is allowed', async (file, source) => {
     expect(await restricted(file, `${source}\nexport {};\n`)).toEqual([]);
   });

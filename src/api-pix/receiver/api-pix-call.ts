@@ -1,13 +1,13 @@
-import type { ApiPixEvent } from '../../events/event-types.js';
+import type { ApiPixEvent, PspTransactionEvent } from '../../events/event-types.js';
 import type { EssentialFailure } from '../../events/read-essentials.js';
 import type { ReceiveRequest } from '../../intake/create-receiver.js';
 import type { JournalRecord } from '../../journal/journal-writer.js';
 import type { AcceptResult } from '../../processing/create-processing.js';
 import type { ApiPixCallback } from './read-batch.js';
 
-/** One item's outcome inside a call. */
+/** One item's outcome inside a call (an API Pix call's, or a PSP delivery's: `pixhook/psp` reuses `batchAnswer`). */
 export interface ItemOutcome {
-  event: ApiPixEvent;
+  event: ApiPixEvent | PspTransactionEvent;
   accepted: AcceptResult;
 }
 

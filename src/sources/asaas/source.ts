@@ -1,0 +1,80 @@
+import { escapePart } from '../../events/key-part.js';
+import type { JsonObject, PixEvent } from '../../events/event-types.js';
+import { readHeader } from '../../shared/read-header.js';
+import type { Fetched, Hint, RequestHead, Source, SourceRead, Verdict } from '../source.js';
+import { object, text } from '../shared/charge-event.js';
+import { sameText } from '../shared/constant-time.js';
+import { factKey } from '../shared/fact-key.js';
+import { baseUrl, fetchRecord } from '../shared/fetch-record.js';
+import { configFail, optionalText, requiredText } from '../shared/options.js';
+import { asaasEvent, isAsaasPaymentEvent, readAsaasBody } from './read.js';
+
+export interface AsaasOptions {
+  psp: 'asaas';
+  /** The access token chosen when the webhook was registered: Asaas sends it in `asaas-access-token`. */
+  token: string;
+  /** With it, each payment is confirmed with `GET /v3/payments/{id}` (the key in the `access_token` header) before it counts. */
+  apiKey?: string;
+  /** Default `https://api.asaas.com` (sandbox: `https://api-sandbox.asaas.com`). */
+  apiBaseUrl?: string;
+}
+
+const header = 'asaas-access-token';
+
+/**
+ * Asaas (docs.asaas.com, "Sobre os webhooks" / "Como implementar a autenticação"): no signature, a static
+ * token in `asaas-access-token`, compared in constant time and masked wherever a request is kept. At
+ * least once: the dedupe key is the event's own `id` (`evt_…`).
+ */
+export function asaasSource(options: AsaasOptions): Source {
+  const token = requiredText('token', options.token);
+  const apiKey = optionalText('apiKey', options.apiKey);
+  const api = baseUrl('apiBaseUrl', options.apiBaseUrl, 'https://api.asaas.com', configFail);
+
+  function authenticate(head: RequestHead): Verdict {
+    const given = readHeader(head.headers, header);
+    if (given === undefined || given === '')
+      return { ok: false, reason: 'signature_missing', hint: `no ${header} header`, message: 'The asaas-access-token header is missing.' };
+    return sameText(given, token) ? { ok: true } : { ok: false, reason: 'signature_mismatch', hint: `${header} does not match` };
+  }
+
+  function read(json: unknown): SourceRead {
+    const body = object(json);
+    const name = body === undefined ? undefined : body['event'];
+    if (body === undefined || !isAsaasPaymentEvent(name)) {
+      if (typeof name === 'string') return { events: [], hints: [], failures: [] };
+      return { events: [], hints: [], failures: [{ path: 'event', message: 'event: expected the Asaas event name' }] };
+    }
+    const event = readAsaasBody(body);
+    if (event === undefined)
+      return { events: [], hints: [], failures: [{ path: 'payment', message: 'payment: expected its id and a decimal value' }] };
+    if (apiKey === undefined) return { events: [event], hints: [], failures: [] };
+    return { events: [], hints: [{ id: event.transaction.id, resource: 'payment', deliveryId: event.deliveryId, body }], failures: [] };
+  }
+
+  async function fetchPayment(hint: Hint, signal: AbortSignal): Promise<Fetched> {
+    const got = await fetchRecord(`${api}/v3/payments/${encodeURIComponent(hint.id)}`, { access_token: apiKey! }, signal);
+    if (got.status !== 'found') return got;
+    // The fetched payment's own status decides; the event keeps the webhook's id (its dedupe key).
+    const event = asaasEvent(got.record, got.record, { id: hint.deliveryId, dateCreated: text(hint.body['dateCreated']) });
+    return event === undefined
+      ? { status: 'unavailable', hint: 'the fetched payment misses its id, status or value' }
+      : { status: 'events', events: [event] };
+  }
+
+  return {
+    provider: 'asaas',
+    needs: { url: false },
+    secrets: { headers: [header], params: [] },
+    authenticate,
+    read,
+    ...(apiKey !== undefined && { fetch: fetchPayment }),
+    key: asaasKey,
+    reread: (payload: JsonObject) => readAsaasBody(payload, 'replay') ?? asaasEvent(payload, payload, {}, 'replay'),
+  };
+}
+
+/** `asaas:evt:<event id>` (at least once: a resent event keeps its id); the fact's key when there is no id. */
+export function asaasKey(event: PixEvent): string {
+  return event.deliveryId === undefined ? factKey(event) : 'asaas:evt:' + escapePart(event.deliveryId);
+}

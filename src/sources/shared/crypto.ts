@@ -1,0 +1,100 @@
+import { PixhookConfigError } from '../../shared/pixhook-error.js';
+import { nodeCrypto } from '../../signature/hmac-sha256.js';
+import type { MaybePromise } from '../../shared/maybe-promise.js';
+
+// node:crypto where the runtime has it (synchronous, incremental; the one loader in src/signature), Web
+// Crypto on edge runtimes (the body then buffered until its end).
+const node = nodeCrypto;
+
+const encoder = new TextEncoder();
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** Bytes hashed as they arrive: `update` per chunk, `end` once. */
+export interface Digest {
+  update(chunk: Uint8Array | string): void;
+  /** The digest's bytes. */
+  end(): MaybePromise<Uint8Array>;
+}
+
+/** The chunks as one array (no copy for one chunk). */
+export function joined(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1 && chunks[0]!.buffer instanceof ArrayBuffer) return chunks[0] as Uint8Array<ArrayBuffer>;
+  let length = 0;
+  for (const chunk of chunks) length += chunk.byteLength;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/** SHA-256 over everything `update` is given. */
+export function sha256(): Digest {
+  if (node) {
+    const hash = node.createHash('sha256');
+    return { update: (chunk) => void hash.update(chunk), end: () => new Uint8Array(hash.digest()) };
+  }
+  const chunks: Uint8Array[] = [];
+  return {
+    update: (chunk) => void chunks.push(typeof chunk === 'string' ? encoder.encode(chunk) : chunk),
+    end: async () => new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', joined(chunks))),
+  };
+}
+
+/** HMAC-SHA256 of `text` with `secret`, in lower-case hex. */
+export function hmacSha256Hex(secret: string, text: string): MaybePromise<string> {
+  if (node) return node.createHmac('sha256', secret).update(text).digest('hex');
+  return globalThis.crypto.subtle
+    .importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+    .then((key) => globalThis.crypto.subtle.sign('HMAC', key, encoder.encode(text)))
+    .then((mac) => hex(new Uint8Array(mac)));
+}
+
+/** Lower-case hex of a digest's bytes. */
+export function hexOf(bytes: MaybePromise<Uint8Array>): MaybePromise<string> {
+  return bytes instanceof Uint8Array ? hex(bytes) : bytes.then(hex);
+}
+
+/** A public key's PEM text from PEM, or from base64 of a PEM (as Woovi publishes its keys), or undefined. */
+export function pemOf(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('-----BEGIN')) return trimmed;
+  if (!/^[A-Za-z0-9+/=\s]+$/.test(trimmed)) return undefined;
+  const decoded = new TextDecoder().decode(Uint8Array.from(atob(trimmed.replace(/\s/g, '')), (c) => c.charCodeAt(0)));
+  return decoded.trim().startsWith('-----BEGIN') ? decoded.trim() : undefined;
+}
+
+/** One RSA public key, parsed once, verifying RSASSA-PKCS1-v1_5 with SHA-256 (`sha256WithRSAEncryption`). */
+export interface RsaKey {
+  verify(data: Uint8Array, signature: Uint8Array): MaybePromise<boolean>;
+}
+
+/** Parses a PEM public key (SPKI, `BEGIN PUBLIC KEY`); throws when it is not one. */
+export function rsaKey(pem: string): RsaKey {
+  if (node) {
+    const key = node.createPublicKey(pem);
+    if (key.asymmetricKeyType !== 'rsa')
+      throw new PixhookConfigError(`pixhook: \`publicKeys\` holds a ${String(key.asymmetricKeyType)} key, not an RSA one.`);
+    return { verify: (data, signature) => node.verify('sha256', data, key, signature) };
+  }
+  const body = pem.replace(/-----[^-]+-----/g, '').replace(/\s/g, '');
+  const der = Uint8Array.from(atob(body), (c) => c.charCodeAt(0));
+  const imported = globalThis.crypto.subtle.importKey('spki', der, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']);
+  return {
+    verify: async (data, signature) =>
+      globalThis.crypto.subtle.verify('RSASSA-PKCS1-v1_5', await imported, signature as BufferSource, data as BufferSource),
+  };
+}
+
+/** Signs with an RSA private key (PEM): the test kit's Woovi signer. Node only. */
+export function rsaSign(privateKeyPem: string, data: Uint8Array | string): string {
+  if (!node) throw new PixhookConfigError('pixhook: `privateKey` cannot sign here: signWoovi needs node:crypto (Node, Bun or Deno).');
+  return node.sign('sha256', typeof data === 'string' ? encoder.encode(data) : data, privateKeyPem).toString('base64');
+}
