@@ -1,5 +1,6 @@
 import type { createAnswerMetrics } from '../metrics/receiver-metrics.js';
 import type { Processing } from '../processing/create-processing.js';
+import { deliveryProcessingOf } from '../processing/delivery-context.js';
 import { registrationOf } from '../processing/handler-registry.js';
 import type { MaybePromise } from '../shared/maybe-promise.js';
 import type { ReceiveResult } from './receive-answer.js';
@@ -22,6 +23,7 @@ export function receiverOver(parts: {
   answers: Pick<ReturnType<typeof createAnswerMetrics>, 'snapshot'>;
 }): Receiver {
   const { processing, invalidHandlers, handle, answers } = parts;
+  const intake = deliveryProcessingOf(processing);
   const receiver: Receiver = {
     ...registrationOf(() => receiver, processing),
     onInvalid(handler) {
@@ -38,6 +40,7 @@ export function receiverOver(parts: {
     drain: (options) => processing.drain(options),
     close: (options) => (parts.ownsProcessing ? processing.close(options) : processing.drain(options)),
     metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
+    health: () => intake.health(),
   };
   return receiver;
 }
