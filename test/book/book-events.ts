@@ -12,12 +12,32 @@ export interface Delivery {
 /** A charge event as normalizeEvent would give it: status from the name unless given, 1000 cents by default. */
 export function chargeEvent(name: TransactionEventName, fields: Partial<Transaction> & { id: string }, delivery: Delivery = {}): PixEvent {
   const transaction: Transaction = { status: defaultStatusOf[name], amountInCents: 1000, ...fields };
-  return { kind: 'transaction', name, variant: 'b', source: 'webhook', provider: 'gateway', warnings: [], payload: {}, ...delivery, transaction } as PixEvent;
+  return {
+    kind: 'transaction',
+    name,
+    variant: 'b',
+    source: 'webhook',
+    provider: 'gateway',
+    warnings: [],
+    payload: {},
+    ...delivery,
+    transaction,
+  } as PixEvent;
 }
 
 export function transferEvent(name: TransferEventName, fields: Partial<Transfer> & { id: string }, delivery: Delivery = {}): PixEvent {
   const transfer: Transfer = { status: defaultStatusOf[name], amountInCents: 5000, ...fields };
-  return { kind: 'transfer', name, variant: 'b', source: 'webhook', provider: 'gateway', warnings: [], payload: {}, ...delivery, transfer } as PixEvent;
+  return {
+    kind: 'transfer',
+    name,
+    variant: 'b',
+    source: 'webhook',
+    provider: 'gateway',
+    warnings: [],
+    payload: {},
+    ...delivery,
+    transfer,
+  } as PixEvent;
 }
 
 /** `event` held on charge `c` (a held event as a book keeps it), for the pure release checks. */
