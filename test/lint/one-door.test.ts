@@ -58,7 +58,7 @@ describe('one door to the handlers', () => {
     expect(runQueued).toMatch(/scope\.order\.runInTurn\(/);
     expect(runQueued).not.toMatch(/\brunAttempt\b/);
     expect(code('src/processing/create-processing.ts')).toMatch(
-      /runQueued\(scope, job, run, newOwner\(\), book && \(\(queued\) => bookStage!\.recordInBook\(book, queued\)\)\)/,
+      /runQueued\(scope, job, run, newOwner\(\), book && \((async )?\(queued\) => bookStage!\.recordInBook\(book, queued\)\)\)/,
     );
   });
 
