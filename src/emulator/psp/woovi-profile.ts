@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { signWoovi } from '../../sources/woovi/sign.js';
 import type { PspCharge, PspProfile } from './psp-profile.js';
 import { randomId } from './psp-credentials.js';
@@ -9,7 +9,14 @@ interface KeyPair {
   privateKey: string;
 }
 
-function keyPair(): KeyPair {
+function keyPair(given?: string): KeyPair {
+  // A given private key (PEM, as `pixhook send --profile woovi --key` reads it) signs instead of a new pair.
+  if (given !== undefined)
+    return {
+      id: `key_${randomId(6)}`,
+      publicKey: createPublicKey(given).export({ type: 'spki', format: 'pem' }).toString(),
+      privateKey: given,
+    };
   const { publicKey, privateKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -23,10 +30,11 @@ function keyPair(): KeyPair {
  * webhook-public-keys, webhook-retry): `x-webhook-signature` is RSA-SHA256 (base64) over the raw body,
  * signed by the sources' own signer with a key pair made for this run; `GET /api/v1/webhook/public-keys`
  * lists the public keys (base64 of PEM, with `key_identifier` and `is_current`), and the rotate control
- * makes a new current key. 8 attempts, 10 s × 2ⁿ apart. No confirmation is needed.
+ * makes a new current key. 8 attempts, 10 s × 2ⁿ apart. No confirmation is needed. `privateKey` in the
+ * given credentials signs instead of a key made for the run.
  */
-export function wooviProfile(): PspProfile {
-  const keys: KeyPair[] = [keyPair()];
+export function wooviProfile(given: Readonly<Record<string, string>>): PspProfile {
+  const keys: KeyPair[] = [keyPair(given['privateKey'])];
   const current = () => keys[keys.length - 1] as KeyPair;
 
   function record(charge: PspCharge): Record<string, unknown> {
