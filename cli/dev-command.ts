@@ -12,6 +12,8 @@ import { redactedUrl } from '../src/shared/redacted-url.js';
 import { parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import type { CommandHelp } from './shared/command-help.js';
 import { runApiPixDev } from './shared/dev-api-pix.js';
+import { isPspProfileName } from './send-psp.js';
+import { runPspDev } from './shared/dev-psp.js';
 import { devForwarder } from './shared/dev-forward.js';
 import { devSandbox } from './shared/dev-sandbox.js';
 import { serveDev } from './shared/dev-server.js';
@@ -28,7 +30,7 @@ export const devHelp: CommandHelp = {
     {
       flag: '--profile <p>',
       meaning:
-        "gateway (default) or api-pix: the standard PSP over mTLS, a receiver behind mTLS with the run's certificates, its webhook registered; --secret, --forward-to and --variant do not apply",
+        "gateway (default); api-pix: the standard PSP over mTLS, a receiver behind mTLS with the run's certificates, its webhook registered; or a PSP (mercado-pago, asaas, pagbank, woovi, pagarme): its emulator and createPspReceiver at /webhooks/<psp>; --secret, --forward-to and --variant apply to gateway only",
     },
     { flag: '--port <n>', meaning: 'the port of the console and the receiver, 0–65535 (0: any free port) (default 4000)' },
     {
@@ -68,8 +70,18 @@ export function devCommand(argv: string[]): Promise<number> {
       variant: { type: 'string' },
       profile: { type: 'string', default: 'gateway' },
     });
+    if (isPspProfileName(values.profile)) {
+      for (const flag of ['secret', 'forward-to', 'variant'] as const) {
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} does not apply to --profile ${values.profile}`);
+      }
+      const register = values.handlers === undefined ? undefined : await loadHandlers(values.handlers);
+      await runPspDev({ psp: values.profile, port: portFrom(values.port, 4000), register, handlersName: values.handlers });
+      return 0;
+    }
     if (values.profile !== 'gateway' && values.profile !== 'api-pix')
-      throw new UsageError(`--profile must be gateway or api-pix, got ${jsonText(values.profile)}`);
+      throw new UsageError(
+        `--profile must be gateway, api-pix, mercado-pago, asaas, pagbank, woovi or pagarme, got ${jsonText(values.profile)}`,
+      );
     if (values.profile === 'api-pix') {
       for (const flag of ['secret', 'forward-to', 'variant'] as const) {
         if (values[flag] !== undefined)

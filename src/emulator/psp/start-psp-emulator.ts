@@ -32,6 +32,8 @@ export interface PspEmulator {
   injectFetchFault(fault: PspFetchFault): void;
   injectDeliveryFault(fault: DeliveryFault): ActiveDeliveryFault;
   clearDeliveryFaults(): void;
+  /** The delivery faults in force. */
+  deliveryFaultsInForce(): ActiveDeliveryFault[];
   /** True while the queue is paused (Asaas after 15 failed attempts in a row). */
   paused(): boolean;
   /** Re-enables a paused queue: the kept webhooks are sent again. */
@@ -96,6 +98,7 @@ export async function startPspEmulator(options: PspEmulatorOptions): Promise<Psp
     injectFetchFault: (fault) => void fetchFaults.push({ ...fetchFaultSchema.parse(fault) }),
     injectDeliveryFault: (fault) => deliveryFaults.add(checkDeliveryFault('fault', fault)),
     clearDeliveryFaults: () => deliveryFaults.clear(),
+    deliveryFaultsInForce: () => deliveryFaults.list(),
     paused: deliveries.paused,
     resume: deliveries.resume,
     deliveries: deliveries.deliveries,
