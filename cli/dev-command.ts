@@ -23,7 +23,8 @@ import { loadHandlers } from './shared/load-handlers.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 
 export const devHelp: CommandHelp = {
-  usage: 'dev [--profile gateway|api-pix] [--port 4000] [--secret <s>] [--handlers <module> | --forward-to <url>] [--variant a|b|short]',
+  usage:
+    'dev [--profile gateway|api-pix|<psp>] [--port 4000] [--secret <s>] [--handlers <module> | --forward-to <url>] [--variant a|b|short]',
   about:
     'A PIX sandbox in the browser: the gateway emulator, a receiver at /webhooks/pix running your handlers (or forwarding to your own app), a payment book, a delivery journal and the console, on 127.0.0.1. Prints the webhook secret as PIXHOOK_SECRET=…, then the URL to open as its last line; Ctrl-C stops it. With --profile api-pix: the standard PSP over mTLS and a receiver behind mTLS instead, printing the run’s certificate paths.',
   flags: [
