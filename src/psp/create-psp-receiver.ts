@@ -6,12 +6,12 @@ import { createAnswers, type ReceiveResult } from '../intake/receive-answer.js';
 import { withInternals } from '../intake/receiver-internals.js';
 import { refuseIgnoredWithProcessing, type InvalidHandler } from '../intake/receiver-options.js';
 import type { Receiver, ReceiveRequest } from '../intake/receiver-types.js';
+import { receiverOver } from '../intake/receiver-over.js';
 import { logFields } from '../intake/log-fields.js';
 import { callEntry } from '../journal/entries.js';
 import { createAnswerMetrics } from '../metrics/receiver-metrics.js';
 import { createProcessing } from '../processing/create-processing.js';
 import { deliveryProcessingOf, type DeliveryContext } from '../processing/delivery-context.js';
-import { registrationOf } from '../processing/handler-registry.js';
 import type { ProcessingOptions } from '../processing/processing-options.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger, silentLogger, type Logger } from '../shared/logger.js';
@@ -187,24 +187,7 @@ export function createPspReceiver(options: PspReceiverOptions): Receiver {
     );
   };
 
-  const receiver: Receiver = {
-    ...registrationOf(() => receiver, processing),
-    onInvalid(handler) {
-      invalidHandlers.push(handler);
-      return receiver;
-    },
-    onViolation(handler) {
-      processing.onViolation(handler);
-      return receiver;
-    },
-    release: (heldId, trail) => processing.release(heldId, trail),
-    checkDisputes: () => processing.checkDisputes(),
-    receive: async (request) => handle(request),
-    drain: (drainOptions) => processing.drain(drainOptions),
-    // A given processing is only drained: its owner closes it.
-    close: (closeOptions) => (options.processing ? processing.drain(closeOptions) : processing.close(closeOptions)),
-    metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
-  };
+  const receiver = receiverOver({ processing, ownsProcessing: !options.processing, invalidHandlers, handle, answers });
   return withInternals(receiver, {
     mode: processing.mode,
     maxBodyBytes,

@@ -7,7 +7,8 @@ type HmacSigner = (secret: string, body: Uint8Array) => Promise<Uint8Array>;
 // No static `node:` import keeps this module loadable on edge runtimes; node:crypto is ~20× faster
 // than Web Crypto for small bodies, so it is used wherever the runtime has it.
 // Next's edge runtime throws on any use of `process.getBuiltinModule`: treat that as "absent".
-const nodeCrypto = loadNodeCrypto();
+/** node:crypto where the runtime has it; undefined on edge runtimes (`pixhook/psp`'s sources share it). */
+export const nodeCrypto = loadNodeCrypto();
 
 function loadNodeCrypto(): typeof NodeCrypto | undefined {
   try {

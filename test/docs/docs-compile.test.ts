@@ -72,7 +72,13 @@ async function typeCheck(dir: string, config: string): Promise<string[]> {
     return [];
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    const lines = `${stdout ?? ''}${stderr ?? ''}`.split('\n').filter((line) => line.trim() !== '');
+    const lines: string[] = [];
+    // An error's indented continuation lines (tsc's "Property … does not exist on type 'A'." under a union) stay with it.
+    for (const line of `${stdout ?? ''}${stderr ?? ''}`.split('\n')) {
+      if (line.trim() === '') continue;
+      if (/^\s/.test(line) && lines.length > 0) lines[lines.length - 1] += ` ${line.trim()}`;
+      else lines.push(line);
+    }
     if (lines.length === 0) throw error;
     return lines;
   }

@@ -71,7 +71,7 @@ export function mercadoPagoSource(options: MercadoPagoOptions, now: () => number
   const api = baseUrl('apiBaseUrl', options.apiBaseUrl, 'https://api.mercadopago.com', configFail);
   const tolerance = options.toleranceSeconds ?? 86_400;
   if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 1 || tolerance > 30 * 86_400)
-    configFail('`toleranceSeconds` must be a number of seconds from 1 to 2 592 000 (30 days).');
+    configFail('toleranceSeconds', 'must be a number of seconds from 1 to 2 592 000 (30 days).');
   const auth = { authorization: `Bearer ${accessToken}` };
 
   async function authenticate(head: RequestHead): Promise<Verdict> {

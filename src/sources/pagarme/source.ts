@@ -25,7 +25,7 @@ export interface PagarmeOptions {
 export function pagarmeSource(options: PagarmeOptions): Source {
   const secretKey = requiredText('secretKey', options.secretKey);
   const urlSecret = object(options.urlSecret as unknown);
-  if (urlSecret === undefined) configFail('`urlSecret` is required: { secret, param? } (Pagar.me v5 documents no signature).');
+  if (urlSecret === undefined) configFail('urlSecret', 'is required: { secret, param? } (Pagar.me v5 documents no signature).');
   const secret = requiredText('urlSecret.secret', urlSecret['secret']);
   const param = urlSecret['param'] === undefined ? 'secret' : requiredText('urlSecret.param', urlSecret['param']);
   const api = baseUrl('apiBaseUrl', options.apiBaseUrl, 'https://api.pagar.me', configFail);

@@ -1,19 +1,10 @@
-import type * as NodeCrypto from 'node:crypto';
+import { PixhookConfigError } from '../../shared/pixhook-error.js';
+import { nodeCrypto } from '../../signature/hmac-sha256.js';
 import type { MaybePromise } from '../../shared/maybe-promise.js';
 
-// As src/signature/hmac-sha256.ts: node:crypto where the runtime has it (synchronous, incremental),
-// Web Crypto on edge runtimes (the body then buffered until its end).
-const node = loadNodeCrypto();
-
-function loadNodeCrypto(): typeof NodeCrypto | undefined {
-  try {
-    const host = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
-    if (host.EdgeRuntime !== undefined) return undefined;
-    return host.process?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
-  } catch {
-    return undefined;
-  }
-}
+// node:crypto where the runtime has it (synchronous, incremental; the one loader in src/signature), Web
+// Crypto on edge runtimes (the body then buffered until its end).
+const node = nodeCrypto;
 
 const encoder = new TextEncoder();
 
@@ -30,7 +21,9 @@ export interface Digest {
   end(): MaybePromise<Uint8Array>;
 }
 
-function joined(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+/** The chunks as one array (no copy for one chunk). */
+export function joined(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1 && chunks[0]!.buffer instanceof ArrayBuffer) return chunks[0] as Uint8Array<ArrayBuffer>;
   let length = 0;
   for (const chunk of chunks) length += chunk.byteLength;
   const out = new Uint8Array(length);
@@ -87,7 +80,8 @@ export interface RsaKey {
 export function rsaKey(pem: string): RsaKey {
   if (node) {
     const key = node.createPublicKey(pem);
-    if (key.asymmetricKeyType !== 'rsa') throw new Error(`not an RSA key (${String(key.asymmetricKeyType)})`);
+    if (key.asymmetricKeyType !== 'rsa')
+      throw new PixhookConfigError(`pixhook: \`publicKeys\` holds a ${String(key.asymmetricKeyType)} key, not an RSA one.`);
     return { verify: (data, signature) => node.verify('sha256', data, key, signature) };
   }
   const body = pem.replace(/-----[^-]+-----/g, '').replace(/\s/g, '');
@@ -101,6 +95,6 @@ export function rsaKey(pem: string): RsaKey {
 
 /** Signs with an RSA private key (PEM): the test kit's Woovi signer. Node only. */
 export function rsaSign(privateKeyPem: string, data: Uint8Array | string): string {
-  if (!node) throw new Error('rsaSign needs node:crypto');
+  if (!node) throw new PixhookConfigError('pixhook: `privateKey` cannot sign here: signWoovi needs node:crypto (Node, Bun or Deno).');
   return node.sign('sha256', typeof data === 'string' ? encoder.encode(data) : data, privateKeyPem).toString('base64');
 }

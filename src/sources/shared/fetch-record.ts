@@ -52,15 +52,15 @@ function pathOf(url: string): string {
 }
 
 /** `base` without a trailing slash, checked at construction. */
-export function baseUrl(name: string, value: unknown, fallback: string, fail: (message: string) => never): string {
+export function baseUrl(name: string, value: unknown, fallback: string, fail: (option: string, rest: string) => never): string {
   if (value === undefined) return fallback;
-  if (typeof value !== 'string') return fail(`\`${name}\` must be an http(s) URL string.`);
+  if (typeof value !== 'string') return fail(name, 'must be an http(s) URL string.');
   let parsed: URL;
   try {
     parsed = new URL(value);
   } catch {
-    return fail(`\`${name}\` must be an http(s) URL.`);
+    return fail(name, 'must be an http(s) URL.');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return fail(`\`${name}\` must be an http(s) URL.`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return fail(name, 'must be an http(s) URL.');
   return value.replace(/\/+$/, '');
 }

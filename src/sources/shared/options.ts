@@ -12,6 +12,7 @@ export function optionalText(name: string, value: unknown): string | undefined {
   return value === undefined ? undefined : requiredText(name, value);
 }
 
-export function configFail(message: string): never {
-  throw new PixhookConfigError(`pixhook: ${message}`);
+/** A `PixhookConfigError` naming `option`: "pixhook: `<option>` <rest>". */
+export function configFail(option: string, rest: string): never {
+  throw new PixhookConfigError(`pixhook: \`${option}\` ${rest}`);
 }

@@ -3,7 +3,7 @@ import { andThen, isPromise, type MaybePromise } from '../../shared/maybe-promis
 import { readHeader } from '../../shared/read-header.js';
 import type { BodyCheck, RequestHead, Source, SourceRead, Verdict } from '../source.js';
 import { object } from '../shared/charge-event.js';
-import { pemOf, rsaKey, type RsaKey } from '../shared/crypto.js';
+import { joined, pemOf, rsaKey, type RsaKey } from '../shared/crypto.js';
 import { factKey } from '../shared/fact-key.js';
 import { configFail } from '../shared/options.js';
 import { readWoovi } from './read.js';
@@ -22,14 +22,14 @@ const header = 'x-webhook-signature';
 /** Woovi / OpenPix: `x-webhook-signature` (RSA-SHA256, base64) over the raw body, against a set of public keys. */
 export function wooviSource(options: WooviOptions): Source {
   const given = options.publicKeys as unknown;
-  if (!Array.isArray(given) || given.length === 0) configFail('`publicKeys` is required: a non-empty list of PEM public keys.');
+  if (!Array.isArray(given) || given.length === 0) configFail('publicKeys', 'is required: a non-empty list of PEM public keys.');
   const keys: RsaKey[] = (given as unknown[]).map((key, i) => {
     const pem = typeof key === 'string' ? pemOf(key) : undefined;
-    if (pem === undefined) return configFail(`\`publicKeys[${String(i)}]\` is not a PEM public key (nor base64 of one).`);
+    if (pem === undefined) return configFail(`publicKeys[${String(i)}]`, `is not a PEM public key (nor base64 of one).`);
     try {
       return rsaKey(pem);
     } catch {
-      return configFail(`\`publicKeys[${String(i)}]\` is not an RSA public key.`);
+      return configFail(`publicKeys[${String(i)}]`, `is not an RSA public key.`);
     }
   });
 
@@ -86,17 +86,4 @@ function decodeBase64(text: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-}
-
-function joined(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  let length = 0;
-  for (const chunk of chunks) length += chunk.byteLength;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }

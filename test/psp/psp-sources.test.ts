@@ -1,0 +1,306 @@
+// Asaas, PagBank, Woovi and Pagar.me: each PSP's documented body read as documented, each signature against
+// a vector computed here from the documented algorithm with node:crypto, and the options each refuses.
+import { createHash, createSign, generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPspReceiver } from '../../src/psp/index.js';
+import { asaasSource } from '../../src/sources/asaas/source.js';
+import { pagarmeSource } from '../../src/sources/pagarme/source.js';
+import { pagbankSource } from '../../src/sources/pagbank/source.js';
+import { wooviSource } from '../../src/sources/woovi/source.js';
+import { decimalToCents, integerCents } from '../../src/sources/shared/cents.js';
+import { sameText } from '../../src/sources/shared/constant-time.js';
+import { sourceKey } from '../../src/sources/keys.js';
+import { memoryQuarantine, normalizeEvent, PixhookConfigError, type InvalidDelivery, type PixEvent } from '../../src/index.js';
+import { pspSamples, signPagBank, signWoovi } from '../../src/testing/index.js';
+import { startConfirmationServer, type ConfirmationServer } from './confirmation-server.js';
+import { strangerKeys, wooviKeys } from './psp-profiles.js';
+
+type Charge = Extract<PixEvent, { kind: 'transaction' }>;
+const only = (events: readonly PixEvent[]) => {
+  expect(events).toHaveLength(1);
+  return events[0] as Charge;
+};
+
+describe('shared pieces', () => {
+  it('reads decimals exactly: 0.29 is 29 cents, never 28', () => {
+    expect(decimalToCents(0.29)).toBe(29);
+    expect(decimalToCents(42.23)).toBe(4223);
+    expect(decimalToCents('10.5')).toBe(1050);
+    expect(decimalToCents(100)).toBe(10000);
+    for (const bad of [0.001, -1, '1,50', 'x', null, Number.NaN, '1.234']) expect(decimalToCents(bad)).toBeUndefined();
+    expect(integerCents('500')).toBe(500);
+    expect(integerCents(1.5)).toBeUndefined();
+  });
+  it('keys the gateway’s and API Pix’s events as before, and a PSP’s with its provider first', () => {
+    const gateway = normalizeEvent({ event: 'transaction_paid', data: { id: 'tx', status: 'paid', amount: 100 } });
+    expect(gateway.ok && gateway.event.kind !== 'unknown' && sourceKey(gateway.event)).toBe('transaction_paid:tx:paid:100');
+    expect(gateway.ok && gateway.event.provider).toBe('gateway');
+  });
+  it('compares tokens over their whole length', () => {
+    expect(sameText('abc', 'abc')).toBe(true);
+    expect(sameText('abd', 'abc')).toBe(false);
+    expect(sameText('ab', 'abc')).toBe(false);
+    expect(sameText(undefined, 'abc')).toBe(false);
+  });
+});
+
+describe('Asaas', () => {
+  const source = asaasSource({ psp: 'asaas', token: 'tok' });
+  it('reads the documented PAYMENT_RECEIVED as the payment, null fields absent, keyed on the event id', () => {
+    const event = only(source.read(pspSamples.asaas.paymentReceived, { headers: {} }).events);
+    expect(event).toMatchObject({
+      name: 'transaction_paid',
+      provider: 'asaas',
+      deliveryId: 'evt_d26e303b238e509335ac9ba210e51b0f&7686444',
+    });
+    expect(event.transaction).toEqual({ id: 'pay_6egmyz6lpfxazko3', status: 'paid', amountInCents: 4223, netAmountInCents: 4124 });
+    expect(sourceKey(event)).toBe('asaas:evt:evt_d26e303b238e509335ac9ba210e51b0f&7686444');
+  });
+  it('authenticates the asaas-access-token header', () => {
+    expect(source.authenticate({ headers: { 'asaas-access-token': 'tok' } })).toEqual({ ok: true });
+    expect(source.authenticate({ headers: { 'Asaas-Access-Token': 'tok2' } })).toMatchObject({ reason: 'signature_mismatch' });
+    expect(source.authenticate({ headers: {} })).toMatchObject({ reason: 'signature_missing' });
+  });
+  it('acknowledges events it does not read; an unreadable payment is a failure', () => {
+    expect(source.read({ event: 'PAYMENT_BANK_SLIP_VIEWED', payment: {} }, { headers: {} })).toEqual({
+      events: [],
+      hints: [],
+      failures: [],
+    });
+    expect(source.read({ event: 'PAYMENT_RECEIVED', payment: { id: 'p', value: 'x' } }, { headers: {} }).failures).toHaveLength(1);
+    expect(source.read([], { headers: {} }).failures).toHaveLength(1);
+  });
+  it('with apiKey, confirms with GET /v3/payments/{id} (access_token header): the fetched status decides', async () => {
+    const server = await startConfirmationServer({ header: 'access_token', value: 'key' });
+    try {
+      const confirming = asaasSource({ psp: 'asaas', token: 'tok', apiKey: 'key', apiBaseUrl: server.url });
+      const read = confirming.read(pspSamples.asaas.paymentReceived, { headers: {} });
+      expect(read.events).toHaveLength(0);
+      server.set('/v3/payments/pay_6egmyz6lpfxazko3', { id: 'pay_6egmyz6lpfxazko3', status: 'PENDING', value: 42.23 });
+      const fetched = await confirming.fetch!(read.hints[0]!, AbortSignal.timeout(2000));
+      expect(fetched.status === 'events' && fetched.events[0]).toMatchObject({
+        name: 'transaction_created',
+        deliveryId: 'evt_d26e303b238e509335ac9ba210e51b0f&7686444',
+      });
+      expect(await confirming.fetch!({ ...read.hints[0]!, id: 'other' }, AbortSignal.timeout(2000))).toMatchObject({ status: 'not_found' });
+    } finally {
+      await server.close();
+    }
+  });
+  it('refuses a missing token', () => {
+    expect(() => asaasSource({ psp: 'asaas', token: '' })).toThrow(/`token` is required/);
+  });
+});
+
+describe('PagBank', () => {
+  const source = pagbankSource({ psp: 'pagbank', token: 'account-token' });
+  const body = JSON.stringify(pspSamples.pagbank.orderPaid);
+  const documented = createHash('sha256').update(`account-token-${body}`).digest('hex');
+  it('signs x-authenticity-token as SHA-256 hex of token-body (vector from node:crypto)', async () => {
+    expect(await signPagBank({ token: 'account-token', body })).toBe(documented);
+  });
+  it('checks the hash as the body arrives, chunk by chunk', async () => {
+    const head = { headers: { 'x-authenticity-token': documented.toUpperCase() } };
+    expect(source.authenticate(head)).toEqual({ ok: true });
+    const check = source.bodyCheck!(head);
+    const bytes = new TextEncoder().encode(body);
+    check.update(bytes.subarray(0, 10));
+    check.update(bytes.subarray(10));
+    expect(await check.end()).toEqual({ ok: true });
+    const wrong = source.bodyCheck!(head);
+    wrong.update(new TextEncoder().encode(body + ' '));
+    expect(await wrong.end()).toMatchObject({ reason: 'signature_mismatch' });
+    expect(source.authenticate({ headers: {} })).toMatchObject({ reason: 'signature_missing' });
+  });
+  it('reads the documented order’s charges[]: PAID is the payment, in cents, with the endToEndId and payer', () => {
+    const event = only(source.read(pspSamples.pagbank.orderPaid, { headers: {} }).events);
+    expect(event).toMatchObject({ name: 'transaction_paid', provider: 'pagbank', deliveryId: 'ORDE_F87334AC-BB8B-42E2-AA85-8579F70AA328' });
+    expect(event.transaction).toMatchObject({
+      id: 'CHAR_3B5E7B9A-2E4B-4F1D-8C3E-1D2F3A4B5C6D',
+      amountInCents: 500,
+      endToEndId: 'E18236120202302081816s0152c8f2f3',
+      payer: { document: '***456789**' },
+    });
+    expect(sourceKey(event)).toMatch(/^pagbank:transaction_paid:CHAR_/);
+  });
+  it('reads a refund and reports an unreadable charge beside a readable one', () => {
+    const read = source.read(
+      {
+        id: 'O',
+        charges: [
+          { id: 'C1', status: 'CANCELED', amount: { value: 500, summary: { refunded: 200 } } },
+          { id: 'C2', status: '??' },
+        ],
+      },
+      { headers: {} },
+    );
+    expect(read.events[0]).toMatchObject({ name: 'transaction_refunded', transaction: { refund: { amountInCents: 200 } } });
+    expect(read.failures.map((f) => f.path)).toEqual(['charges.1']);
+    expect(source.read({ id: 'O' }, { headers: {} }).failures[0]?.path).toBe('charges');
+    expect(source.reread(pspSamples.pagbank.orderPaid)).toMatchObject({ source: 'replay' });
+  });
+});
+
+describe('Woovi / OpenPix', () => {
+  const body = JSON.stringify(pspSamples.woovi.chargeCompleted);
+  const documented = createSign('RSA-SHA256').update(body).sign(wooviKeys.privateKey, 'base64');
+  it('signs x-webhook-signature as RSA-SHA256 base64 over the raw body (vector from node:crypto)', () => {
+    expect(signWoovi({ privateKey: wooviKeys.privateKey, body })).toBe(documented);
+  });
+  it('tries each public key (rotation), accepting base64 of PEM as Woovi publishes it', async () => {
+    const rotated = wooviSource({
+      psp: 'woovi',
+      publicKeys: [strangerKeys.publicKey, Buffer.from(wooviKeys.publicKey).toString('base64')],
+    });
+    const check = rotated.bodyCheck!({ headers: { 'x-webhook-signature': documented } });
+    const bytes = new TextEncoder().encode(body);
+    check.update(bytes.subarray(0, 7));
+    check.update(bytes.subarray(7));
+    expect(await check.end()).toEqual({ ok: true });
+    const alone = wooviSource({ psp: 'woovi', publicKeys: [strangerKeys.publicKey] }).bodyCheck!({
+      headers: { 'x-webhook-signature': documented },
+    });
+    alone.update(new TextEncoder().encode(body));
+    expect(await alone.end()).toMatchObject({ reason: 'signature_mismatch' });
+    const garbled = rotated.bodyCheck!({ headers: { 'x-webhook-signature': 'not base64!' } });
+    expect(await garbled.end()).toMatchObject({ reason: 'signature_mismatch' });
+  });
+  it('parses the keys once at construction and names a bad one', () => {
+    expect(() => wooviSource({ psp: 'woovi', publicKeys: [] })).toThrow(/`publicKeys` is required/);
+    expect(() => wooviSource({ psp: 'woovi', publicKeys: ['nope'] })).toThrow(/`publicKeys\[0\]`/);
+    const ec = generateKeyPairSync('ec', {
+      namedCurve: 'P-256',
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    expect(() => wooviSource({ psp: 'woovi', publicKeys: [ec.publicKey] })).toThrow(/not an RSA public key/);
+  });
+  const source = wooviSource({ psp: 'woovi', publicKeys: [wooviKeys.publicKey] });
+  it('reads the documented CHARGE_COMPLETED: correlationID, value in cents, endToEndId, payer', () => {
+    const event = only(source.read(pspSamples.woovi.chargeCompleted, { headers: {} }).events);
+    expect(event).toMatchObject({ name: 'transaction_paid', provider: 'woovi' });
+    expect(event.transaction).toMatchObject({
+      id: '417bae21-3d08-4cdb-9c2d-fee63c89e9e4',
+      amountInCents: 1000,
+      endToEndId: 'E18236120202103121244s0152c8f2f3',
+      payer: { document: '12345678976' },
+    });
+    expect(sourceKey(event)).toBe(
+      'woovi:transaction_paid:417bae21-3d08-4cdb-9c2d-fee63c89e9e4:paid:1000:e2e=E18236120202103121244s0152c8f2f3',
+    );
+  });
+  it('reads TRANSACTION_RECEIVED without a charge, both prefixes, and DISPUTE_* as transaction_infraction', () => {
+    expect(only(source.read(pspSamples.woovi.transactionReceived, { headers: {} }).events).transaction.id).toBe(
+      'e2e:E18236120202103121244s0999aaaaaa',
+    );
+    const woovi = only(source.read({ ...pspSamples.woovi.chargeCompleted, event: 'woovi:CHARGE_COMPLETED' }, { headers: {} }).events);
+    expect(woovi.name).toBe('transaction_paid');
+    const dispute = only(
+      source.read(
+        { event: 'OPENPIX:DISPUTE_CREATED', charge: pspSamples.woovi.chargeCompleted.charge, dispute: { id: 'd1', value: 1000 } },
+        { headers: {} },
+      ).events,
+    );
+    expect(dispute).toMatchObject({
+      name: 'transaction_infraction',
+      transaction: { status: 'paid', infraction: { id: 'd1', status: 'created', amountInCents: 1000 } },
+    });
+    expect(source.read({ event: 'OPENPIX:MOVEMENT_CONFIRMED' }, { headers: {} })).toEqual({ events: [], hints: [], failures: [] });
+    expect(source.read({ event: 'OPENPIX:CHARGE_COMPLETED', charge: {} }, { headers: {} }).failures).toHaveLength(1);
+  });
+});
+
+describe('Pagar.me v5', () => {
+  it('requires the URL secret and confirms every charge a hook names', () => {
+    expect(() => pagarmeSource({ psp: 'pagarme', secretKey: 'sk' } as never)).toThrow(/`urlSecret` is required/);
+    const source = pagarmeSource({ psp: 'pagarme', secretKey: 'sk', urlSecret: { secret: 's3', param: 'k' } });
+    expect(source.authenticate({ headers: {}, url: '/p?k=s3' })).toEqual({ ok: true });
+    expect(source.authenticate({ headers: {}, url: '/p?k=s4' })).toMatchObject({ reason: 'signature_mismatch' });
+    expect(source.authenticate({ headers: {}, url: '/p' })).toMatchObject({ reason: 'signature_missing' });
+    expect(source.read(pspSamples.pagarme.chargePaidHook, { headers: {} }).hints.map((h) => h.id)).toEqual(['ch_d3xG89ktzT1rvWqE']);
+    expect(source.read({ type: 'order.paid', data: { charges: [{ id: 'ch_1' }, { id: 'ch_2' }, {}] } }, { headers: {} })).toMatchObject({
+      hints: [{ id: 'ch_1' }, { id: 'ch_2' }],
+      failures: [{ path: 'data.charges.2.id' }],
+    });
+    expect(source.read({ type: 'customer.created', data: {} }, { headers: {} })).toEqual({ events: [], hints: [], failures: [] });
+  });
+  it('reads the documented charge: paid_amount decides a payment (underpaid is held by the book’s amount check)', () => {
+    const source = pagarmeSource({ psp: 'pagarme', secretKey: 'sk', urlSecret: { secret: 's' } });
+    expect(source.reread(pspSamples.pagarme.charge)).toMatchObject({
+      name: 'transaction_paid',
+      transaction: { amountInCents: 2990, payer: { document: '93095135270' } },
+    });
+    expect(source.reread({ ...pspSamples.pagarme.charge, status: 'underpaid', paid_amount: 2000 })).toMatchObject({
+      transaction: { amountInCents: 2000 },
+    });
+    expect(source.reread({ id: 'ch', status: 'canceled', amount: 100, paid_amount: 100, canceled_amount: 100 })).toMatchObject({
+      name: 'transaction_refunded',
+    });
+  });
+
+  let server: ConfirmationServer;
+  beforeAll(async () => {
+    server = await startConfirmationServer({ header: 'authorization', value: `Basic ${Buffer.from('sk:').toString('base64')}` });
+  });
+  afterAll(() => server.close());
+
+  it('keeps a hook whose charge is not found (404) with the URL secret out of what is kept; a 429 is 503', async () => {
+    const quarantine = memoryQuarantine();
+    const kept: InvalidDelivery[] = [];
+    const all: PixEvent[] = [];
+    const receiver = createPspReceiver({
+      psp: 'pagarme',
+      secretKey: 'sk',
+      urlSecret: { secret: 'url-s3cret' },
+      apiBaseUrl: server.url,
+      quarantine,
+    })
+      .onInvalid((delivery) => void kept.push(delivery))
+      .onAny((event) => void all.push(event));
+    const hook = JSON.stringify(pspSamples.pagarme.chargePaidHook);
+    const answer = await receiver.receive({ method: 'POST', headers: { 'x-forwarded-for': '1' }, body: hook, url: '/p?secret=url-s3cret' });
+    expect(answer.status).toBe(200);
+    expect(all).toHaveLength(0);
+    expect(kept).toHaveLength(1);
+    expect(JSON.stringify(kept)).not.toContain('url-s3cret');
+    expect(kept[0]!.message).toMatch(/not found at pagarme/);
+    server.fail(1, { status: 429 });
+    expect((await receiver.receive({ method: 'POST', headers: {}, body: hook, url: '/p?secret=url-s3cret' })).reason).toBe(
+      'gateway_unavailable',
+    );
+    await receiver.close();
+  });
+});
+
+describe('createPspReceiver', () => {
+  it('refuses what does not belong to the PSP, an unknown PSP, durable mode and bad numbers, by name', () => {
+    expect(() => createPspReceiver({ psp: 'nope' } as never)).toThrow(
+      /`psp` must be one of "mercado-pago", "asaas", "pagbank", "woovi", "pagarme"/,
+    );
+    expect(() => createPspReceiver({ psp: 'pagbank', token: 't', accessToken: 'x' } as never)).toThrow(
+      /`accessToken` is not an option of psp "pagbank"/,
+    );
+    expect(() => createPspReceiver({ psp: 'pagbank', token: 't', signature: {} } as never)).toThrow(PixhookConfigError);
+    expect(() => createPspReceiver({ psp: 'pagbank', token: 't', mode: 'durable' })).toThrow(/durable/);
+    expect(() => createPspReceiver({ psp: 'pagbank', token: 't', fetchTimeoutMs: 30_000 })).toThrow(/fetchTimeoutMs/);
+    expect(() => createPspReceiver({ psp: 'pagbank', token: 't', onInvalid: 1 as never })).toThrow(/onInvalid/);
+    expect(() => createPspReceiver(null as never)).toThrow(/must be an object/);
+  });
+
+  it('answers 405, 413, 400 json_invalid (kept, the token masked) and 200 unknown_event as the gateway receiver does', async () => {
+    const kept: InvalidDelivery[] = [];
+    const receiver = createPspReceiver({ psp: 'asaas', token: 'tok', maxBodyBytes: 64 }).onInvalid((d) => void kept.push(d));
+    const headers = { 'asaas-access-token': 'tok' };
+    expect((await receiver.receive({ method: 'GET', headers, body: '' })).status).toBe(405);
+    expect((await receiver.receive({ method: 'POST', headers, body: 'x'.repeat(65) })).status).toBe(413);
+    const broken = await receiver.receive({ method: 'POST', headers, body: '{' });
+    expect(broken.reason).toBe('json_invalid');
+    expect(kept[0]!.headers['asaas-access-token']).toBe('***');
+    expect((await receiver.receive({ method: 'POST', headers, body: '{"event":"X"}' })).reason).toBe('unknown_event');
+    expect((await receiver.receive({ method: 'POST', headers, body: '[]' })).reason).toBe('payload_invalid');
+    expect((await receiver.receive({ method: 'POST', headers, body: async () => new TextEncoder().encode('{"event":"Y"}') })).reason).toBe(
+      'unknown_event',
+    );
+    expect(receiver.metrics()).toMatchObject({ invalid: 2 });
+  });
+});

@@ -1,0 +1,51 @@
+// The sources' crypto on an edge runtime (no node:crypto): SHA-256 buffered to its end, HMAC, RSA through Web
+// Crypto. Loaded with `EdgeRuntime` set, as Next's edge runtime sets it, so the module takes its Web Crypto path.
+import { createHash, createHmac, createSign } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { wooviKeys } from './psp-profiles.js';
+
+type CryptoModule = typeof import('../../src/sources/shared/crypto.js');
+let web: CryptoModule;
+
+beforeAll(async () => {
+  (globalThis as { EdgeRuntime?: string }).EdgeRuntime = 'edge-runtime';
+  vi.resetModules();
+  web = await import('../../src/sources/shared/crypto.js');
+});
+afterAll(() => {
+  delete (globalThis as { EdgeRuntime?: string }).EdgeRuntime;
+  vi.resetModules();
+});
+
+describe('sources on Web Crypto', () => {
+  it('hashes chunk by chunk, signs HMAC and verifies RSA as node:crypto does', async () => {
+    const digest = web.sha256();
+    digest.update('token-');
+    digest.update(new TextEncoder().encode('{"a":1}'));
+    expect(await web.hexOf(digest.end())).toBe(createHash('sha256').update('token-{"a":1}').digest('hex'));
+    expect(await web.hmacSha256Hex('s', 'id:1;ts:2;')).toBe(createHmac('sha256', 's').update('id:1;ts:2;').digest('hex'));
+    const key = web.rsaKey(wooviKeys.publicKey);
+    const body = new TextEncoder().encode('{"event":"OPENPIX:CHARGE_COMPLETED"}');
+    const signature = createSign('RSA-SHA256').update(body).sign(wooviKeys.privateKey);
+    expect(await key.verify(body, new Uint8Array(signature))).toBe(true);
+    expect(await key.verify(new TextEncoder().encode('{}'), new Uint8Array(signature))).toBe(false);
+    expect(() => web.rsaSign(wooviKeys.privateKey, 'x')).toThrow(/node:crypto/);
+  });
+
+  it('Woovi tries each key asynchronously: the second key of a rotation still verifies', async () => {
+    const { wooviSource } = await import('../../src/sources/woovi/source.js');
+    const { strangerKeys } = await import('./psp-profiles.js');
+    const source = wooviSource({ psp: 'woovi', publicKeys: [strangerKeys.publicKey, wooviKeys.publicKey] });
+    const body = '{"event":"OPENPIX:CHARGE_COMPLETED"}';
+    const good = source.bodyCheck!({
+      headers: { 'x-webhook-signature': createSign('RSA-SHA256').update(body).sign(wooviKeys.privateKey, 'base64') },
+    });
+    good.update(new TextEncoder().encode(body));
+    expect(await good.end()).toEqual({ ok: true });
+    const bad = source.bodyCheck!({
+      headers: { 'x-webhook-signature': createSign('RSA-SHA256').update('{}').sign(wooviKeys.privateKey, 'base64') },
+    });
+    bad.update(new TextEncoder().encode(body));
+    expect(await bad.end()).toMatchObject({ reason: 'signature_mismatch' });
+  });
+});
