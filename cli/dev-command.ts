@@ -12,6 +12,8 @@ import { redactedUrl } from '../src/shared/redacted-url.js';
 import { parseCommandLine, portFrom, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import type { CommandHelp } from './shared/command-help.js';
 import { runApiPixDev } from './shared/dev-api-pix.js';
+import { isPspProfileName } from './send-psp.js';
+import { runPspDev } from './shared/dev-psp.js';
 import { devForwarder } from './shared/dev-forward.js';
 import { devSandbox } from './shared/dev-sandbox.js';
 import { devControls } from './shared/dev-controls.js';
@@ -24,14 +26,15 @@ import { loadHandlers } from './shared/load-handlers.js';
 import { stderrLogger } from './shared/stderr-logger.js';
 
 export const devHelp: CommandHelp = {
-  usage: 'dev [--profile gateway|api-pix] [--port 4000] [--secret <s>] [--handlers <module> | --forward-to <url>] [--variant a|b|short]',
+  usage:
+    'dev [--profile gateway|api-pix|<psp>] [--port 4000] [--secret <s>] [--handlers <module> | --forward-to <url>] [--variant a|b|short]',
   about:
     'A PIX sandbox in the browser: the gateway emulator, a receiver at /webhooks/pix running your handlers (or forwarding to your own app), a payment book, a delivery journal and the console, on 127.0.0.1. Prints a webhook secret it generated as PIXHOOK_SECRET=… (one you give is never printed), then the URL to open as its last line, then one --> / <-- pair per delivery with its answer (`pixhook trigger` plays whole scenarios on it); Ctrl-C stops it. With --profile api-pix: the standard PSP over mTLS and a receiver behind mTLS instead, printing the run’s certificate paths.',
   flags: [
     {
       flag: '--profile <p>',
       meaning:
-        "gateway (default) or api-pix: the standard PSP over mTLS, a receiver behind mTLS with the run's certificates, its webhook registered; --secret, --forward-to and --variant do not apply",
+        "gateway (default); api-pix: the standard PSP over mTLS, a receiver behind mTLS with the run's certificates, its webhook registered; or a PSP (mercado-pago, asaas, pagbank, woovi, pagarme): its emulator and createPspReceiver at /webhooks/<psp>; --secret, --forward-to and --variant apply to gateway only",
     },
     { flag: '--port <n>', meaning: 'the port of the console and the receiver, 0–65535 (0: any free port) (default 4000)' },
     {
@@ -71,8 +74,18 @@ export function devCommand(argv: string[]): Promise<number> {
       variant: { type: 'string' },
       profile: { type: 'string', default: 'gateway' },
     });
+    if (isPspProfileName(values.profile)) {
+      for (const flag of ['secret', 'forward-to', 'variant'] as const) {
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} does not apply to --profile ${values.profile}`);
+      }
+      const register = values.handlers === undefined ? undefined : await loadHandlers(values.handlers);
+      await runPspDev({ psp: values.profile, port: portFrom(values.port, 4000), register, handlersName: values.handlers });
+      return 0;
+    }
     if (values.profile !== 'gateway' && values.profile !== 'api-pix')
-      throw new UsageError(`--profile must be gateway or api-pix, got ${jsonText(values.profile)}`);
+      throw new UsageError(
+        `--profile must be gateway, api-pix, mercado-pago, asaas, pagbank, woovi or pagarme, got ${jsonText(values.profile)}`,
+      );
     if (values.profile === 'api-pix') {
       for (const flag of ['secret', 'forward-to', 'variant'] as const) {
         if (values[flag] !== undefined)

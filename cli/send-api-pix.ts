@@ -17,7 +17,11 @@ export const apiPixSendFlags = {
 } as const;
 
 export const apiPixSendFlagsHelp = [
-  { flag: '--profile <p>', meaning: 'gateway (a signed event) or api-pix (a standard API Pix call to <url>/pix) (default gateway)' },
+  {
+    flag: '--profile <p>',
+    meaning:
+      'gateway (a signed event), api-pix (a standard API Pix call to <url>/pix), or a PSP: mercado-pago, asaas, pagbank, woovi (signed with --key <private key PEM>) or pagarme (the --secret goes in the URL), its payment webhook signed as the PSP signs (default gateway)',
+  },
   { flag: '--count <n>', meaning: 'api-pix: Pix grouped in the call, 1–1000 (default 1)' },
   { flag: '--shape <s>', meaning: 'api-pix: wrapped ({ "pix": [...] }) or bare (the array alone, as Inter sends) (default wrapped)' },
   {
@@ -27,7 +31,7 @@ export const apiPixSendFlagsHelp = [
   { flag: '--txid <id>', meaning: "api-pix: the charge's txid, or none for a Pix without one (default: a generated one)" },
   { flag: '--chave <key>', meaning: 'api-pix: the receiving key (chave) (default: none)' },
   { flag: '--cert <file>', meaning: 'api-pix: the client certificate (PEM) presented for mTLS, with --key' },
-  { flag: '--key <file>', meaning: "api-pix: the client certificate's private key (PEM)" },
+  { flag: '--key <file>', meaning: "api-pix: the client certificate's private key (PEM); woovi: the RSA private key (PEM) that signs" },
   { flag: '--cacert <file>', meaning: "https: the CA (PEM) that signed the receiver's server certificate (default: the system's)" },
 ];
 

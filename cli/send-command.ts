@@ -22,6 +22,7 @@ import { apiPixCallFrom, apiPixSendFlags, apiPixSendFlagsHelp, apiPixUrl } from 
 import { mtlsFetch, readMtlsFiles } from './shared/mtls-fetch.js';
 import { apiPixRefusalHint, refusalHint } from './shared/refusal-hint.js';
 import { capturingFetch, requestText } from './shared/print-request.js';
+import { isPspProfileName, pspCallFrom, pspNeedsSecret, refusePspFlags } from './send-psp.js';
 
 export const sendHelp: CommandHelp = {
   usage: 'send <event> --url <url> [flags]   (or: send --body <file> --url <url> [flags])',
@@ -78,15 +79,29 @@ export function sendCommand(argv: string[]): Promise<number> {
       true,
     );
     if (positionals.length > 1) throw new UsageError(`one event name expected, got: ${jsonText(positionals)}`);
-    const apiPix = profileFrom(values.profile) === 'api-pix';
-    const tls = readMtlsFiles({ cert: values.cert, key: values.key, ca: values.cacert });
-    if (!apiPix) refuseApiPixFlags(values);
+    const psp = isPspProfileName(values.profile) ? values.profile : undefined;
+    const apiPix = psp === undefined && profileFrom(values.profile) === 'api-pix';
+    const tls = readMtlsFiles({ cert: values.cert, key: psp === undefined ? values.key : undefined, ca: values.cacert });
+    if (psp !== undefined) refusePspFlags(psp, values, positionals);
+    else if (!apiPix) refuseApiPixFlags(values);
     else refuseGatewayFlags(values, positionals);
     // API Pix has no signature: mTLS authenticates, or (without a client certificate) the secret in the URL.
-    const secrets = apiPix && tls?.cert !== undefined && values.secret === undefined ? [] : secretsFrom(values.secret);
+    const noSecret = (apiPix && tls?.cert !== undefined) || (psp !== undefined && !pspNeedsSecret(psp));
+    const secrets = noSecret && values.secret === undefined ? [] : secretsFrom(values.secret);
     if (secrets.length > 1) throw new UsageError('send signs with one secret: give --secret once');
     const secret = secrets[0];
-    const target = targetFrom(apiPix ? apiPixUrl(urlFrom(values.url), secret) : values.url);
+    const pspCall =
+      psp === undefined
+        ? undefined
+        : await pspCallFrom(psp, {
+            url: urlFrom(values.url),
+            secret,
+            key: values.key,
+            id: values.id,
+            amountInCents: values.amount === undefined ? undefined : centsFrom(values.amount),
+            status: values.status,
+          });
+    const target = targetFrom(pspCall?.url ?? (apiPix ? apiPixUrl(urlFrom(values.url), secret) : values.url));
     const signing = signingFrom(values);
     const retry = retryFromFlags(values);
     const attempts = retry.attempts ?? 5;
@@ -94,7 +109,8 @@ export function sendCommand(argv: string[]): Promise<number> {
 
     let body: Uint8Array | object | string;
     let label: string;
-    if (apiPix && values.body === undefined) {
+    if (pspCall !== undefined) ({ body, label } = pspCall);
+    else if (apiPix && values.body === undefined) {
       ({ body, label } = apiPixCallFrom({
         count: values.count,
         shape: values.shape,
@@ -148,9 +164,9 @@ export function sendCommand(argv: string[]): Promise<number> {
       // No retry fixes a refused signature: a wrong secret would cost the whole backoff (15 s) for nothing.
       giveUp: (attempt) => unreachable.why !== undefined || isRefusal(attempt.status),
       url: target.url,
-      headers: target.headers,
+      headers: { ...target.headers, ...pspCall?.headers },
       body,
-      ...(apiPix ? { signature: null } : { secret: secret!, signing }),
+      ...(apiPix || psp !== undefined ? { signature: null } : { secret: secret!, signing }),
       retry,
       timeoutMs,
       onAttempt: (attempt) => process.stdout.write(`${attemptLine(attempt, attempts)}\n`),
@@ -295,7 +311,8 @@ function unreachableLine(why: Unreachable, shown: string): string {
 }
 
 function profileFrom(value: string): 'gateway' | 'api-pix' {
-  if (value !== 'gateway' && value !== 'api-pix') throw new UsageError(`--profile must be gateway or api-pix, got ${jsonText(value)}`);
+  if (value !== 'gateway' && value !== 'api-pix')
+    throw new UsageError(`--profile must be gateway, api-pix, mercado-pago, asaas, pagbank, woovi or pagarme, got ${jsonText(value)}`);
   return value;
 }
 

@@ -26,3 +26,10 @@ export type { ApiPixDeliveryFault, ApiPixRequestFault } from './api-pix/api-pix-
 export type { ApiPixRequestLogEntry } from './api-pix/serve-api-pix-request.js';
 export type { ApiPixBodyShape, ApiPixDelivery, ApiPixDeliveryAttempt } from './api-pix/api-pix-deliveries.js';
 export type { ApiPixCertificatePaths } from './api-pix/run-certificates.js';
+export type { PspEmulator } from './psp/start-psp-emulator.js';
+export type { PspEmulatorOptions } from './psp/psp-emulator-options.js';
+export type { PspCharge, PspProfileName } from './psp/psp-profile.js';
+export type { PspPayment } from './psp/psp-state.js';
+export type { PspDelivery, PspDeliveryAttempt } from './psp/psp-deliveries.js';
+export type { PspFetchFault } from './psp/psp-controls.js';
+export type { PspRequestLogEntry } from './psp/serve-psp-request.js';

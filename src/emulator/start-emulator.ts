@@ -19,6 +19,9 @@ import { serveGatewayRequest } from './serve-gateway-request.js';
 import { createWebhookDispatcher, retrySchedule } from './webhook-dispatcher.js';
 import type { ApiPixEmulatorOptions } from './api-pix/api-pix-emulator-options.js';
 import { startApiPixEmulator, type ApiPixEmulator } from './api-pix/start-api-pix-emulator.js';
+import type { PspEmulatorOptions } from './psp/psp-emulator-options.js';
+import { isPspProfileName, pspProfileNames } from './psp/psp-profiles.js';
+import { startPspEmulator, type PspEmulator } from './psp/start-psp-emulator.js';
 
 export interface Emulator {
   /** e.g. `http://127.0.0.1:41234` — the client's `baseUrl`. */
@@ -59,14 +62,20 @@ export interface Emulator {
 
 /**
  * Starts an in-memory emulator of the gateway on `127.0.0.1` (a free port unless `port` is given), or with
- * `profile: 'api-pix'` a standard PSP (bacen/pix-api) over mTLS.
+ * `profile: 'api-pix'` a standard PSP (bacen/pix-api) over mTLS, or with a PSP's name (`'mercado-pago'`,
+ * `'asaas'`, `'pagbank'`, `'woovi'`, `'pagarme'`) that PSP: its confirmation API and its signed webhooks.
  */
 export function startEmulator(options: ApiPixEmulatorOptions): Promise<ApiPixEmulator>;
+export function startEmulator(options: PspEmulatorOptions): Promise<PspEmulator>;
 export function startEmulator(options?: EmulatorOptions): Promise<Emulator>;
-export function startEmulator(options: EmulatorOptions | ApiPixEmulatorOptions = {}): Promise<Emulator | ApiPixEmulator> {
+export function startEmulator(
+  options: EmulatorOptions | ApiPixEmulatorOptions | PspEmulatorOptions = {},
+): Promise<Emulator | ApiPixEmulator | PspEmulator> {
   const profile = (options as { profile?: unknown } | undefined)?.profile;
   if (profile === 'api-pix') return startApiPixEmulator(options as ApiPixEmulatorOptions);
-  if (profile !== undefined && profile !== 'gateway') return Promise.reject(mustBe('profile', '"gateway" or "api-pix"', profile));
+  if (isPspProfileName(profile)) return startPspEmulator(options as PspEmulatorOptions);
+  if (profile !== undefined && profile !== 'gateway')
+    return Promise.reject(mustBe('profile', ['"gateway"', '"api-pix"', ...pspProfileNames.map((n) => `"${n}"`)].join(', '), profile));
   return startGatewayEmulator(options as EmulatorOptions);
 }
 

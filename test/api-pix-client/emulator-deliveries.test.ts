@@ -129,6 +129,8 @@ describe('api-pix emulator deliveries', () => {
 
   it('the emulator refuses unknown options and profiles at construction', async () => {
     await expect(startEmulator({ profile: 'api-pix', colour: 'red' } as never)).rejects.toThrow(PixhookConfigError);
-    await expect(startEmulator({ profile: 'stripe' } as never)).rejects.toThrow(/`profile` must be "gateway" or "api-pix"/);
+    await expect(startEmulator({ profile: 'stripe' } as never)).rejects.toThrow(
+      /`profile` must be "gateway", "api-pix", "mercado-pago", "asaas", "pagbank", "woovi", "pagarme"/,
+    );
   });
 });

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { signPagBank } from '../../sources/pagbank/sign.js';
+import type { PspCharge, PspProfile } from './psp-profile.js';
+import { credential } from './psp-credentials.js';
+
+const minute = 60_000;
+
+/**
+ * PagBank (developer.pagbank.com.br/reference/webhooks, …/confirmar-autenticidade-da-notificacao): the order
+ * as the API returns it, its `charges[]` carrying the Pix, `x-authenticity-token` = SHA-256 of
+ * `<token>-<raw body>` (the sources' own signer). No confirmation is needed. The pages found document no
+ * retry schedule: the emulator retries after 1, 5, 15 and 60 minutes (its own choice).
+ */
+export function pagbankProfile(given: Readonly<Record<string, string>>): PspProfile {
+  const credentials = { token: credential(given, 'token') };
+
+  function record(charge: PspCharge): Record<string, unknown> {
+    const paid = charge.status === 'paid';
+    const value = paid ? (charge.paidInCents ?? charge.amountInCents) : charge.amountInCents;
+    return {
+      id: `ORDE_${charge.id.slice(5)}`,
+      reference_id: `order-${charge.id.slice(5, 13)}`,
+      created_at: charge.createdAt,
+      customer: { name: 'Pagador Emulado', email: 'pagador@example.com', tax_id: charge.payerDocument },
+      charges: [
+        {
+          id: charge.id,
+          status: paid ? 'PAID' : 'WAITING',
+          created_at: charge.createdAt,
+          ...(paid && { paid_at: charge.paidAt }),
+          amount: { value, currency: 'BRL', summary: { total: charge.amountInCents, paid: paid ? value : 0, refunded: 0 } },
+          payment_method: {
+            type: 'PIX',
+            pix: {
+              ...(charge.endToEndId !== undefined && { end_to_end_id: charge.endToEndId }),
+              holder: { name: 'Pagador Emulado', tax_id: charge.payerDocument },
+            },
+          },
+        },
+      ],
+      notification_urls: [],
+    };
+  }
+
+  return {
+    name: 'pagbank',
+    credentials,
+    chargeId: () => `CHAR_${randomUUID().toUpperCase()}`,
+    record,
+    async webhook(charge) {
+      const body = JSON.stringify(record(charge));
+      return { query: '', headers: { 'x-authenticity-token': await signPagBank({ token: credentials.token, body }) }, body };
+    },
+    retryScheduleMs: [minute, 5 * minute, 15 * minute, 60 * minute],
+  };
+}

@@ -1,0 +1,121 @@
+// For each PSP, end to end over real HTTP: its emulator pays and delivers as the PSP does (signed by the
+// sources' own signers, retried on its schedule scaled down), and a createPspReceiver behind node:http
+// receives it.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createNodeHandler } from '../../../adapters/node/index.js';
+import { startEmulator, type PspEmulator } from '../../../src/emulator/index.js';
+import { memoryPaymentBook, type PaymentBook, type PixEvent } from '../../../src/index.js';
+import { createPspReceiver } from '../../../src/psp/index.js';
+import { pspCases, type PspCase, type SentDelivery } from './psp-cases.js';
+
+interface Run {
+  emulator: PspEmulator;
+  book: PaymentBook;
+  paid: PixEvent[];
+  /** Posts a delivery as the emulator sent it (or a copy made wrong), straight to the receiver. */
+  post(delivery: SentDelivery): Promise<{ status: number; body: Record<string, unknown> }>;
+}
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const item of open.splice(0).reverse()) await item.close();
+});
+
+async function start(c: PspCase): Promise<Run> {
+  const emulator = await startEmulator({ profile: c.psp, timeFactor: 0.0001 });
+  open.push(emulator);
+  const book = memoryPaymentBook();
+  const receiver = createPspReceiver({ ...c.options(emulator), book, fetchTimeoutMs: 2_000 });
+  const paid: PixEvent[] = [];
+  receiver.on('transaction_paid', (event) => void paid.push(event));
+  const server: Server = createServer(createNodeHandler(receiver));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  open.push({ close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) });
+  const { port } = server.address() as AddressInfo;
+  emulator.setWebhookUrl(`http://127.0.0.1:${port}${c.path}`);
+  const post = async (d: SentDelivery) => {
+    const response = await fetch(d.url, { method: 'POST', headers: { ...d.headers, 'content-type': 'application/json' }, body: d.body });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  return { emulator, book, paid, post };
+}
+
+const statuses = (e: PspEmulator) => e.deliveries().map((d) => d.attempts.map((a) => a.status));
+
+describe.each(pspCases)('the $psp emulator against createPspReceiver', (c) => {
+  it('pay: the webhook is delivered once, 200, and the handler runs once with the paid cents', async () => {
+    const run = await start(c);
+    const charge = run.emulator.createCharge({ amountInCents: 2590 });
+    await run.emulator.pay(charge.id);
+    await run.emulator.idle();
+    expect(statuses(run.emulator)).toEqual([[200]]);
+    expect(run.paid).toHaveLength(1);
+    const event = run.paid[0]!;
+    expect(event.provider).toBe(c.psp);
+    expect(event.kind === 'transaction' && event.transaction.id).toBe(charge.id);
+    expect(event.kind === 'transaction' && event.transaction.amountInCents).toBe(2590);
+  });
+
+  it('the duplicate and the late pending: both acknowledged, neither runs the handler again nor undoes the payment', async () => {
+    const run = await start(c);
+    const charge = run.emulator.createCharge({ amountInCents: 700 });
+    await run.emulator.pay(charge.id, { duplicate: true, latePending: true });
+    await run.emulator.idle();
+    expect(run.emulator.deliveries().map((d) => d.kind)).toEqual(['paid', 'duplicate', 'late-pending']);
+    expect(statuses(run.emulator)).toEqual([[200], [200], [200]]);
+    expect(run.paid).toHaveLength(1);
+    expect((await run.book.get(charge.id))?.status).toBe('paid');
+  });
+
+  it('a wrong amount against the book’s expectation is held: acknowledged, the handler does not run', async () => {
+    const run = await start(c);
+    const charge = run.emulator.createCharge({ amountInCents: 1000 });
+    await run.book.expect({ id: charge.id, amountInCents: 1000 });
+    await run.emulator.pay(charge.id, { amountInCents: 999 });
+    await run.emulator.idle();
+    expect(statuses(run.emulator)).toEqual([[200]]);
+    expect(run.paid).toHaveLength(0);
+    const held = await run.book.held();
+    expect(held.map((h) => [h.resourceId, h.violations.map((v) => v.reason)])).toEqual([[charge.id, ['amount_mismatch']]]);
+  });
+
+  it('a forged delivery is refused 401; one replayed with another charge’s id is refused or, unsigned, decided by the fetch', async () => {
+    const run = await start(c);
+    const charge = run.emulator.createCharge({ amountInCents: 300 });
+    const other = run.emulator.createCharge({ amountInCents: 300 });
+    await run.emulator.pay(charge.id);
+    await run.emulator.idle();
+    const sent = run.emulator.deliveries()[0]!;
+    const forged = await run.post(c.forged(sent));
+    expect(forged.status).toBe(401);
+    expect(forged.body).toMatchObject({ error: 'signature_mismatch' });
+    const replayed = await run.post(c.replayed(sent, charge.id, other.id));
+    if (c.psp === 'asaas' || c.psp === 'pagarme') {
+      // A token or URL secret signs no body: the fetched charge decides, and it is not paid.
+      expect(replayed.status).toBe(200);
+    } else {
+      expect(replayed.status).toBe(401);
+      expect(replayed.body).toMatchObject({ error: 'signature_mismatch' });
+    }
+    expect(run.paid.map((e) => e.kind === 'transaction' && e.transaction.id)).toEqual([charge.id]);
+  });
+
+  if (c.fetches)
+    it('an id-only delivery whose fetch fails (the API answers 503): 503 gateway_unavailable, and the PSP’s retry succeeds', async () => {
+      const run = await start(c);
+      const charge = run.emulator.createCharge({ amountInCents: 4200 });
+      run.emulator.injectFetchFault({ status: 503, times: 1 });
+      await run.emulator.pay(charge.id);
+      await run.emulator.idle();
+      expect(statuses(run.emulator)).toEqual([[503, 200]]);
+      expect(run.paid).toHaveLength(1);
+      expect(
+        run.emulator
+          .requests()
+          .filter((r) => r.method === 'GET')
+          .map((r) => r.status),
+      ).toEqual([503, 200]);
+    });
+});

@@ -1,0 +1,108 @@
+// `pixhook send --profile <psp>`, in process: one payment webhook signed as each PSP signs it, received by
+// a createPspReceiver (its confirmation API an emulator of the same PSP, where the body is only a hint).
+import { generateKeyPairSync } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createNodeHandler } from '../../../adapters/node/index.js';
+import { sendCommand } from '../../../cli/send-command.js';
+import { startEmulator } from '../../../src/emulator/index.js';
+import type { PixEvent } from '../../../src/index.js';
+import { createPspReceiver, type PspSourceOptions } from '../../../src/psp/index.js';
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const item of open.splice(0).reverse()) await item.close();
+});
+
+async function serve(options: PspSourceOptions): Promise<{ url: string; paid: PixEvent[] }> {
+  const receiver = createPspReceiver(options);
+  const paid: PixEvent[] = [];
+  receiver.on('transaction_paid', (event) => void paid.push(event));
+  const server = createServer(createNodeHandler(receiver));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  open.push({ close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, paid };
+}
+
+async function send(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
+  const code = await sendCommand([...args, '--attempts', '1']);
+  vi.restoreAllMocks();
+  return { code, out, err };
+}
+
+describe('pixhook send --profile <psp>', () => {
+  it('Mercado Pago: the id-only notification, x-signature over the manifest; the receiver fetches the payment and runs once', async () => {
+    const emulator = await startEmulator({ profile: 'mercado-pago', credentials: { secret: 'mp-secret' } });
+    open.push(emulator);
+    const charge = emulator.createCharge({ amountInCents: 1990 });
+    await emulator.pay(charge.id);
+    const { secret, accessToken } = emulator.credentials;
+    const target = await serve({ psp: 'mercado-pago', secret: secret!, accessToken: accessToken!, apiBaseUrl: emulator.url });
+    const run = await send(['--profile', 'mercado-pago', '--url', target.url, '--secret', 'mp-secret', '--id', charge.id]);
+    expect(run.out).toContain('delivered: 200');
+    expect(run.code).toBe(0);
+    expect(target.paid.map((e) => e.kind === 'transaction' && e.transaction.amountInCents)).toEqual([1990]);
+    const wrong = await send(['--profile', 'mercado-pago', '--url', target.url, '--secret', 'another', '--id', charge.id]);
+    expect([wrong.code, wrong.out.includes('401 signature_mismatch')]).toEqual([1, true]);
+  });
+
+  it.each([
+    ['asaas', { psp: 'asaas', token: 'tok-asaas' }, ['--secret', 'tok-asaas']],
+    ['pagbank', { psp: 'pagbank', token: 'tok-pagbank' }, ['--secret', 'tok-pagbank']],
+  ] as const)('%s: signed with --secret, handled once with --amount', async (psp, options, flags) => {
+    const target = await serve(options);
+    const run = await send(['--profile', psp, '--url', target.url, ...flags, '--amount', '4200']);
+    expect(run.code).toBe(0);
+    expect(target.paid.map((e) => e.kind === 'transaction' && e.transaction.amountInCents)).toEqual([4200]);
+  });
+
+  it('Woovi: signed with --key (RSA private key PEM); Pagar.me: the --secret in the URL, the charge fetched', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    const keyFile = join(tmpdir(), `pixhook-woovi-${process.pid}.pem`);
+    writeFileSync(keyFile, privateKey);
+    const woovi = await serve({ psp: 'woovi', publicKeys: [publicKey] });
+    expect((await send(['--profile', 'woovi', '--url', woovi.url, '--key', keyFile])).code).toBe(0);
+    expect(woovi.paid).toHaveLength(1);
+    const missingKey = await send(['--profile', 'woovi', '--url', woovi.url]);
+    expect([missingKey.code, missingKey.err]).toEqual([2, expect.stringContaining('--key <private key PEM file>')]);
+
+    const emulator = await startEmulator({ profile: 'pagarme' });
+    open.push(emulator);
+    const charge = emulator.createCharge({ amountInCents: 990 });
+    await emulator.pay(charge.id);
+    const pagarme = await serve({
+      psp: 'pagarme',
+      secretKey: emulator.credentials['secretKey']!,
+      urlSecret: { secret: 'url-s' },
+      apiBaseUrl: emulator.url,
+    });
+    expect((await send(['--profile', 'pagarme', '--url', pagarme.url, '--secret', 'url-s', '--id', charge.id])).code).toBe(0);
+    expect(pagarme.paid.map((e) => e.kind === 'transaction' && e.transaction.id)).toEqual([charge.id]);
+  });
+
+  it('refuses the other profiles’ flags and a wrong --status', async () => {
+    const variant = await send(['--profile', 'asaas', '--url', 'http://127.0.0.1:9/x', '--secret', 's', '--variant', 'b']);
+    expect([variant.code, variant.err]).toEqual([2, expect.stringContaining('--profile asaas does not take --variant')]);
+    const key = await send(['--profile', 'asaas', '--url', 'http://127.0.0.1:9/x', '--secret', 's', '--key', 'k.pem']);
+    expect(key.err).toContain('does not take --key');
+    const event = await send(['transaction_paid', '--profile', 'pagbank', '--url', 'http://127.0.0.1:9/x', '--secret', 's']);
+    expect(event.err).toContain('not an event');
+    const status = await send(['--profile', 'pagbank', '--url', 'http://127.0.0.1:9/x', '--secret', 's', '--status', 'refunded']);
+    expect(status.err).toContain('--status must be paid or pending');
+    const profile = await send(['--profile', 'stripe', '--url', 'http://127.0.0.1:9/x', '--secret', 's']);
+    expect(profile.err).toContain('--profile must be gateway, api-pix, mercado-pago');
+  });
+});
