@@ -57,22 +57,9 @@ describe('pixhook worker', () => {
       expect((await receiver.receive({ method: 'POST', headers: headersOf(d), body: d.body })).status).toBe(200);
     }
 
-    // --no-book: this is the queue's retry and dead-letter path. With the book, a failed attempt's payment is found
-    // unapplied only once the book commits with the run's success (issue 36 §1, the book's own change).
-    const args = [
-      'worker',
-      '--redis',
-      server.url,
-      '--queue',
-      'cli',
-      '--attempts',
-      '2',
-      '--backoff-ms',
-      '10',
-      '--handlers',
-      handlers,
-      '--no-book',
-    ];
+    // With the book on the worker's Redis (as a user runs it): a failed attempt leaves the payment unapplied, so the
+    // queue's retry and the dead letter's replay find it still to run (issue 36 §1).
+    const args = ['worker', '--redis', server.url, '--queue', 'cli', '--attempts', '2', '--backoff-ms', '10', '--handlers', handlers];
     const first = startFixture(bin, {}, args);
     const line = await first.waitFor((l) => l['id'] === 'tx_cli_good');
     expect(line).toMatchObject({ event: 'transaction_paid', status: 'paid', amountInCents: 4200, variant: 'a', key: good.key, attempt: 1 });
