@@ -6,11 +6,14 @@
 // every genuine fact once more and a person releases what the book holds for the right amount. Then every
 // genuine fact ran its handlers successfully exactly once, never twice, and the wrong payment is held and never ran.
 // (The SIGKILL of an instance mid-handler is test/redis/applied-on-success.test.ts; API Pix items are in the scenarios.)
+// Durable mode (memory): the receivers only queue and one worker, `processing.runQueued`, runs each job again until
+// it resolves, as the queue does; the same holds.
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { internalsOf } from '../../src/adapter-kit/index.js';
 import {
+  createProcessing,
   createReceiver,
   memoryDedupeStore,
   memoryPaymentBook,
@@ -19,6 +22,7 @@ import {
   type HandlerContext,
   type PaymentBook,
   type PixEvent,
+  type QueuedEvent,
   type Receiver,
 } from '../../src/index.js';
 import { postgresInbox, postgresPaymentBook, type PostgresInbox } from '../../src/postgres/index.js';
@@ -78,7 +82,10 @@ interface Setup {
 
 let charges = 0;
 
-async function deliverPlan(plan: Plan, setup: Setup, instances: number, mode: 'inline' | 'background'): Promise<void> {
+type Mode = 'inline' | 'background' | 'durable';
+const eventNames = ['transaction_created', 'transaction_paid', 'transaction_refunded'] as const;
+
+async function deliverPlan(plan: Plan, setup: Setup, instances: number, mode: Mode): Promise<void> {
   const id = `tx_door_${process.pid}_${++charges}`;
   const { book } = setup;
   await book.expect({ id, amountInCents: 1000 });
@@ -93,6 +100,17 @@ async function deliverPlan(plan: Plan, setup: Setup, instances: number, mode: 'i
     }
     ran.push(event);
   };
+  // Durable: the receivers only claim and queue; a worker (processing.runQueued) runs the jobs, as BullMQ would:
+  // a rejected run (a throw, a timeout, the charge busy) is run again.
+  const jobs: QueuedEvent[] = [];
+  const worker =
+    mode === 'durable' ? createProcessing({ book, handlerTimeoutMs: 120, orderWaitMs: 3_000 }).on(eventNames, handler) : undefined;
+  const modeOptions =
+    mode === 'inline'
+      ? { deadlineMs: 40 }
+      : mode === 'background'
+        ? { retry: { attempts: 2, backoff: { delayMs: 1 } } }
+        : { queue: { enqueue: async (job: QueuedEvent) => void jobs.push(job) } };
   const receivers: Receiver[] = Array.from({ length: instances }, (_, i) => {
     const store = setup.store(i);
     return createReceiver({
@@ -101,12 +119,31 @@ async function deliverPlan(plan: Plan, setup: Setup, instances: number, mode: 'i
       mode,
       ...(store !== undefined && { store }),
       handlerTimeoutMs: 120,
-      ...(mode === 'inline' ? { deadlineMs: 40 } : { retry: { attempts: 2, backoff: { delayMs: 1 } } }),
+      ...modeOptions,
       ...(plan.expired && { dedupeTtlMs: 1 }),
       claimTtlMs: 2_000,
       orderWaitMs: 3_000,
-    }).on(['transaction_created', 'transaction_paid', 'transaction_refunded'], handler);
+    }).on(eventNames, handler);
   });
+
+  /** The worker's side: every queued job until none is left, each run again until it resolves. */
+  async function work(): Promise<void> {
+    if (worker === undefined) return;
+    while (jobs.length > 0) {
+      await Promise.all(
+        jobs.splice(0).map(async (job) => {
+          for (let attempt = 1; attempt <= 100; attempt++) {
+            try {
+              return await worker.runQueued(job, { attempt, final: false });
+            } catch {
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
+          }
+          throw new Error(`queued job ${job.key} still failing after 100 runs`);
+        }),
+      );
+    }
+  }
 
   async function send(d: Delivery): Promise<void> {
     const receiver = receivers[d.instance] as Receiver;
@@ -136,16 +173,18 @@ async function deliverPlan(plan: Plan, setup: Setup, instances: number, mode: 'i
     }),
   );
   await Promise.all(receivers.map((receiver) => receiver.drain()));
+  await work();
   // The reconciler's sweep: every genuine fact once more (background runs that failed for good are found here).
   for (const fact of ['paid', 'refunded'] as const) await send({ fact, shape: 'b', door: 'reconcile', instance: 0 });
   await Promise.all(receivers.map((receiver) => receiver.drain()));
+  await work();
   // A person releases what is held for the right amount (a payment held as stale after the refund); a failed
   // release stays held and is released again.
   for (const held of (await book.held()).filter((entry) => entry.resourceId === id)) {
     const event = held.event;
     if (event.kind !== 'transaction' || event.transaction.amountInCents !== 1000) continue;
     for (let attempt = 0; attempt < 20; attempt++) {
-      const released = await (receivers[0] as Receiver).release(held.heldId);
+      const released = await (worker ?? (receivers[0] as Receiver)).release(held.heldId);
       if (released.ok || released.reason !== 'handler_failed') break;
     }
   }
@@ -162,6 +201,7 @@ async function deliverPlan(plan: Plan, setup: Setup, instances: number, mode: 'i
   );
   expect(wrongHeld.length, context).toBe(plan.deliveries.some((d) => d.fact === 'paid_wrong') ? 1 : 0);
   await Promise.all(receivers.map((receiver) => receiver.close()));
+  await worker?.close();
 }
 
 const modes = ['inline', 'background'] as const;
@@ -235,4 +275,16 @@ describe.each(modes)('issue 36: every genuine fact runs once, never twice; a wro
     },
     120_000,
   );
+});
+
+describe('issue 36, durable mode: every genuine fact runs once on the worker, never twice; a wrong payment never runs', () => {
+  it('memory: three receivers queue, one worker runs the jobs (processing.runQueued)', async () => {
+    await fc.assert(
+      fc.asyncProperty(plans(3), (plan) => {
+        const store = memoryDedupeStore();
+        return deliverPlan(plan, { book: memoryPaymentBook(), store: () => store }, 3, 'durable');
+      }),
+      { numRuns: runsPer * 2, seed: 36 },
+    );
+  }, 120_000);
 });
