@@ -133,6 +133,6 @@ describe('pixhook dev --profile api-pix', () => {
     expect(result.stderr).toMatch(/--variant does not apply to --profile api-pix/);
     const unknown = await runCli(['dev', '--profile', 'psp']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/--profile must be gateway or api-pix, got "psp"/);
+    expect(unknown.stderr).toMatch(/--profile must be gateway, api-pix, mercado-pago, asaas, pagbank, woovi or pagarme, got "psp"/);
   });
 });
