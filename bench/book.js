@@ -1,12 +1,13 @@
 // The payment book's backends (issue 22), each against its baseline side by side, in alternating rounds:
-// - Redis: what a processing with a Redis store and a Redis book on the same client runs per delivery (issue 36): the
-//   order lease, the dedupe claim joined with the book's read, the shared decision, then one script that writes the
-//   book, sets the done mark and gives the lease back; against the claim alone, one call at a time (round trips).
+// - Redis: what a processing with a Redis store and a Redis book on the same client runs per delivery (issue 36): one
+//   script that takes the order lease (the fair ticket queue's turn), claims and reads the book, the shared decision,
+//   then one script that writes the book, sets the done mark and gives the lease back; against the claim alone (one
+//   `redisDedupeStore.claim` EVALSHA), one call at a time (round trips).
 //   Also: processing.accept() with the book against the same processing without one (both with the Redis store).
 // - Postgres: a transactional handler inside the book's transaction (lock and decide, write, claim, the
 //   merchant's INSERT, COMMIT) against the same INSERT in a bare transaction (BEGIN; INSERT; COMMIT).
 // Also shown: the claim, then the record in two steps (what runs when the store and the book cannot share a script).
-// Run: npm run build && node bench/book.js [--quick]. Prints one JSON object.
+// Run: npm run build && node bench/book.js [--quick] [--redis] (--redis: the Redis pairs only). Prints one JSON object.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -15,7 +16,6 @@ import { postgresInbox, postgresPaymentBook } from 'pixhook/postgres';
 import { redisDedupeStore, redisPaymentBook } from 'pixhook/redis';
 // Internal (not exported): the joined claim the processing uses, and the inbox's open book transactions.
 import { joinedClaimOf } from '../dist/src/book/joined-claim.js';
-import { registeredOrderLeases } from '../dist/src/shared/order-lease.js';
 import { inboxLink } from '../dist/src/postgres/postgres-inbox.js';
 import { interleave, pairedSpread } from './lib/interleave.js';
 import { startRedisServer } from './lib/redis-server.js';
@@ -44,7 +44,6 @@ async function redisBench() {
     const book = redisPaymentBook({ client, prefix: 'bench:{book}:' });
     const joined = joinedClaimOf(store, book);
     if (joined === undefined) throw new Error('the store and the book did not join');
-    const leases = registeredOrderLeases(store);
     let n = 0;
     const mark = (key, owner, fence) => ({
       store,
@@ -53,15 +52,16 @@ async function redisBench() {
       ttlMs: 60_000,
       lease: { resource: 't:' + fence.resource, fence: fence.fence },
     });
-    // What a processing with a book runs per delivery on Redis (issue 36): the order lease, the claim joined with the
-    // book's read, then (the handlers succeeded) one script that writes the book, sets the done mark and gives the lease back.
+    // What a processing with a book runs per delivery on Redis (issue 36): one script that takes the order lease, claims
+    // and reads the book, then (the handlers succeeded) one script that writes the book, sets the done mark and gives
+    // the lease back.
     async function claimBookLease(i) {
       const key = `transaction_paid:txn_${i}:paid`;
       const owner = randomUUID();
-      const fence = await leases.take(`t:txn_${i}`, owner, 60_000);
-      const result = await joined(key, owner, 60_000, paid(`txn_${i}`), { dedupeKey: key });
+      const lease = { resource: `t:txn_${i}`, ttlMs: 60_000, ticketTtlMs: 16_000 };
+      const result = await joined(key, owner, 60_000, paid(`txn_${i}`), { dedupeKey: key }, lease);
       if (result.claim !== 'claimed' || result.recorded.outcome !== 'apply') throw new Error(`joined claim answered ${result.claim}`);
-      const committed = await result.recorded.commit(mark(key, owner, { resource: `txn_${i}`, fence }));
+      const committed = await result.recorded.commit(mark(key, owner, { resource: `txn_${i}`, fence: result.fence }));
       if (committed.marked !== true || committed.leaseGiven !== true) throw new Error('the commit did not mark and give back');
     }
     const processing = (withBook) => createProcessing({ store, ...(withBook && { book }) }).on('transaction_paid', () => {});
@@ -191,4 +191,5 @@ async function postgresBench() {
   }
 }
 
-console.log(JSON.stringify({ redis: await redisBench(), postgres: await postgresBench() }));
+const redisOnly = process.argv.includes('--redis');
+console.log(JSON.stringify({ redis: await redisBench(), ...(!redisOnly && { postgres: await postgresBench() }) }));

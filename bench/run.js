@@ -261,7 +261,7 @@ lines.push('### 10. The payment book vs its bare baseline (alternating rounds, o
 row('backend', 'baseline', 'baseline µs', 'with the book µs', 'book ÷ baseline');
 row('---', '---', '---:', '---:', '---:');
 row(
-  'Redis: claim + book + lease (the lease; one script claims and reads, the TypeScript step decides; after the handlers one script writes the book, marks done and gives the lease back)',
+  'Redis: claim + book + lease (one script takes the lease, claims and reads; the TypeScript step decides; after the handlers one script writes the book, marks done and gives the lease back)',
   '`redisDedupeStore.claim`',
   book.redis.claim_us,
   book.redis.claim_book_us,

@@ -28,4 +28,13 @@ export { channelOf } from '../events/book-channel.js';
 
 // The held-event lease (release claims) and the dedupe claim joined with the book's record.
 export { claimedHeld, closedReason, currentHeld, ownsRelease, renewedHeld, type StoredHeld } from './held-lease.js';
-export type { Committed, DoneMark, JoinedClaim, JoinedClaimResult, Judged, PaymentBookBackend, PendingApply } from './joined-claim.js';
+export type {
+  Committed,
+  DoneMark,
+  JoinedClaim,
+  JoinedClaimResult,
+  JoinedLease,
+  Judged,
+  PaymentBookBackend,
+  PendingApply,
+} from './joined-claim.js';

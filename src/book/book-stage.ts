@@ -5,7 +5,7 @@ import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.j
 import type { ProcessingReason } from '../shared/reasons.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { confirmWithGateway, type ConfirmOutcome, type ResolvedConfirm } from './confirm-with-gateway.js';
-import { judgeIn, type JoinedClaim, type Judged, type PendingApply } from './joined-claim.js';
+import { judgeIn, type JoinedClaim, type JoinedClaimResult, type JoinedLease, type Judged, type PendingApply } from './joined-claim.js';
 import type { PaymentBook } from './payment-book.js';
 import type { ResolvedPolicy } from './payment-policy.js';
 import type { Violation } from '../events/violation.js';
@@ -47,7 +47,12 @@ interface BookStageInput<R extends BookRun> {
   dispatch(run: R): MaybePromise<BookAnswer>;
   /** Gives back the run's resource-order lease when the joined claim was not taken (the claim's end does it otherwise). */
   leave(run: R): void;
+  /** The joined claim asked in the resource's turn (processing's order: the wait, the lease kept on the run once taken). */
+  inTurn(run: R, ask: (lease: JoinedLease) => Promise<JoinedAnswer | undefined>): Promise<JoinedAnswer | undefined>;
 }
+
+/** A joined claim's answer once the resource's turn came (busy is asked again). */
+type JoinedAnswer = Exclude<JoinedClaimResult, { claim: 'busy' }>;
 
 interface BookStage<R extends BookRun> {
   readonly violationHandlers: BookViolationHandler[];
@@ -107,17 +112,25 @@ export function createBookStage<R extends BookRun>(input: BookStageInput<R>): Bo
     return { reason: 'store_unavailable', key: run.key, hint: 'payment book: ' + describeError(error) };
   }
 
-  /** The claim and the book's update in one step; its answers mean what `claimed` and `recordInBook` make of them. */
+  /**
+   * The order lease, the claim and the book's update in one step, asked again while the resource is busy; its
+   * answers mean what `claimed`, the order and `recordInBook` make of them. A key done or in flight answers from
+   * that one step, before it queues; `resource_busy` past `orderWaitMs` (nothing was claimed).
+   */
   async function claimAndRecord(join: JoinedClaim, run: R): Promise<BookAnswer> {
-    let joinedResult: Awaited<ReturnType<JoinedClaim>>;
+    const context = { dedupeKey: run.key, policy };
+    let joinedResult: JoinedAnswer | undefined;
     try {
-      const claiming = join(run.key, run.owner, config.claimTtlMs, run.event, { dedupeKey: run.key, policy });
-      joinedResult = await withTimeout(claiming, config.storeTimeoutMs, 'dedupe claim and payment book');
+      joinedResult = await input.inTurn(run, async (lease) => {
+        const claiming = join(run.key, run.owner, config.claimTtlMs, run.event, context, lease);
+        const answer = await withTimeout(claiming, config.storeTimeoutMs, 'dedupe claim and payment book');
+        return answer.claim === 'busy' ? undefined : answer;
+      });
     } catch (error) {
       input.leave(run);
       return { reason: 'store_unavailable', key: run.key, hint: describeError(error) };
     }
-    if (joinedResult.claim !== 'claimed') input.leave(run);
+    if (joinedResult === undefined) return { reason: 'resource_busy', key: run.key };
     if (joinedResult.claim === 'done') return { reason: joinedResult.retry === undefined ? 'duplicate' : 'held', key: run.key };
     if (joinedResult.claim !== 'claimed') return { reason: joinedResult.claim, key: run.key };
     run.hold();

@@ -6,16 +6,37 @@ import type { DuplicateHold, PaymentBook, RecordContext, RecordResult } from './
 // Internal (not exported from the package): a backend's book that can take the dedupe claim and its own
 // update in one step with a given store (the Redis book with a Redis store on the same client: one script).
 
-/** The claim's answer; when claimed, what the book recorded; when done, the retry of a held event if it is one. */
+/**
+ * The claim's answer; when claimed, the resource order lease's fence and what the book recorded; when done, the
+ * retry of a held event if it is one; `busy` when the lease is another's or a waiter is ahead (nothing claimed).
+ */
 export type JoinedClaimResult =
-  { claim: 'claimed'; recorded: Judged } | { claim: 'done'; retry?: DuplicateHold } | { claim: Exclude<ClaimResult, 'claimed' | 'done'> };
+  | { claim: 'claimed'; fence: string; recorded: Judged }
+  | { claim: 'done'; retry?: DuplicateHold }
+  | { claim: Exclude<ClaimResult, 'claimed' | 'done'> }
+  | { claim: 'busy' };
 
+/**
+ * The resource order lease a joined claim takes in the same step: the processing's store's own lease of
+ * `resource` for `ttlMs`; with `ticketTtlMs`, a refused asker queues (or renews) its ticket in arrival order.
+ */
+export interface JoinedLease {
+  readonly resource: string;
+  readonly ttlMs: number;
+  readonly ticketTtlMs: number | undefined;
+}
+
+/**
+ * The order lease, the claim and the book's record as one step: one ask in the resource's turn (the processing
+ * asks again while `busy`, up to `orderWaitMs`). A `done` key and another's claim answer before anything queues.
+ */
 export type JoinedClaim = (
   key: string,
   owner: string,
   ttlMs: number,
   event: PixEvent,
   context: RecordContext,
+  lease: JoinedLease,
 ) => Promise<JoinedClaimResult>;
 
 /** A run's done mark, and the resource-order lease it holds: what a commit may take in the book's own step. */
@@ -58,8 +79,8 @@ export interface PaymentBookBackend extends PaymentBook {
    */
   judge?(event: PixEvent, context: RecordContext): MaybePromise<Judged>;
   /**
-   * The dedupe claim of `store` and this book's record as one step, or undefined when they cannot share
-   * one (then: claim, then record). Processing asks once, when made, with its store.
+   * The resource order lease and dedupe claim of `store` and this book's record as one step, or undefined when
+   * they cannot share one (then: claim and lease, then record). Processing asks once, when made, with its store.
    */
   joinClaim?(store: DedupeStore): JoinedClaim | undefined;
 }

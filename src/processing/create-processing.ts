@@ -67,6 +67,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
       keepAlive: (told) => work.keepAlive(told),
       dispatch,
       leave: (run) => order.leave(run),
+      inTurn: (run, ask) => order.enterWith(run, ask, (answer) => (answer.claim === 'claimed' ? answer.fence : undefined)),
     });
   // A book that takes the claim with its own update in one step on this store (Redis: one script).
   // Not under `confirm`: the gateway is read between the claim and the book's decision.
@@ -91,9 +92,9 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     const key = config.dedupeKey(event);
     if (typeof key !== 'string' || key === '') throw new PixhookError('internal_error', 'dedupeKey must return a non-empty string');
     const run = new Run(scope, event, key, newOwner(), context);
-    // The resource's lease is taken before the joined script, so the book always decides under it; the take reads
-    // the claim first, so a delivery already done (or in flight) is answered before it queues.
-    if (joined !== undefined) return inOrder(run, (entered) => bookStage!.claimAndRecord(joined, entered), true);
+    // The resource's lease, the claim and the book's read in one step (Redis: one script), so the book always decides
+    // under the lease; the step reads the claim first, so a delivery already done (or in flight) answers before it queues.
+    if (joined !== undefined) return bookStage!.claimAndRecord(joined, run);
     let claiming: MaybePromise<ClaimResult>;
     try {
       claiming = store.claim(key, run.owner, config.claimTtlMs);
@@ -130,12 +131,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     return inOrder(run, claimedInOrder);
   }
 
-  /**
-   * The resource's lease, before the book decides; 503 `resource_busy` (the claim given back) past `orderWaitMs`.
-   * `checkClaim`: the claim comes after the lease (the joined script), so the lease's store answers a done or
-   * claimed key as the claim would, taking nothing and queuing nothing.
-   */
-  function inOrder(run: Run, next: (run: Run) => MaybePromise<AcceptResult>, checkClaim = false): MaybePromise<AcceptResult> {
+  /** The resource's lease, before the book decides; 503 `resource_busy` (the claim given back) past `orderWaitMs`. */
+  function inOrder(run: Run, next: (run: Run) => MaybePromise<AcceptResult>): MaybePromise<AcceptResult> {
     const busy = (hint?: string): Promise<AcceptResult> =>
       run.release().then(() => ({
         reason: hint === undefined ? 'resource_busy' : 'store_unavailable',
@@ -143,12 +140,8 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
         ...(hint !== undefined && { hint }),
       }));
     return andThen(
-      order.enter(run, checkClaim),
-      (entered) => {
-        if (entered === 'done') return book === undefined ? { reason: 'duplicate', key: run.key } : bookStage!.retryOfHeld(book, run);
-        if (entered === 'in_flight') return { reason: 'in_flight', key: run.key };
-        return entered ? next(run) : busy();
-      },
+      order.enter(run),
+      (entered) => (entered ? next(run) : busy()),
       (error) => busy('resource order: ' + describeError(error)),
     );
   }

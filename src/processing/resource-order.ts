@@ -28,10 +28,18 @@ export interface ResourceOrder {
   prefetch(run: OrderedRun): void;
   /**
    * Takes `run`'s lease, waiting up to `orderWaitMs` in arrival order; false when another run still holds it (the
-   * run's ticket has left the queue). With `checkClaim` (the claim comes after the lease), a store that sees the
-   * run's dedupe key answers `'done'` or `'in_flight'` before the run queues.
+   * run's ticket has left the queue).
    */
-  enter(run: OrderedRun, checkClaim?: boolean): MaybePromise<boolean | 'done' | 'in_flight'>;
+  enter(run: OrderedRun): MaybePromise<boolean>;
+  /**
+   * As `enter`, with `ask` taking the lease in a step of its own (the Redis book's joined claim: lease, claim and
+   * book read in one script), asked again while it answers undefined (busy); an answer with a fence holds the lease.
+   */
+  enterWith<T>(
+    run: OrderedRun,
+    ask: (lease: { resource: string; ttlMs: number; ticketTtlMs: number | undefined }) => Promise<T | undefined>,
+    fenceOf: (answer: T) => string | undefined,
+  ): Promise<T | undefined>;
   /** Renews `run`'s lease from now on: its run outlives the turn the lease was taken in (as `Run.hold` does its claim). */
   hold(run: OrderedRun): void;
   /** Stops renewing `run`'s lease and gives it back (never rejects); `settle` also ends a queued job's turn. */
@@ -145,23 +153,43 @@ export function createResourceOrder(config: {
   /**
    * Takes the lease now (or uses the prefetched answer), or queues a ticket and asks again after pauses of 5 ms
    * doubling to 50 ms, until it is the first live ticket and the lease is free, or `orderWaitMs` has passed (then
-   * the ticket leaves the queue). `key`: the first ask reads the run's claim where the store can (see `OrderLeases`).
+   * the ticket leaves the queue).
    */
-  function take(resource: string, owner: string, waitMs: number, first?: MaybePromise<Taken>, key?: string): MaybePromise<Taken> {
-    const ask = waitMs === 0 ? undefined : { ticketTtlMs };
-    const asked = first ?? leases.take(resource, owner, ttlMs, key === undefined ? ask : { ...ask, key });
+  function take(resource: string, owner: string, waitMs: number, first?: MaybePromise<Taken>): MaybePromise<Taken> {
+    return inTurn(
+      resource,
+      owner,
+      waitMs,
+      (ticket) => leases.take(resource, owner, ttlMs, ticket === undefined ? undefined : { ticketTtlMs: ticket }),
+      first,
+    );
+  }
+
+  /**
+   * `take`'s wait with any ask: `ask(ticketTtlMs)` answers undefined while the lease is another's (with a ticket TTL,
+   * its ticket queued), until it answers something else or `waitMs` has passed (then the ticket is withdrawn).
+   */
+  function inTurn<T>(
+    resource: string,
+    owner: string,
+    waitMs: number,
+    ask: (ticketTtlMs: number | undefined) => MaybePromise<T | undefined>,
+    first?: MaybePromise<T | undefined>,
+  ): MaybePromise<T | undefined> {
+    const ticket = waitMs === 0 ? undefined : ticketTtlMs;
+    const asked = first ?? ask(ticket);
     if (!isPromise(asked) && (asked !== undefined || waitMs === 0)) return asked;
     return (async () => {
       const giveUpAt = Date.now() + waitMs;
       let taken = await asked;
       try {
         // A prefetched refusal queued nothing: queue the ticket at once, so the run's place is its arrival's.
-        if (taken === undefined && first !== undefined) taken = await leases.take(resource, owner, ttlMs, ask);
+        if (taken === undefined && first !== undefined) taken = await ask(ticket);
         for (let pause = 5; taken === undefined; pause = Math.min(pause * 2, 50)) {
           const left = giveUpAt - Date.now();
           if (left <= 0) break;
           await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
-          taken = await leases.take(resource, owner, ttlMs, ask);
+          taken = await ask(ticket);
         }
       } catch (error) {
         await withdraw(resource, owner);
@@ -181,8 +209,8 @@ export function createResourceOrder(config: {
     }
   }
 
-  function entered(run: OrderedRun, resource: string, taken: Taken, renew: boolean): boolean | 'done' | 'in_flight' {
-    if (!isFence(taken)) return taken ?? false;
+  function entered(run: OrderedRun, resource: string, taken: Taken, renew: boolean): boolean {
+    if (!isFence(taken)) return false;
     run.order = { resource, fence: taken, lease: renew ? held(resource, taken) : undefined };
     return true;
   }
@@ -225,17 +253,24 @@ export function createResourceOrder(config: {
       // A failed early ask is asked again by `enter`, whose failure answers the delivery.
       run.early = { resource, fence: isPromise(fence) ? fence.catch(() => undefined) : fence };
     },
-    enter(run, checkClaim = false) {
+    enter(run) {
       const early = run.early;
       run.early = undefined;
       const resource = early === undefined ? resourceOf(run.event) : early.resource;
       // A prefetched 'done' / 'in_flight' cannot happen here: the claim was taken (only claimed runs enter).
       const first = early === undefined ? undefined : andThen(early.fence, (fence) => (isFence(fence) ? fence : undefined));
-      const taking = take(resource, run.owner, config.orderWaitMs, first, checkClaim ? run.key : undefined);
+      const taking = take(resource, run.owner, config.orderWaitMs, first);
       // Taken in this turn (in-process leases): no renewal until the run outlives it, when `hold` starts one,
       // as the claim's own. A lease taken later (a remote store) is renewed from the take.
       if (!isPromise(taking)) return entered(run, resource, taking, holdAtOnce);
       return taking.then((fence) => entered(run, resource, fence, true));
+    },
+    async enterWith(run, ask, fenceOf) {
+      const resource = resourceOf(run.event);
+      const answer = await inTurn(resource, run.owner, config.orderWaitMs, (ticket) => ask({ resource, ttlMs, ticketTtlMs: ticket }));
+      const fence = answer === undefined ? undefined : fenceOf(answer);
+      if (fence !== undefined) entered(run, resource, fence, true);
+      return answer;
     },
     hold(run) {
       const taken = run.order;

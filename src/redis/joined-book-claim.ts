@@ -7,8 +7,9 @@ import {
   resourceKey,
 } from '../book/backend.js';
 import type { DedupeStore, PixEvent } from '../index.js';
-import { releaseScript } from './dedupe-scripts.js';
-import { claimAndReadScript } from './joined-book-script.js';
+import { registeredOrderLeases } from '../shared/order-lease.js';
+import { claimAndReadScript, leaveClaimScript } from './joined-book-script.js';
+import { keepMs, orderLeaseKeys } from './order-lease.js';
 import { isClusterClient, type RedisClientLike, type RedisScript } from './redis-client.js';
 import { dedupeSiteOf } from './redis-dedupe-store.js';
 import { replyArray, replyText } from './redis-replies.js';
@@ -33,50 +34,68 @@ export interface BookSite {
 }
 
 /**
- * The claim joined to the book's read, when `store` is a Redis dedupe store on the book's client whose keys
- * share the book's slot (always on one server; on a Cluster, when both prefixes carry the same {hash tag}).
- * One script claims the key and reads what the decision needs; the decision is the TypeScript step every
- * backend runs (book-state.ts), written back by the book's compare-and-set. No policy lives in Lua, so the
+ * The resource order lease and the claim joined to the book's read, when `store` is a Redis dedupe store on the
+ * book's client whose keys share the book's slot (always on one server; on a Cluster, when both prefixes carry the
+ * same {hash tag}, which also puts the store's leases in that slot: order-lease.ts). One script takes the lease (the
+ * fair ticket queue's turn), claims the key and reads what the decision needs; the decision is the TypeScript step
+ * every backend runs (book-state.ts), a hold written back by the book's compare-and-set, an apply by the commit after
+ * the handlers (commit-applied.ts, with the done mark and the lease's give-back). No policy lives in Lua, so the
  * backends cannot drift (precision, identity rules) and the money policy has one source.
- * Otherwise undefined: the processing claims, then records.
+ * Otherwise (and when the store was given other leases than its own) undefined: the processing claims (the lease
+ * beside it), then records.
  */
 export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim | undefined {
   const site = dedupeSiteOf(store);
   if (site === undefined || site.client !== book.client) return undefined;
   if (!sameSlot(book.client, site.prefix, book.prefix)) return undefined;
+  // The lease taken in the script must be the one every processing on this store takes: the store's own.
+  if (registeredOrderLeases(store) !== site.leases) return undefined;
   const { keys } = book;
-  return async (key, owner, ttlMs, event, context): Promise<JoinedClaimResult> => {
+  return async (key, owner, ttlMs, event, context, lease): Promise<JoinedClaimResult> => {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const dedupeKey = site.prefix + key;
-    // Whether this call may hold the claim: only a `done` or `in_flight` answer proves it does not.
-    let mayHoldClaim = true;
+    const leaseKeys = orderLeaseKeys(site.prefix, lease.resource);
+    // Whether this call may hold the claim or the lease: only an answer that took nothing proves it does not.
+    let mayHold = true;
     try {
       const reply = replyArray(
         await book.run(
           claimAndReadScript,
-          [dedupeKey, keys.resource(rk), keys.heldKeys, keys.held, keys.expecting],
-          [owner, Math.max(1, Math.ceil(ttlMs)), rk + '\n' + context.dedupeKey],
+          [dedupeKey, keys.resource(rk), keys.heldKeys, keys.held, keys.expecting, ...leaseKeys],
+          [
+            owner,
+            ms(ttlMs),
+            rk + '\n' + context.dedupeKey,
+            ms(lease.ttlMs),
+            ms(keepMs),
+            lease.ticketTtlMs === undefined ? '' : ms(lease.ticketTtlMs),
+          ],
           'claim',
         ),
       ).map(replyText);
       const claim = reply[0];
-      const read: RecordRead = [reply[1] ?? '', reply[2] ?? '', reply[3] ?? ''];
-      if (claim === 'in_flight' || claim === 'done') mayHoldClaim = false;
-      if (claim === 'in_flight') return { claim };
+      if (claim !== 'claimed') mayHold = false;
+      if (claim === 'in_flight' || claim === 'busy') return { claim };
+      const read: RecordRead = [reply[2] ?? '', reply[3] ?? '', reply[4] ?? ''];
       if (claim === 'done') {
         if (read[2] === '') return { claim };
         const retry = asDuplicateHold(await book.record(event, context, true, read));
         return retry === undefined ? { claim } : { claim, retry };
       }
       if (claim !== 'claimed') throw new RedisUnavailableError(`unexpected answer from the redis claim and book script: ${String(claim)}`);
-      return { claim, recorded: (await book.record(event, context, false, read)) as Judged };
+      return { claim, fence: reply[1] ?? '', recorded: (await book.record(event, context, false, read)) as Judged };
     } catch (error) {
-      // The script may still land after a timeout, or the book's write failed after the claim: give the claim back.
-      if (mayHoldClaim) book.run(releaseScript, [dedupeKey], [owner], 'release').catch(() => {});
+      // The script may still land after a timeout, or the book's write failed after the claim: give back the claim,
+      // the lease and a ticket, each only if this owner's (queued behind the script on the same connection).
+      if (mayHold) book.run(leaveClaimScript, [dedupeKey, leaseKeys[0], leaseKeys[2], leaseKeys[3]], [owner], 'release').catch(() => {});
       throw error;
     }
   };
+}
+
+function ms(value: number): number {
+  return Math.max(1, Math.ceil(value));
 }
 
 /** True when keys under both prefixes can meet in one script (always on one server; on a Cluster, one {hash tag}). */

@@ -5,8 +5,13 @@ import { defineScript } from './redis-client.js';
 // so a later fence of the resource orders after an earlier one. Waiters hold tickets in arrival order. Every key
 // of one resource shares a slot. The scripts' KEYS and ARGV are described in their .lua files.
 
+/** A script that takes the lease: its own text after the one `takeLease` function (src/redis/commands/take-lease-function.lua). */
+export function withTakeLease(source: string): string {
+  return luaSources['take-lease-function'] + source;
+}
+
 /** Takes the lease, or queues (renews) the asker's ticket (src/redis/commands/take-lease.lua). */
-export const takeLeaseScript = defineScript(luaSources['take-lease']);
+export const takeLeaseScript = defineScript(withTakeLease(luaSources['take-lease']));
 
 /** Renews the lease for its fence (src/redis/commands/extend-lease.lua). */
 export const extendLeaseScript = defineScript(luaSources['extend-lease']);

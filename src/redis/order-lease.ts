@@ -13,7 +13,7 @@ import {
 
 // The counter and the queued jobs of a resource are kept this long after its last use; a queued job older than
 // this no longer holds up the jobs behind it (removed by hand, or its receiver died between queuing and answering).
-const keepMs = 60 * 60_000;
+export const keepMs = 60 * 60_000;
 
 /**
  * The Redis key of `resource`'s order lease for a dedupe store with `prefix` (its fence is the value): what a
@@ -21,6 +21,12 @@ const keepMs = 60 * 60_000;
  */
 export function orderLeaseKey(prefix: string, resource: string): string {
   return /\{[^}]+\}/.test(prefix) ? `${prefix}order:${resource}` : `${prefix}order:{${resource}}`;
+}
+
+/** The keys a take of `resource`'s lease touches: the lease, its counter, its tickets and their expiries. */
+export function orderLeaseKeys(prefix: string, resource: string): [lease: string, counter: string, tickets: string, expiries: string] {
+  const key = orderLeaseKey(prefix, resource);
+  return [key, key + ':n', key + ':w', key + ':x'];
 }
 
 /**
@@ -43,16 +49,15 @@ export function redisOrderLeases(client: RedisClientLike, prefix: string, now: (
 
   return {
     async take(resource, owner, ttlMs, ask) {
-      const key = base(resource);
-      const keys = [key, key + ':n', key + ':w', key + ':x'];
+      const keys: string[] = orderLeaseKeys(prefix, resource);
       if (ask?.key !== undefined && seesClaims) keys.push(prefix + ask.key);
       const ticket = ask?.ticketTtlMs === undefined ? '' : ms(ask.ticketTtlMs);
       const taken = replyText(await redis.run(takeLeaseScript, keys, [owner, ms(ttlMs), ms(keepMs), ticket]));
       return taken === '' ? undefined : (taken as Taken);
     },
     async withdraw(resource, owner) {
-      const key = base(resource);
-      await redis.run(withdrawTicketScript, [key + ':w', key + ':x'], [owner]);
+      const [, , tickets, expiries] = orderLeaseKeys(prefix, resource);
+      await redis.run(withdrawTicketScript, [tickets, expiries], [owner]);
     },
     async extend(resource, fence, ttlMs) {
       return Number(await redis.run(extendLeaseScript, [base(resource)], [fence, ms(ttlMs)])) === 1;

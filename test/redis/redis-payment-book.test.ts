@@ -4,7 +4,10 @@ import { PixhookConfigError } from '../../src/index.js';
 import { memoryPaymentBook } from '../../src/book/memory-payment-book.js';
 import { joinedClaimOf } from '../../src/book/joined-claim.js';
 import type { PaymentBook, RecordResult } from '../../src/book/payment-book.js';
+import type { PixEvent } from '../../src/index.js';
+import { resourceOf } from '../../src/processing/resource-order.js';
 import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
+import { registeredOrderLeases } from '../../src/shared/order-lease.js';
 import { chargeEvent } from '../book/book-events.js';
 import { bookOperation, runOperations, t0 } from '../book/book-operations.js';
 import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
@@ -113,28 +116,29 @@ describe.each(redisTargetNames)('redisPaymentBook on %s', (name) => {
         const store = redisDedupeStore({ client, prefix: `${prefix}dedupe:`, quarantine: false });
         const joined = joinedClaimOf(store, book);
         expect(joined).toBeDefined();
-        // Every record goes through the joined script: a fresh key claims it; a key already done asks for a held retry.
+        const leases = registeredOrderLeases(store)!;
+        const leaseOf = (event: PixEvent) => ({ resource: resourceOf(event), ttlMs: 60_000, ticketTtlMs: undefined });
+        // Every record goes through the joined script: a fresh key takes the lease and claims it; a key already done
+        // asks for a held retry.
         const viaScript: PaymentBook = {
           ...book,
           async record(event, context) {
             const key = `k${++n}`;
-            const result = await joined!(key, 'owner', 60_000, event, context);
+            const result = await joined!(key, 'owner', 60_000, event, context, leaseOf(event));
             if (result.claim !== 'claimed') throw new Error(`expected a claim, got ${result.claim}`);
-            // An apply is written when the handlers succeed: its commit, with the done mark, in one more script.
+            const lease = { resource: resourceOf(event), fence: result.fence };
+            // An apply is written when the handlers succeed: its commit, with the done mark and the lease, in one more script.
             const { commit, ...recorded } = result.recorded;
             if (commit !== undefined) {
-              expect(await commit({ store, key, owner: 'owner', ttlMs: 60_000, lease: undefined })).toEqual({
-                marked: true,
-                leaseGiven: false,
-              });
-            }
+              expect(await commit({ store, key, owner: 'owner', ttlMs: 60_000, lease })).toEqual({ marked: true, leaseGiven: true });
+            } else expect(await leases.give(lease.resource, lease.fence)).toBe(true);
             return recorded as RecordResult;
           },
           async retryOfHeld(event, context) {
             const key = `k${++n}`;
             await store.claim(key, 'o', 60_000);
             await store.complete(key, 'o', 60_000);
-            const result = await joined!(key, 'owner', 60_000, event, context);
+            const result = await joined!(key, 'owner', 60_000, event, context, leaseOf(event));
             if (result.claim !== 'done') throw new Error(`expected done, got ${result.claim}`);
             return result.retry;
           },
