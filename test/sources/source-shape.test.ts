@@ -115,6 +115,13 @@ describe('the sources’ readers, one registry', () => {
       const event = sourceReaders[provider].reread(JSON.parse(JSON.stringify(payload)), 'replay');
       expect([provider, event?.provider, event?.source]).toEqual([provider, provider, 'replay']);
     }
+    // An id-only body holds no event to replay without the PSP's API.
+    expect(
+      sourceReaders['mercado-pago'].readBody(JSON.parse(JSON.stringify(pspSamples.mercadoPago.notification)), 'replay'),
+    ).toBeUndefined();
+    expect(sourceReaders.pagarme.readBody(JSON.parse(JSON.stringify(pspSamples.pagarme.chargePaidHook)), 'replay')).toBeUndefined();
+    expect(sourceReaders['api-pix'].readBody({ nothing: true }, 'replay')).toBeUndefined();
+    expect(sourceReaders.gateway.readBody('not an object', 'replay')).toBeUndefined();
     expect(readerOf({})).toBe(sourceReaders.gateway);
     expect(readerOf({ items: [] })).toBe(sourceReaders['api-pix']);
     expect(readerOf({ profile: 'pagbank' })).toBe(sourceReaders.pagbank);
