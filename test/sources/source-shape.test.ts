@@ -43,15 +43,13 @@ describe('the gateway as a source', () => {
 
   it('runs on the one source pipeline: paid once, a resend is a duplicate, a forged or unsigned body is refused before it is read', async () => {
     const { receiver } = receiverOf(source);
-    const paid: PixEvent[] = [];
-    receiver.on('transaction_paid', (event) => void paid.push(event));
+    const paid: [string, string, number][] = [];
+    receiver.on('transaction_paid', (event) => void paid.push([event.provider, event.transaction.id, event.transaction.amountInCents]));
     const signed = await signedRequest(buildPayload('transaction_paid', { id: 'tx_source_1', amountInCents: 1500 }), secret);
     const first = await receiver.receive({ method: 'POST', headers: signed.headers, body: signed.bytes });
     expect(first.status).toBe(200);
     expect((await receiver.receive({ method: 'POST', headers: signed.headers, body: signed.bytes })).reason).toBe('duplicate');
-    expect(paid.map((event) => [event.provider, event.transaction.id, event.transaction.amountInCents])).toEqual([
-      ['gateway', 'tx_source_1', 1500],
-    ]);
+    expect(paid).toEqual([['gateway', 'tx_source_1', 1500]]);
     const forged = await receiver.receive({ method: 'POST', headers: { 'x-signature': `sha256=${'0'.repeat(64)}` }, body: signed.bytes });
     expect([forged.status, forged.reason]).toEqual([401, 'signature_mismatch']);
     const unsigned = await receiver.receive({ method: 'POST', headers: {}, body: signed.bytes });
