@@ -92,7 +92,12 @@ export default tseslint.config(
     ['../dedupe/*', '../metrics/*', '../book/*', '../processing/*', '../intake/*'],
     'the journal sits below processing and intake, beside the book',
   ),
-  ...layer(['src/intake/**'], [], 'the core never imports adapters or the CLI'),
+  // The one source pipeline serves every source: it never reaches into a product that composes it (API Pix, the PSPs).
+  ...layer(
+    ['src/intake/**'],
+    ['../api-pix/*', '../api-pix/**', '../psp/*', '../psp/**'],
+    'intake serves every source: it imports src/sources, never the receivers that compose it (src/api-pix, src/psp)',
+  ),
   ...layer(
     ['src/redis/**', 'src/postgres/**'],
     [...coreInternals, ...backendOnly],

@@ -20,6 +20,6 @@ export type {
 } from '../events/event-types.js';
 export { createApiPixReceiver } from './receiver/create-api-pix-receiver.js';
 export type { ApiPixReceiverOptions } from './receiver/create-api-pix-receiver.js';
-export type { ApiPixAuth, CertificateSource } from './receiver/api-pix-auth.js';
-export type { PeerConnection, PeerTls } from '../intake/peer-connection.js';
+export type { ApiPixAuth, CertificateSource } from '../sources/api-pix/api-pix-auth.js';
+export type { PeerConnection, PeerTls } from '../shared/peer-connection.js';
 export * from './client/index.js';

@@ -2,7 +2,8 @@ import { normalizeEvent, type Processing } from '../index.js';
 import type { DeliveryJournal, JournalAttempt, JournalEntry } from '../journal/delivery-journal.js';
 import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
 import { journalId } from '../journal/journal-id.js';
-import { isApiPixEntry, replayCall } from './replay-call.js';
+import { readerOf } from '../sources/readers.js';
+import { replayCall } from './replay-call.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -31,8 +32,13 @@ export async function replayBody(input: {
   } catch {
     return record(journal, { ...base, status: reasonStatus.json_invalid, reason: 'json_invalid' });
   }
-  if (entry !== undefined && isApiPixEntry(entry))
-    return record(journal, await replayCall({ value, text, processing, items: entry.items, base }));
+  // The reader of the source that journaled it (its `profile`), through the sources' registry.
+  const reader = entry === undefined ? undefined : readerOf(entry);
+  if (entry !== undefined && reader !== undefined && !reader.single)
+    return record(
+      journal,
+      await replayCall({ reader, profile: entry.profile ?? 'api-pix', value, text, processing, items: entry.items, base }),
+    );
   const normalized = normalizeEvent(value, { source: 'replay' });
   if (!normalized.ok) return record(journal, { ...base, status: reasonStatus.payload_invalid, reason: 'payload_invalid', body: text });
   const event = normalized.event;

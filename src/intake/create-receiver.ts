@@ -5,7 +5,6 @@ import { createAnswerMetrics } from '../metrics/receiver-metrics.js';
 import { createProcessing, type AcceptResult } from '../processing/create-processing.js';
 import { deliveryProcessingOf, type DeliveryContext } from '../processing/delivery-context.js';
 import type { SignatureResult } from '../signature/verify-signature.js';
-import { registrationOf } from '../processing/handler-registry.js';
 import { describeError } from '../shared/describe-error.js';
 import { andThen, type MaybePromise } from '../shared/maybe-promise.js';
 import { guardLogger, silentLogger, withTraceFields, type Logger } from '../shared/logger.js';
@@ -17,6 +16,7 @@ import { parseJson, readBody, takeBody, type BodyRead } from './read-body.js';
 import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
 import { withInternals } from './receiver-internals.js';
+import { publicReceiver } from './receiver-over.js';
 import type { Receiver, ReceiveRequest } from './receiver-types.js';
 import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
 import { deliveryEntry, type JournaledDelivery } from '../journal/entries.js';
@@ -175,26 +175,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
 
   const handle = (request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult> =>
     telemetry !== undefined ? traceDelivery(telemetry, request, processing.mode, receiveUntraced) : handleNow(request);
-  const receiver: Receiver = {
-    ...registrationOf(() => receiver, processing),
-    onInvalid(handler) {
-      invalidHandlers.push(handler);
-      return receiver;
-    },
-    onViolation(handler) {
-      processing.onViolation(handler);
-      return receiver;
-    },
-    release: (heldId, trail) => processing.release(heldId, trail),
-    checkDisputes: () => processing.checkDisputes(),
-    async receive(request) {
-      return handle(request);
-    },
-    drain: (drainOptions) => processing.drain(drainOptions),
-    close: (closeOptions) => (options.processing ? processing.drain(closeOptions) : processing.close(closeOptions)),
-    metrics: () => ({ ...processing.metrics(), ...answers.snapshot() }),
-    health: () => intake.health(),
-  };
+  const receiver = publicReceiver({ processing, ownsProcessing: !options.processing, invalidHandlers, handle, answers });
   return withInternals(receiver, {
     mode: processing.mode,
     maxBodyBytes: config.maxBodyBytes,

@@ -3,25 +3,29 @@ import type { Processing } from '../processing/create-processing.js';
 import { deliveryProcessingOf } from '../processing/delivery-context.js';
 import { registrationOf } from '../processing/handler-registry.js';
 import type { MaybePromise } from '../shared/maybe-promise.js';
-import type { ReceiveResult } from './receive-answer.js';
+import type { Source } from '../sources/source.js';
+import type { createAnswers, ReceiveResult } from './receive-answer.js';
+import { withInternals } from './receiver-internals.js';
 import type { InvalidHandler } from './receiver-options.js';
-import type { Receiver, ReceiveRequest } from './receiver-types.js';
+import type { InternalReceiver, Receiver, ReceiveRequest } from './receiver-types.js';
+import { SourceDelivery } from './source-delivery.js';
+import { sourcePipeline, type SourceKeeper } from './source-pipeline.js';
 
-/**
- * The public `Receiver` over a pipeline's `handle` and its processing: registration, `onInvalid`,
- * `onViolation`, release, drain and close (a given processing is only drained: its owner closes it), metrics.
- * `pixhook/psp` builds its receiver with it; `createReceiver` and `createApiPixReceiver` still spell the same
- * object out and move onto it when they become sources (docs/reference/architecture.md).
- */
-export function receiverOver(parts: {
+interface ReceiverParts {
   processing: Processing;
   /** False when the caller gave its own `processing`. */
   ownsProcessing: boolean;
   /** Live: `onInvalid` adds to it. */
   invalidHandlers: InvalidHandler[];
-  handle: (request: ReceiveRequest) => MaybePromise<ReceiveResult>;
-  answers: Pick<ReturnType<typeof createAnswerMetrics>, 'snapshot'>;
-}): Receiver {
+  answers: Pick<ReturnType<typeof createAnswerMetrics>, 'snapshot' | 'answered'>;
+}
+
+/**
+ * The public `Receiver` over a pipeline's `handle` and its processing: registration, `onInvalid`,
+ * `onViolation`, release, drain and close (a given processing is only drained: its owner closes it), metrics.
+ * Every receiver is this object: `receiverOver` builds it over a source's pipeline, `createReceiver` over the gateway's.
+ */
+export function publicReceiver(parts: ReceiverParts & { handle: (request: ReceiveRequest) => MaybePromise<ReceiveResult> }): Receiver {
   const { processing, invalidHandlers, handle, answers } = parts;
   const intake = deliveryProcessingOf(processing);
   const receiver: Receiver = {
@@ -43,4 +47,40 @@ export function receiverOver(parts: {
     health: () => intake.health(),
   };
   return receiver;
+}
+
+/**
+ * A source's receiver (`src/sources/`): its pipeline (`source-pipeline.ts`) on the given processing, the public
+ * object, and what adapters read (the body limit, whether they pass the URL and the peer, TLS or an address).
+ * `createApiPixReceiver` and `createPspReceiver` are their options' checks, then this.
+ */
+export function receiverOver(
+  source: Source,
+  parts: ReceiverParts & {
+    answer: ReturnType<typeof createAnswers>;
+    keep: SourceKeeper;
+    maxBodyBytes: number;
+    fetchTimeoutMs: number;
+    report: (result: ReceiveResult, ms: number, delivery: SourceDelivery) => void;
+  },
+): InternalReceiver {
+  const { processing, answer, maxBodyBytes } = parts;
+  const intake = deliveryProcessingOf(processing);
+  const { handle, finish } = sourcePipeline(source, { ...parts, intake });
+  const { needs } = source;
+  return withInternals(publicReceiver({ ...parts, handle }), {
+    mode: processing.mode,
+    maxBodyBytes,
+    hasWaitUntil: processing.hasWaitUntil === true,
+    signatureHeader: '',
+    processing,
+    handle,
+    journaled: intake.journalWriter !== undefined,
+    // Mercado Pago signs the query's data.id, URL secrets sit in the URL, API Pix reads the connection: adapters then pass them.
+    peer: needs.url,
+    ...(needs.tls !== undefined && { needsTls: needs.tls }),
+    ...(needs.address !== undefined && { needsAddress: needs.address }),
+    reject: (reason, hint) =>
+      finish(answer(reason, hint === undefined ? {} : { hint }), new SourceDelivery(undefined, { headers: {}, body: undefined })),
+  });
 }

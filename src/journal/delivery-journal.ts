@@ -6,6 +6,7 @@
 import type { PixEventName } from '../events/event-names.js';
 import type { BookChannel } from '../events/book-channel.js';
 import type { ReasonCode } from '../shared/reasons.js';
+import type { Provider } from '../events/event-types.js';
 
 /** One run of an event's handlers for a delivery (inline, background, a durable worker, a release or replay). */
 export interface JournalAttempt {
@@ -57,8 +58,11 @@ export interface JournalEntry {
   attempts: JournalAttempt[];
   /** A standard API Pix call (`pixhook/api-pix`): each event of the batch, in order. One entry per call. */
   items?: JournalItem[];
-  /** Which reader the body needs to be replayed: `api-pix` for a standard API Pix call; absent: the gateway's. */
-  profile?: 'gateway' | 'api-pix';
+  /**
+   * The source that read the delivery, so a replay reads the body with the same reader (through the sources'
+   * registry): `api-pix` for a standard API Pix call, a PSP's name for its deliveries; absent: the gateway's.
+   */
+  profile?: Provider;
 }
 
 /** One event of a batched call as the journal keeps it. */

@@ -1,7 +1,7 @@
 // Every journal entry and attempt is built here, after the answer, from what the pipeline kept of a
 // delivery: the receiver's deliveries, replays handed to `accept`, and handler runs.
 import { channelOf } from '../events/book-channel.js';
-import type { ApiPixEvent, PixEvent, PspTransactionEvent, UnknownEvent } from '../events/event-types.js';
+import type { ApiPixEvent, PixEvent, Provider, PspTransactionEvent, UnknownEvent } from '../events/event-types.js';
 import { describeError } from '../shared/describe-error.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
@@ -144,8 +144,11 @@ interface JournaledCall {
   }[];
 }
 
-/** The call's one journal entry: the body only once authenticated, never the query (it may hold the secret). */
-export function callEntry(call: JournaledCall, result: JournaledAnswer): JournalEntry {
+/**
+ * The call's one journal entry: the body only once authenticated, never the query (it may hold the secret).
+ * `profile` is the source that read it (its provider): a replay reads the body again with that source's reader.
+ */
+export function callEntry(call: JournaledCall, result: JournaledAnswer, profile: Provider): JournalEntry {
   const entry: JournalEntry = {
     id: call.journal!.id,
     at: isoTime(call.arrivedAt),
@@ -165,8 +168,8 @@ export function callEntry(call: JournaledCall, result: JournaledAnswer): Journal
     if (call.outcomes[0]!.accepted.key !== undefined) entry.key = call.outcomes[0]!.accepted.key;
   }
   if (call.outcomes.length > 0) entry.items = call.outcomes.map(journalItem);
-  // Which reader a replay needs: the call's body is `{ "pix": [...] }`, never a gateway event.
-  entry.profile = 'api-pix';
+  // Which reader a replay needs: an API Pix call's body is `{ "pix": [...] }`, a PSP's its own, never a gateway event.
+  entry.profile = profile;
   if (call.verified && call.body !== undefined) entry.body = call.body;
   return entry;
 }

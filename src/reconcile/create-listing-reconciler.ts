@@ -1,5 +1,5 @@
 import { readPixItem } from '../api-pix/index.js';
-import { checkItemKey } from '../api-pix/receiver/key-check.js';
+import { checkItemKey } from '../sources/api-pix/key-check.js';
 import type { PixEvent } from '../index.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger } from '../shared/logger.js';

@@ -3,7 +3,7 @@ import { checkFunction, checkInteger, checkTimeoutMs, checkTtlMs, describeGiven 
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import type { CursorStore } from './cursor-store.js';
 import { memoryCursorStore } from './memory-cursor-store.js';
-import { resolveKeys } from '../api-pix/receiver/receiving-keys.js';
+import { resolveKeys } from '../sources/api-pix/receiving-keys.js';
 import type { ReconcilerProcessing } from './reconciler-options.js';
 
 /** One Pix as the listing gives it (an `ApiPixReceived` of `pixhook/api-pix` fits). */

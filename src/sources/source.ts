@@ -1,5 +1,6 @@
 import type { JsonObject, PixEvent, Provider } from '../events/event-types.js';
 import type { MaybePromise } from '../shared/maybe-promise.js';
+import type { PeerConnection } from '../shared/peer-connection.js';
 import type { HeaderSource } from '../shared/read-header.js';
 
 export type { Provider } from '../events/event-types.js';
@@ -12,10 +13,21 @@ export interface RequestHead {
   readonly method?: string | undefined;
   readonly headers: HeaderSource;
   readonly url?: string | undefined;
+  /** What the connection proves (API Pix's mTLS verdict, the proxy's address), when the source `needs` it. */
+  readonly peer?: PeerConnection | undefined;
 }
 
 /** Why a request is refused before its body counts: a reason code of the reasons table (`src/shared/reasons.ts`). */
-type AuthReason = 'signature_missing' | 'signature_mismatch' | 'signature_expired' | 'url_secret_mismatch';
+type AuthReason =
+  | 'signature_missing'
+  | 'signature_mismatch'
+  | 'signature_malformed'
+  | 'signature_expired'
+  | 'url_secret_mismatch'
+  | 'client_certificate_required'
+  | 'client_certificate_rejected'
+  | 'proxy_secret_mismatch'
+  | 'address_not_allowed';
 
 /** A source's judgement: never an answer (the pipeline writes it), a reason code and a private hint for logs. */
 export type Verdict =
@@ -49,6 +61,8 @@ export interface SourceRead {
   readonly events: PixEvent[];
   readonly hints: Hint[];
   readonly failures: ReadFailure[];
+  /** Set when the body is not this source's shape at all (kept whole, answered 400 `payload_invalid` with the message). */
+  readonly invalid?: { readonly detail: string; readonly message: string };
 }
 
 /** A hint's fetch: the record as events, a 404 (kept, never dispatched), or a PSP that could not answer (503, the retry fetches again). */
@@ -59,8 +73,12 @@ export type Fetched =
 
 /** What an adapter must hand over for this source to decide. */
 interface SourceNeeds {
-  /** The request target with its query (Mercado Pago's `data.id`, a URL secret). */
+  /** The request target with its query (Mercado Pago's `data.id`, a URL secret) and, where given, the peer. */
   readonly url: boolean;
+  /** Only a TLS socket Node terminated can authenticate (API Pix `mtls`): runtimes without one refuse the receiver. */
+  readonly tls?: boolean;
+  /** Authentication reads the peer's address (API Pix `proxy`, `urlSecret.allowFrom`). */
+  readonly address?: boolean;
 }
 
 /**
@@ -70,6 +88,12 @@ interface SourceNeeds {
 export interface Source {
   readonly provider: Provider;
   readonly needs: SourceNeeds;
+  /**
+   * A call of items (API Pix): the items decide the answer, so an empty call, or one whose items are all
+   * unreadable (kept with the call), is answered 200, never `unknown_event`; items that cannot be kept answer
+   * `store_unavailable`. Absent: a body without one readable event is refused (`unknown_event`, `payload_invalid`).
+   */
+  readonly batch?: boolean;
   /** Header names (lower case) and query parameters whose values are masked wherever a request is kept. */
   readonly secrets: { readonly headers: readonly string[]; readonly params: readonly string[] };
   /** Judges headers and URL before any byte of the body is read. */

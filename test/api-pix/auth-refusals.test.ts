@@ -2,7 +2,7 @@
 // the URL secret read past the suffix a PSP appends.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiPixReceiver, type ApiPixReceiverOptions } from '../../src/api-pix/index.js';
-import { certificateIdentity } from '../../src/api-pix/receiver/certificate-names.js';
+import { certificateIdentity } from '../../src/sources/api-pix/certificate-names.js';
 import { refusalWarningWindowMs } from '../../src/api-pix/receiver/refusal-warnings.js';
 import { memoryPaymentBook } from '../../src/index.js';
 import { apiPixBody, apiPixPix } from '../../src/testing/index.js';

@@ -15,6 +15,10 @@ describe('layer boundaries (eslint no-restricted-imports)', () => {
     ['src/events/probe.ts', "import { createProcessing } from '../processing/create-processing.js';"],
     ['src/shared/probe.ts', "import { eventKey } from '../events/event-key.js';"],
     ['src/intake/probe.ts', "import { createExpressMiddleware } from '../../adapters/express/index.js';"],
+    // One pipeline for every source (issue 38): intake never imports the receivers composed over it.
+    ['src/intake/probe.ts', "import { createPspReceiver } from '../psp/create-psp-receiver.js';"],
+    ['src/intake/probe.ts', "import { createInvalidKeeper } from '../api-pix/receiver/keep-invalid.js';"],
+    ['src/sources/gateway/probe.ts', "import { createReceiver } from '../../intake/create-receiver.js';"],
     ['src/processing/probe.ts', "import { main } from '../../cli/main.js';"],
     ['adapters/express/probe.ts', "import { createProcessing } from '../../src/processing/create-processing.js';"],
     ['adapters/node/probe.ts', "import { main } from '../../cli/main.js';"],

@@ -1,12 +1,11 @@
 import type { InvalidDelivery, QuarantineStore } from '../../dedupe/quarantine-store.js';
-import type { AnswerExtra, ReceiveResult } from '../../intake/receive-answer.js';
 import type { InvalidHandler } from '../../intake/receiver-options.js';
 import { describeError } from '../../shared/describe-error.js';
 import type { Logger } from '../../shared/logger.js';
 import { plainHeaders } from '../../shared/read-header.js';
-import type { ReasonCode } from '../../shared/reasons.js';
 import { withTimeout } from '../../shared/with-timeout.js';
-import type { Call } from './api-pix-call.js';
+import type { SourceDelivery } from '../../intake/source-delivery.js';
+import type { SourceKeeper } from '../../intake/source-pipeline.js';
 
 const keepInvalidTimeoutMs = 2_000;
 
@@ -17,22 +16,14 @@ interface InvalidKeeperParts {
   /** Live: `receiver.onInvalid` adds to it. */
   handlers: readonly InvalidHandler[];
   quarantine: QuarantineStore | undefined;
-  answer: (reason: ReasonCode | undefined, extra?: AnswerExtra) => ReceiveResult;
 }
 
 /** Where unreadable calls (or items of a call) go, with the call's exact bytes: `onInvalid`, then the quarantine. */
-export function createInvalidKeeper({ log, counted, handlers, quarantine, answer }: InvalidKeeperParts): {
-  whollyInvalid(reason: 'json_invalid' | 'payload_invalid', call: Call, detail: string, json?: unknown): Promise<ReceiveResult>;
-  keepItems(call: Call): Promise<boolean>;
-} {
-  /** A call we cannot read at all: kept, and answered 400 like the gateway's. */
-  async function whollyInvalid(
-    reason: 'json_invalid' | 'payload_invalid',
-    call: Call,
-    detail: string,
-    json?: unknown,
-  ): Promise<ReceiveResult> {
+export function createInvalidKeeper({ log, counted, handlers, quarantine }: InvalidKeeperParts): SourceKeeper {
+  /** A call we cannot read at all: kept (the pipeline answers 400, like the gateway's). */
+  async function whole(call: SourceDelivery, reason: 'json_invalid' | 'payload_invalid', detail: string): Promise<void> {
     const headers = plainHeaders(call.request.headers);
+    const json = reason === 'payload_invalid' ? call.json : undefined;
     await keep({
       reason,
       message: detail,
@@ -41,11 +32,9 @@ export function createInvalidKeeper({ log, counted, handlers, quarantine, answer
       ...(json !== undefined && { json }),
       receivedAt: new Date().toISOString(),
     });
-    const message = reason === 'payload_invalid' ? `The body is not a known API Pix shape: ${detail}` : undefined;
-    return answer(reason, { hint: detail, ...(message !== undefined && { message }) });
   }
 
-  async function keepItems(call: Call): Promise<boolean> {
+  async function items(call: SourceDelivery): Promise<boolean> {
     const message = call.failures.map((failure) => failure.message).join('; ');
     log.warn({ items: call.failures.length, detail: message }, 'pixhook: items of an API Pix call could not be read; kept with the call');
     const headers = plainHeaders(call.request.headers);
@@ -82,5 +71,5 @@ export function createInvalidKeeper({ log, counted, handlers, quarantine, answer
     return withTimeout(work(), keepInvalidTimeoutMs, 'keeping an unreadable API Pix call').catch(() => handled);
   }
 
-  return { whollyInvalid, keepItems };
+  return { whole, items };
 }

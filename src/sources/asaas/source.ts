@@ -8,6 +8,7 @@ import { factKey } from '../shared/fact-key.js';
 import { baseUrl, fetchRecord } from '../shared/fetch-record.js';
 import { configFail, optionalText, requiredText } from '../shared/options.js';
 import { asaasEvent, isAsaasPaymentEvent, readAsaasBody } from './read.js';
+import { sourceReaders } from '../readers.js';
 
 export interface AsaasOptions {
   psp: 'asaas';
@@ -70,7 +71,7 @@ export function asaasSource(options: AsaasOptions): Source {
     read,
     ...(apiKey !== undefined && { fetch: fetchPayment }),
     key: asaasKey,
-    reread: (payload: JsonObject) => readAsaasBody(payload, 'replay') ?? asaasEvent(payload, payload, {}, 'replay'),
+    reread: (payload: JsonObject) => sourceReaders['asaas'].reread(payload, 'replay'),
   };
 }
 

@@ -9,6 +9,7 @@ import { configFail, requiredText } from '../shared/options.js';
 import { queryParam } from '../shared/url-secret.js';
 import { paymentEvent } from './read.js';
 import { mercadoPagoManifest, mercadoPagoV1 } from './sign.js';
+import { sourceReaders } from '../readers.js';
 
 export interface MercadoPagoOptions {
   psp: 'mercado-pago';
@@ -127,6 +128,6 @@ export function mercadoPagoSource(options: MercadoPagoOptions, now: () => number
     read,
     fetch: fetchPayment,
     key: factKey,
-    reread: (payload: JsonObject) => paymentEvent(payload, 'replay'),
+    reread: (payload: JsonObject) => sourceReaders['mercado-pago'].reread(payload, 'replay'),
   };
 }

@@ -6,6 +6,7 @@ import { baseUrl, fetchRecord } from '../shared/fetch-record.js';
 import { configFail, requiredText } from '../shared/options.js';
 import { queryParam, urlSecretMatches } from '../shared/url-secret.js';
 import { pagarmeChargeEvent, pagarmeHints } from './read.js';
+import { sourceReaders } from '../readers.js';
 
 export interface PagarmeOptions {
   psp: 'pagarme';
@@ -63,6 +64,6 @@ export function pagarmeSource(options: PagarmeOptions): Source {
     read,
     fetch: fetchCharge,
     key: factKey,
-    reread: (payload: JsonObject) => pagarmeChargeEvent(payload, undefined, 'replay'),
+    reread: (payload: JsonObject) => sourceReaders['pagarme'].reread(payload, 'replay'),
   };
 }

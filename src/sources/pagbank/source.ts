@@ -9,6 +9,7 @@ import { requiredText } from '../shared/options.js';
 import { andThen } from '../../shared/maybe-promise.js';
 import { readOrder } from './read.js';
 import { pagbankDigest } from './sign.js';
+import { sourceReaders } from '../readers.js';
 
 export interface PagBankOptions {
   psp: 'pagbank';
@@ -56,6 +57,6 @@ export function pagbankSource(options: PagBankOptions): Source {
     bodyCheck,
     read,
     key: factKey,
-    reread: (payload: JsonObject) => readOrder(payload, 'replay').events[0],
+    reread: (payload: JsonObject) => sourceReaders['pagbank'].reread(payload, 'replay'),
   };
 }

@@ -7,6 +7,7 @@ import { joined, pemOf, rsaKey, type RsaKey } from '../shared/crypto.js';
 import { factKey } from '../shared/fact-key.js';
 import { configFail } from '../shared/options.js';
 import { readWoovi } from './read.js';
+import { sourceReaders } from '../readers.js';
 
 export interface WooviOptions {
   psp: 'woovi';
@@ -75,7 +76,7 @@ export function wooviSource(options: WooviOptions): Source {
     bodyCheck,
     read,
     key: factKey,
-    reread: (payload: JsonObject) => readWoovi(payload, 'replay').events[0],
+    reread: (payload: JsonObject) => sourceReaders['woovi'].reread(payload, 'replay'),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { PeerConnection } from '../../intake/peer-connection.js';
+import type { PeerConnection } from '../../shared/peer-connection.js';
 import { describeGiven } from '../../shared/option-checks.js';
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
 import type { HeaderSource } from '../../shared/read-header.js';
@@ -15,8 +15,8 @@ export interface AuthRefusal {
 
 interface AuthCheckInput {
   headers: HeaderSource;
-  url: string | undefined;
-  peer: PeerConnection | undefined;
+  url?: string | undefined;
+  peer?: PeerConnection | undefined;
 }
 
 export interface ResolvedAuth {

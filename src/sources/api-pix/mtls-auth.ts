@@ -1,4 +1,4 @@
-import type { PeerTls } from '../../intake/peer-connection.js';
+import type { PeerTls } from '../../shared/peer-connection.js';
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
 import { fingerprintSet, refuseUnknown, stringList, type AuthRefusal, type ResolvedAuth } from './auth-checks.js';
 import { certificateIdentity } from './certificate-names.js';

@@ -1,6 +1,6 @@
-import type { AnswerExtra, ReceiveResult } from '../../intake/receive-answer.js';
-import { reasonStatus, type ReasonCode } from '../../shared/reasons.js';
-import type { ItemOutcome } from './api-pix-call.js';
+import type { AnswerExtra, ReceiveResult } from './receive-answer.js';
+import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
+import type { ItemOutcome } from './source-delivery.js';
 
 type Answer = (reason: ReasonCode | undefined, extra?: AnswerExtra) => ReceiveResult;
 

@@ -1,10 +1,10 @@
 import { isJsonObject } from '../../events/lenient-reader.js';
-import type { ApiPixEvent } from '../../events/event-types.js';
+import type { ApiPixEvent, EventSource } from '../../events/event-types.js';
 import { readPixItem, recurrenceEvent, recurringChargeEvent } from '../../events/read-api-pix.js';
 import type { EssentialFailure } from '../../events/read-essentials.js';
 
 /** Which callback a call is: `/pix` (`{ pix: [...] }`), `/rec` (`{ recs: [...] }`) or `/cobr` (`{ cobsr: [...] }`). */
-export type ApiPixCallback = 'pix' | 'rec' | 'cobr';
+type ApiPixCallback = 'pix' | 'rec' | 'cobr';
 
 type BatchRead = { ok: true; callback: ApiPixCallback; items: readonly unknown[]; base: string } | { ok: false; message: string };
 
@@ -46,8 +46,23 @@ function suffixOf(url: string | undefined): ApiPixCallback | undefined {
 }
 
 /** One item of a call read as its events (a Pix may carry refunds), or the reasons it cannot be. */
-export function readItem(callback: ApiPixCallback, item: unknown, base: string): { events: ApiPixEvent[]; failures: EssentialFailure[] } {
-  if (callback === 'pix') return readPixItem(item, base);
-  const read = callback === 'rec' ? recurrenceEvent(item, base) : recurringChargeEvent(item, base);
+export function readItem(
+  callback: ApiPixCallback,
+  item: unknown,
+  base: string,
+  source: EventSource = 'webhook',
+): { events: ApiPixEvent[]; failures: EssentialFailure[] } {
+  if (callback === 'pix') return readPixItem(item, base, source);
+  const read = callback === 'rec' ? recurrenceEvent(item, base, source) : recurringChargeEvent(item, base, source);
   return read.ok ? { events: [read.event], failures: [] } : { events: [], failures: [{ path: read.path, message: read.message }] };
+}
+
+/** A kept call's events again (a replay), every readable item in order; undefined when the body is not a call. */
+export function readCall(value: unknown, source: EventSource): ApiPixEvent[] | undefined {
+  const batch = readBatch(value, undefined);
+  if (!batch.ok) return undefined;
+  const events: ApiPixEvent[] = [];
+  for (let i = 0; i < batch.items.length; i++)
+    events.push(...readItem(batch.callback, batch.items[i], batch.base === '' ? String(i) : `${batch.base}.${String(i)}`, source).events);
+  return events;
 }

@@ -1,0 +1,60 @@
+import type { EventSource, JsonObject, PixEvent, Provider } from '../events/event-types.js';
+import { readCall } from './api-pix/read-batch.js';
+import { rereadApiPix } from './api-pix/reread.js';
+import { asaasEvent, readAsaasBody } from './asaas/read.js';
+import { rereadGateway } from './gateway/read.js';
+import { paymentEvent } from './mercado-pago/read.js';
+import { pagarmeChargeEvent } from './pagarme/read.js';
+import { readOrder } from './pagbank/read.js';
+import { readWoovi } from './woovi/read.js';
+
+/** What replay, the durable worker and the reconcilers need of a source without its credentials: its readers. */
+export interface SourceReader {
+  /**
+   * True for a source whose delivery is one event and one journal entry per event (the gateway); false for a
+   * delivery of items journaled as one call (API Pix, the PSPs), replayed item by item.
+   */
+  readonly single: boolean;
+  /** A kept body's events again (no network: an id-only body has none); undefined when it is not this source's shape. */
+  readBody(value: unknown, source: EventSource): PixEvent[] | undefined;
+  /** One event again from the payload it was read from (`event.payload`: a queued or journaled event). */
+  reread(payload: JsonObject, source: EventSource): PixEvent | undefined;
+}
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A PSP's body is its event's payload (an Asaas event, a PagBank order, a Woovi charge); an id-only hint rereads as none. */
+function payloadReader(reread: SourceReader['reread']): SourceReader {
+  return {
+    single: false,
+    readBody: (value, source) => {
+      const event = isObject(value) ? reread(value, source) : undefined;
+      return event === undefined ? undefined : [event];
+    },
+    reread,
+  };
+}
+
+/** Every source's readers by its provider (`event.provider`, a journal entry's `profile`). A new source is one line here. */
+export const sourceReaders: { readonly [P in Provider]: SourceReader } = {
+  gateway: {
+    single: true,
+    readBody: (value, source) => (isObject(value) ? [rereadGateway(value, source)].filter((e) => e !== undefined) : undefined),
+    reread: rereadGateway,
+  },
+  'api-pix': { single: false, readBody: readCall, reread: rereadApiPix },
+  'mercado-pago': payloadReader((payload, source) => paymentEvent(payload, source)),
+  asaas: payloadReader((payload, source) => readAsaasBody(payload, source) ?? asaasEvent(payload, payload, {}, source)),
+  pagbank: payloadReader((payload, source) => readOrder(payload, source).events[0]),
+  woovi: payloadReader((payload, source) => readWoovi(payload, source).events[0]),
+  pagarme: payloadReader((payload, source) => pagarmeChargeEvent(payload, undefined, source)),
+};
+
+/**
+ * The reader a journaled delivery needs: its `profile` (the source that read it). Entries written before
+ * `profile` was set are the gateway's, or API Pix's when they hold `items`.
+ */
+export function readerOf(entry: { readonly profile?: Provider | undefined; readonly items?: unknown }): SourceReader {
+  const profile = entry.profile ?? (entry.items !== undefined ? 'api-pix' : 'gateway');
+  return sourceReaders[profile] ?? sourceReaders.gateway;
+}
