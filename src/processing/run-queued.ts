@@ -23,8 +23,8 @@ export async function runQueued(scope: RunScope, job: QueuedEvent, run: QueuedRu
   const event = readQueued(job);
   const queued = new QueuedJob(scope, event, owner, job, run);
   const runJob = judge === undefined ? () => queued.attempt() : () => judged(judge, queued);
-  // In its resource's order, one run at a time (throws `resource_busy` while it is not its turn).
-  const outcome = await scope.order.runInTurn(event, job.key, run, runJob);
+  // One run of its resource at a time (throws `resource_busy` while another job of it runs).
+  const outcome = await scope.order.runInTurn(event, job.key, runJob);
   if (outcome.ok) {
     // A judged run was counted by its commit (`succeed`); a held or applied-before one ran nothing.
     if (judge !== undefined) return;
