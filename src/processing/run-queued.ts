@@ -8,6 +8,7 @@ import type { RunScope } from './claimed-run.js';
 import type { QueuedEvent } from './processing-options.js';
 import type { AcceptResult, QueuedRun } from './processing.js';
 import { QueuedJob } from './queued-job.js';
+import { readQueuedPsp } from './queued-psp-event.js';
 import type { AttemptOutcome } from './run-attempt.js';
 
 /** The book's judgement of a job, then its dispatch (the book stage's `recordInBook`, given when the processing has a book). */
@@ -66,6 +67,8 @@ function readQueued(job: QueuedEvent): PixEvent {
   } catch {
     throw new PixhookError('payload_invalid', `queued job ${job.key} does not hold JSON`);
   }
+  // A PSP's event, as intake read and confirmed it.
+  if (job.provider !== undefined) return readQueuedPsp(job, value);
   // The standard API Pix's events queue their own one-event envelope (`{ event, pix }`…), never a gateway body.
   const name = isJsonObject(value) ? value['event'] : undefined;
   if (typeof name === 'string' && isApiPixEventName(name)) {
