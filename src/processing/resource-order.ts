@@ -40,9 +40,11 @@ export interface ResourceOrder {
   forget(run: OrderedRun): void;
   /**
    * Runs a queued job holding its resource's run lease (waiting up to `orderWaitMs` for it); throws
-   * `OrderBusyError` when another job of the resource still runs, so the worker puts the job back.
+   * `OrderBusyError` when another job of the resource still runs, so the worker puts the job back. The lease is
+   * `job`'s `order` while it runs: the book's commit gives it back in its own step where it can (`forget`), a
+   * hold or a failure gives it back (`leave`), and what is left is given back when the run ends.
    */
-  runInTurn(event: PixEvent, key: string, run: () => MaybePromise<AttemptOutcome>): Promise<AttemptOutcome>;
+  runInTurn(job: OrderedRun, run: () => MaybePromise<AttemptOutcome>): Promise<AttemptOutcome>;
 }
 
 /** What the order keeps on a run: its resource, and the lease while held. */
@@ -238,17 +240,17 @@ export function createResourceOrder(config: {
       run.order = undefined;
       if (taken?.lease !== undefined) keeper.drop(taken.lease);
     },
-    async runInTurn(event, key, run) {
+    async runInTurn(job, run) {
       // The workers' own lease (not the receivers'): accepting the next event never waits for a handler.
-      const running = resourceOf(event) + '#run';
+      const running = resourceOf(job.event) + '#run';
       const fence = await take(running, `w${Math.random().toString(36).slice(2, 10)}`, config.orderWaitMs);
-      if (!isFence(fence)) throw new OrderBusyError(key, busyDelayMs);
-      const lease = held(running, fence);
+      if (!isFence(fence)) throw new OrderBusyError(job.key, busyDelayMs);
+      job.order = { resource: running, fence, lease: held(running, fence) };
       try {
         return await run();
       } finally {
-        keeper.drop(lease);
-        give(running, fence);
+        // Not given back yet (no commit gave it, no hold or failure left it): given back now.
+        order.leave(job);
       }
     },
   };

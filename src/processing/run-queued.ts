@@ -25,7 +25,7 @@ export async function runQueued(scope: RunScope, job: QueuedEvent, run: QueuedRu
   const queued = new QueuedJob(scope, event, owner, job, run);
   const runJob = judge === undefined ? () => queued.attempt() : () => judged(judge, queued);
   // One run of its resource at a time (throws `resource_busy` while another job of it runs).
-  const outcome = await scope.order.runInTurn(event, job.key, runJob);
+  const outcome = await scope.order.runInTurn(queued, runJob);
   if (outcome.ok) {
     // A judged run was counted by its commit (`succeed`); a held or applied-before one ran nothing.
     if (judge !== undefined) return;
