@@ -1,8 +1,10 @@
 // Section 7's sender, run in durable.js's process (the servers run in others): `count` distinct signed
 // deliveries (Variant B transaction_paid, a fresh transaction id each, so every one is claimed and
 // queued) sent by `senders` concurrent keep-alive senders; the clock runs from the first send to the
-// moment the server's worker has completed all of them. Resolves with {events, ms, eps}.
+// moment the server's worker has completed all of them. Resolves with {events, ms, eps, cpuUs}: cpuUs is the
+// server process's CPU time (user + system) per event over the round, and with `redisPid` the redis-server's.
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Agent, get, request } from 'node:http';
 import { buildPayload } from 'pixhook/testing';
 import { secret } from './lib/payloads.js';
@@ -32,7 +34,19 @@ function controlGet(control, path) {
   });
 }
 
-export async function sendRound({ port, control, count, senders, tag }) {
+/** A process's CPU time so far in µs, from /proc (Linux); undefined elsewhere. */
+function procCpuUs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+const cpuOf = (usage) => usage.user + usage.system;
+
+export async function sendRound({ port, control, count, senders, tag, redisPid }) {
   const deliveries = [];
   for (let i = 0; i < count; i++) {
     const bytes = Buffer.from(
@@ -43,6 +57,8 @@ export async function sendRound({ port, control, count, senders, tag }) {
   const agent = new Agent({ keepAlive: true, maxSockets: senders });
   try {
     const before = (await controlGet(control, '/count')).completed;
+    const cpuBefore = cpuOf(await controlGet(control, '/cpu'));
+    const redisBefore = redisPid === undefined ? undefined : procCpuUs(redisPid);
     let next = 0;
     const started = performance.now();
     await Promise.all(
@@ -52,7 +68,15 @@ export async function sendRound({ port, control, count, senders, tag }) {
     );
     await controlGet(control, `/wait?count=${before + count}`);
     const ms = performance.now() - started;
-    return { events: count, ms: Math.round(ms), eps: Math.round((count / ms) * 1000) };
+    const cpuUs = (cpuOf(await controlGet(control, '/cpu')) - cpuBefore) / count;
+    const redisAfter = redisPid === undefined ? undefined : procCpuUs(redisPid);
+    return {
+      events: count,
+      ms: Math.round(ms),
+      eps: Math.round((count / ms) * 1000),
+      cpuUs: Math.round(cpuUs),
+      ...(redisAfter !== undefined && redisBefore !== undefined && { redisCpuUs: Math.round((redisAfter - redisBefore) / count) }),
+    };
   } finally {
     agent.destroy();
   }

@@ -1,8 +1,8 @@
 // One subject of section 7 in its own process: an HTTP route that accepts signed deliveries onto a
 // BullMQ queue on the bench's Redis, and a worker (concurrency 10, no-op) in the same process, like a
 // web process that runs its own worker. `node durable-server.js <subject> <redis-url>`; prints
-// {"port":n,"control":n}. The control port answers GET /count (jobs completed so far) and
-// GET /wait?count=N once N jobs have completed (504 after 60 s).
+// {"port":n,"control":n}. The control port answers GET /count (jobs completed so far),
+// GET /wait?count=N once N jobs have completed (504 after 60 s) and GET /cpu (process.cpuUsage()).
 //   pixhook        createNodeHandler + durable mode: createDurableQueue, redisDedupeStore on the same
 //                  Redis, startWorker({ processing }) on the processing the receiver shares, onAny(no-op): the README's setup.
 //   pixhook-memory the same with the default in-memory dedupe store (to show the Redis claim's share).
@@ -76,6 +76,8 @@ const handler = subject === 'bullmq' ? await bullmq() : await pixhook(subject ==
 const control = createServer((req, res) => {
   const { pathname, searchParams } = new URL(req.url, 'http://control');
   if (pathname === '/count') return void res.end(JSON.stringify({ completed }));
+  // This process's CPU time so far (µs): the client takes it before and after a round.
+  if (pathname === '/cpu') return void res.end(JSON.stringify(process.cpuUsage()));
   const count = Number(searchParams.get('count'));
   const waiter = {
     count,

@@ -2,7 +2,8 @@
 // pixhook (node adapter, durable mode, createDurableQueue + startWorker) against raw BullMQ
 // (a hand-written verifying route + queue.add, and a Worker doing the same no-op), on one Redis,
 // same payloads, alternating rounds (order rotated). Per round and subject: `count` fresh events from
-// `senders` concurrent senders, timed from the first send to the last completion.
+// `senders` concurrent senders, timed from the first send to the last completion; also the CPU time per
+// event of the server process and of redis-server over the round.
 import { sendRound } from './durable-client.js';
 import { startServer } from './lib/child.js';
 import { startRedisServer } from './lib/redis-server.js';
@@ -17,7 +18,7 @@ const url = `redis://127.0.0.1:${redis.port}`;
 const servers = {};
 try {
   for (const subject of subjects) servers[subject] = await startServer('durable-server.js', [subject, url]);
-  const send = (subject, count, tag) => sendRound({ ...servers[subject].info, count, senders: plan.senders, tag });
+  const send = (subject, count, tag) => sendRound({ ...servers[subject].info, count, senders: plan.senders, tag, redisPid: redis.pid });
   // Warm-up (JIT, connections, BullMQ scripts loaded), not counted.
   for (const subject of subjects) await send(subject, plan.warmup, `warm_${subject.replace('-', '_')}`);
   const runs = Object.fromEntries(subjects.map((s) => [s, []]));
@@ -28,6 +29,10 @@ try {
   }
   const eps = (s) => round(median(runs[s].map((x) => x.eps)), 0);
   const ratio = (a, b) => spread(runs[a].map((x, i) => x.eps / runs[b][i].eps));
+  // CPU per event (server process, and redis-server): less noisy than events/s on a shared machine.
+  const cpu = (s, field) => round(median(runs[s].map((x) => x[field] ?? 0)), 0);
+  const cpuRatio = (a, b) =>
+    spread(runs[a].map((x, i) => (runs[b][i].cpuUs + (runs[b][i].redisCpuUs ?? 0)) / (x.cpuUs + (x.redisCpuUs ?? 0))));
   console.log(
     JSON.stringify({
       plan,
@@ -36,6 +41,9 @@ try {
       bullmq_eps: eps('bullmq'),
       vs_bullmq: ratio('pixhook', 'bullmq'),
       memory_vs_bullmq: ratio('pixhook-memory', 'bullmq'),
+      cpu_us_per_event: Object.fromEntries(subjects.map((s) => [s, { server: cpu(s, 'cpuUs'), redis: cpu(s, 'redisCpuUs') }])),
+      // raw BullMQ's CPU per event (server + redis) ÷ pixhook's: the events/s ratio a CPU-bound machine would give.
+      cpu_vs_bullmq: cpuRatio('pixhook', 'bullmq'),
     }),
   );
 } finally {

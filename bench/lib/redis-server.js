@@ -32,6 +32,7 @@ export async function startRedisServer() {
   });
   return {
     port,
+    pid: child.pid,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.removeAllListeners('exit');

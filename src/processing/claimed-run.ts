@@ -235,7 +235,7 @@ export class Run implements ClaimedRun, OrderedRun {
     this.unhold();
     // The handlers did not succeed: the book stays as it was before the event.
     this.pending = undefined;
-    this.scope.order.leave(this, true);
+    this.scope.order.leave(this);
     try {
       await this.scope.store.release(this.key, this.owner);
     } catch (error) {

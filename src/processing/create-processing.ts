@@ -47,9 +47,9 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   const metrics = createProcessingMetrics();
   const log = config.logger;
   const modes = { inline: createInlineMode, background: createBackgroundMode, durable: createDurableMode };
-  // One order of effects per resource: the mode queues (durable) and runs each resource's events in its lease's order.
+  // One order of effects per resource: each resource's events run in its lease's order (durable: on the worker).
   const order = createResourceOrder(config);
-  const acknowledgement = order.ordered(modes[mode](config));
+  const acknowledgement = modes[mode](config);
   const work = createWorkTracker({ waitUntil: config.waitUntil, log, acknowledgement, writer: () => writer });
   // The delivery journal, written off the hot path; undefined (and never looked at again) without one.
   const writer = config.journal && new JournalWriter(config.journal, log, (written) => work.keepAlive(written), mode === 'durable');

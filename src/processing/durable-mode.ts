@@ -1,6 +1,7 @@
 import { describeError } from '../shared/describe-error.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import type { Acknowledgement } from './acknowledgement.js';
+import { pspJobBody, pspOf } from './queued-psp-event.js';
 import type { QueuedEvent, ResolvedProcessingOptions } from './processing-options.js';
 
 /**
@@ -12,10 +13,13 @@ export function createDurableMode(config: Pick<ResolvedProcessingOptions, 'queue
   return {
     async acknowledge(run) {
       run.hold();
+      // A PSP's event is queued as read (and confirmed) at intake: the worker has neither its credentials nor its API.
+      const psp = pspOf(run.event);
       const job: QueuedEvent = {
         key: run.key,
         name: run.event.name,
-        body: run.body,
+        body: psp === undefined ? run.body : pspJobBody(run.event),
+        ...(psp !== undefined && { provider: psp }),
         source: run.event.source ?? 'webhook',
         receivedAt: new Date().toISOString(),
         ...(run.link && { trace: run.link }),

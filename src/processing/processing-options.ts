@@ -1,7 +1,7 @@
 import type { DedupeStore } from '../dedupe/dedupe-store.js';
 import { memoryDedupeStore } from '../dedupe/memory-dedupe-store.js';
 import { sourceKey } from '../sources/keys.js';
-import type { EventSource, PixEvent } from '../events/event-types.js';
+import type { EventSource, PixEvent, Provider } from '../events/event-types.js';
 import { guardLogger, withTraceFields, type Logger } from '../shared/logger.js';
 import type { Telemetry } from '../shared/telemetry.js';
 import { checkTimeoutMs, checkTtlMs, maxDelayMs, optionalNumber, refuseRenamed } from '../shared/option-checks.js';
@@ -21,8 +21,13 @@ export interface QueuedEvent {
   /** The dedupe key; durable queues use it as the job id so they refuse duplicates too. */
   key: string;
   name: string;
-  /** The verified body, exactly as received (UTF-8 JSON); the worker reads it again. */
+  /**
+   * The verified body, exactly as received (UTF-8 JSON); the worker reads it again. For a PSP's event
+   * (`provider` set): the event as intake read it, after its confirmation, as JSON.
+   */
   body: string;
+  /** Set for a PSP's event (`pixhook/psp`): the worker rebuilds the event from `body`, without the PSP's credentials or API. */
+  provider?: Provider;
   source: EventSource;
   receivedAt: string;
   /** Trace context of the delivery (W3C `traceparent`), so the handler's span links to it. */

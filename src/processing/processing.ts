@@ -11,8 +11,6 @@ import type { AckMode, QueuedEvent } from './processing-options.js';
 export interface QueuedRun {
   attempt: number;
   final: boolean;
-  /** True while the queue still holds job `key` to run (not completed, failed or removed): lets a job whose turn an old one blocks go on. */
-  isQueued?: (key: string) => Promise<boolean>;
 }
 
 /** What processing did with an event. No `reason`: handled (inline) or accepted (background, durable). */

@@ -8,17 +8,17 @@ import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.j
 import { isFence, registeredOrderLeases, registerOrderLeases, type OrderLeases, type Taken } from '../shared/order-lease.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import { withTimeout } from '../shared/with-timeout.js';
-import type { Acknowledgement, ClaimedRun } from './acknowledgement.js';
+import type { ClaimedRun } from './acknowledgement.js';
 import { memoryOrderLeases } from './memory-order-leases.js';
-import type { AckMode } from './processing-options.js';
 import type { AttemptOutcome } from './run-attempt.js';
 
 /**
  * One order of effects per resource. A delivery takes its resource's lease right after its
  * claim (before the book decides), keeps it while its handlers run, and gives it back when its claim ends,
  * so the handlers of one charge never overlap anywhere the store is shared, and run in the order the book
- * applied them. In durable mode the receiver holds it only to queue the job in order; the worker takes a
- * lease of its own to run it, and puts the job back while an earlier job of the resource is unsettled.
+ * applied them. In durable mode the receiver takes none (it only claims and queues): the worker takes the
+ * resource's run lease around each job, and the book judges the job under it, so the book applies a charge's
+ * jobs in the order they run, one at a time.
  */
 export interface ResourceOrder {
   /**
@@ -42,42 +42,40 @@ export interface ResourceOrder {
   ): Promise<T | undefined>;
   /** Renews `run`'s lease from now on: its run outlives the turn the lease was taken in (as `Run.hold` does its claim). */
   hold(run: OrderedRun): void;
-  /** Stops renewing `run`'s lease and gives it back (never rejects); `settle` also ends a queued job's turn. */
-  leave(run: OrderedRun, settle?: boolean): void;
+  /** Stops renewing `run`'s lease and gives it back (never rejects). */
+  leave(run: OrderedRun): void;
   /** `run`'s lease was given back by the book's commit (in its own step): stops renewing it, gives nothing. */
   forget(run: OrderedRun): void;
-  /** The mode, queuing each job of a resource in the order of its lease (durable); the others as they are. */
-  ordered(acknowledgement: Acknowledgement): Acknowledgement;
-  /** Runs a queued job when its turn came, holding the run lease; throws `OrderBusyError` when not yet. */
-  runInTurn(
-    event: PixEvent,
-    key: string,
-    job: { final: boolean; isQueued?: ((key: string) => Promise<boolean>) | undefined },
-    run: () => MaybePromise<AttemptOutcome>,
-  ): Promise<AttemptOutcome>;
+  /**
+   * Runs a queued job holding its resource's run lease (waiting up to `orderWaitMs` for it); throws
+   * `OrderBusyError` when another job of the resource still runs, so the worker puts the job back. The lease is
+   * `job`'s `order` while it runs: the book's commit gives it back in its own step where it can (`forget`), a
+   * hold or a failure gives it back (`leave`), and what is left is given back when the run ends.
+   */
+  runInTurn(job: OrderedRun, run: () => MaybePromise<AttemptOutcome>): Promise<AttemptOutcome>;
 }
 
 /** What the order keeps on a run: its resource, and the lease while held. */
 export interface OrderedRun extends Pick<ClaimedRun, 'event' | 'key' | 'owner'> {
   /** `lease` is made and renewed once the run outlives the turn its lease was taken in (most inline runs never do). */
-  order?: { resource: string; fence: string; lease: HeldClaim | undefined; queued?: boolean } | undefined;
+  order?: { resource: string; fence: string; lease: HeldClaim | undefined } | undefined;
   early?: { resource: string; fence: MaybePromise<Taken> } | undefined;
 }
 
-/** A queued job whose resource is busy: the worker puts it back with a delay, not as a failed attempt. */
+/** A queued job whose resource is busy (another of its jobs runs): the worker puts it back with a delay, not as a failed attempt. */
 export class OrderBusyError extends PixhookError {
   constructor(
     key: string,
     readonly delayMs: number,
   ) {
-    super('resource_busy', `queued job ${key} waits for an earlier event of its charge or transfer`);
+    super('resource_busy', `queued job ${key} waits for another event of its charge or transfer`);
     this.name = 'OrderBusyError';
   }
 }
 
-// A queued job older than this no longer holds up the jobs behind it (a job removed by hand, a receiver that died between queuing and answering).
+// What in-process leases keep of a resource's durable queue entries (`OrderLeases.queued`; processing writes none since the rework).
 const staleQueuedMs = 60 * 60_000;
-// How long a queued job that is not its resource's turn yet waits before the worker looks again.
+// How long a queued job whose resource is busy waits before the worker looks again.
 const busyDelayMs = 250;
 const shared = new WeakMap<object, OrderLeases>();
 
@@ -99,24 +97,23 @@ export function resourceOf(event: PixEvent): string {
   return event.kind === 'transaction' ? resourceKey('transaction', event.transaction.id) : resourceKey('transfer', event.transfer.id);
 }
 
+/** The lease calls processing makes. */
+type LeaseCalls = Pick<OrderLeases, 'take' | 'withdraw' | 'extend' | 'give'>;
+
 /** Every remote lease call bounded like the store's: a Redis that stops answering fails the delivery closed. */
-function bounded(leases: OrderLeases, ms: number): OrderLeases {
+function bounded(leases: OrderLeases, ms: number): LeaseCalls {
   const bound = <T>(value: MaybePromise<T>, what: string): MaybePromise<T> => (isPromise(value) ? withTimeout(value, ms, what) : value);
   return {
     take: (resource, owner, ttlMs, ask) => bound(leases.take(resource, owner, ttlMs, ask), 'resource order lease'),
     withdraw: (resource, owner) => bound(leases.withdraw(resource, owner), 'resource order ticket'),
     extend: (resource, fence, ttlMs) => bound(leases.extend(resource, fence, ttlMs), 'resource order lease renewal'),
     give: (resource, fence) => bound(leases.give(resource, fence), 'resource order lease release'),
-    queued: (resource, fence, key) => withTimeout(leases.queued(resource, fence, key), ms, 'resource order queue'),
-    aheadOf: (resource, key) => withTimeout(leases.aheadOf(resource, key), ms, 'resource order turn'),
-    settled: (resource, key) => withTimeout(leases.settled(resource, key), ms, 'resource order turn'),
   };
 }
 
 export function createResourceOrder(config: {
   store: DedupeStore;
   book?: object | undefined;
-  mode: AckMode;
   claimTtlMs: number;
   orderWaitMs: number;
   storeTimeoutMs: number;
@@ -142,9 +139,6 @@ export function createResourceOrder(config: {
     keeper.hold(lease);
     return lease;
   }
-
-  // Durable mode awaits the queue's order entry before its acknowledgement holds the run: renew from the take.
-  const holdAtOnce = config.mode === 'durable';
 
   // A waiter's ticket outlives its slowest ask (a store call bounded by storeTimeoutMs, then a pause): a ticket
   // not renewed for this long belongs to a waiter that is gone, and the waiters behind it skip it.
@@ -224,18 +218,6 @@ export function createResourceOrder(config: {
     }
   }
 
-  /**
-   * The job still to run before `key`. One the queue no longer holds (it ran, or was removed: a receiver's
-   * retry can queue a key again after its job ran, and the queue refuses the second job) is settled here.
-   */
-  async function aheadOf(resource: string, key: string, isQueued: ((key: string) => Promise<boolean>) | undefined) {
-    for (let looked = 0; ; looked++) {
-      const ahead = await leases.aheadOf(resource, key);
-      if (ahead === undefined || isQueued === undefined || looked === 20 || (await isQueued(ahead))) return ahead;
-      await leases.settled(resource, ahead);
-    }
-  }
-
   function gaveUp(resource: string, error: unknown): void {
     log.warn({ resource, error: describeError(error) }, 'pixhook: could not give back a resource order lease; it lapses after claimTtlMs');
   }
@@ -262,7 +244,7 @@ export function createResourceOrder(config: {
       const taking = take(resource, run.owner, config.orderWaitMs, first);
       // Taken in this turn (in-process leases): no renewal until the run outlives it, when `hold` starts one,
       // as the claim's own. A lease taken later (a remote store) is renewed from the take.
-      if (!isPromise(taking)) return entered(run, resource, taking, holdAtOnce);
+      if (!isPromise(taking)) return entered(run, resource, taking, false);
       return taking.then((fence) => entered(run, resource, fence, true));
     },
     async enterWith(run, ask, fenceOf) {
@@ -276,7 +258,7 @@ export function createResourceOrder(config: {
       const taken = run.order;
       if (taken !== undefined && taken.lease === undefined) taken.lease = held(taken.resource, taken.fence);
     },
-    leave(run, settle = false) {
+    leave(run) {
       const early = run.early;
       if (early !== undefined) {
         run.early = undefined;
@@ -286,8 +268,6 @@ export function createResourceOrder(config: {
       if (taken === undefined) return;
       run.order = undefined;
       if (taken.lease !== undefined) keeper.drop(taken.lease);
-      if (settle && taken.queued === true)
-        void leases.settled(taken.resource, run.key).catch((error: unknown) => gaveUp(taken.resource, error));
       give(taken.resource, taken.fence);
     },
     forget(run) {
@@ -295,52 +275,17 @@ export function createResourceOrder(config: {
       run.order = undefined;
       if (taken?.lease !== undefined) keeper.drop(taken.lease);
     },
-    ordered(acknowledgement) {
-      if (config.mode !== 'durable') return acknowledgement;
-      return {
-        async acknowledge(run) {
-          const taken = (run as OrderedRun).order;
-          if (taken !== undefined) {
-            try {
-              await leases.queued(taken.resource, taken.fence, run.key);
-              taken.queued = true;
-            } catch (error) {
-              // A timed-out entry may still land: take it out again (on Redis, behind it on the same connection; on
-              // Postgres, once more later), or the resource's later jobs would wait for a job never queued.
-              const cleanUp = () => leases.settled(taken.resource, run.key).catch(() => undefined);
-              void cleanUp();
-              setTimeout(cleanUp, config.storeTimeoutMs).unref?.();
-              await run.release();
-              run.hint = 'resource order: ' + describeError(error);
-              return 'store_unavailable';
-            }
-          }
-          return acknowledgement.acknowledge(run);
-        },
-        get size() {
-          return acknowledgement.size;
-        },
-        idle: () => acknowledgement.idle(),
-      };
-    },
-    async runInTurn(event, key, job, run) {
-      const resource = resourceOf(event);
+    async runInTurn(job, run) {
       // The workers' own lease (not the receivers'): accepting the next event never waits for a handler.
-      const running = resource + '#run';
+      const running = resourceOf(job.event) + '#run';
       const fence = await take(running, `w${Math.random().toString(36).slice(2, 10)}`, config.orderWaitMs);
-      if (!isFence(fence)) throw new OrderBusyError(key, busyDelayMs);
-      const lease = held(running, fence);
-      let settle = false;
+      if (!isFence(fence)) throw new OrderBusyError(job.key, busyDelayMs);
+      job.order = { resource: running, fence, lease: held(running, fence) };
       try {
-        if ((await aheadOf(resource, key, job.isQueued)) !== undefined) throw new OrderBusyError(key, busyDelayMs);
-        const outcome = await run();
-        // A job that runs again keeps its turn: the jobs behind it wait for it.
-        settle = outcome.ok || job.final;
-        return outcome;
+        return await run();
       } finally {
-        if (settle) await leases.settled(resource, key).catch((error: unknown) => gaveUp(resource, error));
-        keeper.drop(lease);
-        give(running, fence);
+        // Not given back yet (no commit gave it, no hold or failure left it): given back now.
+        order.leave(job);
       }
     },
   };

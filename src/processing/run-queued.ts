@@ -8,6 +8,7 @@ import type { RunScope } from './claimed-run.js';
 import type { QueuedEvent } from './processing-options.js';
 import type { AcceptResult, QueuedRun } from './processing.js';
 import { QueuedJob } from './queued-job.js';
+import { readQueuedPsp } from './queued-psp-event.js';
 import type { AttemptOutcome } from './run-attempt.js';
 
 /** The book's judgement of a job, then its dispatch (the book stage's `recordInBook`, given when the processing has a book). */
@@ -23,8 +24,8 @@ export async function runQueued(scope: RunScope, job: QueuedEvent, run: QueuedRu
   const event = readQueued(job);
   const queued = new QueuedJob(scope, event, owner, job, run);
   const runJob = judge === undefined ? () => queued.attempt() : () => judged(judge, queued);
-  // In its resource's order, one run at a time (throws `resource_busy` while it is not its turn).
-  const outcome = await scope.order.runInTurn(event, job.key, run, runJob);
+  // One run of its resource at a time (throws `resource_busy` while another job of it runs).
+  const outcome = await scope.order.runInTurn(queued, runJob);
   if (outcome.ok) {
     // A judged run was counted by its commit (`succeed`); a held or applied-before one ran nothing.
     if (judge !== undefined) return;
@@ -66,6 +67,8 @@ function readQueued(job: QueuedEvent): PixEvent {
   } catch {
     throw new PixhookError('payload_invalid', `queued job ${job.key} does not hold JSON`);
   }
+  // A PSP's event, as intake read and confirmed it.
+  if (job.provider !== undefined) return readQueuedPsp(job, value);
   // The standard API Pix's events queue their own one-event envelope (`{ event, pix }`…), never a gateway body.
   const name = isJsonObject(value) ? value['event'] : undefined;
   if (typeof name === 'string' && isApiPixEventName(name)) {

@@ -58,11 +58,6 @@ export function resolvePspIntake(options: PspReceiverOptions): ResolvedPspIntake
         `pixhook: \`${name}\` does not apply to createPspReceiver: psp "${psp}" authenticates as its PSP documents.`,
       );
   }
-  const mode = options.processing ? options.processing.mode : options.mode;
-  if (mode === 'durable')
-    throw new PixhookConfigError(
-      'pixhook: `mode: "durable"` is not supported by createPspReceiver yet (a durable worker cannot read a PSP body back); use inline or background.',
-    );
   if (options.onInvalid !== undefined && typeof options.onInvalid !== 'function')
     throw new PixhookConfigError('pixhook: `onInvalid` must be a function.');
   return {

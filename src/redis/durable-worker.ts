@@ -5,7 +5,6 @@ import { guardLogger } from '../shared/logger.js';
 import { checkInteger, checkTimeoutMs, describeGiven, refuseRenamed } from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions } from '../shared/retry-options.js';
 import { backoffType, checkQueueNaming, openBounded, quietRepeats } from './durable-queue.js';
-import { jobIdForKey } from './job-id.js';
 import { checkConnectTimeoutMs, openConnection, type RedisConnection } from './redis-connection.js';
 
 export interface StartWorkerOptions {
@@ -57,7 +56,7 @@ const workerRetryDefaults = { attempts: 5, backoff: { delayMs: 1_000, factor: 2,
 
 /** Runs queued events through `processing.runQueued`, with retries, backoff and a dead-letter state. */
 export async function startWorker(options: StartWorkerOptions): Promise<DurableWorker> {
-  const { Worker: BullWorker, UnrecoverableError, DelayedError, Job: BullJob } = await import('bullmq');
+  const { Worker: BullWorker, UnrecoverableError, DelayedError } = await import('bullmq');
   const logger = guardLogger(options.logger);
   const { queueName, prefix } = checkQueueNaming(options.queueName, options.prefix);
   refuseRenamed(options, { attempts: '`retry: { attempts }`', backoff: '`retry: { backoff: { delayMs, factor, maxDelayMs } }`' });
@@ -83,23 +82,13 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
   }
   const opened = await openConnection(options.connection, 'worker');
 
-  // A job of the same charge queued earlier still to run (not completed, failed or removed)?
-  const started: { worker?: Worker<QueuedEvent> } = {};
-  async function isQueued(key: string): Promise<boolean> {
-    if (started.worker === undefined) return true;
-    const other = await BullJob.fromId<QueuedEvent>(started.worker, jobIdForKey(key));
-    if (other === undefined) return false;
-    const state = await other.getState();
-    return state !== 'completed' && state !== 'failed' && state !== 'unknown';
-  }
-
   async function runJob(job: Job<QueuedEvent>, token?: string): Promise<void> {
     const attempt = job.attemptsMade + 1;
     const final = attempt >= attempts;
     try {
-      await options.processing.runQueued(job.data, { attempt, final, isQueued });
+      await options.processing.runQueued(job.data, { attempt, final });
     } catch (error) {
-      // An earlier event of its charge runs or waits first: back to the queue, not a failed attempt.
+      // Another event of its charge runs now: back to the queue, not a failed attempt.
       if (error instanceof PixhookError && error.code === 'resource_busy') {
         await job.moveToDelayed(Date.now() + orderDelayMs(error), token);
         throw new DelayedError();
@@ -142,7 +131,6 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
     });
     return created;
   });
-  started.worker = worker;
   worker.run().catch((error: unknown) => logger.error({ queue: queueName, error: describeError(error) }, 'pixhook: worker stopped'));
   return {
     worker,

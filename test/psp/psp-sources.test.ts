@@ -273,7 +273,7 @@ describe('Pagar.me v5', () => {
 });
 
 describe('createPspReceiver', () => {
-  it('refuses what does not belong to the PSP, an unknown PSP, durable mode and bad numbers, by name', () => {
+  it('refuses what does not belong to the PSP, an unknown PSP, durable mode without a queue and bad numbers, by name', () => {
     expect(() => createPspReceiver({ psp: 'nope' } as never)).toThrow(
       /`psp` must be one of "mercado-pago", "asaas", "pagbank", "woovi", "pagarme"/,
     );
@@ -281,7 +281,8 @@ describe('createPspReceiver', () => {
       /`accessToken` is not an option of psp "pagbank"/,
     );
     expect(() => createPspReceiver({ psp: 'pagbank', token: 't', signature: {} } as never)).toThrow(PixhookConfigError);
-    expect(() => createPspReceiver({ psp: 'pagbank', token: 't', mode: 'durable' })).toThrow(/durable/);
+    // Durable mode is the processing's: its one requirement, the queue, is named (issue 38: a worker reads PSP jobs).
+    expect(() => createPspReceiver({ psp: 'pagbank', token: 't', mode: 'durable' })).toThrow(/`queue` must be given in durable mode/);
     expect(() => createPspReceiver({ psp: 'pagbank', token: 't', fetchTimeoutMs: 30_000 })).toThrow(/fetchTimeoutMs/);
     expect(() => createPspReceiver({ psp: 'pagbank', token: 't', onInvalid: 1 as never })).toThrow(/onInvalid/);
     expect(() => createPspReceiver(null as never)).toThrow(/must be an object/);

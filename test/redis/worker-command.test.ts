@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver, type Receiver } from '../../src/index.js';
+import { createPspReceiver } from '../../src/psp/index.js';
 import { createDurableQueue, redisDedupeStore, type DurableQueue } from '../../src/redis/index.js';
 import { runCli } from '../helpers/cli-process.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -97,6 +98,40 @@ describe('pixhook worker', () => {
     await healed.waitFor((l) => l['id'] === 'tx_poison_1');
     await healed.stop();
     expect(await queue.listDeadLetters()).toEqual([]);
+  }, 60_000);
+
+  it('runs a PSP’s queued event (Asaas) through --handlers with its book, once, with no PSP credentials (issue 38)', async () => {
+    const pspQueue = await createDurableQueue({ connection: server.url, queueName: 'cli-psp' });
+    const token = 'asaas-cli-token';
+    const psp = createPspReceiver({ psp: 'asaas', token, mode: 'durable', queue: pspQueue, store: redisDedupeStore({ client }) });
+    const body = JSON.stringify({
+      id: 'evt_cli_psp',
+      event: 'PAYMENT_RECEIVED',
+      dateCreated: '2026-11-28 10:00:00',
+      payment: { object: 'payment', id: 'pay_cli_psp', value: 25.9, billingType: 'PIX', status: 'RECEIVED' },
+    });
+    const headers = { 'content-type': 'application/json', 'asaas-access-token': token };
+    try {
+      expect((await psp.receive({ method: 'POST', headers, body })).status).toBe(200);
+      const worker = startFixture(bin, {}, ['worker', '--redis', server.url, '--queue', 'cli-psp', '--handlers', handlers]);
+      const line = await worker.waitFor((l) => l['id'] === 'pay_cli_psp');
+      expect(line).toMatchObject({
+        event: 'transaction_paid',
+        variant: 'psp',
+        deliveryId: 'evt_cli_psp',
+        amountInCents: 2590,
+        key: 'asaas:evt:evt_cli_psp',
+        attempt: 1,
+      });
+      await until(async () => (await pspQueue.counts()).completed === 1);
+      await worker.stop();
+      expect(worker.lines.filter((l) => l['id'] === 'pay_cli_psp')).toHaveLength(1);
+      expect((await psp.receive({ method: 'POST', headers, body })).reason).toBe('duplicate');
+      expect(await pspQueue.counts()).toMatchObject({ completed: 1, failed: 0, waiting: 0 });
+    } finally {
+      await psp.close();
+      await pspQueue.close();
+    }
   }, 60_000);
 
   it('refuses to run without --handlers (exit 2, one line) and leaves the queued event waiting', async () => {

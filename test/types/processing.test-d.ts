@@ -42,9 +42,9 @@ describe('processing and its public types', () => {
     expectTypeOf<PixhookErrorCode>().extract<'resource_busy'>().toEqualTypeOf<'resource_busy'>();
   });
 
-  it('a queued run may say which jobs the queue still holds (the durable worker does)', () => {
+  it('a queued run carries its attempt and whether it is the last', () => {
     expectTypeOf<Parameters<Processing['runQueued']>[1]>().toEqualTypeOf<QueuedRun>();
-    expectTypeOf<QueuedRun['isQueued']>().toEqualTypeOf<((key: string) => Promise<boolean>) | undefined>();
+    expectTypeOf<keyof QueuedRun>().toEqualTypeOf<'attempt' | 'final'>();
     const run: QueuedRun = { attempt: 1, final: false };
     void run;
   });
