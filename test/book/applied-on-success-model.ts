@@ -4,7 +4,8 @@
 // or several items), the reconciler and a replay, to two or three instances sharing one book, while their handlers
 // fail at random (a throw, a hang past handlerTimeoutMs) and, in some runs, every done mark expires at once. The
 // sender retries as a gateway does (every 5xx; a refused connection goes to another instance); afterwards the
-// reconciler sweeps every genuine fact once more and a person releases what the book holds for the right amount.
+// reconciler sweeps every genuine fact once more and a person releases what the book holds for the right amount
+// (in half the plans the charge expired before it was paid and the policy holds that: the payment waits for the release).
 // Then every genuine fact ran its handlers successfully exactly once, never twice, and the wrong payment is held and
 // never ran.
 //   - gateway: created, paid (Variant A, B and short; with and without its endToEndId), a wrong second payment
@@ -60,6 +61,13 @@ export interface Plan {
   faults: Fault[];
   /** Every done mark expires at once (dedupeTtlMs 1 ms): every copy reaches the book again. */
   expired: boolean;
+  /**
+   * The charge expired before it was paid, and the policy holds `paid_after_expiry`: the genuine payment is held
+   * for a person, who releases it (the release door). No money goes back in such a plan (a returned refund since
+   * the hold would refuse the release, `refunded_since_held`): the gateway's refunds are left out, and the
+   * devolução ends NAO_REALIZADO.
+   */
+  review: boolean;
 }
 
 const delivery = (instances: number, facts: readonly Fact[]) =>
@@ -71,21 +79,34 @@ const delivery = (instances: number, facts: readonly Fact[]) =>
   });
 
 /** A charge's plan: its payment first (by postback to instance 0), then up to five more of anything, faults, expiry. */
-export const plans = (instances: number, options: { maxFaults?: number } = {}): fc.Arbitrary<Plan> =>
+export const plans = (instances: number, options: { maxFaults?: number; review?: false } = {}): fc.Arbitrary<Plan> =>
   fc.constantFrom<Profile>('gateway', 'api-pix').chain((profile) => {
     const facts = profile === 'gateway' ? gatewayFacts : apiPixFacts;
-    return fc.record({
-      profile: fc.constant(profile),
-      terminal: fc.constantFrom<'DEVOLVIDO' | 'NAO_REALIZADO'>('DEVOLVIDO', 'NAO_REALIZADO'),
-      deliveries: fc
-        .tuple(delivery(instances, facts), fc.array(delivery(instances, facts), { maxLength: 5 }))
-        .map(([first, rest]) => [
-          { ...first, fact: profile === 'gateway' ? ('paid' as const) : ('pix' as const), door: 'postback' as const, instance: 0 },
-          ...rest,
-        ]),
-      faults: fc.array(fc.constantFrom<Fault>('ok', 'throw', 'throw', 'timeout'), { maxLength: options.maxFaults ?? 4 }),
-      expired: fc.boolean(),
-    });
+    return fc
+      .record({
+        profile: fc.constant(profile),
+        terminal: fc.constantFrom<'DEVOLVIDO' | 'NAO_REALIZADO'>('DEVOLVIDO', 'NAO_REALIZADO'),
+        deliveries: fc
+          .tuple(delivery(instances, facts), fc.array(delivery(instances, facts), { maxLength: 5 }))
+          .map(([first, rest]) => [
+            { ...first, fact: profile === 'gateway' ? ('paid' as const) : ('pix' as const), door: 'postback' as const, instance: 0 },
+            ...rest,
+          ]),
+        faults: fc.array(fc.constantFrom<Fault>('ok', 'throw', 'throw', 'timeout'), { maxLength: options.maxFaults ?? 4 }),
+        expired: fc.boolean(),
+        review: options.review === false ? fc.constant(false) : fc.boolean(),
+      })
+      .map((plan) =>
+        plan.review
+          ? {
+              ...plan,
+              terminal: 'NAO_REALIZADO' as const,
+              deliveries: plan.deliveries.map((d) =>
+                d.fact === 'refund_1' || d.fact === 'refund_2' ? { ...d, fact: 'created' as const } : d,
+              ),
+            }
+          : plan,
+      );
   });
 
 /** Every 5xx (and, through processing, each reason a 5xx carries): the sender, a reconciler or a replay's caller tries again. */
@@ -187,12 +208,14 @@ export function chargeOf(plan: Plan, seed: number) {
   /** Each genuine fact's label, once; the wrong payment's label, never. */
   const genuine =
     plan.profile === 'gateway'
-      ? ['transaction_paid@1000', 'transaction_refunded@1000#R1', 'transaction_refunded@1000#R2']
+      ? ['transaction_paid@1000', ...(plan.review ? [] : ['transaction_refunded@1000#R1', 'transaction_refunded@1000#R2'])]
       : [`pix:${pix.endToEndId}`, 'refund:d1/processing', `refund:d1/${terminal}`, `pix:${bare.endToEndId}`];
   const wrongLabel = plan.profile === 'gateway' ? 'transaction_paid@999' : `pix:${wrong.endToEndId}`;
   /** The reconciler's sweep: every genuine fact once more. */
   const sweep: Fact[] =
-    plan.profile === 'gateway' ? ['paid', 'refund_1', 'refund_2'] : ['pix', 'pix_refund_processing', 'pix_refund_final', 'pix_batch'];
+    plan.profile === 'gateway'
+      ? ['paid', ...(plan.review ? [] : (['refund_1', 'refund_2'] as const))]
+      : ['pix', 'pix_refund_processing', 'pix_refund_final', 'pix_batch'];
   const resources = plan.profile === 'gateway' ? [id] : [id, `e2e:${bare.endToEndId}`];
   return { id, items, gateway, genuine, wrongLabel, sweep, resources, wrongE2e: wrong.endToEndId };
 }
@@ -223,7 +246,7 @@ function eventsOf(plan: Plan, charge: ReturnType<typeof chargeOf>, d: Delivery, 
 export async function deliverPlan(plan: Plan, setup: Setup, instances: number, mode: Mode, seed = 36, remote?: Remote): Promise<void> {
   const charge = chargeOf(plan, seed);
   const { book } = setup;
-  await book.expect({ id: charge.id, amountInCents: 1000 });
+  await book.expect({ id: charge.id, amountInCents: 1000, ...(plan.review && { expiresAt: '2000-01-01T00:00:00Z' }) });
   const faults = plan.faults.slice();
   const ran: string[] = [];
   const handler = async (event: PixEvent, context: HandlerContext) => {
@@ -235,7 +258,7 @@ export async function deliverPlan(plan: Plan, setup: Setup, instances: number, m
     }
     ran.push(labelOf(event));
   };
-  const expiry = plan.expired ? { dedupeTtlMs: 1 } : {};
+  const expiry = { ...(plan.expired && { dedupeTtlMs: 1 }), ...(plan.review && { policy: { paid_after_expiry: 'hold' as const } }) };
   // Durable: the receivers only claim and queue; a worker runs the jobs with the book, each again until it resolves.
   const worker =
     mode === 'durable'
@@ -346,7 +369,7 @@ export async function deliverPlan(plan: Plan, setup: Setup, instances: number, m
   for (const label of charge.genuine) expect(runs(label), `${label} ${context}`).toBe(refused.includes(label) ? 0 : 1);
   // Only a payment is ever refused so, and only on the gateway's two refunds (one may be applied after the hold).
   expect(
-    refused.every((label) => label === 'transaction_paid@1000'),
+    refused.every((label) => label === 'transaction_paid@1000' && !plan.review),
     context,
   ).toBe(true);
   expect(runs('transaction_created@1000'), context).toBeLessThanOrEqual(1);

@@ -54,23 +54,24 @@ function bullmq(target: RedisTarget): Durable {
   };
 }
 
-describe.each(modes)('issue 36: every genuine fact runs once, never twice; a wrong payment never runs (%s)', (mode: Mode) => {
-  const targets = useRedisTargets();
-  let postgres: PostgresServer | undefined;
-  let pool: pg.Pool | undefined;
-  const inboxes: PostgresInbox[] = [];
-  let tables = 0;
-  beforeAll(async () => {
-    postgres = await startPostgresServer();
-    pool = new pg.Pool({ connectionString: postgres.url, max: 20 });
-    pool.on('error', () => {});
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all(inboxes.map((inbox) => inbox.close()));
-    await pool?.end();
-    await postgres?.dispose();
-  }, 60_000);
+// One Redis server, one Cluster and one PostgreSQL for the whole file (started once, not per mode).
+const targets = useRedisTargets();
+let postgres: PostgresServer | undefined;
+let pool: pg.Pool | undefined;
+const inboxes: PostgresInbox[] = [];
+let tables = 0;
+beforeAll(async () => {
+  postgres = await startPostgresServer();
+  pool = new pg.Pool({ connectionString: postgres.url, max: 20 });
+  pool.on('error', () => {});
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(inboxes.map((inbox) => inbox.close()));
+  await pool?.end();
+  await postgres?.dispose();
+}, 60_000);
 
+describe.each(modes)('issue 36: every genuine fact runs once, never twice; a wrong payment never runs (%s)', (mode: Mode) => {
   it('memory: three instances sharing the book and the store objects', async () => {
     await fc.assert(
       fc.asyncProperty(plans(3), (plan) => {
