@@ -9,15 +9,12 @@
 // Each run spawns a process (about half a second): a few runs each.
 import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryDedupeStore, type DedupeStore } from '../../src/index.js';
-import { postgresInbox, postgresPaymentBook, type PostgresInbox } from '../../src/postgres/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { redisDedupeStore, redisPaymentBook } from '../../src/redis/index.js';
-import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { useRedisTarget } from '../helpers/redis-targets.js';
 import { startFixture, stopAllFixtures } from '../redis/fixture-process.js';
 import { deliverPlan, plans, type Plan, type Remote, type Setup } from './applied-on-success-model.js';
+import { usePostgresSetups } from './applied-on-success-postgres.js';
 
 const script = fileURLToPath(new URL('./fixtures/kill-receiver.js', import.meta.url));
 const claimTtlMs = 500;
@@ -91,44 +88,15 @@ describe('issue 36: an instance SIGKILLed mid-handler — every genuine fact sti
   });
 
   describe('postgres', () => {
-    let postgres: PostgresServer | undefined;
-    let pool: pg.Pool | undefined;
-    const inboxes: PostgresInbox[] = [];
-    let tables = 0;
-    beforeAll(async () => {
-      postgres = await startPostgresServer();
-      pool = new pg.Pool({ connectionString: postgres.url, max: 20 });
-      pool.on('error', () => {});
-    }, 60_000);
-    afterAll(async () => {
-      await Promise.all(inboxes.map((inbox) => inbox.close()));
-      await pool?.end();
-      await postgres?.dispose();
-    }, 60_000);
+    const postgresSetup = usePostgresSetups('kill');
 
     it.each([false, true])(
       'with the inbox: %s — three instances, the first a child process killed while its handler runs',
       async (withInbox) => {
         await fc.assert(
           fc.asyncProperty(plans(3, { maxFaults: 2, review: false }), async (plan) => {
-            const table = `kill_${process.pid}_${++tables}`;
-            let store: DedupeStore = memoryDedupeStore();
-            let inbox: PostgresInbox | undefined;
-            if (withInbox) {
-              inbox = postgresInbox({ pool: pool!, table: table + '_inbox' });
-              inboxes.push(inbox);
-              await inbox.migrate();
-              store = inbox.store;
-            }
-            const book = postgresPaymentBook({ db: pool!, table: table + '_book', ...(inbox !== undefined && { inbox }) });
-            await book.migrate();
-            const env = {
-              BACKEND: 'postgres',
-              PG_URL: postgres!.url,
-              BOOK_TABLE: table + '_book',
-              ...(withInbox && { INBOX_TABLE: table + '_inbox' }),
-            };
-            return killedMidHandler(plan, { book, store: () => store }, env, 38 + Number(withInbox));
+            const { setup, env } = await postgresSetup(withInbox);
+            return killedMidHandler(plan, setup, env, 38 + Number(withInbox));
           }),
           { numRuns: 3, seed: 38 },
         );

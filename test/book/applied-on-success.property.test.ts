@@ -7,14 +7,12 @@
 // only claim and queue; on Redis, a real BullMQ queue and `startWorker` (retries with backoff) run the jobs with the
 // book; on memory and Postgres, an in-process queue that runs a rejected job again (`processing.runQueued`).
 import fc from 'fast-check';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { memoryDedupeStore, memoryPaymentBook, type DedupeStore } from '../../src/index.js';
-import { postgresInbox, postgresPaymentBook, type PostgresInbox } from '../../src/postgres/index.js';
+import { describe, it } from 'vitest';
+import { memoryDedupeStore, memoryPaymentBook } from '../../src/index.js';
 import { createDurableQueue, redisDedupeStore, redisPaymentBook, startWorker } from '../../src/redis/index.js';
-import { startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { redisTargetNames, useRedisTargets, type RedisTarget } from '../helpers/redis-targets.js';
 import { deliverPlan, plans, type Durable, type Mode } from './applied-on-success-model.js';
+import { usePostgresSetups } from './applied-on-success-postgres.js';
 
 const modes = ['inline', 'background', 'durable'] as const;
 const runsPer = 6;
@@ -56,20 +54,7 @@ function bullmq(target: RedisTarget): Durable {
 
 // One Redis server, one Cluster and one PostgreSQL for the whole file (started once, not per mode).
 const targets = useRedisTargets();
-let postgres: PostgresServer | undefined;
-let pool: pg.Pool | undefined;
-const inboxes: PostgresInbox[] = [];
-let tables = 0;
-beforeAll(async () => {
-  postgres = await startPostgresServer();
-  pool = new pg.Pool({ connectionString: postgres.url, max: 20 });
-  pool.on('error', () => {});
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(inboxes.map((inbox) => inbox.close()));
-  await pool?.end();
-  await postgres?.dispose();
-}, 60_000);
+const postgresSetup = usePostgresSetups('door');
 
 describe.each(modes)('issue 36: every genuine fact runs once, never twice; a wrong payment never runs (%s)', (mode: Mode) => {
   it('memory: three instances sharing the book and the store objects', async () => {
@@ -105,18 +90,8 @@ describe.each(modes)('issue 36: every genuine fact runs once, never twice; a wro
     async (withInbox) => {
       await fc.assert(
         fc.asyncProperty(plans(2), async (plan) => {
-          const table = `door_${process.pid}_${++tables}`;
-          let store: DedupeStore = memoryDedupeStore();
-          let inbox: PostgresInbox | undefined;
-          if (withInbox) {
-            inbox = postgresInbox({ pool: pool!, table: table + '_inbox' });
-            inboxes.push(inbox);
-            await inbox.migrate();
-            store = inbox.store;
-          }
-          const book = postgresPaymentBook({ db: pool!, table: table + '_book', ...(inbox !== undefined && { inbox }) });
-          await book.migrate();
-          return deliverPlan(plan, { book, store: () => store }, 2, mode);
+          const { setup } = await postgresSetup(withInbox);
+          return deliverPlan(plan, setup, 2, mode);
         }),
         { numRuns: runsPer, seed: 36 },
       );
