@@ -372,6 +372,9 @@ export async function deliverPlan(plan: Plan, setup: Setup, instances: number, m
     refused.every((label) => label === 'transaction_paid@1000' && !plan.review),
     context,
   ).toBe(true);
+  // …and it stays held, for a person to dismiss: never run, never lost from the list.
+  const stillHeld = (await heldOfCharge()).map((entry) => labelOf(entry.event));
+  for (const label of refused) expect(stillHeld, context).toContain(label);
   expect(runs('transaction_created@1000'), context).toBeLessThanOrEqual(1);
   expect(runs(charge.wrongLabel), context).toBe(0);
   const wrongHeld = (await heldOfCharge()).filter((entry) => isWrong(entry.event));
