@@ -3,9 +3,10 @@
 // fixtures/kill-receiver.js). It gets the charge's payment first; its handler prints that it started and never returns;
 // the parent then SIGKILLs it. The sender's retry, refused a connection, goes to another instance (in this process,
 // same book and store backend). The killed run never completed, so it does not count: every genuine fact still ends
-// with exactly one successful handler run, never two, and the wrong payment is held and never runs. On Redis, single and Cluster (the
-// dead instance's claim and order lease lapse after its claimTtlMs) and on Postgres, with the inbox (its session
-// locks and transaction die with the connection) and without (the book alone keeps the second run from counting twice).
+// with exactly one successful handler run, never two, and the wrong payment is held and never runs. On Redis, a single
+// server and a Cluster (the dead instance's claim and order lease lapse after its claimTtlMs), and on Postgres, with
+// the inbox (its session locks and transaction die with the connection) and without (the book alone keeps the second
+// run from counting twice).
 // Each run spawns a process (about half a second): a few runs each.
 import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
