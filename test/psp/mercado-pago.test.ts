@@ -125,7 +125,7 @@ describe('Mercado Pago end to end through the core: the webhook and the IPN are 
       secret: mpSecret,
       accessToken: mpAccessToken,
       apiBaseUrl: server.url,
-      fetchTimeoutMs: 200,
+      fetchTimeoutMs: 10_000, // generous: a loaded machine must not turn a served fetch into a timeout
     })
       .on('transaction_paid', (event) => void paid.push(event))
       .onInvalid((delivery) => void kept.push(delivery.message));
@@ -151,10 +151,18 @@ describe('Mercado Pago end to end through the core: the webhook and the IPN are 
     const missing = await signMercadoPago({ secret: mpSecret, dataId: 'NOPE' });
     expect((await send(`/mp${missing.query}`, missing.headers)).status).toBe(200);
     expect(kept).toEqual([expect.stringMatching(/not found at mercado-pago/)]);
+    // The hang never answers, so a short bound is deterministic here: a receiver of its own with 200 ms.
+    const hasty = createPspReceiver({
+      psp: 'mercado-pago',
+      secret: mpSecret,
+      accessToken: mpAccessToken,
+      apiBaseUrl: server.url,
+      fetchTimeoutMs: 200,
+    });
     server.fail(1, 'hang');
-    const hung = await send(`/mp${signed.query}`, signed.headers);
+    const hung = await hasty.receive({ method: 'POST', headers: signed.headers, body: '{}', url: `/mp${signed.query}` });
     expect(hung.status).toBe(503);
     expect(hung.hint).toMatch(/timeout/);
-    await receiver.close();
+    await Promise.all([receiver.close(), hasty.close()]);
   });
 });
