@@ -7,6 +7,7 @@
 //   merchant's INSERT, COMMIT) against the same INSERT in a bare transaction (BEGIN; INSERT; COMMIT).
 // Also shown: the claim, then the record in two steps (what runs when the store and the book cannot share a script).
 // Run: npm run build && node bench/book.js [--quick]. Prints one JSON object.
+// PIXHOOK_BENCH_BOOK=postgres node bench/book.js runs only the Postgres half (PIXHOOK_BENCH_BOOK=redis: only Redis).
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -113,6 +114,27 @@ async function redisBench() {
   }
 }
 
+/** Queries sent to the server per run of each subject (one `pg` query is one round trip), counted on one run each. */
+async function countRoundTrips(subjects) {
+  const counts = {};
+  const query = pg.Client.prototype.query;
+  let sent = 0;
+  pg.Client.prototype.query = function (...args) {
+    sent++;
+    return query.apply(this, args);
+  };
+  try {
+    for (const [name, subject] of Object.entries(subjects)) {
+      sent = 0;
+      await subject.fn();
+      counts[name] = sent;
+    }
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return counts;
+}
+
 async function postgresBench() {
   const server = await startPostgresServer();
   const pool = new pg.Pool({ connectionString: server.url, max: 4 });
@@ -173,6 +195,7 @@ async function postgresBench() {
       'handler + book': { async: true, fn: withBook },
       'handler + book, no inbox': { async: true, fn: withPlainBook },
     };
+    const roundTrips = await countRoundTrips(subjects);
     const samples = await interleave(subjects, options);
     const { rows } = await pool.query(
       `SELECT (SELECT count(*)::int FROM ledger WHERE event_key LIKE '%book_%') AS ledger, (SELECT count(*)::int FROM bench_book_resources) AS book`,
@@ -184,6 +207,7 @@ async function postgresBench() {
       handler_book_no_inbox_us: round(median(samples['handler + book, no inbox']) / 1000, 1),
       ratio: pairedSpread(samples, 'handler + book', 'bare'),
       no_inbox_ratio: pairedSpread(samples, 'handler + book, no inbox', 'bare'),
+      round_trips: roundTrips,
     };
   } finally {
     await pool.end();
@@ -191,4 +215,11 @@ async function postgresBench() {
   }
 }
 
-console.log(JSON.stringify({ redis: await redisBench(), postgres: await postgresBench() }));
+// PIXHOOK_BENCH_BOOK=postgres (or redis) runs only that half.
+const only = process.env.PIXHOOK_BENCH_BOOK;
+console.log(
+  JSON.stringify({
+    ...(only !== 'postgres' && { redis: await redisBench() }),
+    ...(only !== 'redis' && { postgres: await postgresBench() }),
+  }),
+);

@@ -37,6 +37,7 @@ import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
 import { bookNames, bookSchemaSql, type BookTableOptions } from './book-schema.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { inboxLink, type PostgresInbox } from './postgres-inbox.js';
+import type { DeferredStatement } from './shared-transactions.js';
 import type { SqlExecutor, SqlRow } from './sql-database.js';
 
 export interface PostgresPaymentBookOptions extends BookTableOptions {
@@ -95,8 +96,14 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
   const resourceSql = `SELECT state FROM ${names.resources} WHERE key = $1 FOR UPDATE`;
   const saveSql = `UPDATE ${names.resources} SET state = $2, has_disputes = $3, updated_at = now() WHERE key = $1`;
 
-  const casSql = `UPDATE ${names.resources} SET state = $2, has_disputes = $3, updated_at = now()
-    WHERE key = $1 AND state IS NOT DISTINCT FROM $4::text RETURNING 1 AS written`;
+  // The apply's compare-and-set; an upsert, since a judgement by `readSql` creates no row.
+  const casSql = `INSERT INTO ${names.resources} AS r (key, state, has_disputes) VALUES ($1, $2, $3)
+    ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, has_disputes = EXCLUDED.has_disputes, updated_at = now()
+    WHERE r.state IS NOT DISTINCT FROM $4::text RETURNING 1 AS written`;
+  // What `lockSql` reads, read only: no row lock, no row written, so no commit to wait for.
+  const readSql = `SELECT (SELECT state FROM ${names.resources} WHERE key = $1) AS state,
+    EXISTS (SELECT 1 FROM ${names.flags} WHERE name = 'expecting') AS expecting,
+    (SELECT data FROM ${names.held} WHERE resource_key = $1 AND dedupe_key = $2 AND state IN ('held', 'releasing')) AS open_held`;
 
   /** One record, in `tx` (whose first statement `lockSql` answered `rows`). */
   function decide(event: PixEvent, context: RecordContext, rows: SqlRow[]) {
@@ -144,16 +151,17 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     };
   }
 
-  async function write(tx: SqlExecutor, rk: string, step: ReturnType<typeof decide>): Promise<void> {
+  function writeOf(rk: string, step: ReturnType<typeof decide>): DeferredStatement {
     const held = step.held;
-    await tx.query(writeSql, [
+    const values = [
       rk,
       JSON.stringify(step.resource),
       step.resource.disputes.length > 0,
       held?.heldId ?? null,
       held?.dedupeKey ?? null,
       held === undefined ? null : JSON.stringify(held),
-    ]);
+    ];
+    return { text: writeSql, values };
   }
 
   /** `judging` (the pipeline's, without the inbox): an apply is not written; it comes back with its commit. */
@@ -161,16 +169,21 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const first = { text: lockSql, values: [rk, context.dedupeKey] };
+    const shared = !onlyRetry && link?.shared.enabled === true;
     const body = async (tx: SqlExecutor, rows: SqlRow[]) => {
       if (onlyRetry && typeof rows[0]?.['open_held'] !== 'string') return { value: undefined, keep: false };
       const step = decide(event, context, rows);
       if (judging && step.result.outcome === 'apply' && link?.shared.enabled !== true) {
         return { value: { ...step.result, commit: pendingApply(rk, step, step.result.violations) } as Judged, keep: false };
       }
-      await write(tx, rk, step);
-      return { value: step.result as Judged | undefined, keep: step.result.outcome === 'apply' };
+      const keep = step.result.outcome === 'apply';
+      const statement = writeOf(rk, step);
+      // Kept open (the inbox's transaction): the write rides with the handler's claim, or with the COMMIT.
+      if (keep && shared) return { value: step.result as Judged | undefined, keep, deferred: statement };
+      await tx.query(statement.text, [...statement.values]);
+      return { value: step.result as Judged | undefined, keep };
     };
-    if (!onlyRetry && link?.shared.enabled) {
+    if (shared) {
       const redo = () => recordIn(event, context, false);
       return link.shared.open(context.dedupeKey, db, 'read committed', first, body, redo);
     }
@@ -287,8 +300,16 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     },
 
     // With the inbox, the apply stays in the book's open transaction, which commits with the done mark (shared-transactions.ts).
+    // Without it, an apply is judged from one read (under the order lease; its commit is a compare-and-set on what
+    // was read); any other outcome is judged again under the row lock, where a hold is written.
     async judge(event, context) {
       checkDedupeKey(context);
+      if (link?.shared.enabled !== true) {
+        const current = event.kind === 'transaction' ? event.transaction : event.transfer;
+        const rk = resourceKey(event.kind, current.id);
+        const step = decide(event, context, (await db.query(readSql, [rk, context.dedupeKey])).rows);
+        if (step.result.outcome === 'apply') return { ...step.result, commit: pendingApply(rk, step, step.result.violations) };
+      }
       return (await recordIn(event, context, false, true)) as Judged;
     },
 
