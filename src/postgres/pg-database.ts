@@ -202,12 +202,21 @@ function fromPgClient(client: PgClientLike): SqlDatabase {
 /** The handles `postgresInbox({ pool })` accepts: a `pg` Pool, a connected `pg` Client, or any `SqlDatabase`. */
 export type PostgresHandle = PgPoolLike | PgClientLike | SqlDatabase;
 
+// Each database built here, and the handle it was built from.
+const origins = new WeakMap<SqlDatabase, object>();
+
+/** True when both were built from the same handle (the same pg Pool or Client, or the same SqlDatabase): one database. */
+export function sameDatabase(a: SqlDatabase, b: SqlDatabase): boolean {
+  return (origins.get(a) ?? a) === (origins.get(b) ?? b);
+}
+
 export function toSqlDatabase(handle: PostgresHandle): SqlDatabase {
-  if (isPgPool(handle)) return fromPgPool(handle);
+  const built = (db: SqlDatabase) => (origins.set(db, handle), db);
+  if (isPgPool(handle)) return built(fromPgPool(handle));
   const maybe = handle as Partial<SqlDatabase>;
   if (typeof maybe.transaction === 'function' && typeof maybe.session === 'function' && typeof maybe.query === 'function') {
     return handle as SqlDatabase;
   }
-  if (isPgClient(handle)) return fromPgClient(handle);
+  if (isPgClient(handle)) return built(fromPgClient(handle));
   throw mustBe('pool', 'a pg Pool, a connected pg Client, or a SqlDatabase (see fromPostgresJs, fromKysely, fromDrizzle)', handle);
 }

@@ -35,7 +35,8 @@ import type { PixEvent } from '../index.js';
 import { checkInteger } from '../shared/option-checks.js';
 import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
 import { bookNames, bookSchemaSql, type BookTableOptions } from './book-schema.js';
-import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
+import { sameDatabase, toSqlDatabase, type PostgresHandle } from './pg-database.js';
+import { markerOf } from './session-lock-store.js';
 import { inboxLink, type PostgresInbox } from './postgres-inbox.js';
 import type { DeferredStatement } from './shared-transactions.js';
 import type { SqlExecutor, SqlRow } from './sql-database.js';
@@ -100,6 +101,10 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
   const casSql = `INSERT INTO ${names.resources} AS r (key, state, has_disputes) VALUES ($1, $2, $3)
     ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, has_disputes = EXCLUDED.has_disputes, updated_at = now()
     WHERE r.state IS NOT DISTINCT FROM $4::text RETURNING 1 AS written`;
+  // The compare-and-set and, when it wrote, the store's done mark (the inbox table's row): one statement, one commit.
+  const markedCasSql = (inbox: string) => `WITH cas AS (${casSql})
+    INSERT INTO ${inbox} AS inbox (scope, key, expires_at) SELECT $5, $6, now() + $7::double precision * interval '1 millisecond' FROM cas
+    ON CONFLICT (scope, key) DO UPDATE SET done_at = now(), expires_at = EXCLUDED.expires_at RETURNING 1 AS marked`;
   // What `lockSql` reads, read only: no row lock, no row written, so no commit to wait for.
   const readSql = `SELECT (SELECT state FROM ${names.resources} WHERE key = $1) AS state,
     EXISTS (SELECT 1 FROM ${names.flags} WHERE name = 'expecting') AS expecting,
@@ -133,7 +138,17 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
    * then the done mark, so a crash between them leaves the fact applied and its retry answered `duplicate`.
    */
   function pendingApply(rk: string, step: ReturnType<typeof decide>, violations: RecordResult['violations']): PendingApply {
-    return async () => {
+    return async (mark) => {
+      // The processing's store is the inbox's, on this database: the apply and the done mark are one statement.
+      const marker = markerOf(mark.store);
+      if (marker !== undefined && sameDatabase(marker.db, db) && step.resource !== undefined) {
+        const applied = step.resource;
+        const folded = await marker.completeWith(mark.key, mark.owner, mark.ttlMs, async (done) => {
+          const values = [rk, JSON.stringify(applied), applied.disputes.length > 0, step.read, done.scope, done.key, done.ttlMs];
+          return (await db.query(markedCasSql(done.table), values)).rows.length > 0;
+        });
+        if (folded === true) return { marked: true };
+      }
       let read = step.read;
       for (let round = 0; round < 50; round++) {
         // Unchanged since judged (under the order lease, the first round): the judged step is the commit.

@@ -19,7 +19,8 @@ interface OpenTransaction {
   db: SqlDatabase;
   /** The book's write, not sent yet: it goes with the next statement (`first`), or before the COMMIT. */
   deferred: DeferredStatement | undefined;
-  finish: (commit: boolean) => void;
+  /** `mark`: a statement to run in it before the COMMIT (the store's done mark). */
+  finish: (commit: boolean, mark?: DeferredStatement) => void;
   ended: Promise<void>;
   /** Records the event again in a transaction of its own (a later attempt succeeded after a rollback). */
   redo: () => Promise<unknown>;
@@ -48,8 +49,11 @@ export interface SharedTransactions {
   first(key: string, tx: SqlExecutor, statement: DeferredStatement): Promise<SqlRow[]>;
   /** Rolls back the open transaction of `key` (its handler failed); a later success records the event again. */
   fail(key: string): Promise<void>;
-  /** Commits (`true`) or rolls back the open transaction of `key`; resolves when it has ended. */
-  settle(key: string, commit: boolean): Promise<void>;
+  /**
+   * Commits (`true`) or rolls back the open transaction of `key`; resolves when it has ended: `true` when there was
+   * one. A commit runs `mark` in it first (the store's done mark, committed with the book and the handler's writes).
+   */
+  settle(key: string, commit: boolean, mark?: DeferredStatement): Promise<boolean>;
 }
 
 const rollback = Symbol('rollback');
@@ -58,13 +62,24 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
   const open = new Map<string, OpenTransaction>();
   const rolledBack = new Map<string, () => Promise<unknown>>();
 
-  async function end(key: string, commit: boolean): Promise<void> {
+  async function end(key: string, commit: boolean, mark?: DeferredStatement): Promise<boolean> {
     const entry = open.get(key);
-    if (entry === undefined) return;
+    if (entry === undefined) return false;
     open.delete(key);
     clearTimeout(entry.timer);
-    entry.finish(commit);
+    entry.finish(commit, mark);
     await entry.ended;
+    return true;
+  }
+
+  /** The statements still to run before the COMMIT, in one round trip where the handle allows. */
+  async function beforeCommit(entry: OpenTransaction, mark: DeferredStatement | undefined): Promise<void> {
+    const statements = [entry.deferred, mark].filter((statement) => statement !== undefined);
+    entry.deferred = undefined;
+    if (statements.length === 0) return;
+    const joined = statements.length > 1 ? joinedStatements(entry.db, statements) : undefined;
+    if (joined !== undefined) await entry.tx.query(joined);
+    else for (const statement of statements) await entry.tx.query(statement.text, [...statement.values]);
   }
 
   return {
@@ -80,8 +95,10 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
         const run = async (tx: SqlExecutor, rows: SqlRow[]) => {
           const { value, keep, deferred } = await body(tx, rows);
           if (!keep) return value;
-          let finish!: (commit: boolean) => void;
-          const finished = new Promise<boolean>((done) => (finish = done));
+          let finish!: (commit: boolean, mark?: DeferredStatement) => void;
+          const finished = new Promise<{ commit: boolean; mark: DeferredStatement | undefined }>(
+            (done) => (finish = (commit, mark) => done({ commit, mark })),
+          );
           const timer = setTimeout(() => {
             onLate(key);
             end(key, true).catch(() => {});
@@ -91,11 +108,10 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
           open.set(key, entry);
           answered = true;
           resolve(value);
-          if (!(await finished)) throw rollback;
-          // No statement came to carry the book's write: it goes now, before the COMMIT.
-          const unsent = entry.deferred;
-          entry.deferred = undefined;
-          if (unsent !== undefined) await tx.query(unsent.text, [...unsent.values]);
+          const { commit, mark } = await finished;
+          if (!commit) throw rollback;
+          // The book's write, when no statement came to carry it, and the done mark: now, before the COMMIT.
+          await beforeCommit(entry, mark);
           return value;
         };
         const transaction = db.transactionWith
@@ -131,11 +147,11 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
       rolledBack.set(key, entry.redo);
       await end(key, false).catch(() => {});
     },
-    async settle(key, commit) {
+    async settle(key, commit, mark) {
       const redo = rolledBack.get(key);
       rolledBack.delete(key);
       if (commit && redo !== undefined) await redo();
-      await end(key, commit);
+      return end(key, commit, mark);
     },
   };
 }

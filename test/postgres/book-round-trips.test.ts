@@ -13,17 +13,27 @@ const db = usePostgres();
 const inboxes: PostgresInbox[] = [];
 afterAll(() => Promise.all(inboxes.map((inbox) => inbox.close())));
 
-// Every query text a pg client sends (a pool's queries go through its clients).
+// Every query text a pg client sends (a pool's queries go through its clients), and the client that sent it.
 const sent: string[] = [];
+const senders: pg.Client[] = [];
 const query = pg.Client.prototype.query;
 function recordQueries(): void {
   sent.length = 0;
+  senders.length = 0;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const first = args[0];
     sent.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
+    senders.push(this);
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
 }
+/** What the client that sent `text` sent next. */
+const nextOnSameClient = (text: string) => {
+  const at = sent.indexOf(text);
+  return sent.find((_, i) => i > at && senders[i] === senders[at]);
+};
+const deliveryMark = (table: string) => (text: string) =>
+  text.startsWith(`INSERT INTO "${table}" (scope, key, expires_at) VALUES ($1, $2,`);
 afterEach(() => {
   pg.Client.prototype.query = query;
 });
@@ -57,6 +67,17 @@ function plainDatabase(pool: pg.Pool): SqlDatabase {
   };
 }
 
+const paid = (id: string, amountInCents: number): PixEvent =>
+  ({
+    kind: 'transaction',
+    name: 'transaction_paid',
+    variant: 'b',
+    source: 'webhook',
+    warnings: [],
+    payload: {},
+    transaction: { id, status: 'paid', amountInCents, endToEndId: `E${id}` },
+  }) as unknown as PixEvent;
+
 async function withInbox(handle: pg.Pool | SqlDatabase) {
   const table = freshTable();
   const inbox = postgresInbox({ pool: handle, table });
@@ -88,6 +109,10 @@ describe('postgres book with the inbox: the write rides with the claim', () => {
     const writes = sent.filter((text) => text.includes(`UPDATE "${bookTable}_resources" SET state`));
     expect(writes).toHaveLength(1);
     expect(writes[0]).toContain(`INSERT INTO "${table}" AS inbox`);
+    // The delivery's done mark is the last statement of the book's transaction: one commit for all three.
+    const marks = sent.filter(deliveryMark(table));
+    expect(marks).toHaveLength(1);
+    expect(nextOnSameClient(marks[0]!)).toBe('COMMIT');
     expect(await ledger()).toEqual([id]);
     expect((await book.get(id))?.status).toBe('paid');
     // The sender's retry is a duplicate; nothing ran twice.
@@ -130,18 +155,59 @@ describe('postgres book with the inbox: the write rides with the claim', () => {
   });
 });
 
-describe('postgres book without the inbox: an apply judged from one read', () => {
-  const paid = (id: string, amountInCents: number): PixEvent =>
-    ({
-      kind: 'transaction',
-      name: 'transaction_paid',
-      variant: 'b',
-      source: 'webhook',
-      warnings: [],
-      payload: {},
-      transaction: { id, status: 'paid', amountInCents, endToEndId: `E${id}` },
-    }) as unknown as PixEvent;
+describe('postgres book without the inbox, the inbox’s store as the store: the apply and the done mark are one statement', () => {
+  async function setup() {
+    const table = freshTable();
+    const inbox = postgresInbox({ pool: db().pool, table });
+    inboxes.push(inbox);
+    await inbox.migrate();
+    const book = postgresPaymentBook({ db: db().pool, table: freshTable('book') }) as ReturnType<typeof postgresPaymentBook> &
+      PaymentBookBackend;
+    await book.migrate();
+    return { inbox, book, table };
+  }
 
+  it('a delivery: one statement applies and marks; the claim ends; the retry is a duplicate', async () => {
+    const { inbox, book, table } = await setup();
+    const ran: string[] = [];
+    const receiver = createReceiver({ secret, book, store: inbox.store }).on('transaction_paid', (event) => {
+      if (event.kind === 'transaction') ran.push(event.transaction.id);
+    });
+    const id = freshCharge('folded');
+    recordQueries();
+    expect((await receiver.receive(paidDelivery(id))).status).toBe(200);
+    pg.Client.prototype.query = query;
+    const folded = sent.filter((text) => text.startsWith('WITH cas AS'));
+    expect(folded).toHaveLength(1);
+    expect(folded[0]).toContain(`INSERT INTO "${table}" AS inbox`);
+    expect(sent.filter(deliveryMark(table))).toEqual([]);
+    expect(inbox.store.held).toBe(0);
+    expect((await book.get(id))?.status).toBe('paid');
+    expect((await receiver.receive(paidDelivery(id))).reason).toBe('duplicate');
+    expect(ran).toEqual([id]);
+    await receiver.close();
+  });
+
+  it('the resource changed since the judgement: nothing is marked by the fold, the apply lands on the new state, the claim stays for its own mark', async () => {
+    const { inbox, book, table } = await setup();
+    const id = freshCharge('changed');
+    const key = `transaction_paid:${id}:paid`;
+    expect(await inbox.store.claim(key, 'o', 60_000)).toBe('claimed');
+    const judged = await book.judge!(paid(id, 1000), { dedupeKey: key });
+    // Another change of the charge lands between the judgement and the commit.
+    await book.expect({ id, amountInCents: 1000 });
+    const committed = await judged.commit!({ store: inbox.store, key, owner: 'o', ttlMs: 60_000, lease: undefined });
+    expect(committed).toEqual({});
+    expect(inbox.store.held).toBe(1);
+    const { rows } = await db().pool.query(`SELECT 1 FROM ${table} WHERE scope = 'delivery' AND key = $1`, [key]);
+    expect(rows).toEqual([]);
+    expect((await book.get(id))?.status).toBe('paid');
+    expect(await inbox.store.complete(key, 'o', 60_000)).toBe(true);
+    expect(inbox.store.held).toBe(0);
+  });
+});
+
+describe('postgres book without the inbox: an apply judged from one read', () => {
   it('judging an apply sends one SELECT and writes nothing; its commit creates the resource', async () => {
     const book = postgresPaymentBook({ db: db().pool, table: freshTable('book') }) as ReturnType<typeof postgresPaymentBook> &
       PaymentBookBackend;
