@@ -39,7 +39,7 @@ interface HeldClaim {
 const deliveryScope = 'delivery';
 
 /** The done mark of a claim this store holds, for a statement or transaction of another's to commit. */
-export interface FoldedMark {
+interface FoldedMark {
   /** The mark as a statement of its own. */
   readonly statement: { text: string; values: readonly (string | number)[] };
   /** The inbox table and the row's scope, key and TTL, for a statement that writes the row itself. */
@@ -50,7 +50,7 @@ export interface FoldedMark {
 }
 
 /** Internal: marks a key done inside another's commit (the payment book's); see `markerOf`. */
-export interface DoneMarker {
+interface DoneMarker {
   /** The database the store writes its marks to. */
   readonly db: SqlDatabase;
   /**
