@@ -5,9 +5,11 @@
 //   `redisDedupeStore.claim` EVALSHA), one call at a time (round trips).
 //   Also: processing.accept() with the book against the same processing without one (both with the Redis store).
 // - Postgres: a transactional handler inside the book's transaction (lock and decide, write, claim, the
-//   merchant's INSERT, COMMIT) against the same INSERT in a bare transaction (BEGIN; INSERT; COMMIT).
+//   merchant's INSERT, COMMIT) against the same INSERT in a bare transaction (BEGIN; INSERT; COMMIT); also
+//   processing.accept() on the inbox's store with the book against the same without it; and the round trips of each.
 // Also shown: the claim, then the record in two steps (what runs when the store and the book cannot share a script).
-// Run: npm run build && node bench/book.js [--quick] [--redis] (--redis: the Redis pairs only). Prints one JSON object.
+// Run: npm run build && node bench/book.js [--quick] [--redis]. Prints one JSON object.
+// --redis (or PIXHOOK_BENCH_BOOK=redis) runs only the Redis half; PIXHOOK_BENCH_BOOK=postgres only the Postgres half.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -113,11 +115,33 @@ async function redisBench() {
   }
 }
 
+/** Queries sent to the server per run of each subject (one `pg` query is one round trip), counted on one run each. */
+async function countRoundTrips(subjects) {
+  const counts = {};
+  const query = pg.Client.prototype.query;
+  let sent = 0;
+  pg.Client.prototype.query = function (...args) {
+    sent++;
+    return query.apply(this, args);
+  };
+  try {
+    for (const [name, subject] of Object.entries(subjects)) {
+      sent = 0;
+      await subject.fn();
+      counts[name] = sent;
+    }
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return counts;
+}
+
 async function postgresBench() {
   const server = await startPostgresServer();
   const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+  // Its store holds a lock connection until closed.
+  const inbox = postgresInbox({ pool, table: 'bench_inbox' });
   try {
-    const inbox = postgresInbox({ pool, table: 'bench_inbox' });
     const book = postgresPaymentBook({ db: pool, inbox, table: 'bench_book' });
     await Promise.all([inbox.migrate(), book.migrate()]);
     // The processing pairs the book with the inbox's store: from then on a record stays open for the handlers.
@@ -168,14 +192,31 @@ async function postgresBench() {
       }
       await judged.commit({ store: undefined, key, owner: 'o', ttlMs: 60_000, lease: undefined });
     }
+    // A whole delivery through processing.accept() on the inbox's store, the same transactional handler, with the
+    // book and without it: claim, order lease, (the book), the handler, the done mark.
+    const accepting = (withBook) =>
+      createProcessing({ store: inbox.store, ...(withBook && { book }) }).on(
+        'transaction_paid',
+        inbox.transactional(async (event, { key, tx }) => insert(tx, key, n)),
+      );
+    const acceptBare = accepting(false);
+    const acceptBooked = accepting(true);
+    const accept = (subject, prefix) => async () => {
+      const result = await subject.accept(paid(`${prefix}_${++n}`));
+      if (result.reason !== undefined) throw new Error(`accept answered ${result.reason}`);
+    };
     const subjects = {
       bare: { async: true, fn: bare },
       'handler + book': { async: true, fn: withBook },
       'handler + book, no inbox': { async: true, fn: withPlainBook },
+      'accept()': { async: true, fn: accept(acceptBare, 'acc') },
+      'accept() with the book': { async: true, fn: accept(acceptBooked, 'accbook') },
     };
+    const roundTrips = await countRoundTrips(subjects);
     const samples = await interleave(subjects, options);
     const { rows } = await pool.query(
       `SELECT (SELECT count(*)::int FROM ledger WHERE event_key LIKE '%book_%') AS ledger, (SELECT count(*)::int FROM bench_book_resources) AS book`,
+      // Every booked delivery wrote its ledger row and its book row (`book_` and `accbook_` charges alike).
     );
     if (rows[0].ledger !== rows[0].book) throw new Error(`ledger rows ${rows[0].ledger} ≠ book rows ${rows[0].book}`);
     return {
@@ -184,12 +225,23 @@ async function postgresBench() {
       handler_book_no_inbox_us: round(median(samples['handler + book, no inbox']) / 1000, 1),
       ratio: pairedSpread(samples, 'handler + book', 'bare'),
       no_inbox_ratio: pairedSpread(samples, 'handler + book, no inbox', 'bare'),
+      accept_us: round(median(samples['accept()']) / 1000, 1),
+      accept_book_us: round(median(samples['accept() with the book']) / 1000, 1),
+      accept_ratio: pairedSpread(samples, 'accept() with the book', 'accept()'),
+      round_trips: roundTrips,
     };
   } finally {
+    await inbox.close();
     await pool.end();
     await server.stop();
   }
 }
 
-const redisOnly = process.argv.includes('--redis');
-console.log(JSON.stringify({ redis: await redisBench(), ...(!redisOnly && { postgres: await postgresBench() }) }));
+// --redis or PIXHOOK_BENCH_BOOK=redis runs only the Redis half; PIXHOOK_BENCH_BOOK=postgres only the Postgres half.
+const only = process.argv.includes('--redis') ? 'redis' : process.env.PIXHOOK_BENCH_BOOK;
+console.log(
+  JSON.stringify({
+    ...(only !== 'postgres' && { redis: await redisBench() }),
+    ...(only !== 'redis' && { postgres: await postgresBench() }),
+  }),
+);

@@ -45,8 +45,13 @@ function beginStatement(isolation: IsolationLevel): string {
   return `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`;
 }
 
-/** A string or number as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
-function literal(value: string | number): string {
+/** A value a statement inlined by pixhook may carry. */
+export type InlineValue = string | number | boolean | null;
+
+/** A string, number, boolean or null as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
+function literal(value: InlineValue): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new PixhookError('internal_error', 'a SQL number literal must be finite');
     return String(value);
@@ -56,10 +61,34 @@ function literal(value: string | number): string {
   return value.includes('\\') ? ` E${quoted}` : quoted;
 }
 
+/** A statement with its parameters written in as literals (for a simple-protocol query of several statements). */
+function inlined(statement: { text: string; values: readonly InlineValue[] }): string {
+  return statement.text.replace(/\$(\d+)/g, (_, i: string) => literal(statement.values[Number(i) - 1]!));
+}
+
 /** BEGIN and the first statement as one simple-protocol query: one round trip for both. */
 function beginWith(isolation: IsolationLevel, first: SqlStatement): string {
-  const text = first.text.replace(/\$(\d+)/g, (_, i: string) => literal(first.values[Number(i) - 1]!));
-  return `${beginStatement(isolation)}; ${text}`;
+  return `${beginStatement(isolation)}; ${inlined(first)}`;
+}
+
+// The handles built here on `pg`: their connections run several statements sent as one simple-protocol query.
+const joinable = new WeakSet<SqlDatabase>();
+
+/**
+ * Several statements as one query text (one round trip; the rows of each come back in an array), when `db` is a
+ * `pg` handle built here; `undefined` for any other `SqlDatabase` (its client may not take several statements).
+ */
+export function joinedStatements(
+  db: SqlDatabase,
+  statements: readonly { text: string; values: readonly InlineValue[] }[],
+): string | undefined {
+  return joinable.has(db) ? statements.map(inlined).join('; ') : undefined;
+}
+
+/** The rows of the last statement of a joined query (`pg` answers one result, or an array of them). */
+export function lastRows(result: unknown): SqlRow[] {
+  const results = Array.isArray(result) ? (result as { rows: SqlRow[] }[]) : [result as { rows: SqlRow[] }];
+  return results[results.length - 1]?.rows ?? [];
 }
 
 async function inTransaction<T>(
@@ -119,7 +148,7 @@ function fromPgPool(pool: PgPoolLike): SqlDatabase {
       client.release(broken);
     }
   }
-  return {
+  const db: SqlDatabase = {
     query: (text, values) => pool.query(text, values),
     transaction: (isolation, fn) => inPooled(isolation, fn),
     transactionWith: (isolation, first, fn) => inPooled(isolation, fn, first),
@@ -140,6 +169,8 @@ function fromPgPool(pool: PgPoolLike): SqlDatabase {
       }
     },
   };
+  joinable.add(db);
+  return db;
 }
 
 /** One connection: transactions (and the store's claims behind them) take turns. Use a Pool for concurrency. */
@@ -150,7 +181,7 @@ function fromPgClient(client: PgClientLike): SqlDatabase {
     turn = run.catch(() => {});
     return run;
   };
-  return {
+  const db: SqlDatabase = {
     query: (text, values) => exclusive(() => client.query(text, values)),
     transaction: (isolation, fn) => exclusive(() => inTransaction(client, isolation, fn)),
     transactionWith: (isolation, first, fn) => exclusive(() => inTransaction(client, isolation, fn, first)),
@@ -164,17 +195,28 @@ function fromPgClient(client: PgClientLike): SqlDatabase {
       }
     },
   };
+  joinable.add(db);
+  return db;
 }
 
 /** The handles `postgresInbox({ pool })` accepts: a `pg` Pool, a connected `pg` Client, or any `SqlDatabase`. */
 export type PostgresHandle = PgPoolLike | PgClientLike | SqlDatabase;
 
+// Each database built here, and the handle it was built from.
+const origins = new WeakMap<SqlDatabase, object>();
+
+/** True when both were built from the same handle (the same pg Pool or Client, or the same SqlDatabase): one database. */
+export function sameDatabase(a: SqlDatabase, b: SqlDatabase): boolean {
+  return (origins.get(a) ?? a) === (origins.get(b) ?? b);
+}
+
 export function toSqlDatabase(handle: PostgresHandle): SqlDatabase {
-  if (isPgPool(handle)) return fromPgPool(handle);
+  const built = (db: SqlDatabase) => (origins.set(db, handle), db);
+  if (isPgPool(handle)) return built(fromPgPool(handle));
   const maybe = handle as Partial<SqlDatabase>;
   if (typeof maybe.transaction === 'function' && typeof maybe.session === 'function' && typeof maybe.query === 'function') {
     return handle as SqlDatabase;
   }
-  if (isPgClient(handle)) return fromPgClient(handle);
+  if (isPgClient(handle)) return built(fromPgClient(handle));
   throw mustBe('pool', 'a pg Pool, a connected pg Client, or a SqlDatabase (see fromPostgresJs, fromKysely, fromDrizzle)', handle);
 }

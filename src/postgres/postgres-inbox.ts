@@ -1,7 +1,7 @@
 import { eventKey, type HandlerContext, type PixEvent, type UnknownEvent } from '../index.js';
 import { inboxNames, inboxSchemaSql, type InboxTableOptions } from './inbox-schema.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
-import { sessionLockStore, type PostgresDedupeStore } from './session-lock-store.js';
+import { markerOf, sessionLockStore, shareMarker, type PostgresDedupeStore } from './session-lock-store.js';
 import { sharedTransactions, type SharedTransactions } from './shared-transactions.js';
 import { postgresOrderLeases } from './postgres-order-leases.js';
 import { registerOrderLeases } from '../shared/order-lease.js';
@@ -139,8 +139,12 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
 /** The store, committing a book transaction kept open for the event when it is marked done, and rolling it back when its claim is given back. */
 function withSharedTransactions(store: PostgresDedupeStore, shared: SharedTransactions | undefined): PostgresDedupeStore {
   if (shared === undefined) return store;
-  return Object.assign(Object.create(store) as PostgresDedupeStore, {
+  const marker = markerOf(store);
+  const wrapped = Object.assign(Object.create(store) as PostgresDedupeStore, {
     async complete(key: string, owner: string, ttlMs: number) {
+      // The done mark commits in the book's open transaction, with the book's write and the handler's.
+      const folded = await marker?.completeWith(key, owner, ttlMs, (mark) => shared.settle(key, true, mark.statement));
+      if (folded === true) return true;
       await shared.settle(key, true);
       return store.complete(key, owner, ttlMs);
     },
@@ -149,4 +153,6 @@ function withSharedTransactions(store: PostgresDedupeStore, shared: SharedTransa
       return store.release(key, owner);
     },
   });
+  shareMarker(wrapped, store);
+  return wrapped;
 }

@@ -35,8 +35,10 @@ import type { PixEvent } from '../index.js';
 import { checkInteger } from '../shared/option-checks.js';
 import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
 import { bookNames, bookSchemaSql, type BookTableOptions } from './book-schema.js';
-import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
+import { sameDatabase, toSqlDatabase, type PostgresHandle } from './pg-database.js';
+import { markerOf } from './session-lock-store.js';
 import { inboxLink, type PostgresInbox } from './postgres-inbox.js';
+import type { DeferredStatement } from './shared-transactions.js';
 import type { SqlExecutor, SqlRow } from './sql-database.js';
 
 export interface PostgresPaymentBookOptions extends BookTableOptions {
@@ -95,8 +97,18 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
   const resourceSql = `SELECT state FROM ${names.resources} WHERE key = $1 FOR UPDATE`;
   const saveSql = `UPDATE ${names.resources} SET state = $2, has_disputes = $3, updated_at = now() WHERE key = $1`;
 
-  const casSql = `UPDATE ${names.resources} SET state = $2, has_disputes = $3, updated_at = now()
-    WHERE key = $1 AND state IS NOT DISTINCT FROM $4::text RETURNING 1 AS written`;
+  // The apply's compare-and-set; an upsert, since a judgement by `readSql` creates no row.
+  const casSql = `INSERT INTO ${names.resources} AS r (key, state, has_disputes) VALUES ($1, $2, $3)
+    ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, has_disputes = EXCLUDED.has_disputes, updated_at = now()
+    WHERE r.state IS NOT DISTINCT FROM $4::text RETURNING 1 AS written`;
+  // The compare-and-set and, when it wrote, the store's done mark (the inbox table's row): one statement, one commit.
+  const markedCasSql = (inbox: string) => `WITH cas AS (${casSql})
+    INSERT INTO ${inbox} AS inbox (scope, key, expires_at) SELECT $5, $6, now() + $7::double precision * interval '1 millisecond' FROM cas
+    ON CONFLICT (scope, key) DO UPDATE SET done_at = now(), expires_at = EXCLUDED.expires_at RETURNING 1 AS marked`;
+  // What `lockSql` reads, read only: no row lock, no row written, so no commit to wait for.
+  const readSql = `SELECT (SELECT state FROM ${names.resources} WHERE key = $1) AS state,
+    EXISTS (SELECT 1 FROM ${names.flags} WHERE name = 'expecting') AS expecting,
+    (SELECT data FROM ${names.held} WHERE resource_key = $1 AND dedupe_key = $2 AND state IN ('held', 'releasing')) AS open_held`;
 
   /** One record, in `tx` (whose first statement `lockSql` answered `rows`). */
   function decide(event: PixEvent, context: RecordContext, rows: SqlRow[]) {
@@ -126,7 +138,17 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
    * then the done mark, so a crash between them leaves the fact applied and its retry answered `duplicate`.
    */
   function pendingApply(rk: string, step: ReturnType<typeof decide>, violations: RecordResult['violations']): PendingApply {
-    return async () => {
+    return async (mark) => {
+      // The processing's store is the inbox's, on this database: the apply and the done mark are one statement.
+      const marker = markerOf(mark.store);
+      if (marker !== undefined && sameDatabase(marker.db, db) && step.resource !== undefined) {
+        const applied = step.resource;
+        const folded = await marker.completeWith(mark.key, mark.owner, mark.ttlMs, async (done) => {
+          const values = [rk, JSON.stringify(applied), applied.disputes.length > 0, step.read, done.scope, done.key, done.ttlMs];
+          return (await db.query(markedCasSql(done.table), values)).rows.length > 0;
+        });
+        if (folded === true) return { marked: true };
+      }
       let read = step.read;
       for (let round = 0; round < 50; round++) {
         // Unchanged since judged (under the order lease, the first round): the judged step is the commit.
@@ -144,16 +166,17 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     };
   }
 
-  async function write(tx: SqlExecutor, rk: string, step: ReturnType<typeof decide>): Promise<void> {
+  function writeOf(rk: string, step: ReturnType<typeof decide>): DeferredStatement {
     const held = step.held;
-    await tx.query(writeSql, [
+    const values = [
       rk,
       JSON.stringify(step.resource),
       step.resource.disputes.length > 0,
       held?.heldId ?? null,
       held?.dedupeKey ?? null,
       held === undefined ? null : JSON.stringify(held),
-    ]);
+    ];
+    return { text: writeSql, values };
   }
 
   /** `judging` (the pipeline's, without the inbox): an apply is not written; it comes back with its commit. */
@@ -161,16 +184,21 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const first = { text: lockSql, values: [rk, context.dedupeKey] };
+    const shared = !onlyRetry && link?.shared.enabled === true;
     const body = async (tx: SqlExecutor, rows: SqlRow[]) => {
       if (onlyRetry && typeof rows[0]?.['open_held'] !== 'string') return { value: undefined, keep: false };
       const step = decide(event, context, rows);
       if (judging && step.result.outcome === 'apply' && link?.shared.enabled !== true) {
         return { value: { ...step.result, commit: pendingApply(rk, step, step.result.violations) } as Judged, keep: false };
       }
-      await write(tx, rk, step);
-      return { value: step.result as Judged | undefined, keep: step.result.outcome === 'apply' };
+      const keep = step.result.outcome === 'apply';
+      const statement = writeOf(rk, step);
+      // Kept open (the inbox's transaction): the write rides with the handler's claim, or with the COMMIT.
+      if (keep && shared) return { value: step.result as Judged | undefined, keep, deferred: statement };
+      await tx.query(statement.text, [...statement.values]);
+      return { value: step.result as Judged | undefined, keep };
     };
-    if (!onlyRetry && link?.shared.enabled) {
+    if (shared) {
       const redo = () => recordIn(event, context, false);
       return link.shared.open(context.dedupeKey, db, 'read committed', first, body, redo);
     }
@@ -287,8 +315,16 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     },
 
     // With the inbox, the apply stays in the book's open transaction, which commits with the done mark (shared-transactions.ts).
+    // Without it, an apply is judged from one read (under the order lease; its commit is a compare-and-set on what
+    // was read); any other outcome is judged again under the row lock, where a hold is written.
     async judge(event, context) {
       checkDedupeKey(context);
+      if (link?.shared.enabled !== true) {
+        const current = event.kind === 'transaction' ? event.transaction : event.transfer;
+        const rk = resourceKey(event.kind, current.id);
+        const step = decide(event, context, (await db.query(readSql, [rk, context.dedupeKey])).rows);
+        if (step.result.outcome === 'apply') return { ...step.result, commit: pendingApply(rk, step, step.result.violations) };
+      }
       return (await recordIn(event, context, false, true)) as Judged;
     },
 

@@ -38,6 +38,42 @@ interface HeldClaim {
 
 const deliveryScope = 'delivery';
 
+/** The done mark of a claim this store holds, for a statement or transaction of another's to commit. */
+interface FoldedMark {
+  /** The mark as a statement of its own. */
+  readonly statement: { text: string; values: readonly (string | number)[] };
+  /** The inbox table and the row's scope, key and TTL, for a statement that writes the row itself. */
+  readonly table: string;
+  readonly scope: string;
+  readonly key: string;
+  readonly ttlMs: number;
+}
+
+/** Internal: marks a key done inside another's commit (the payment book's); see `markerOf`. */
+interface DoneMarker {
+  /** The database the store writes its marks to. */
+  readonly db: SqlDatabase;
+  /**
+   * `commit` writes the mark with its own work and answers whether it committed both; then the claim ends as
+   * `complete` ends it (`true`). `false` (nothing committed) leaves the claim as it was. `undefined`: not a claim
+   * this store holds on its live connection; `commit` was not called.
+   */
+  completeWith(key: string, owner: string, ttlMs: number, commit: (mark: FoldedMark) => Promise<boolean>): Promise<boolean | undefined>;
+}
+
+const markers = new WeakMap<object, DoneMarker>();
+
+/** The done marker of a Postgres dedupe store (the inbox's), when `store` is one. */
+export function markerOf(store: object | undefined): DoneMarker | undefined {
+  return store === undefined ? undefined : markers.get(store);
+}
+
+/** `store` (a wrapper of the inbox's store) marks as the store it wraps does. */
+export function shareMarker(store: object, wrapped: object): void {
+  const marker = markers.get(wrapped);
+  if (marker !== undefined) markers.set(store, marker);
+}
+
 /**
  * Claims are **session advisory locks** (`pg_try_advisory_lock`) on one connection this store holds,
  * keyed by a 64-bit hash of the inbox and the key; "done" is a committed row. A process that dies
@@ -264,5 +300,28 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
       }
     },
   };
+  markers.set(store, {
+    db,
+    async completeWith(key, owner, ttlMs, commit) {
+      const claim = held.get(key);
+      const s = session;
+      if (claim?.confirmed !== true || claim.owner !== owner || !s?.alive || s.generation !== claim.generation) return undefined;
+      // As `complete`: listed, and locked, until the mark has committed.
+      clearTimeout(claim.timer);
+      claim.finishing = true;
+      let marked = false;
+      try {
+        const mark = { statement: { text: markSql, values: [scope, key, ttlMs] }, table: names.table, scope, key, ttlMs };
+        marked = await commit(mark);
+      } finally {
+        claim.finishing = false;
+        if (marked && held.get(key) === claim) {
+          held.delete(key);
+          await run(s, unlockSql, [lockKey(key)]).catch(() => {});
+        }
+      }
+      return marked;
+    },
+  });
   return store;
 }

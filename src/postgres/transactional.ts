@@ -114,7 +114,8 @@ async function inShared<T>(
   body: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>,
 ): Promise<T> {
   try {
-    return await body(tx, (await tx.query(first.text, first.values)).rows);
+    // The claim carries the book's write, still unsent, in the same round trip.
+    return await body(tx, await shared.first(key, tx, first));
   } catch (error) {
     await shared.fail(key);
     throw error;

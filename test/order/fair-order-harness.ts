@@ -139,12 +139,15 @@ export function fairSequencer(adversary: 'fresh' | 'latest') {
           const given = leases.give(resource, fence);
           lastGive = Promise.resolve(given).catch(() => undefined);
           if (label !== undefined && grants.includes(label)) {
+            // A gate still closed (its fresh arrival asked but was not answered yet) is replaced: the waiters parked
+            // at it park at the new one, or they would never be let through (fair-order-harness.test.ts).
+            const parked = gate?.waiters ?? [];
             if (adversary === 'fresh' && sequencer.followedBy(label)) {
               expectFresh = true;
-              gate = { lets: () => false, waiters: [] };
+              gate = { lets: () => false, waiters: parked };
             } else if (adversary === 'latest' && waiting.length > 1) {
               const latest = labels.get(waiting[waiting.length - 1]!)!;
-              gate = { lets: (owner) => owner === latest, waiters: [] };
+              gate = { lets: (owner) => owner === latest, waiters: parked };
             }
           }
           notify();
