@@ -102,17 +102,20 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
 
   // Walks the map in write order for good: a written resource moves behind it, an evicted one is a hole it never
   // passes again (a fresh `entries()` would skip every hole left since the map last compacted, on every eviction).
-  let oldest: IterableIterator<[string, ResourceState]> | undefined;
+  let oldest: IterableIterator<string> | undefined;
   function evict(): void {
     while (resources.size > max) {
-      oldest ??= resources.entries();
+      oldest ??= resources.keys();
       const next = oldest.next();
       if (next.done === true) {
         oldest = undefined;
         continue;
       }
-      const [oldestKey, state] = next.value;
+      const oldestKey = next.value;
+      // Only a resource with disputes can have an open one: the others are dropped without being read.
+      const state = withDisputes.size > 0 && withDisputes.has(oldestKey) ? resources.get(oldestKey) : undefined;
       resources.delete(oldestKey);
+      if (state === undefined) continue;
       if (state.disputes.some((dispute) => dispute.open)) pinned.set(oldestKey, state);
       else withDisputes.delete(oldestKey);
     }
