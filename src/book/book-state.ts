@@ -1,5 +1,5 @@
 import type { PixEvent } from '../events/event-types.js';
-import { isoTime } from '../shared/iso-time.js';
+import { appended, reasonsOf, timelineEntry } from './timeline-entry.js';
 import { applyInfraction } from './dispute-update.js';
 import {
   evaluatePolicy,
@@ -82,12 +82,6 @@ function factApplied(state: ResourceState, fact: MoneyFact): boolean {
 }
 
 const noRefunds: readonly RefundFact[] = Object.freeze([]);
-// A timeline entry without violations (most of them) shares one empty, frozen list of reasons; nothing changes one in place.
-const noReasons = Object.freeze([]) as unknown as TimelineEntry['reasons'];
-
-function reasonsOf(violations: readonly Violation[]): TimelineEntry['reasons'] {
-  return violations.length === 0 ? noReasons : violations.map((violation) => violation.reason);
-}
 
 /** A charge and a transfer may share an id; the book keeps them apart. */
 export function resourceKey(kind: 'transaction' | 'transfer', id: string): string {
@@ -220,24 +214,6 @@ export function recordStep(input: RecordInput): RecordStep {
   return { resource: after, result: { outcome: 'apply', violations } };
 }
 
-/** The timeline entry of the delivery `input` describes. */
-function timelineEntry(input: RecordInput, outcome: TimelineOutcome, reasons: TimelineEntry['reasons'], heldId?: string): TimelineEntry {
-  const { event } = input;
-  const current = event.kind === 'transaction' ? event.transaction : event.transfer;
-  const made: TimelineEntry = {
-    name: event.name,
-    status: current.status,
-    amountInCents: current.amountInCents,
-    channel: input.channel,
-    at: isoTime(input.at),
-    outcome,
-    reasons,
-  };
-  if (input.deliveryId !== undefined) made.deliveryId = input.deliveryId;
-  if (heldId !== undefined) made.heldId = heldId;
-  return made;
-}
-
 /**
  * The commit of an event `recordStep` judged `apply`, once its handlers succeeded: the step again on the
  * resource as it is now, without judging again (the handlers ran; the entry keeps the reasons judged). A fact
@@ -327,9 +303,16 @@ function applied(state: ResourceState, event: PixEvent, fact: MoneyFact | undefi
   if (fact === undefined || factApplied(state, fact)) return fact === undefined ? state : withFactId(state, fact);
   // Bounded: a fact older than the last few would read as a new one, which errs toward a hold (payments) or a run (refunds).
   if (fact.kind === 'payment') {
-    const payment: PaymentFact = { amountInCents: fact.amountInCents };
-    if (fact.id !== undefined) payment.endToEndId = fact.id;
-    if (fact.payer !== undefined) payment.payer = fact.payer;
+    // One literal with every field it has: a field added afterwards would be a second object to keep.
+    const { id, payer, amountInCents } = fact;
+    const payment: PaymentFact =
+      id === undefined
+        ? payer === undefined
+          ? { amountInCents }
+          : { amountInCents, payer }
+        : payer === undefined
+          ? { amountInCents, endToEndId: id }
+          : { amountInCents, endToEndId: id, payer };
     state.payments = state.payments.length === 0 ? [payment] : [...state.payments.slice(-(maxPayments - 1)), payment];
   } else {
     const refund: RefundFact =
@@ -380,13 +363,4 @@ function heldEntry(held: HeldEvent, outcome: TimelineOutcome, at: number): Timel
   };
   if (held.deliveryId !== undefined) entry.deliveryId = held.deliveryId;
   return entry;
-}
-
-/** The timeline with `entry` added, the oldest entries dropped beyond `max`. */
-function appended(timeline: readonly TimelineEntry[], entry: TimelineEntry, max: number): TimelineEntry[] {
-  if (timeline.length === 0) return [entry];
-  const start = Math.max(0, timeline.length + 1 - max);
-  const next = timeline.slice(start);
-  next.push(entry);
-  return next;
 }
