@@ -25,8 +25,10 @@ export function timelineEntry(
   reasons: TimelineEntry['reasons'],
   heldId?: string,
 ): TimelineEntry {
-  const { event, deliveryId } = input;
+  const { event } = input;
   const current = event.kind === 'transaction' ? event.transaction : event.transfer;
+  // A delivery id equal to the resource's id (a gateway's postback) is kept as that one string, not a second copy.
+  const deliveryId = input.deliveryId === current.id ? current.id : input.deliveryId;
   const name = knownNames.get(event.name) ?? event.name;
   const { status, amountInCents } = current;
   const at = isoTime(input.at);
