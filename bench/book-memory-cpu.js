@@ -1,29 +1,18 @@
 // Process CPU per delivery (`process.cpuUsage`) of receive() without a book and with a memory book — the
 // same loop as bench/book-memory.js (each delivery a new charge, paid once), one subject per process run:
 // `node bench/book-memory-cpu.js none|memory [deliveries]`. Run the two alternately and compare; with
-// `node --cpu-prof` it is the profile's driver. Prints one JSON line.
-import { createHmac } from 'node:crypto';
+// `BOOK_PROFILE=<file.cpuprofile>` it profiles the measured deliveries only. Prints one JSON line.
 import { createReceiver, eventKey, memoryPaymentBook } from 'pixhook';
-import { buildPayload } from 'pixhook/testing';
+import { bookSecret as secret, paidDelivery } from './lib/book-deliveries.js';
 
 const which = process.argv[2] ?? 'none';
 const total = Number(process.argv[3] ?? 200_000);
 const warm = 30_000;
-const secret = 'whsec_bench_book_6d2a';
 const book = which === 'none' ? undefined : memoryPaymentBook();
 let n = 0;
 const receiver = createReceiver({ secret, dedupeKey: (event) => `${eventKey(event)}#${n}`, ...(book && { book }) }).onAny(() => {});
-const requests = Array.from({ length: warm + total }, (_, i) => {
-  const payload = buildPayload('transaction_paid', {
-    variant: 'b',
-    seed: 7,
-    id: `txn_bench_${String(i).padStart(8, '0')}`,
-    amountInCents: 1990,
-  });
-  const body = Buffer.from(JSON.stringify(payload));
-  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-  return { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body };
-});
+const requests = Array.from({ length: warm + total }, (_, i) => paidDelivery(i));
+
 async function startProfile() {
   const { Session } = await import('node:inspector/promises');
   const { writeFile } = await import('node:fs/promises');

@@ -6,28 +6,15 @@
 // wall clock and the process's CPU time (`process.cpuUsage`: the garbage collector's threads included) around
 // it; the ratios are the medians of the per-round ratios. On a machine shared with other work the wall clock
 // counts the time other processes held the cores, so the CPU figure is the one to read there.
-import { createHmac } from 'node:crypto';
 import { createReceiver, eventKey, memoryPaymentBook } from 'pixhook';
-import { buildPayload } from 'pixhook/testing';
+import { bookSecret as secret, paidDelivery } from './lib/book-deliveries.js';
 import { spread, median, quick, round, showRatio } from './lib/stats.js';
 
-const secret = 'whsec_bench_book_6d2a';
 const { rounds, slice, warmup } = quick ? { rounds: 5, slice: 400, warmup: 2_000 } : { rounds: 21, slice: 4_000, warmup: 20_000 };
 // Many charges, each paid once (a second payment would be the book's duplicate): the book keeps a resource per
 // charge and, past its 100 000, drops the oldest, as a long-running receiver's does.
 const charges = warmup + rounds * slice;
-const delivery = (i) => {
-  const payload = buildPayload('transaction_paid', {
-    variant: 'b',
-    seed: 7,
-    id: `txn_bench_${String(i).padStart(8, '0')}`,
-    amountInCents: 1990,
-  });
-  const bytes = Buffer.from(JSON.stringify(payload));
-  const signature = `sha256=${createHmac('sha256', secret).update(bytes).digest('hex')}`;
-  return { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body: bytes };
-};
-const requests = Array.from({ length: charges }, (_, i) => delivery(i));
+const requests = Array.from({ length: charges }, (_, i) => paidDelivery(i));
 
 /** A receiver whose every delivery reaches the claim (a counter in the key) and pays the next charge. */
 function subject(options) {
