@@ -1,4 +1,5 @@
 import type { PixEvent } from '../events/event-types.js';
+import { appended, reasonsOf, timelineEntry } from './timeline-entry.js';
 import { applyInfraction } from './dispute-update.js';
 import {
   evaluatePolicy,
@@ -6,6 +7,7 @@ import {
   movesForward,
   paymentFact,
   sameFact,
+  samePayment,
   statesPayment,
   statesStatus,
   type MoneyFact,
@@ -57,28 +59,43 @@ interface OpenHold {
   refundedSince?: true;
 }
 
-/** The facts of `kind` this resource applied, as money facts. */
-function appliedFacts(state: ResourceState, kind: MoneyFact['kind']): MoneyFact[] {
-  if (kind === 'payment') return state.payments.map(paymentFact);
-  return (state.refunds ?? []).map((r) =>
-    r.refundId === undefined ? { kind, amountInCents: r.amountInCents } : { kind, id: r.refundId, amountInCents: r.amountInCents },
-  );
-}
-
 /** True when the book already applied the fact `event` states (a payment or a refund): its handlers must not run again. */
 export function alreadyApplied(state: ResourceState | undefined, event: PixEvent): boolean {
   const fact = moneyFactOf(event);
-  return state !== undefined && fact !== undefined && appliedFacts(state, fact.kind).some((known) => sameFact(known, fact));
+  return state !== undefined && fact !== undefined && factApplied(state, fact);
 }
+
+/** True when `state` applied `fact` (read in place: no money fact is made of what is stored). */
+function factApplied(state: ResourceState, fact: MoneyFact): boolean {
+  if (fact.kind === 'payment') {
+    for (const payment of state.payments) if (samePayment(payment, fact)) return true;
+    return false;
+  }
+  for (const refund of state.refunds ?? noRefunds) {
+    if (
+      fact.id !== undefined && refund.refundId !== undefined ? fact.id === refund.refundId : fact.amountInCents === refund.amountInCents
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const noRefunds: readonly RefundFact[] = Object.freeze([]);
 
 /** A charge and a transfer may share an id; the book keeps them apart. */
 export function resourceKey(kind: 'transaction' | 'transfer', id: string): string {
   return (kind === 'transaction' ? 't:' : 'o:') + id;
 }
 
+/** A resource never seen: its empty lists are shared and frozen until a step writes a list of its own. */
 export function emptyResource(kind: 'transaction' | 'transfer', id: string): ResourceState {
-  return { id, kind, timeline: [], payments: [], disputes: [] };
+  return { id, kind, timeline: noEntries, payments: noPayments, disputes: noDisputes };
 }
+
+const noEntries = Object.freeze([]) as unknown as TimelineEntry[];
+const noPayments = Object.freeze([]) as unknown as PaymentFact[];
+const noDisputes = Object.freeze([]) as unknown as Dispute[];
 
 /** The public view of a resource: copies, never the stored arrays. */
 export function toBookResource(state: ResourceState): BookResource {
@@ -119,58 +136,61 @@ export interface RecordStep {
   held?: HeldEvent;
 }
 
-/** Decides one event against its resource and returns the resource's next state. Pure. */
+/** Decides one event against its resource and returns the resource's next state. Pure: the given state is never changed. */
 export function recordStep(input: RecordInput): RecordStep {
   const { event, at } = input;
+  const known = input.resource;
   const current = event.kind === 'transaction' ? event.transaction : event.transfer;
-  const before = input.resource ?? emptyResource(event.kind, current.id);
-  const entry = (outcome: TimelineOutcome, reasons: TimelineEntry['reasons'], heldId?: string): TimelineEntry => {
-    const made: TimelineEntry = {
-      name: event.name,
-      status: current.status,
-      amountInCents: current.amountInCents,
-      channel: input.channel,
-      at: new Date(at).toISOString(),
-      outcome,
-      reasons,
-    };
-    if (input.deliveryId !== undefined) made.deliveryId = input.deliveryId;
-    if (heldId !== undefined) made.heldId = heldId;
-    return made;
-  };
 
   // A fact the book applied already (another channel, another payload shape, a store that forgot its done
   // mark): answered `duplicate`, whatever the dedupe key. A short-form payment learns its endToEndId here.
   const fact = moneyFactOf(event);
-  if (fact !== undefined && alreadyApplied(input.resource, event)) {
-    return { resource: withFactId(before, fact), result: { outcome: 'duplicate', violations: [] } };
+  if (fact !== undefined && known !== undefined && factApplied(known, fact)) {
+    return { resource: withFactId(known, fact), result: { outcome: 'duplicate', violations: [] } };
   }
 
   // A sender's retry of a held event, or any copy of its fact: the same hold, never a second.
-  const sameHold = input.openHeld ?? (fact === undefined ? undefined : before.holds?.find((hold) => sameFact(hold.fact, fact)));
+  const sameHold = input.openHeld ?? (fact === undefined ? undefined : known?.holds?.find((hold) => sameFact(hold.fact, fact)));
   if (sameHold !== undefined) {
     const { heldId, violations } = sameHold;
-    const reasons = violations.map((violation) => violation.reason);
+    const before = known ?? emptyResource(event.kind, current.id);
+    const entry = timelineEntry(input, 'duplicate_hold', reasonsOf(violations), heldId);
     return {
-      resource: { ...before, timeline: appended(before.timeline, entry('duplicate_hold', reasons, heldId), input.maxTimeline) },
+      resource: { ...before, timeline: appended(before.timeline, entry, input.maxTimeline) },
       result: { outcome: 'duplicate_hold', violations: violations.map((violation) => ({ ...violation })), heldId },
     };
   }
 
   const violations = evaluatePolicy({
-    resource: input.resource,
+    resource: known,
     event,
     receivedAt: at,
     expectationsInUse: input.expectationsInUse,
     confirmed: input.confirmed,
     policy: input.policy,
+    fact,
   });
-  const reasons = violations.map((violation) => violation.reason);
-  let next: ResourceState = { ...before };
-  if (before.amountInCents === undefined && before.expected === undefined) next.amountInCents = current.amountInCents;
-  if (event.name === 'transaction_infraction') next.disputes = applyInfraction(before.disputes, event, at);
+  // A resource seen for the first time is made here, whole (every field the step writes, so none is added later):
+  // it is the next state itself. A known one is copied; the given state is never changed.
+  let next: ResourceState;
+  if (known === undefined) {
+    next = {
+      id: current.id,
+      kind: event.kind,
+      status: undefined,
+      amountInCents: current.amountInCents,
+      timeline: noEntries,
+      payments: noPayments,
+      disputes: noDisputes,
+    };
+  } else {
+    next = { ...known };
+    if (next.amountInCents === undefined && next.expected === undefined) next.amountInCents = current.amountInCents;
+  }
+  const timeline = next.timeline;
+  if (event.name === 'transaction_infraction') next.disputes = applyInfraction(next.disputes, event, at);
 
-  if (violations.some((violation) => violation.action === 'hold')) {
+  if (violations.length > 0 && violations.some((violation) => violation.action === 'hold')) {
     const heldId = input.newHeldId();
     const held: HeldEvent = {
       heldId,
@@ -184,14 +204,14 @@ export function recordStep(input: RecordInput): RecordStep {
       state: 'held',
     };
     if (input.deliveryId !== undefined) held.deliveryId = input.deliveryId;
-    if (fact !== undefined) next.holds = [...(before.holds ?? []), { heldId, fact, violations: violations.map((v) => ({ ...v })) }];
-    next.timeline = appended(before.timeline, entry('held', reasons, heldId), input.maxTimeline);
+    if (fact !== undefined) next.holds = [...(next.holds ?? []), { heldId, fact, violations: violations.map((v) => ({ ...v })) }];
+    next.timeline = appended(timeline, timelineEntry(input, 'held', reasonsOf(violations), heldId), input.maxTimeline);
     return { resource: next, result: { outcome: 'held', violations: violations.map((violation) => ({ ...violation })), heldId }, held };
   }
 
-  next = applied(next, event);
-  next.timeline = appended(before.timeline, entry('apply', reasons), input.maxTimeline);
-  return { resource: next, result: { outcome: 'apply', violations } };
+  const after = applied(next, event, fact);
+  after.timeline = appended(timeline, timelineEntry(input, 'apply', reasonsOf(violations)), input.maxTimeline);
+  return { resource: after, result: { outcome: 'apply', violations } };
 }
 
 /**
@@ -274,20 +294,26 @@ export function dismissStep(
  * A dispute is not a status change: an infraction before the payment leaves the charge unpaid, so the
  * payment is still judged as new. Nor is a devolução still processing or not made (`statesStatus`).
  */
-function applied(state: ResourceState, event: PixEvent): ResourceState {
+function applied(state: ResourceState, event: PixEvent, fact: MoneyFact | undefined = moneyFactOf(event)): ResourceState {
   const current = event.kind === 'transaction' ? event.transaction : event.transfer;
   if (statesStatus(event) && (state.status === undefined || movesForward(event.kind, state.status, current.status))) {
     state.status = current.status;
     state.amountInCents = current.amountInCents;
   }
-  const fact = moneyFactOf(event);
-  if (fact === undefined || alreadyApplied(state, event)) return fact === undefined ? state : withFactId(state, fact);
+  if (fact === undefined || factApplied(state, fact)) return fact === undefined ? state : withFactId(state, fact);
   // Bounded: a fact older than the last few would read as a new one, which errs toward a hold (payments) or a run (refunds).
   if (fact.kind === 'payment') {
-    const payment: PaymentFact = { amountInCents: fact.amountInCents };
-    if (fact.id !== undefined) payment.endToEndId = fact.id;
-    if (fact.payer !== undefined) payment.payer = fact.payer;
-    state.payments = [...state.payments.slice(-(maxPayments - 1)), payment];
+    // One literal with every field it has: a field added afterwards would be a second object to keep.
+    const { id, payer, amountInCents } = fact;
+    const payment: PaymentFact =
+      id === undefined
+        ? payer === undefined
+          ? { amountInCents }
+          : { amountInCents, payer }
+        : payer === undefined
+          ? { amountInCents, endToEndId: id }
+          : { amountInCents, endToEndId: id, payer };
+    state.payments = state.payments.length === 0 ? [payment] : [...state.payments.slice(-(maxPayments - 1)), payment];
   } else {
     const refund: RefundFact =
       fact.id === undefined ? { amountInCents: fact.amountInCents } : { refundId: fact.id, amountInCents: fact.amountInCents };
@@ -337,12 +363,4 @@ function heldEntry(held: HeldEvent, outcome: TimelineOutcome, at: number): Timel
   };
   if (held.deliveryId !== undefined) entry.deliveryId = held.deliveryId;
   return entry;
-}
-
-/** The timeline with `entry` added, the oldest entries dropped beyond `max`. */
-function appended(timeline: readonly TimelineEntry[], entry: TimelineEntry, max: number): TimelineEntry[] {
-  const start = Math.max(0, timeline.length + 1 - max);
-  const next = timeline.slice(start);
-  next.push(entry);
-  return next;
 }

@@ -51,6 +51,8 @@ export interface PolicyInput {
   /** False when the gateway contradicted the event (`confirm`). */
   confirmed?: boolean;
   policy: ResolvedPolicy;
+  /** `moneyFactOf(event)`, when the caller read it already (undefined: read here). */
+  fact?: MoneyFact | undefined;
 }
 
 /**
@@ -61,26 +63,37 @@ export interface PolicyInput {
 export function evaluatePolicy(input: PolicyInput): Violation[] {
   const { resource, event, policy } = input;
   const violations: Violation[] = [];
-  const add = (reason: PolicyReason, message: string) => violations.push({ reason, action: policy[reason], message });
   const current = event.kind === 'transaction' ? event.transaction : event.transfer;
   const from = resource?.status;
 
   // Checked by the receiver against its `keys`: money sent to another key is not this merchant's.
   if ((event.name === 'pix_received' || event.name === 'pix_refund_updated') && event.keyKnown === false) {
-    add('unknown_key', "A Pix to a key (chave) that is not one of the receiver's `keys`, or to none: not this merchant's money.");
+    add(
+      violations,
+      policy,
+      'unknown_key',
+      "A Pix to a key (chave) that is not one of the receiver's `keys`, or to none: not this merchant's money.",
+    );
   }
 
   // A dispute, or a refund still processing or not made, is a new fact about a paid charge, not a status change.
   if (from !== undefined && statesStatus(event) && movesBackwards(event.kind, from, current.status)) {
-    add('stale_status', `${event.name} states ${quoted(current.status)} after ${quoted(from)}: it would move the ${event.kind} backwards.`);
+    add(
+      violations,
+      policy,
+      'stale_status',
+      `${event.name} states ${quoted(current.status)} after ${quoted(from)}: it would move the ${event.kind} backwards.`,
+    );
   }
 
   if (event.kind === 'transaction' && statesPayment(event)) {
     const transaction = event.transaction;
-    const payment = moneyFactOf(event) as MoneyFact;
-    const payments = resource?.payments ?? [];
-    if (payments.length > 0 && !payments.some((earlier) => sameFact(paymentFact(earlier), payment))) {
+    const payment = (input.fact ?? moneyFactOf(event)) as MoneyFact;
+    const payments = resource?.payments;
+    if (payments !== undefined && payments.length > 0 && !payments.some((earlier) => samePayment(earlier, payment))) {
       add(
+        violations,
+        policy,
         'duplicate_payment',
         'A second, different payment on a charge already paid (another endToEndId, or another amount or payer without one).',
       );
@@ -88,27 +101,42 @@ export function evaluatePolicy(input: PolicyInput): Violation[] {
     if (newlyPaid(from)) {
       const expected = resource?.expected;
       if (expected === undefined) {
-        if (input.expectationsInUse) add('unknown_charge', 'A payment for a charge this book never expected.');
+        if (input.expectationsInUse) add(violations, policy, 'unknown_charge', 'A payment for a charge this book never expected.');
       } else {
         if (transaction.amountInCents !== expected.amountInCents) {
-          add('amount_mismatch', `Paid ${String(transaction.amountInCents)} cents; ${String(expected.amountInCents)} cents were expected.`);
+          add(
+            violations,
+            policy,
+            'amount_mismatch',
+            `Paid ${String(transaction.amountInCents)} cents; ${String(expected.amountInCents)} cents were expected.`,
+          );
         }
         if (expected.payerDocument !== undefined && sameDocument(expected.payerDocument, transaction.payer?.document) === false) {
-          add('payer_mismatch', "The payer's document is not the one expected.");
+          add(violations, policy, 'payer_mismatch', "The payer's document is not the one expected.");
         }
         if (expected.expiresAt !== undefined && from !== 'expired') {
           const paidAt = paymentTime(event, input.receivedAt);
           if (paidAt > Date.parse(expected.expiresAt)) {
-            add('paid_after_expiry', `Paid at ${new Date(paidAt).toISOString()}, after the charge expired at ${expected.expiresAt}.`);
+            add(
+              violations,
+              policy,
+              'paid_after_expiry',
+              `Paid at ${new Date(paidAt).toISOString()}, after the charge expired at ${expected.expiresAt}.`,
+            );
           }
         }
       }
-      if (from === 'expired') add('paid_after_expiry', 'Paid after the gateway reported the charge expired.');
+      if (from === 'expired') add(violations, policy, 'paid_after_expiry', 'Paid after the gateway reported the charge expired.');
     }
   }
 
-  if (input.confirmed === false) add('not_confirmed', "The gateway's record does not confirm this event's status and amount.");
+  if (input.confirmed === false)
+    add(violations, policy, 'not_confirmed', "The gateway's record does not confirm this event's status and amount.");
   return violations;
+}
+
+function add(violations: Violation[], policy: ResolvedPolicy, reason: PolicyReason, message: string): void {
+  violations.push({ reason, action: policy[reason], message });
 }
 
 /**
@@ -149,7 +177,7 @@ export function moneyFactOf(event: PixEvent): MoneyFact | undefined {
     const fact: MoneyFact =
       endToEndId === undefined ? { kind: 'payment', amountInCents } : { kind: 'payment', id: endToEndId, amountInCents };
     const payer = event.transaction.payer?.document;
-    if (typeof payer === 'string' && payer.trim() !== '') fact.payer = payer.replace(/[\s.\-/]/g, '');
+    if (typeof payer === 'string' && payer.trim() !== '') fact.payer = documentDigits(payer);
     return fact;
   }
   if (status !== 'refunded') return undefined;
@@ -175,6 +203,14 @@ export function sameFact(a: MoneyFact, b: MoneyFact): boolean {
   if (a.id !== undefined && b.id !== undefined) return a.id === b.id;
   if (a.amountInCents !== b.amountInCents) return false;
   return a.payer === undefined || b.payer === undefined || couldBeOneDocument(a.payer, b.payer);
+}
+
+/** `sameFact(paymentFact(known), fact)`, without making the money fact. */
+export function samePayment(known: PaymentFact, fact: MoneyFact): boolean {
+  if (fact.kind !== 'payment') return false;
+  if (known.endToEndId !== undefined && fact.id !== undefined) return known.endToEndId === fact.id;
+  if (known.amountInCents !== fact.amountInCents) return false;
+  return known.payer === undefined || fact.payer === undefined || couldBeOneDocument(known.payer, fact.payer);
 }
 
 /** A stored payment as a money fact. */
@@ -233,4 +269,13 @@ function couldBeOneDocument(a: string, b: string): boolean {
     if (x !== y && /\d/.test(x) && /\d/.test(y)) return false;
   }
   return true;
+}
+
+/** A document as events write it, its separators (spaces, `.`, `-`, `/`) gone; most are digits only, and kept as they are. */
+function documentDigits(document: string): string {
+  for (let i = 0; i < document.length; i++) {
+    const code = document.charCodeAt(i);
+    if (code < 48 || code > 57) return document.replace(/[\s.\-/]/g, '');
+  }
+  return document;
 }

@@ -8,7 +8,6 @@ import {
   recordStep,
   releaseRefusal,
   releaseStep,
-  resourceKey,
   toBookResource,
   type RecordInput,
   type ResourceState,
@@ -16,7 +15,7 @@ import {
 import { checkExpectation } from './check-expectation.js';
 import type { PixEvent } from '../events/event-types.js';
 import type { HeldEvent, PaymentBook, RecordContext } from './payment-book.js';
-import type { Judged, PaymentBookBackend } from './joined-claim.js';
+import type { Committed, Judged, PaymentBookBackend } from './joined-claim.js';
 import { defaultPolicy } from './payment-policy.js';
 
 export interface MemoryPaymentBookOptions {
@@ -83,19 +82,41 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
   }
 
   function read(key: string): ResourceState | undefined {
-    return resources.get(key) ?? pinned.get(key);
+    return resources.get(key) ?? (pinned.size === 0 ? undefined : pinned.get(key));
   }
 
-  function write(key: string, state: ResourceState): void {
-    pinned.delete(key);
-    resources.delete(key);
+  /** Writes `state` as the newest; `previous`, what `read(key)` gave in this turn (undefined: the key is in neither map). */
+  // Counts writes: a commit that finds none since its judgement knows its resource is the one it judged, unread.
+  let writes = 0;
+  function write(key: string, state: ResourceState, previous: ResourceState | undefined = read(key)): void {
+    if (previous !== undefined) {
+      if (pinned.size > 0) pinned.delete(key);
+      resources.delete(key);
+    }
     resources.set(key, state);
+    writes++;
     if (state.disputes.length > 0) withDisputes.add(key);
-    else withDisputes.delete(key);
+    else if (withDisputes.size > 0) withDisputes.delete(key);
+    if (resources.size > max) evict();
+  }
+
+  // Walks the map in write order for good: a written resource moves behind it, an evicted one is a hole it never
+  // passes again (a fresh `entries()` would skip every hole left since the map last compacted, on every eviction).
+  let oldest: IterableIterator<string> | undefined;
+  function evict(): void {
     while (resources.size > max) {
-      const [oldestKey, oldest] = resources.entries().next().value as [string, ResourceState];
+      oldest ??= resources.keys();
+      const next = oldest.next();
+      if (next.done === true) {
+        oldest = undefined;
+        continue;
+      }
+      const oldestKey = next.value;
+      // Only a resource with disputes can have an open one: the others are dropped without being read.
+      const state = withDisputes.size > 0 && withDisputes.has(oldestKey) ? resources.get(oldestKey) : undefined;
       resources.delete(oldestKey);
-      if (oldest.disputes.some((dispute) => dispute.open)) pinned.set(oldestKey, oldest);
+      if (state === undefined) continue;
+      if (state.disputes.some((dispute) => dispute.open)) pinned.set(oldestKey, state);
       else withDisputes.delete(oldestKey);
     }
   }
@@ -111,13 +132,18 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
     }
   }
 
-  const heldKey = (entry: HeldEvent) => resourceKey(entry.kind, entry.resourceId) + '\n' + entry.dedupeKey;
+  const heldKey = (entry: HeldEvent) => memoryKey(entry.kind, entry.resourceId) + '\n' + entry.dedupeKey;
 
-  /** One `record`, inside the resource's turn; `judging`, an apply is returned with its commit instead of written. */
+  /**
+   * One `record`, inside the resource's turn; `judging`, an apply is returned with its commit instead of written.
+   * The resource is looked up once: the commit finds the same state unless another step wrote it meanwhile.
+   */
   function recordNow(event: PixEvent, key: string, context: RecordContext, judging = false): Judged {
-    const openHeldId = openHeldByKey.get(key + '\n' + context.dedupeKey);
+    const openHeldId = openHeldByKey.size === 0 ? undefined : openHeldByKey.get(key + '\n' + context.dedupeKey);
+    const resource = read(key);
+    const seen = writes;
     const input: RecordInput = {
-      resource: read(key),
+      resource,
       event,
       dedupeKey: context.dedupeKey,
       channel: context.channel ?? channelOf(event),
@@ -127,23 +153,24 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       confirmed: context.confirmed,
       expectationsInUse,
       openHeld: openHeldId === undefined ? undefined : held.get(openHeldId),
-      newHeldId: () => 'held_' + crypto.randomUUID(),
+      newHeldId,
       maxTimeline,
     };
     const step = recordStep(input);
-    if (judging && step.result.outcome === 'apply') {
-      const { violations } = step.result;
+    const { result } = step;
+    if (judging && result.outcome === 'apply') {
+      const { violations } = result;
       // In place and synchronous: with an in-process store, the done mark and the lease follow in the same turn.
-      const commit = () => {
-        const current = read(key);
+      const commit = (): Committed => {
+        const current = writes === seen ? resource : read(key);
         // Unchanged since judged (under the order lease, always): the judged step is the commit.
-        const next = current === input.resource ? step.resource : applyStep({ ...input, resource: current }, violations);
-        if (next !== undefined) write(key, next);
+        const next = current === resource ? step.resource : applyStep({ ...input, resource: current }, violations);
+        if (next !== undefined) write(key, next, current);
         return committed;
       };
-      return { ...step.result, commit };
+      return { outcome: 'apply', violations, commit };
     }
-    write(key, step.resource);
+    write(key, step.resource, resource);
     if (step.held !== undefined) {
       held.set(step.held.heldId, step.held);
       openHeldByKey.set(heldKey(step.held), step.held.heldId);
@@ -157,13 +184,13 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
     },
 
     async get(id) {
-      const state = read(resourceKey('transaction', id)) ?? read(resourceKey('transfer', id));
+      const state = read(memoryKey('transaction', id)) ?? read(memoryKey('transfer', id));
       return state === undefined ? undefined : toBookResource(state);
     },
 
     async expect(charge) {
       const expected = checkExpectation(charge);
-      const key = resourceKey('transaction', charge.id);
+      const key = memoryKey('transaction', charge.id);
       await serialize(key, () => {
         const state = read(key) ?? { id: charge.id, kind: 'transaction' as const, timeline: [], payments: [], disputes: [] };
         write(key, { ...state, expected });
@@ -191,7 +218,7 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       const { by } = checkTrail(options);
       const found = held.get(heldId);
       if (found === undefined) return { ok: false, reason: 'not_found' };
-      const key = resourceKey(found.kind, found.resourceId);
+      const key = memoryKey(found.kind, found.resourceId);
       return serialize(key, () => {
         const entry = held.get(heldId);
         if (entry === undefined) return { ok: false, reason: 'not_found' } as const;
@@ -215,7 +242,7 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
     async record(event, context) {
       checkDedupeKey(context);
       const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
-      const key = resourceKey(event.kind, resource.id);
+      const key = memoryKey(event.kind, resource.id);
       return serialize(key, () => recordNow(event, key, context));
     },
 
@@ -223,13 +250,15 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
     judge(event, context) {
       checkDedupeKey(context);
       const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
-      const key = resourceKey(event.kind, resource.id);
-      return chains.has(key) ? serialize(key, () => recordNow(event, key, context, true)) : recordNow(event, key, context, true);
+      const key = memoryKey(event.kind, resource.id);
+      return chains.size > 0 && chains.has(key)
+        ? serialize(key, () => recordNow(event, key, context, true))
+        : recordNow(event, key, context, true);
     },
 
     async retryOfHeld(event, context) {
       const resource = event.kind === 'transaction' ? event.transaction : event.transfer;
-      const key = resourceKey(event.kind, resource.id);
+      const key = memoryKey(event.kind, resource.id);
       const heldKey = key + '\n' + String(context?.dedupeKey);
       if (!openHeldByKey.has(heldKey)) return undefined;
       return serialize(key, () => {
@@ -242,12 +271,12 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
     async claimRelease(heldId) {
       const found = held.get(heldId);
       if (found === undefined) return { ok: false, reason: 'not_found' };
-      return serialize(resourceKey(found.kind, found.resourceId), () => {
+      return serialize(memoryKey(found.kind, found.resourceId), () => {
         const entry = held.get(heldId);
         if (entry === undefined) return { ok: false, reason: 'not_found' } as const;
         if (entry.state === 'dismissed') return { ok: false, reason: 'dismissed' } as const;
         if (entry.state !== 'held') return { ok: false, reason: 'already_released' } as const;
-        const refused = releaseRefusal(read(resourceKey(entry.kind, entry.resourceId)), entry);
+        const refused = releaseRefusal(read(memoryKey(entry.kind, entry.resourceId)), entry);
         if (refused !== undefined) return { ok: false, reason: refused } as const;
         const claimed: HeldEvent = { ...entry, state: 'releasing' };
         held.set(heldId, claimed);
@@ -259,7 +288,7 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
       const checked = checkTrail(trail);
       const found = held.get(heldId);
       if (found === undefined) return false;
-      const key = resourceKey(found.kind, found.resourceId);
+      const key = memoryKey(found.kind, found.resourceId);
       return serialize(key, () => {
         const entry = held.get(heldId);
         if (entry === undefined || entry.state !== 'releasing') return false;
@@ -280,5 +309,16 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
 }
 
 function noop(): void {}
+
+/**
+ * The memory book's key of a resource: a charge's own id (no string is made per delivery); a transfer, or a
+ * charge whose id starts with U+0001, that mark, a kind letter and the id, so no two resources share a key.
+ */
+function memoryKey(kind: 'transaction' | 'transfer', id: string): string {
+  if (kind === 'transaction') return id.charCodeAt(0) === 1 ? '\u0001t' + id : id;
+  return '\u0001o' + id;
+}
+
+const newHeldId = (): string => 'held_' + crypto.randomUUID();
 
 const committed = Object.freeze({});

@@ -7,7 +7,7 @@ import { redactSecrets } from '../shared/redact-secrets.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
 import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
 import type { JournalAttempt, JournalEntry, JournalItem } from './delivery-journal.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../shared/iso-time.js';
 
 /** What the receiver kept of a delivery (its request, bytes, event), by the time it answered. */
 export interface JournaledDelivery {

@@ -1,4 +1,4 @@
-import type { Committed, PendingApply } from '../book/joined-claim.js';
+import type { Committed, DoneMark, PendingApply } from '../book/joined-claim.js';
 import type { ClaimKeeper } from '../dedupe/claim-keeper.js';
 import type { DedupeStore } from '../dedupe/dedupe-store.js';
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
@@ -7,7 +7,7 @@ import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js'
 import type { ProcessingMetricsRecorder } from '../metrics/receiver-metrics.js';
 import { describeError } from '../shared/describe-error.js';
 import type { Logger } from '../shared/logger.js';
-import { andThen, type MaybePromise } from '../shared/maybe-promise.js';
+import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import type { ClaimedRun } from './acknowledgement.js';
 import type { DeliveryContext } from './delivery-context.js';
 import type { HandlerRegistry } from './handler-registry.js';
@@ -75,7 +75,7 @@ export function createRunScope(parts: Omit<RunScope, 'reportFailure' | 'runOnce'
 }
 
 /** A claimed event and the end of its claim, whichever way (see `ClaimedRun`). A class: one is made per delivery. */
-export class Run implements ClaimedRun, OrderedRun {
+export class Run implements ClaimedRun, OrderedRun, DoneMark {
   lost = false;
   order: OrderedRun['order'] = undefined;
   early: OrderedRun['early'] = undefined;
@@ -104,6 +104,21 @@ export class Run implements ClaimedRun, OrderedRun {
     this.waitUntil = context.waitUntil;
     this.link = context.trace ?? scope.currentTrace();
     this.journal = scope.writer && context.journal;
+  }
+
+  // The run is its own done mark for the book's commit (DoneMark): nothing is made per delivery for a book that
+  // does not read it (memory); `lease` is made when read (Redis).
+  get store(): DedupeStore {
+    return this.scope.config.store;
+  }
+
+  get ttlMs(): number {
+    return this.scope.config.dedupeTtlMs;
+  }
+
+  get lease(): DoneMark['lease'] {
+    const taken = this.order;
+    return taken === undefined ? undefined : { resource: taken.resource, fence: taken.fence };
   }
 
   get body(): string {
@@ -188,34 +203,42 @@ export class Run implements ClaimedRun, OrderedRun {
     onMarked: (marked: boolean, run: Run) => void,
     onFailed: (error: unknown, run: Run) => void,
   ): MaybePromise<void> {
-    const { config } = this.scope;
-    const taken = this.order;
-    const lease = taken === undefined ? undefined : { resource: taken.resource, fence: taken.fence };
     let committing: MaybePromise<Committed>;
     try {
-      committing = pending({ store: config.store, key: this.key, owner: this.owner, ttlMs: config.dedupeTtlMs, lease });
+      committing = pending(this);
     } catch (error) {
       committing = Promise.reject(error as Error);
     }
-    return andThen(
-      committing,
-      (committed, run) => {
-        if (committed.leaseGiven === true) run.scope.order.forget(run);
-        else run.scope.order.leave(run);
-        if (committed.marked !== undefined) return onMarked(committed.marked, run);
-        return run.complete(onMarked, onFailed);
-      },
-      (error, run) => {
-        // The handlers ran and the book could not say so: the done mark still keeps the sender's retries out.
-        run.scope.order.leave(run);
-        run.scope.log.error(
-          { key: run.key, error: describeError(error) },
-          'pixhook: could not record a handled event in the payment book; after its done mark expires, a replay may run it again',
-        );
-        return run.complete(onMarked, onFailed);
-      },
-      this,
+    if (!isPromise(committing)) return this.committed(committing, onMarked, onFailed);
+    return Promise.resolve(committing).then(
+      (committed) => this.committed(committed, onMarked, onFailed),
+      (error: unknown) => this.uncommitted(error, onMarked, onFailed),
     );
+  }
+
+  private committed(
+    committed: Committed,
+    onMarked: (marked: boolean, run: Run) => void,
+    onFailed: (error: unknown, run: Run) => void,
+  ): MaybePromise<void> {
+    if (committed.leaseGiven === true) this.scope.order.forget(this);
+    else this.scope.order.leave(this);
+    if (committed.marked !== undefined) return onMarked(committed.marked, this);
+    return this.complete(onMarked, onFailed);
+  }
+
+  private uncommitted(
+    error: unknown,
+    onMarked: (marked: boolean, run: Run) => void,
+    onFailed: (error: unknown, run: Run) => void,
+  ): MaybePromise<void> {
+    // The handlers ran and the book could not say so: the done mark still keeps the sender's retries out.
+    this.scope.order.leave(this);
+    this.scope.log.error(
+      { key: this.key, error: describeError(error) },
+      'pixhook: could not record a handled event in the payment book; after its done mark expires, a replay may run it again',
+    );
+    return this.complete(onMarked, onFailed);
   }
 
   retrying(outcome: FailedAttempt, attempt: number): void {
