@@ -1,5 +1,6 @@
 import type { ConsoleSandbox, SandboxCharge } from '../../src/console/index.js';
 import { buildEmvCode, qrPngDataUri, type PspEmulator } from '../../src/emulator/index.js';
+import { newestFirst, sandboxFaultControls } from './dev-sandbox-faults.js';
 
 /**
  * The sandbox page's controls under `pixhook dev --profile <psp>`: the PSP's emulator creates charges (each
@@ -16,43 +17,30 @@ export function devPspSandbox(input: {
 
   return {
     async charges(): Promise<SandboxCharge[]> {
-      return emulator
-        .charges()
-        .slice(-20)
-        .reverse()
-        .map((c) => ({
-          id: c.id,
-          status: c.status,
-          amountInCents: c.amountInCents,
-          createdAt: c.createdAt,
-          emv: '',
-          qrCode: '',
-          ...codes.get(c.id),
-        }));
+      return newestFirst(emulator.charges()).map((c) => ({
+        id: c.id,
+        status: c.status,
+        amountInCents: c.amountInCents,
+        createdAt: c.createdAt,
+        emv: '',
+        qrCode: '',
+        ...codes.get(c.id),
+      }));
     },
     async deliveries() {
-      return emulator
-        .deliveries()
-        .slice(-20)
-        .reverse()
-        .map((d) => ({
-          id: d.id,
-          event: d.kind,
-          resourceId: d.chargeId,
-          state: d.state,
-          body: d.body,
-          attempts: d.attempts.map((a, i) => ({
-            attempt: i + 1,
-            at: a.at,
-            ...(a.status !== 0 && { status: a.status }),
-            ...(a.error !== undefined && { error: a.error }),
-          })),
-        }));
-    },
-    async faults() {
-      return emulator
-        .deliveryFaultsInForce()
-        .map((f) => ({ id: f.id, action: f.action, hits: f.hits, ...(f.times !== undefined && { times: f.times }) }));
+      return newestFirst(emulator.deliveries()).map((d) => ({
+        id: d.id,
+        event: d.kind,
+        resourceId: d.chargeId,
+        state: d.state,
+        body: d.body,
+        attempts: d.attempts.map((a, i) => ({
+          attempt: i + 1,
+          at: a.at,
+          ...(a.status !== 0 && { status: a.status }),
+          ...(a.error !== undefined && { error: a.error }),
+        })),
+      }));
     },
     async createCharge({ amountInCents }) {
       const charge = emulator.createCharge({ amountInCents });
@@ -74,13 +62,9 @@ export function devPspSandbox(input: {
     expire: notPlayed,
     refund: notPlayed,
     dispute: notPlayed,
-    async injectFault({ action, times }) {
-      const fault = emulator.injectDeliveryFault({ action, ...(times !== undefined && { times }) });
-      return `Fault ${fault.id} in force: webhooks ${action === 'fail' ? 'answer 500' : action === 'timeout' ? 'time out' : 'drop'}${times === undefined ? ' until cleared' : ` for ${times} attempt${times === 1 ? '' : 's'}`}.`;
-    },
-    async clearFaults() {
-      emulator.clearDeliveryFaults();
-      return 'Every delivery fault is cleared.';
-    },
+    ...sandboxFaultControls(
+      { inject: emulator.injectDeliveryFault, clear: emulator.clearDeliveryFaults, list: emulator.deliveryFaultsInForce },
+      'webhooks',
+    ),
   };
 }

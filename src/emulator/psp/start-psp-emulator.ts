@@ -1,8 +1,7 @@
 import { setMaxListeners } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mustBe } from '../../shared/option-checks.js';
 import { checkDeliveryFault } from '../control-bodies.js';
+import { listenEmulator } from '../listen-emulator.js';
 import { createDeliveryFaults, type ActiveDeliveryFault, type DeliveryFault } from '../delivery-faults.js';
 import { fetchFaultSchema, type PspFetchFault } from './psp-controls.js';
 import { createPspDeliveries, type PspDelivery } from './psp-deliveries.js';
@@ -71,17 +70,11 @@ export async function startPspEmulator(options: PspEmulatorOptions): Promise<Psp
   const setWebhookUrl = (url: string) => void (webhookUrl = url);
   const handle = servePspRequest({ profile, state, deliveries, deliveryFaults, fetchFaults, setWebhookUrl }, log);
 
-  const server = createServer((request, response) => void handle(request, response));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const server = await listenEmulator(handle, config.host, config.port);
 
   return {
-    url: `http://${host}:${port}`,
-    port,
+    url: server.url,
+    port: server.port,
     profile: config.profile,
     get credentials() {
       return profile.credentials;
@@ -106,8 +99,7 @@ export async function startPspEmulator(options: PspEmulatorOptions): Promise<Psp
     idle: deliveries.idle,
     async close() {
       closing.abort();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await deliveries.idle();
     },
   };
