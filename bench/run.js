@@ -327,20 +327,23 @@ const pspRows = [
 ];
 for (const [label, key, target] of pspRows) {
   const one = psp[key];
-  const [cost, cpu] = key === 'mercadoPago' ? ['', mark(target)] : [mark(target), ''];
+  const mp = key === 'mercadoPago';
+  const cpu = mp
+    ? `${showRatio(one.ratio)}${mark(target)} vs the gateway paced at its rate (${one.gatewayPacedCpuUs} µs); ${showRatio(one.cpuRatio)} vs the unpaced run`
+    : showRatio(one.cpuRatio);
   row(
     label,
     one.rps,
     `${one.cpuUs} µs`,
-    `${showRatio(one.costRatio)}${cost}`,
-    `${showRatio(one.cpuRatio)}${cpu}`,
-    `${targets[target].text} (${key === 'mercadoPago' ? 'CPU' : 'cost'})`,
+    `${showRatio(one.costRatio)}${mp ? '' : mark(target)}`,
+    cpu,
+    `${targets[target].text} (${mp ? 'CPU' : 'cost'})`,
   );
 }
 lines.push(
   '',
   `Targets (issue 38): Asaas, PagBank, Woovi ${goal('asaas_vs_gateway')} the gateway's cost (gateway req/s ÷ the PSP's, per round, as section 9); ` +
-    `Mercado Pago ${goal('mercado_pago_cpu_vs_gateway')} the gateway's server CPU per delivery (from \`/proc/<pid>/stat\` of the server process; the emulator runs in its own process, so its CPU is excluded, and the receiver's GET client is included). ` +
+    `Mercado Pago ${goal('mercado_pago_cpu_vs_gateway')} the gateway's server CPU per delivery (from \`/proc/<pid>/stat\` of the server process; the emulator runs in its own process, so its CPU is excluded, and the receiver's GET client is included), the gateway run again right after it at its delivery rate (a server less loaded spends more CPU per request). ` +
     'Every body is padded to the same size; each delivery claims a fresh dedupe key.',
 );
 

@@ -4,8 +4,9 @@ import { newestFirst, sandboxFaultControls } from './dev-sandbox-faults.js';
 
 /**
  * The sandbox page's controls under `pixhook dev --profile <psp>`: the PSP's emulator creates charges (each
- * expected in the book), pays them (another amount is a mismatch the book holds) and makes its webhook
- * deliveries fail. Expiring, refunding and disputes are not played by the PSP profiles: those buttons say so.
+ * expected in the book), pays them (another amount is a mismatch the book holds), plays the PSP's faults
+ * around a payment (its webhook twice, a late `pending`, its confirmation read failing once) and makes its
+ * webhook deliveries fail. Expiring, refunding and disputes are not played by the PSP profiles: those buttons say so.
  */
 export function devPspSandbox(input: {
   emulator: PspEmulator;
@@ -13,6 +14,7 @@ export function devPspSandbox(input: {
 }): ConsoleSandbox {
   const { emulator } = input;
   const codes = new Map<string, { emv: string; qrCode: string }>();
+  const fetches = emulator.profile === 'mercado-pago' || emulator.profile === 'pagarme' || emulator.profile === 'asaas';
   const notPlayed = async () => `The ${emulator.profile} profile plays payments only: use the gateway profile for this.`;
 
   return {
@@ -58,6 +60,23 @@ export function devPspSandbox(input: {
     async pay(id, { amountInCents }) {
       await emulator.pay(id, amountInCents === undefined ? {} : { amountInCents });
       return `Paid ${id}${amountInCents === undefined ? '' : ` with ${amountInCents} cents`}; ${emulator.profile} sends its webhook.`;
+    },
+    paymentFaults: [
+      { name: 'duplicate', label: 'Pay, webhook sent twice' },
+      { name: 'late-pending', label: 'Pay, then a late pending' },
+      // Where the webhook is only a hint (Mercado Pago, Pagar.me; Asaas confirms too under pixhook dev).
+      ...(fetches ? [{ name: 'fetch-failure', label: 'Pay, its confirmation read failing once' }] : []),
+    ],
+    async playPaymentFault(id, name) {
+      if (name === 'fetch-failure') {
+        emulator.injectFetchFault({ status: 503, times: 1 });
+        await emulator.pay(id);
+        return `Paid ${id}; ${emulator.profile}'s API answers the receiver's first read 503 (answered 503 gateway_unavailable), the retry reads it.`;
+      }
+      await emulator.pay(id, name === 'duplicate' ? { duplicate: true } : { latePending: true });
+      return name === 'duplicate'
+        ? `Paid ${id}; ${emulator.profile} sends its webhook twice (the second is a duplicate: the handler runs once).`
+        : `Paid ${id}; ${emulator.profile} then sends a late pending (it neither runs again nor undoes the payment).`;
     },
     expire: notPlayed,
     refund: notPlayed,
