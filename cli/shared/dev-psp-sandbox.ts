@@ -6,7 +6,8 @@ import { newestFirst, sandboxFaultControls } from './dev-sandbox-faults.js';
  * The sandbox page's controls under `pixhook dev --profile <psp>`: the PSP's emulator creates charges (each
  * expected in the book), pays them (another amount is a mismatch the book holds), plays the PSP's faults
  * around a payment (its webhook twice, a late `pending`, its confirmation read failing once) and makes its
- * webhook deliveries fail. Expiring, refunding and disputes are not played by the PSP profiles: those buttons say so.
+ * webhook deliveries fail. Refunds and disputes where the profile plays them (`emulator.plays`); expiring, and
+ * what a profile does not play, the buttons say so.
  */
 export function devPspSandbox(input: {
   emulator: PspEmulator;
@@ -15,7 +16,7 @@ export function devPspSandbox(input: {
   const { emulator } = input;
   const codes = new Map<string, { emv: string; qrCode: string }>();
   const fetches = emulator.profile === 'mercado-pago' || emulator.profile === 'pagarme' || emulator.profile === 'asaas';
-  const notPlayed = async () => `The ${emulator.profile} profile plays payments only: use the gateway profile for this.`;
+  const notPlayed = async () => `The ${emulator.profile} profile does not play this: use the gateway profile for it.`;
 
   return {
     async charges(): Promise<SandboxCharge[]> {
@@ -79,8 +80,16 @@ export function devPspSandbox(input: {
         : `Paid ${id}; ${emulator.profile} then sends a late pending (it neither runs again nor undoes the payment).`;
     },
     expire: notPlayed,
-    refund: notPlayed,
-    dispute: notPlayed,
+    async refund(id) {
+      if (!emulator.plays.includes('refund')) return notPlayed();
+      await emulator.refund(id);
+      return `Refunded ${id}; ${emulator.profile} sends its refund webhook.`;
+    },
+    async dispute(id) {
+      if (!emulator.plays.includes('dispute')) return notPlayed();
+      await emulator.dispute(id);
+      return `Disputed ${id}; ${emulator.profile} sends its ${emulator.profile === 'woovi' ? 'DISPUTE_CREATED' : 'chargeback'} webhook.`;
+    },
     ...sandboxFaultControls(
       { inject: emulator.injectDeliveryFault, clear: emulator.clearDeliveryFaults, list: emulator.deliveryFaultsInForce },
       'webhooks',

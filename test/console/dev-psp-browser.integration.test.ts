@@ -36,7 +36,7 @@ describe.each(psps)('pixhook dev --profile %s in Chromium', (psp) => {
     await page.context().close();
   }, 90_000);
 
-  it("the PSP's faults from the page: a wrong amount held; its webhook twice and a late pending run the handler once; a failed confirmation read answered 503, then read on the retry; axe clean", async () => {
+  it("the PSP's faults from the page: a wrong amount held; its webhook twice and a late pending run the handler once; a failed confirmation read answered 503, then read on the retry; its refund and dispute where it has them; axe clean", async () => {
     const session = sessions.get(psp)!;
     const url = session.url();
     const { page, watch } = await watchedPage(browser());
@@ -88,9 +88,35 @@ describe.each(psps)('pixhook dev --profile %s in Chromium', (psp) => {
       expect(await sent(failing.id, 1)).toEqual(['paid #1 503 #2 200']);
       await expect.poll(() => session.runs(`transaction_paid ${failing.id}`)).toBe(1);
     }
+
+    // Refund and Dispute: the PSP's own webhook where it has the fact (and the profile plays it), read as the union's event.
+    const facts = {
+      'mercado-pago': { Refund: 'transaction_refunded', Dispute: 'transaction_refunded' },
+      asaas: { Refund: 'transaction_refunded' },
+      pagbank: {},
+      woovi: { Refund: 'transaction_refunded', Dispute: 'transaction_infraction' },
+      pagarme: { Refund: 'transaction_refunded', Dispute: 'transaction_refunded' },
+    }[psp] as Partial<Record<'Refund' | 'Dispute', string>>;
+    for (const button of ['Refund', 'Dispute'] as const) {
+      const after = await create();
+      await after.card.getByRole('button', { name: 'Pay', exact: true }).click();
+      expect(await sent(after.id, 1)).toEqual(['paid #1 200']);
+      await page.locator(`article.charge[data-charge-id="${after.id}"]`).getByRole('button', { name: button, exact: true }).click();
+      await page.waitForURL(/notice=/);
+      const event = facts[button];
+      if (event === undefined) {
+        expect(await page.locator('p.notice').innerText()).toContain('does not play this');
+        continue;
+      }
+      expect((await sent(after.id, 2)).map((line) => line.split(' ')[0])).toEqual(
+        ['paid', button === 'Refund' ? 'refund' : 'dispute'].sort(),
+      );
+      await expect.poll(() => session.runs(`${event} ${after.id}`)).toBe(1);
+      expect(session.runs(`transaction_paid ${after.id}`)).toBe(1);
+    }
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(watch.consoleErrors).toEqual([]);
     expect(watch.pageErrors).toEqual([]);
     await page.context().close();
-  }, 120_000);
+  }, 180_000);
 });

@@ -13,8 +13,8 @@ export interface PspDeliveryAttempt {
 export interface PspDelivery {
   id: string;
   chargeId: string;
-  /** What it told: the payment, a duplicate of it, or a late `pending` after it. */
-  kind: 'paid' | 'duplicate' | 'late-pending';
+  /** What it told: the payment, a duplicate of it, a late `pending` after it, its refund or its dispute. */
+  kind: 'paid' | 'duplicate' | 'late-pending' | 'refund' | 'dispute';
   url: string;
   headers: Record<string, string>;
   body: string;

@@ -27,6 +27,12 @@ export interface PspEmulator {
   /** Pays the charge and sends its webhook (twice with `duplicate`; a late `pending` after it with `latePending`). */
   pay(id: string, payment?: PspPayment): Promise<PspCharge>;
   charges(): PspCharge[];
+  /** What this PSP has after a payment and the profile plays: `refund`, `dispute` (its chargeback or MED dispute). */
+  readonly plays: readonly ('refund' | 'dispute')[];
+  /** Refunds a paid charge and sends its webhook (where `plays` has `refund`; else a 422 RequestError). */
+  refund(id: string): Promise<PspCharge>;
+  /** Disputes a paid charge (chargeback, MED) and sends its webhook (where `plays` has `dispute`). */
+  dispute(id: string): Promise<PspCharge>;
   /** The confirmation API answers `status` (429, 500 or 503) for the next `times` reads. */
   injectFetchFault(fault: PspFetchFault): void;
   injectDeliveryFault(fault: DeliveryFault): ActiveDeliveryFault;
@@ -88,6 +94,9 @@ export async function startPspEmulator(options: PspEmulatorOptions): Promise<Psp
     createCharge: (input) => state.create(input),
     pay: (id, payment) => state.pay(id, payment),
     charges: state.charges,
+    plays: profile.plays,
+    refund: (id) => state.after(id, 'refund'),
+    dispute: (id) => state.after(id, 'dispute'),
     injectFetchFault: (fault) => void fetchFaults.push({ ...fetchFaultSchema.parse(fault) }),
     injectDeliveryFault: (fault) => deliveryFaults.add(checkDeliveryFault('fault', fault)),
     clearDeliveryFaults: () => deliveryFaults.clear(),

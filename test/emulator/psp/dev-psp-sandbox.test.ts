@@ -48,7 +48,7 @@ describe('the PSP sandbox of pixhook dev', () => {
         attempts: [expect.objectContaining({ attempt: 1, status: 200 })],
       }),
     ]);
-    expect(await sandbox.expire(charge!.id)).toContain('plays payments only');
+    expect(await sandbox.expire(charge!.id)).toContain('does not play this');
 
     expect(await sandbox.injectFault({ action: 'fail', times: 1 })).toMatch(/answer 500 for 1 attempt\.$/);
     expect(await sandbox.faults()).toEqual([expect.objectContaining({ action: 'fail', hits: 0, times: 1 })]);
