@@ -4,8 +4,9 @@
 // would rest on one sample in a 1.5 s run).
 import autocannon from 'autocannon';
 
-export async function load({ url, connections, durationSec, warmupSec, body, headers }) {
-  const base = { url, method: 'POST', connections, pipelining: 1, body, headers };
+export async function load({ url, connections, durationSec, warmupSec, body, headers, overallRate }) {
+  // overallRate: requests/s across all connections (unset: as fast as the server answers).
+  const base = { url, method: 'POST', connections, pipelining: 1, body, headers, ...(overallRate !== undefined && { overallRate }) };
   if (warmupSec > 0) await autocannon({ ...base, duration: warmupSec });
   const r = await autocannon({ ...base, duration: durationSec });
   return {

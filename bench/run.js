@@ -2,7 +2,7 @@
 // goals' figures written into docs/reference/benchmarks.md between its markers, and, as the last line,
 // one JSON object with every ratio and figure. `--quick` / BENCH_QUICK=1 runs each section for a moment
 // (a smoke run: figures are meaningless, nothing is asserted, no file written).
-// HTTP figures (sections 2 and 7) are medians of at least 7 alternating rounds, shown with their
+// HTTP figures (sections 2, 7, 9 and 11) are medians of at least 7 alternating rounds, shown with their
 // min–max over the rounds: "0.91× (0.86–0.95)".
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -39,6 +39,8 @@ log('bench: a one-item API Pix call vs a gateway call (node adapter) …');
 const apiPix = await runJson('api-pix.js', flag);
 log('bench: the payment book on Redis and Postgres vs their bare claim and transaction …');
 const book = await runJson('book.js', flag);
+log('bench: Asaas, PagBank, Woovi and Mercado Pago deliveries vs a gateway delivery of the same size (node adapter) …');
+const psp = await runJson('psp.js', flag);
 
 const v = core.versions;
 const small = core.b350;
@@ -61,6 +63,10 @@ const targets = {
   api_pix_vs_gateway: { value: apiPix.costRatio.median, ok: apiPix.costRatio.median <= 1.1, text: '≤ 1.1×' },
   book_redis_vs_claim: { value: book.redis.ratio.median, ok: book.redis.ratio.median <= 1.3, text: '≤ 1.3×' },
   book_postgres_vs_bare: { value: book.postgres.ratio.median, ok: book.postgres.ratio.median <= 1.5, text: '≤ 1.5×' },
+  asaas_vs_gateway: { value: psp.asaas.ratio.median, ok: psp.asaas.withinBudget, text: '≤ 1.1×' },
+  pagbank_vs_gateway: { value: psp.pagbank.ratio.median, ok: psp.pagbank.withinBudget, text: '≤ 1.1×' },
+  woovi_vs_gateway: { value: psp.woovi.ratio.median, ok: psp.woovi.withinBudget, text: '≤ 1.1×' },
+  mercado_pago_cpu_vs_gateway: { value: psp.mercadoPago.ratio.median, ok: psp.mercadoPago.withinBudget, text: '≤ 1.2×' },
 };
 const mark = (key) => (quick ? '' : targets[key].ok ? ' ✓' : ' ✗');
 const goal = (key) => `${targets[key].text}${mark(key)}`;
@@ -300,6 +306,47 @@ lines.push(
   `Targets: Redis ${goal('book_redis_vs_claim')}, Postgres ${goal('book_postgres_vs_bare')}; medians of per-round ratios with their min–max.`,
 );
 
+const pp = psp.plan;
+lines.push(
+  '',
+  `### 11. A PSP delivery vs a gateway delivery of the same size (${psp.bytes} B, node adapter, autocannon, ${pp.connections} connections, ${pp.durationSec} s per route, ${pp.rounds} alternating round${pp.rounds === 1 ? '' : 's'})`,
+  '',
+);
+row('route', 'req/s', 'server CPU per delivery', 'cost ÷ gateway (req/s)', 'server CPU ÷ gateway', 'goal');
+row('---', '---:', '---:', '---:', '---:', '---');
+row('gateway (X-Signature HMAC)', psp.gateway.rps, `${psp.gateway.cpuUs} µs`, '1×', '1×', '');
+const pspRows = [
+  ['Asaas (`asaas-access-token`)', 'asaas', 'asaas_vs_gateway'],
+  ['PagBank (SHA-256 of `token-body`)', 'pagbank', 'pagbank_vs_gateway'],
+  ['Woovi (RSA-SHA256, one 2048-bit key)', 'woovi', 'woovi_vs_gateway'],
+  [
+    `Mercado Pago (manifest HMAC + \`GET /v1/payments/{id}\` against the emulator, which spent ${psp.mercadoPago.emulatorCpuUs} µs per delivery in its own process)`,
+    'mercadoPago',
+    'mercado_pago_cpu_vs_gateway',
+  ],
+];
+for (const [label, key, target] of pspRows) {
+  const one = psp[key];
+  const mp = key === 'mercadoPago';
+  const cpu = mp
+    ? `${showRatio(one.ratio)}${mark(target)} vs the gateway paced at its rate (${one.gatewayPacedCpuUs} µs); ${showRatio(one.cpuRatio)} vs the unpaced run`
+    : showRatio(one.cpuRatio);
+  row(
+    label,
+    one.rps,
+    `${one.cpuUs} µs`,
+    `${showRatio(one.costRatio)}${mp ? '' : mark(target)}`,
+    cpu,
+    `${targets[target].text} (${mp ? 'CPU' : 'cost'})`,
+  );
+}
+lines.push(
+  '',
+  `Targets (issue 38): Asaas, PagBank, Woovi ${goal('asaas_vs_gateway')} the gateway's cost (gateway req/s ÷ the PSP's, per round, as section 9); ` +
+    `Mercado Pago ${goal('mercado_pago_cpu_vs_gateway')} the gateway's server CPU per delivery (from \`/proc/<pid>/stat\` of the server process; the emulator runs in its own process, so its CPU is excluded, and the receiver's GET client is included), the gateway run again right after it at its delivery rate (a server less loaded spends more CPU per request). ` +
+    'Every body is padded to the same size; each delivery claims a fresh dedupe key.',
+);
+
 const table = lines.join('\n');
 const cpus = os.cpus();
 const machine = `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${round(os.totalmem() / 2 ** 30, 1)} GiB RAM, ${os.type()} ${os.release()} (${os.arch()})`;
@@ -326,6 +373,10 @@ const spreads = {
   book_redis_accept_vs_none: book.redis.accept_ratio,
   book_postgres_vs_bare: book.postgres.ratio,
   book_postgres_no_inbox_vs_bare: book.postgres.no_inbox_ratio,
+  asaas_vs_gateway: psp.asaas.ratio,
+  pagbank_vs_gateway: psp.pagbank.ratio,
+  woovi_vs_gateway: psp.woovi.ratio,
+  mercado_pago_cpu_vs_gateway: psp.mercadoPago.ratio,
 };
 const json = {
   core_vs_limit: small.vs.limit,
@@ -391,7 +442,12 @@ const json = {
   book_claim_us: book.redis.claim_us,
   book_postgres_us: book.postgres.handler_book_us,
   book_pg_bare_us: book.postgres.bare_us,
-  http_rounds: Math.min(adapters.plan.rounds, dp.rounds, ap.rounds),
+  asaas_vs_gateway: psp.asaas.ratio.median,
+  pagbank_vs_gateway: psp.pagbank.ratio.median,
+  woovi_vs_gateway: psp.woovi.ratio.median,
+  mercado_pago_cpu_vs_gateway: psp.mercadoPago.ratio.median,
+  psp_cpu_us: Object.fromEntries(['gateway', 'asaas', 'pagbank', 'woovi', 'mercadoPago'].map((k) => [k, psp[k].cpuUs])),
+  http_rounds: Math.min(adapters.plan.rounds, dp.rounds, ap.rounds, pp.rounds),
   spread: Object.fromEntries(Object.entries(spreads).map(([k, s]) => [k, [s.min, s.max]])),
   targets_missed: quick
     ? []
@@ -462,6 +518,11 @@ const goalLabels = {
   ack_p99_ms: 'background-mode answer p99 (ms)',
   bytes_per_key: 'memory store bytes per key',
   redis_claim_vs_set: 'Redis claim ÷ SET NX PX',
+  asaas_vs_gateway: 'Asaas delivery ÷ gateway delivery of the same size (cost, node adapter)',
+  pagbank_vs_gateway: 'PagBank delivery ÷ gateway delivery of the same size (cost, node adapter)',
+  woovi_vs_gateway: 'Woovi delivery ÷ gateway delivery of the same size (cost, node adapter)',
+  mercado_pago_cpu_vs_gateway:
+    'Mercado Pago delivery ÷ gateway delivery (server CPU, its fetch against the emulator excluded, its client included)',
 };
 function goalTable() {
   const out = ['| figure | median (min–max over the rounds) | goal | met |', '| --- | ---: | ---: | :---: |'];

@@ -4,6 +4,7 @@ import type { ApiPixClient } from '../../src/api-pix/index.js';
 import type { ConsoleSandbox, SandboxCharge, SandboxFault } from '../../src/console/index.js';
 import { qrPngDataUri, type ApiPixEmulator } from '../../src/emulator/index.js';
 import { CommandFailure } from './cli-args.js';
+import { faultInForce, newestFirst } from './dev-sandbox-faults.js';
 
 interface CreatedCob {
   txid: string;
@@ -89,21 +90,17 @@ export function devApiPixSandbox(input: { emulator: ApiPixEmulator; client: ApiP
     },
     async deliveries() {
       const txids = new Map(emulator.pix().map((p) => [p['endToEndId'], p['txid']]));
-      return emulator
-        .deliveries()
-        .slice(-20)
-        .reverse()
-        .map((d) => ({
-          id: d.id,
-          event: /"devolucoes"/.test(d.body) ? 'pix (devolução)' : 'pix',
-          resourceId: d.endToEndIds.map((e2e) => (typeof txids.get(e2e) === 'string' ? (txids.get(e2e) as string) : e2e)).join(' '),
-          state: d.state,
-          attempts: d.attempts.map((a, i) => ({
-            attempt: i + 1,
-            ...(a.status !== 0 && { status: a.status }),
-            ...(a.error !== undefined && { error: a.error }),
-          })),
-        }));
+      return newestFirst(emulator.deliveries()).map((d) => ({
+        id: d.id,
+        event: /"devolucoes"/.test(d.body) ? 'pix (devolução)' : 'pix',
+        resourceId: d.endToEndIds.map((e2e) => (typeof txids.get(e2e) === 'string' ? (txids.get(e2e) as string) : e2e)).join(' '),
+        state: d.state,
+        attempts: d.attempts.map((a, i) => ({
+          attempt: i + 1,
+          ...(a.status !== 0 && { status: a.status }),
+          ...(a.error !== undefined && { error: a.error }),
+        })),
+      }));
     },
     async faults(): Promise<SandboxFault[]> {
       const answer = (await control('/_emulator/delivery-faults')) as { data?: SandboxFault[] };
@@ -154,8 +151,7 @@ export function devApiPixSandbox(input: { emulator: ApiPixEmulator; client: ApiP
     },
     async injectFault({ action, times }) {
       const fault = emulator.injectDeliveryFault({ action, ...(times !== undefined && { times }) });
-      const id = 'id' in fault ? fault.id : action;
-      return `Fault ${id} in force: webhook calls ${action === 'fail' ? 'answer 500' : action === 'timeout' ? 'time out' : 'drop'}${times === undefined ? ' until cleared' : ` for ${times} attempt${times === 1 ? '' : 's'}`}.`;
+      return faultInForce('id' in fault ? fault.id : action, 'webhook calls', action, times);
     },
     async clearFaults() {
       emulator.clearDeliveryFaults();

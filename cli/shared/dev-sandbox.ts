@@ -3,6 +3,7 @@ import type { PixClient } from '../../src/client/index.js';
 import type { ConsoleSandbox } from '../../src/console/index.js';
 import type { Emulator } from '../../src/emulator/index.js';
 import { CommandFailure } from './cli-args.js';
+import { newestFirst, sandboxFaultControls } from './dev-sandbox-faults.js';
 
 const customer = {
   name: 'Ana Souza',
@@ -56,51 +57,39 @@ export function devSandbox(input: {
 
   return {
     async charges() {
-      return emulator
-        .charges()
-        .slice(-20)
-        .reverse()
-        .map((c) => ({
-          id: c.id,
-          status: c.status,
-          amountInCents: c.amountInCents,
-          emv: c.pix.emv,
-          qrCode: qrCodes.get(c.id) ?? c.pix.qrCode,
-          createdAt: c.createdAt,
-        }));
+      return newestFirst(emulator.charges()).map((c) => ({
+        id: c.id,
+        status: c.status,
+        amountInCents: c.amountInCents,
+        emv: c.pix.emv,
+        qrCode: qrCodes.get(c.id) ?? c.pix.qrCode,
+        createdAt: c.createdAt,
+      }));
     },
     async transfers() {
-      return emulator
-        .transfers()
-        .slice(-20)
-        .reverse()
-        .map((t) => ({ id: t.id, status: t.status, amountInCents: t.amountInCents, pixKey: t.pixKey }));
+      return newestFirst(emulator.transfers()).map((t) => ({
+        id: t.id,
+        status: t.status,
+        amountInCents: t.amountInCents,
+        pixKey: t.pixKey,
+      }));
     },
     async deliveries() {
-      return emulator
-        .deliveries()
-        .slice(-20)
-        .reverse()
-        .map((d) => ({
-          id: d.id,
-          event: d.event,
-          resourceId: d.resourceId,
-          state: d.state,
-          body: d.body,
-          attempts: d.attempts.map((a) => ({
-            attempt: a.attempt,
-            at: a.at,
-            durationMs: a.durationMs,
-            ...(a.status !== undefined && { status: a.status }),
-            ...(a.error !== undefined && { error: a.error }),
-            ...(a.fault !== undefined && { fault: a.fault.action }),
-          })),
-        }));
-    },
-    async faults() {
-      return emulator
-        .deliveryFaults()
-        .map((f) => ({ id: f.id, action: f.action, hits: f.hits, ...(f.times !== undefined && { times: f.times }) }));
+      return newestFirst(emulator.deliveries()).map((d) => ({
+        id: d.id,
+        event: d.event,
+        resourceId: d.resourceId,
+        state: d.state,
+        body: d.body,
+        attempts: d.attempts.map((a) => ({
+          attempt: a.attempt,
+          at: a.at,
+          durationMs: a.durationMs,
+          ...(a.status !== undefined && { status: a.status }),
+          ...(a.error !== undefined && { error: a.error }),
+          ...(a.fault !== undefined && { fault: a.fault.action }),
+        })),
+      }));
     },
     async createCharge({ amountInCents }) {
       const charge = await client.createCharge({ amountInCents, customer, description: 'pixhook dev sandbox', postbackUrl: webhookUrl() });
@@ -138,14 +127,10 @@ export function devSandbox(input: {
       const transfer = await client.sendTransfer({ amountInCents, pixKey, postbackUrl: webhookUrl(), description: 'pixhook dev sandbox' });
       return `Sent transfer ${transfer.id}.`;
     },
-    async injectFault({ action, times }) {
-      const fault = emulator.injectDeliveryFault({ action, ...(times !== undefined && { times }) });
-      return `Fault ${fault.id} in force: deliveries ${action === 'fail' ? 'answer 500' : action === 'timeout' ? 'time out' : 'drop'}${times === undefined ? ' until cleared' : ` for ${times} attempt${times === 1 ? '' : 's'}`}.`;
-    },
-    async clearFaults() {
-      emulator.clearDeliveryFaults();
-      return 'Every delivery fault is cleared.';
-    },
+    ...sandboxFaultControls(
+      { inject: emulator.injectDeliveryFault, clear: () => emulator.clearDeliveryFaults(), list: emulator.deliveryFaults },
+      'deliveries',
+    ),
     ...(input.reconcile !== undefined && { reconcile: input.reconcile }),
     ...(input.rerun !== undefined && { rerun: input.rerun }),
   };

@@ -210,6 +210,13 @@ async function sandboxAction(state: ConsoleState, path: string, form: URLSearchP
   }
   if (path === '/actions/sandbox/faults/clear') return sandbox.clearFaults();
   if (path === '/actions/sandbox/reconcile' && sandbox.reconcile) return sandbox.reconcile();
+  const fault = /^\/actions\/sandbox\/charges\/([^/]+)\/fault\/([^/]+)$/.exec(path);
+  if (fault && sandbox.playPaymentFault) {
+    const name = decodeURIComponent(fault[2]!);
+    if (!(sandbox.paymentFaults ?? []).some((f) => f.name === name))
+      throw new PixhookError('request_invalid', 'no such payment fault', { status: 404 });
+    return sandbox.playPaymentFault(decodeURIComponent(fault[1]!), name);
+  }
   const charge = /^\/actions\/sandbox\/charges\/([^/]+)\/(pay|expire|refund|dispute)$/.exec(path);
   if (charge) {
     const id = decodeURIComponent(charge[1]!);

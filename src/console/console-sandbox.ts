@@ -46,6 +46,12 @@ export interface SandboxFault {
   times?: number;
 }
 
+/** A payment fault the sandbox offers: its name (in the action's URL) and its button's label. */
+export interface SandboxPaymentFault {
+  name: string;
+  label: string;
+}
+
 /** What the sandbox page drives: a gateway (the emulator under `pixhook dev`). Each action resolves to a line to show. */
 export interface ConsoleSandbox {
   charges(): Promise<SandboxCharge[]>;
@@ -60,6 +66,13 @@ export interface ConsoleSandbox {
   refund(id: string): Promise<string>;
   dispute(id: string): Promise<string>;
   sendTransfer?(input: { amountInCents: number; pixKey: string }): Promise<string>;
+  /**
+   * The sender's own faults around a payment, one button each on every charge (`pixhook dev --profile <psp>`:
+   * the webhook sent twice, a late `pending`, the confirmation read failing once). Absent: none offered.
+   */
+  paymentFaults?: readonly SandboxPaymentFault[];
+  /** Plays the payment fault `name` (one of `paymentFaults`) on the charge. */
+  playPaymentFault?(id: string, name: string): Promise<string>;
   injectFault(input: { action: 'fail' | 'timeout' | 'drop'; times?: number }): Promise<string>;
   clearFaults(): Promise<string>;
   /** One reconciler pass now. */

@@ -162,6 +162,7 @@ export function createConsole(options: ConsoleOptions): PixhookConsole {
           journal: entries,
           canReconcile: sandbox.reconcile !== undefined,
           canTransfer: sandbox.sendTransfer !== undefined,
+          ...(sandbox.paymentFaults !== undefined && { paymentFaults: sandbox.paymentFaults }),
         }),
       );
     }

@@ -11,7 +11,14 @@ export type {
   QuarantineRow,
   ReconcilerRun,
 } from './console-options.js';
-export type { ConsoleSandbox, SandboxCharge, SandboxDelivery, SandboxFault, SandboxTransfer } from './console-sandbox.js';
+export type {
+  ConsoleSandbox,
+  SandboxCharge,
+  SandboxDelivery,
+  SandboxFault,
+  SandboxPaymentFault,
+  SandboxTransfer,
+} from './console-sandbox.js';
 export { recordReconcilerRuns } from './reconciler-runs.js';
 export { contentSecurityPolicy } from './console-security.js';
 export { createWatchdog } from './watchdog.js';

@@ -1,6 +1,4 @@
 import { setMaxListeners } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { PayloadVariant } from '../index.js';
 import { mustBe } from '../shared/option-checks.js';
 import { checkDeliveryFault } from './control-bodies.js';
@@ -14,6 +12,7 @@ import { gatewayApiRoutes } from './gateway-routes.js';
 import { createGatewayState, type EmulatorInfraction, type EmulatorPayment } from './gateway-state.js';
 import { createGatewayTokens } from './gateway-tokens.js';
 import { RequestError } from './http-io.js';
+import { listenEmulator } from './listen-emulator.js';
 import { createRouteLimits } from './route-limits.js';
 import { serveGatewayRequest } from './serve-gateway-request.js';
 import { createWebhookDispatcher, retrySchedule } from './webhook-dispatcher.js';
@@ -118,25 +117,18 @@ async function startGatewayEmulator(options: EmulatorOptions): Promise<Emulator>
   ];
   const handle = serveGatewayRequest({ config, routes, tokens, limits: createRouteLimits(config), faults, log });
 
-  const server = createServer((request, response) => void handle(request, response));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const server = await listenEmulator(handle, config.host, config.port);
 
   return {
-    url: `http://${host}:${port}`,
-    port,
+    url: server.url,
+    port: server.port,
     variant: config.variant,
     credentials: { apiKey: config.apiKey, apiSecret: config.apiSecret, webhookSecret: config.webhookSecret },
     retry: retryInfo,
     async close() {
       closing.abort();
       state.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await dispatcher.idle();
     },
     idle: () => dispatcher.idle(),

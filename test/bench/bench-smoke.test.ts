@@ -35,6 +35,10 @@ const headlineKeys = [
   'api_pix_vs_gateway',
   'book_redis_vs_claim',
   'book_postgres_vs_bare',
+  'asaas_vs_gateway',
+  'pagbank_vs_gateway',
+  'woovi_vs_gateway',
+  'mercado_pago_cpu_vs_gateway',
 ] as const;
 
 // HTTP and paired ratios carry their min–max over the rounds.
@@ -50,6 +54,10 @@ const spreadKeys = [
   'api_pix_vs_gateway',
   'book_redis_vs_claim',
   'book_postgres_vs_bare',
+  'asaas_vs_gateway',
+  'pagbank_vs_gateway',
+  'woovi_vs_gateway',
+  'mercado_pago_cpu_vs_gateway',
 ] as const;
 
 // Needs the built package (npm run build), like `npm run bench`.
@@ -71,6 +79,7 @@ describe('npm run bench (quick mode)', () => {
     expect(stdout).toContain('### 8. `receive()` with a memory journal');
     expect(stdout).toContain('### 9. A one-item standard API Pix call');
     expect(stdout).toContain('### 10. The payment book');
+    expect(stdout).toContain('### 11. A PSP delivery vs a gateway delivery');
     // A smoke run writes nothing: neither the results file nor the doc's figures.
     expect(written.map((file) => readFileSync(file, 'utf8'))).toEqual(before);
     const last = stdout.trim().split('\n').pop() ?? '';

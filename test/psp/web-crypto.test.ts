@@ -32,6 +32,16 @@ describe('sources on Web Crypto', () => {
     expect(() => web.rsaSign(wooviKeys.privateKey, 'x')).toThrow(/node:crypto/);
   });
 
+  it('decodes strict base64 without Buffer, as Buffer does, and refuses what atob would', () => {
+    const bytes = new Uint8Array([0, 1, 2, 250, 251, 252, 253, 254, 255]);
+    for (const length of [9, 8, 7]) {
+      const text = Buffer.from(bytes.subarray(0, length)).toString('base64');
+      expect(web.base64Bytes(text)).toEqual(new Uint8Array(bytes.subarray(0, length)));
+      expect(web.base64Bytes(text.replace(/=+$/, ''))).toEqual(new Uint8Array(bytes.subarray(0, length)));
+    }
+    for (const bad of ['not base64!', 'abcde', 'ab=c', 'abc==', '']) expect(web.base64Bytes(bad)).toBeUndefined();
+  });
+
   it('Woovi tries each key asynchronously: the second key of a rotation still verifies', async () => {
     const { wooviSource } = await import('../../src/sources/woovi/source.js');
     const { strangerKeys } = await import('./psp-profiles.js');

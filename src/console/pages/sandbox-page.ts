@@ -1,5 +1,5 @@
 import type { JournalEntry } from '../../journal/delivery-journal.js';
-import type { SandboxCharge, SandboxDelivery, SandboxFault, SandboxTransfer } from '../console-sandbox.js';
+import type { SandboxCharge, SandboxDelivery, SandboxFault, SandboxPaymentFault, SandboxTransfer } from '../console-sandbox.js';
 import { html, type SafeHtml } from '../html.js';
 import { money } from '../format.js';
 import { deliveryTable } from './delivery-rows.js';
@@ -14,12 +14,14 @@ interface SandboxView {
   canReconcile: boolean;
   /** False under the standard API Pix profile: its PSP sends no transfers, so no form is offered. Default true. */
   canTransfer?: boolean;
+  /** The sender's payment faults, one button each on every charge (the PSP profiles). */
+  paymentFaults?: readonly SandboxPaymentFault[];
 }
 
 const input = (id: string, name: string, label: string, attributes: SafeHtml | string = '') =>
   html`<label for="${id}">${label}</label><input id="${id}" name="${name}" ${attributes} />`;
 
-function chargeCard(context: PageContext, charge: SandboxCharge): SafeHtml {
+function chargeCard(context: PageContext, charge: SandboxCharge, paymentFaults: readonly SandboxPaymentFault[]): SafeHtml {
   const id = encodeURIComponent(charge.id);
   const at = `/actions/sandbox/charges/${id}`;
   // Only a PNG data URI is ever put in the image's src.
@@ -41,6 +43,7 @@ function chargeCard(context: PageContext, charge: SandboxCharge): SafeHtml {
     <div class="charge-actions">
       ${actionForm(context, `${at}/pay`, 'Pay', payFields, 'pay')} ${actionForm(context, `${at}/expire`, 'Expire')}
       ${actionForm(context, `${at}/refund`, 'Refund')} ${actionForm(context, `${at}/dispute`, 'Dispute')}
+      ${paymentFaults.map((f) => actionForm(context, `${at}/fault/${encodeURIComponent(f.name)}`, f.label))}
     </div>
   </article>`;
 }
@@ -72,7 +75,7 @@ export function sandboxPage(context: PageContext, view: SandboxView): string {
     <section aria-labelledby="new-charge">
       <h2 id="new-charge">Charges</h2>
       ${actionForm(context, '/actions/sandbox/charges', 'Create charge', input('charge-amount', 'amountInCents', 'Amount (cents)', html`value="1000" inputmode="numeric" pattern="[0-9]*" required`))}
-      ${view.charges.length === 0 ? html`<p>No charge yet.</p>` : view.charges.map((c) => chargeCard(context, c))}
+      ${view.charges.length === 0 ? html`<p>No charge yet.</p>` : view.charges.map((c) => chargeCard(context, c, view.paymentFaults ?? []))}
     </section>
     ${view.canTransfer === false ? '' : transfersSection(context, view)}
     <section aria-labelledby="faults">

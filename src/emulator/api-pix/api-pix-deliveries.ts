@@ -1,7 +1,6 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { RetryPolicy } from '../../shared/retry-options.js';
 import type { DeliveryFaults } from '../delivery-faults.js';
+import { attemptWebhook, waitUnlessClosed } from '../post-webhook.js';
 import type { EmulatorPix, EmulatorWebhook } from './api-pix-records.js';
 
 /** How a delivery's body is shaped: the standard's `{ pix: [...] }`, or what some PSPs really send. */
@@ -42,29 +41,6 @@ interface DeliveriesConfig {
   closed: AbortSignal;
 }
 
-function post(url: URL, body: string, tls: DeliveriesConfig['tls'], timeoutMs: number, closed: AbortSignal): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(
-      url,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        // The PSP's own client certificate: the merchant checks it against the CA.
-        ...(url.protocol === 'https:' && { cert: tls.cert, key: tls.key, ca: tls.ca }),
-        signal: AbortSignal.any([closed, AbortSignal.timeout(timeoutMs)]),
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 function bodyOf(items: Record<string, unknown>[], shape: ApiPixBodyShape): string {
   if (shape === 'bare-array') return JSON.stringify(items);
   if (shape === 'devolucoes-object') {
@@ -92,12 +68,7 @@ export function createApiPixDeliveries(config: DeliveriesConfig) {
     void work.finally(() => inFlight.delete(work));
   }
 
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (config.closed.aborted) return resolve();
-      const timer = setTimeout(resolve, ms);
-      config.closed.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
+  const wait = (ms: number) => waitUnlessClosed(ms, config.closed);
 
   async function deliver(delivery: ApiPixDelivery, webhook: EmulatorWebhook): Promise<void> {
     for (let attempt = 1; attempt <= config.retry.attempts && !config.closed.aborted; attempt++) {
@@ -107,21 +78,11 @@ export function createApiPixDeliveries(config: DeliveriesConfig) {
       }
       const at = new Date(config.now()).toISOString();
       const fault = config.faults.take(delivery.url);
-      let status = 0;
-      let error: string | undefined;
-      try {
-        if (fault?.action === 'fail') status = fault.status ?? 500;
-        else if (fault?.action === 'drop') error = 'connection dropped (fault)';
-        else if (fault?.action === 'timeout') {
-          await wait(config.timeoutMs);
-          error = `no answer within ${config.timeoutMs} ms (fault)`;
-        } else {
-          if (fault?.action === 'delay') await wait(fault.delayMs ?? 0);
-          status = await post(new URL(delivery.url), delivery.body, config.tls, config.timeoutMs, config.closed);
-        }
-      } catch (cause) {
-        error = cause instanceof Error ? cause.message : String(cause);
-      }
+      const { status, error } = await attemptWebhook(
+        // The PSP's own client certificate: the merchant checks it against the CA.
+        { url: delivery.url, body: delivery.body, tls: config.tls, timeoutMs: config.timeoutMs, closed: config.closed },
+        fault,
+      );
       delivery.attempts.push({ at, status, ...(error !== undefined && { error }) });
       if (status >= 200 && status < 300) {
         webhook.failures = 0;

@@ -17,7 +17,7 @@ export function asaasProfile(given: Readonly<Record<string, string>>): PspProfil
   const credentials = { token: credential(given, 'token'), apiKey: credential(given, 'apiKey', '$aact_') };
 
   function record(charge: PspCharge): Record<string, unknown> {
-    const paid = charge.status === 'paid';
+    const paid = charge.status !== 'pending';
     const cents = paid ? (charge.paidInCents ?? charge.amountInCents) : charge.amountInCents;
     const day = (iso: string | undefined) => iso?.slice(0, 10) ?? null;
     return {
@@ -31,7 +31,7 @@ export function asaasProfile(given: Readonly<Record<string, string>>): PspProfil
       originalValue: null,
       description: null,
       billingType: 'PIX',
-      status: paid ? 'RECEIVED' : 'PENDING',
+      status: { pending: 'PENDING', paid: 'RECEIVED', refunded: 'REFUNDED', disputed: 'CHARGEBACK_REQUESTED' }[charge.status],
       pixTransaction: null,
       dueDate: day(charge.createdAt),
       paymentDate: paid ? day(charge.paidAt) : null,
@@ -55,11 +55,18 @@ export function asaasProfile(given: Readonly<Record<string, string>>): PspProfil
       headers: { 'asaas-access-token': credentials.token },
       body: JSON.stringify({
         id: `evt_${randomId(16)}&${String(sequence)}`,
-        event: charge.status === 'paid' ? 'PAYMENT_RECEIVED' : 'PAYMENT_CREATED',
+        event: {
+          pending: 'PAYMENT_CREATED',
+          paid: 'PAYMENT_RECEIVED',
+          refunded: 'PAYMENT_REFUNDED',
+          disputed: 'PAYMENT_CHARGEBACK_REQUESTED',
+        }[charge.status],
         dateCreated: asaasTime(now),
         payment: record(charge),
       }),
     }),
+    // PAYMENT_REFUNDED. Asaas's PAYMENT_CHARGEBACK_* is not read by the Asaas source yet: no dispute played.
+    plays: ['refund'],
     retryScheduleMs: [
       30_000,
       minute,

@@ -18,17 +18,19 @@ export function mercadoPagoProfile(given: Readonly<Record<string, string>>): Psp
   const bearer = `Bearer ${credentials.accessToken}`;
 
   function record(charge: PspCharge): Record<string, unknown> {
-    const paid = charge.status === 'paid';
+    // A refund or a chargeback follows the payment: its amount and dates stay.
+    const paid = charge.status !== 'pending';
     const updated = charge.paidAt ?? charge.createdAt;
+    const status = { pending: 'pending', paid: 'approved', refunded: 'refunded', disputed: 'charged_back' }[charge.status];
     return {
       id: Number(charge.id),
-      status: paid ? 'approved' : 'pending',
-      status_detail: paid ? 'accredited' : 'pending_waiting_transfer',
+      status,
+      status_detail: { pending: 'pending_waiting_transfer', paid: 'accredited', refunded: 'refunded', disputed: 'settled' }[charge.status],
       payment_method_id: 'pix',
       payment_type_id: 'bank_transfer',
       currency_id: 'BRL',
       transaction_amount: reais(paid ? (charge.paidInCents ?? charge.amountInCents) : charge.amountInCents),
-      transaction_amount_refunded: 0,
+      transaction_amount_refunded: charge.status === 'refunded' ? reais(charge.paidInCents ?? charge.amountInCents) : 0,
       date_created: charge.createdAt,
       date_approved: paid ? charge.paidAt : null,
       date_last_updated: updated,
@@ -57,11 +59,13 @@ export function mercadoPagoProfile(given: Readonly<Record<string, string>>): Psp
         date_created: new Date(now).toISOString(),
         user_id: 44444,
         api_version: 'v1',
-        action: charge.status === 'paid' ? 'payment.updated' : 'payment.created',
+        action: charge.status === 'pending' ? 'payment.created' : 'payment.updated',
         data: { id: charge.id },
       };
       return { query: signed.query, headers: signed.headers, body: JSON.stringify(body) };
     },
+    // A refund (`refunded`) and a chargeback (`charged_back`): the same id-only notification, the fetched state tells.
+    plays: ['refund', 'dispute'],
     retryScheduleMs: [15 * minute, 15 * minute, 15 * minute, 60 * minute, 120 * minute, 240 * minute],
   };
 }

@@ -14,13 +14,16 @@ export function pagarmeProfile(given: Readonly<Record<string, string>>): PspProf
   const basic = `Basic ${Buffer.from(`${credentials.secretKey}:`).toString('base64')}`;
 
   function record(charge: PspCharge): Record<string, unknown> {
-    const paid = charge.status === 'paid';
+    const paid = charge.status !== 'pending';
+    const cents = charge.paidInCents ?? charge.amountInCents;
     return {
       id: charge.id,
       code: `ORDER-${charge.id.slice(3, 9)}`,
       amount: charge.amountInCents,
       ...(paid && { paid_amount: charge.paidInCents ?? charge.amountInCents, paid_at: charge.paidAt }),
-      status: paid ? 'paid' : 'pending',
+      // A refund cancels the charge with its amount in canceled_amount; a chargeback is `chargedback`.
+      status: { pending: 'pending', paid: 'paid', refunded: 'canceled', disputed: 'chargedback' }[charge.status],
+      ...(charge.status === 'refunded' && { canceled_amount: cents }),
       currency: 'BRL',
       payment_method: 'pix',
       created_at: charge.createdAt,
@@ -50,11 +53,12 @@ export function pagarmeProfile(given: Readonly<Record<string, string>>): PspProf
       body: JSON.stringify({
         id: `hook_${randomId()}${String(sequence)}`,
         account: { id: 'acc_emulator0001', name: 'Loja Emulada' },
-        type: charge.status === 'paid' ? 'charge.paid' : 'charge.pending',
+        type: `charge.${{ pending: 'pending', paid: 'paid', refunded: 'refunded', disputed: 'chargedback' }[charge.status]}`,
         created_at: new Date(now).toISOString(),
-        data: { id: charge.id, amount: charge.amountInCents, status: charge.status === 'paid' ? 'paid' : 'pending', payment_method: 'pix' },
+        data: { id: charge.id, amount: charge.amountInCents, status: record(charge)['status'], payment_method: 'pix' },
       }),
     }),
+    plays: ['refund', 'dispute'],
     retryScheduleMs: [minute, 5 * minute, 15 * minute, 60 * minute],
   };
 }

@@ -51,6 +51,8 @@ export function pagbankProfile(given: Readonly<Record<string, string>>): PspProf
       const body = JSON.stringify(record(charge));
       return { query: '', headers: { 'x-authenticity-token': await signPagBank({ token: credentials.token, body }) }, body };
     },
+    // The PagBank source reads a CANCELED charge as canceled, not refunded: neither fact is played.
+    plays: [],
     retryScheduleMs: [minute, 5 * minute, 15 * minute, 60 * minute],
   };
 }

@@ -67,6 +67,11 @@ export function pspControls(parts: PspControlParts): readonly Control[] {
     },
     {
       method: 'POST',
+      pattern: /^\/_emulator\/charges\/([^/]+)\/(refund|dispute)$/,
+      handle: async ([id, fact]) => [200, await state.after(id as string, fact as 'refund' | 'dispute')],
+    },
+    {
+      method: 'POST',
       pattern: /^\/_emulator\/webhook$/,
       handle: (_, body) => {
         const { url } = required(optionalJson(body, webhookSchema));

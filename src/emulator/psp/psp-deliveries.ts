@@ -1,5 +1,5 @@
-import { request } from 'node:http';
 import type { DeliveryFaults } from '../delivery-faults.js';
+import { attemptWebhook, waitUnlessClosed } from '../post-webhook.js';
 import type { PspWebhook } from './psp-profile.js';
 
 export interface PspDeliveryAttempt {
@@ -13,8 +13,8 @@ export interface PspDeliveryAttempt {
 export interface PspDelivery {
   id: string;
   chargeId: string;
-  /** What it told: the payment, a duplicate of it, or a late `pending` after it. */
-  kind: 'paid' | 'duplicate' | 'late-pending';
+  /** What it told: the payment, a duplicate of it, a late `pending` after it, its refund or its dispute. */
+  kind: 'paid' | 'duplicate' | 'late-pending' | 'refund' | 'dispute';
   url: string;
   headers: Record<string, string>;
   body: string;
@@ -34,26 +34,6 @@ interface DeliveriesConfig {
   closed: AbortSignal;
 }
 
-function post(url: string, webhook: Omit<PspWebhook, 'query'>, timeoutMs: number, closed: AbortSignal): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...webhook.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(webhook.body) },
-        signal: AbortSignal.any([closed, AbortSignal.timeout(timeoutMs)]),
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(webhook.body);
-  });
-}
-
 /**
  * The PSP's delivery queue: each webhook tried at once, then after each wait of the PSP's schedule (scaled
  * by `timeFactor`); only a 2xx counts. After `pauseAfterFailures` failed attempts in a row the queue pauses:
@@ -66,31 +46,15 @@ export function createPspDeliveries(config: DeliveriesConfig) {
   let failuresInARow = 0;
   let paused: { promise: Promise<void>; resolve: () => void } | undefined;
 
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (config.closed.aborted) return resolve();
-      const timer = setTimeout(resolve, ms);
-      config.closed.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
+  const wait = (ms: number) => waitUnlessClosed(ms, config.closed);
 
   async function attempt(delivery: PspDelivery): Promise<boolean> {
     const fault = config.faults.take(delivery.url);
-    let status = 0;
-    let error: string | undefined;
     const at = new Date(config.now()).toISOString();
-    try {
-      if (fault?.action === 'fail') status = fault.status ?? 500;
-      else if (fault?.action === 'drop') error = 'connection dropped (fault)';
-      else if (fault?.action === 'timeout') {
-        await wait(config.timeoutMs);
-        error = `no answer within ${String(config.timeoutMs)} ms (fault)`;
-      } else {
-        if (fault?.action === 'delay') await wait(fault.delayMs ?? 0);
-        status = await post(delivery.url, delivery, config.timeoutMs, config.closed);
-      }
-    } catch (cause) {
-      error = cause instanceof Error ? cause.message : String(cause);
-    }
+    const { status, error } = await attemptWebhook(
+      { url: delivery.url, body: delivery.body, headers: delivery.headers, timeoutMs: config.timeoutMs, closed: config.closed },
+      fault,
+    );
     delivery.attempts.push({ at, status, ...(error !== undefined && { error }) });
     return status >= 200 && status < 300;
   }

@@ -9,7 +9,8 @@ export interface PspCharge {
   id: string;
   /** What the charge asks for, in cents. */
   amountInCents: number;
-  status: 'pending' | 'paid';
+  /** `refunded` and `disputed` follow `paid` (the refund and dispute controls, where the profile plays them). */
+  status: 'pending' | 'paid' | 'refunded' | 'disputed';
   /** What was paid, in cents (another amount than asked when the pay control says so). */
   paidInCents?: number;
   payerDocument: string;
@@ -53,6 +54,8 @@ export interface PspProfile {
   readonly retryScheduleMs: readonly number[];
   /** Failed attempts in a row after which the PSP pauses the queue until it is re-enabled (Asaas: 15). */
   readonly pauseAfterFailures?: number;
+  /** The facts after a payment this PSP has and this profile plays (its refund, its dispute or chargeback). */
+  readonly plays: readonly ('refund' | 'dispute')[];
   /** Extra routes the PSP serves (Woovi's public keys), answered without a credential. */
   extraRoutes?(): readonly PspExtraRoute[];
   /** Extra controls (Woovi's key rotation). */

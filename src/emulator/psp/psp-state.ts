@@ -1,5 +1,5 @@
 import { RequestError } from '../http-io.js';
-import type { PspDeliveries } from './psp-deliveries.js';
+import type { PspDeliveries, PspDelivery } from './psp-deliveries.js';
 import type { PspCharge, PspProfile } from './psp-profile.js';
 
 /** How the pay control pays: another amount, and the PSP's faults around the payment's webhook. */
@@ -33,7 +33,7 @@ export function createPspState({ profile, deliveries, now, webhookUrl }: StatePa
     return charge;
   }
 
-  async function notify(charge: PspCharge, kind: 'paid' | 'duplicate' | 'late-pending'): Promise<void> {
+  async function notify(charge: PspCharge, kind: PspDelivery['kind']): Promise<void> {
     const url = webhookUrl();
     if (url === undefined) return;
     const told = kind === 'late-pending' ? { ...charge, status: 'pending' as const } : charge;
@@ -64,6 +64,15 @@ export function createPspState({ profile, deliveries, now, webhookUrl }: StatePa
       await notify(charge, 'paid');
       if (payment.duplicate === true) await notify(charge, 'duplicate');
       if (payment.latePending === true) await notify(charge, 'late-pending');
+      return { ...charge };
+    },
+    /** Refunds or disputes a paid charge (where the profile plays it) and sends its webhook. */
+    async after(id: string, fact: 'refund' | 'dispute'): Promise<PspCharge> {
+      const charge = find(id);
+      if (!profile.plays.includes(fact)) throw new RequestError(422, 'NOT_PLAYED', `The ${profile.name} profile does not play a ${fact}.`);
+      if (charge.status !== 'paid') throw new RequestError(422, 'NOT_PAID', `Charge ${id} is ${charge.status}, not paid.`);
+      charge.status = fact === 'refund' ? 'refunded' : 'disputed';
+      await notify(charge, fact);
       return { ...charge };
     },
     /** The charge as the confirmation API returns it, or undefined. */

@@ -1,8 +1,7 @@
 import { setMaxListeners } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mustBe } from '../../shared/option-checks.js';
 import { checkDeliveryFault } from '../control-bodies.js';
+import { listenEmulator } from '../listen-emulator.js';
 import { createDeliveryFaults, type ActiveDeliveryFault, type DeliveryFault } from '../delivery-faults.js';
 import { fetchFaultSchema, type PspFetchFault } from './psp-controls.js';
 import { createPspDeliveries, type PspDelivery } from './psp-deliveries.js';
@@ -28,6 +27,12 @@ export interface PspEmulator {
   /** Pays the charge and sends its webhook (twice with `duplicate`; a late `pending` after it with `latePending`). */
   pay(id: string, payment?: PspPayment): Promise<PspCharge>;
   charges(): PspCharge[];
+  /** What this PSP has after a payment and the profile plays: `refund`, `dispute` (its chargeback or MED dispute). */
+  readonly plays: readonly ('refund' | 'dispute')[];
+  /** Refunds a paid charge and sends its webhook (where `plays` has `refund`; else a 422 RequestError). */
+  refund(id: string): Promise<PspCharge>;
+  /** Disputes a paid charge (chargeback, MED) and sends its webhook (where `plays` has `dispute`). */
+  dispute(id: string): Promise<PspCharge>;
   /** The confirmation API answers `status` (429, 500 or 503) for the next `times` reads. */
   injectFetchFault(fault: PspFetchFault): void;
   injectDeliveryFault(fault: DeliveryFault): ActiveDeliveryFault;
@@ -71,17 +76,11 @@ export async function startPspEmulator(options: PspEmulatorOptions): Promise<Psp
   const setWebhookUrl = (url: string) => void (webhookUrl = url);
   const handle = servePspRequest({ profile, state, deliveries, deliveryFaults, fetchFaults, setWebhookUrl }, log);
 
-  const server = createServer((request, response) => void handle(request, response));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const server = await listenEmulator(handle, config.host, config.port);
 
   return {
-    url: `http://${host}:${port}`,
-    port,
+    url: server.url,
+    port: server.port,
     profile: config.profile,
     get credentials() {
       return profile.credentials;
@@ -95,6 +94,9 @@ export async function startPspEmulator(options: PspEmulatorOptions): Promise<Psp
     createCharge: (input) => state.create(input),
     pay: (id, payment) => state.pay(id, payment),
     charges: state.charges,
+    plays: profile.plays,
+    refund: (id) => state.after(id, 'refund'),
+    dispute: (id) => state.after(id, 'dispute'),
     injectFetchFault: (fault) => void fetchFaults.push({ ...fetchFaultSchema.parse(fault) }),
     injectDeliveryFault: (fault) => deliveryFaults.add(checkDeliveryFault('fault', fault)),
     clearDeliveryFaults: () => deliveryFaults.clear(),
@@ -106,8 +108,7 @@ export async function startPspEmulator(options: PspEmulatorOptions): Promise<Psp
     idle: deliveries.idle,
     async close() {
       closing.abort();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await deliveries.idle();
     },
   };

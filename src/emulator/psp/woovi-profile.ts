@@ -38,7 +38,7 @@ export function wooviProfile(given: Readonly<Record<string, string>>): PspProfil
   const current = () => keys[keys.length - 1] as KeyPair;
 
   function record(charge: PspCharge): Record<string, unknown> {
-    const paid = charge.status === 'paid';
+    const paid = charge.status !== 'pending';
     return {
       status: paid ? 'COMPLETED' : 'ACTIVE',
       customer: { name: 'Pagador Emulado', taxID: { taxID: charge.payerDocument, type: 'BR:CPF' } },
@@ -53,11 +53,16 @@ export function wooviProfile(given: Readonly<Record<string, string>>): PspProfil
   }
 
   function body(charge: PspCharge): Record<string, unknown> {
-    if (charge.status !== 'paid') return { event: 'OPENPIX:CHARGE_CREATED', charge: record(charge) };
+    if (charge.status === 'pending') return { event: 'OPENPIX:CHARGE_CREATED', charge: record(charge) };
     const payer = { name: 'Pagador Emulado', taxID: { taxID: charge.payerDocument, type: 'BR:CPF' } };
     const value = charge.paidInCents ?? charge.amountInCents;
+    // A MED dispute: `OPENPIX:DISPUTE_*` (the suffix CREATED is the emulator's choice: the source reads any).
+    const dispute =
+      charge.status === 'disputed' ? { dispute: { id: `disp_${charge.id.slice(0, 8)}`, status: 'OPEN', reason: 'fraud', value } } : {};
+    const event = { paid: 'CHARGE_COMPLETED', refunded: 'TRANSACTION_REFUND_RECEIVED', disputed: 'DISPUTE_CREATED' }[charge.status];
     return {
-      event: 'OPENPIX:CHARGE_COMPLETED',
+      event: `OPENPIX:${event}`,
+      ...dispute,
       charge: { ...record(charge), value },
       pix: {
         customer: payer,
@@ -83,6 +88,7 @@ export function wooviProfile(given: Readonly<Record<string, string>>): PspProfil
       const text = JSON.stringify(body(charge));
       return { query: '', headers: { 'x-webhook-signature': signWoovi({ privateKey: current().privateKey, body: text }) }, body: text };
     },
+    plays: ['refund', 'dispute'],
     retryScheduleMs: [10_000, 20_000, 40_000, 80_000, 160_000, 320_000, 640_000],
     extraRoutes: () => [
       {

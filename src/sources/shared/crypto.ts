@@ -62,6 +62,22 @@ export function hexOf(bytes: MaybePromise<Uint8Array>): MaybePromise<string> {
   return bytes instanceof Uint8Array ? hex(bytes) : bytes.then(hex);
 }
 
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/**
+ * Strict base64 (its alphabet, `=` only as the last one or two characters, a length `atob` accepts) as
+ * bytes, or undefined. Node's `Buffer` decodes it natively; elsewhere `atob` into a byte array (never an
+ * array of one-character strings: a Woovi signature is 344 characters on every delivery).
+ */
+export function base64Bytes(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || text.length % 4 === 1 || (text.endsWith('=') && text.length % 4 !== 0)) return undefined;
+  if (node && NodeBuffer !== undefined) return NodeBuffer.from(text, 'base64');
+  const binary = atob(text);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
 /** A public key's PEM text from PEM, or from base64 of a PEM (as Woovi publishes its keys), or undefined. */
 export function pemOf(text: string): string | undefined {
   const trimmed = text.trim();

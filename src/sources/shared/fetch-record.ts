@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../events/event-types.js';
 import { object } from './charge-event.js';
+import { httpGet, type GetAnswer, type HttpGet } from './http-get.js';
 
 /** A PSP API read: the record, a 404, or why it could not be read (never a secret). */
 export type RecordRead =
@@ -7,31 +8,32 @@ export type RecordRead =
 
 /**
  * `GET url` with `headers`, bounded by `signal` (the pipeline's fetch timeout): a 200 with a JSON object
- * is the record, a 404 is `not_found`; anything else — a network error, a timeout, a 429, a 5xx, a 401
- * of a wrong credential — is `unavailable`, answered 503 so the PSP's retry fetches again.
+ * is the record, a 404 is `not_found`; anything else — a network error, a timeout, a redirect, a 429, a
+ * 5xx, a 401 of a wrong credential, an answer over 1 MiB — is `unavailable`, answered 503 so the PSP's
+ * retry fetches again. Through node:http's keep-alive pool where the runtime has it (`httpGet`).
  */
-export async function fetchRecord(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<RecordRead> {
-  let response: Response;
+export async function fetchRecord(
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  get: HttpGet = httpGet,
+): Promise<RecordRead> {
+  let answer: GetAnswer;
   try {
-    response = await fetch(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, signal, redirect: 'error' });
+    answer = await get(url, { accept: 'application/json', ...headers }, signal);
   } catch (error) {
     const name = error instanceof Error ? error.name : 'Error';
     return {
       status: 'unavailable',
-      hint: `GET ${pathOf(url)} failed (${name === 'AbortError' || name === 'TimeoutError' ? 'timeout' : name})`,
+      hint: `GET ${pathOf(url)} failed (${name === 'AbortError' || name === 'TimeoutError' || signal.aborted ? 'timeout' : name})`,
     };
   }
-  if (response.status === 404) {
-    await response.body?.cancel().catch(() => undefined);
-    return { status: 'not_found', hint: `GET ${pathOf(url)} answered 404` };
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel().catch(() => undefined);
-    return { status: 'unavailable', hint: `GET ${pathOf(url)} answered ${String(response.status)}` };
-  }
+  if (answer.status === 404) return { status: 'not_found', hint: `GET ${pathOf(url)} answered 404` };
+  if (answer.status !== 200 || answer.text === undefined)
+    return { status: 'unavailable', hint: `GET ${pathOf(url)} answered ${String(answer.status)}` };
   let json: unknown;
   try {
-    json = await response.json();
+    json = JSON.parse(answer.text);
   } catch {
     return { status: 'unavailable', hint: `GET ${pathOf(url)} answered 200 without JSON` };
   }

@@ -3,7 +3,7 @@ import { andThen, isPromise, type MaybePromise } from '../../shared/maybe-promis
 import { readHeader } from '../../shared/read-header.js';
 import type { BodyCheck, RequestHead, Source, SourceRead, Verdict } from '../source.js';
 import { object } from '../shared/charge-event.js';
-import { joined, pemOf, rsaKey, type RsaKey } from '../shared/crypto.js';
+import { base64Bytes, joined, pemOf, rsaKey, type RsaKey } from '../shared/crypto.js';
 import { factKey } from '../shared/fact-key.js';
 import { configFail } from '../shared/options.js';
 import { readWoovi } from './read.js';
@@ -47,7 +47,7 @@ export function wooviSource(options: WooviOptions): Source {
     return {
       update: (chunk) => void chunks.push(chunk),
       end: () => {
-        const signature = decodeBase64(text);
+        const signature = base64Bytes(text);
         if (signature === undefined) return { ok: false, reason: 'signature_mismatch', hint: `${header} is not base64` };
         return tryKeys(joined(chunks), signature, 0);
       },
@@ -78,13 +78,4 @@ export function wooviSource(options: WooviOptions): Source {
     key: factKey,
     reread: (payload: JsonObject) => sourceReaders['woovi'].reread(payload, 'replay'),
   };
-}
-
-function decodeBase64(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return undefined;
-  try {
-    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
 }
