@@ -7,10 +7,13 @@
 //   node bench/server-cpu.js [node|web …]          every route, 7 rounds × 20 000 requests
 //   BENCH_CPU_ROUTES=limit,pixhook BENCH_CPU_ROUNDS=9 BENCH_CPU_REQUESTS=30000 node bench/server-cpu.js node
 //   BENCH_CPU_PROFILE=/tmp/prof node bench/server-cpu.js node   one server per route under --cpu-prof
+//   BENCH_CPU_BEFORE=/tmp/old/bench/servers.js node bench/server-cpu.js node   another build's pixhook as `before`
 //
 // Prints one JSON line: per framework and route the median µs of server CPU per request (min–max over
 // the rounds) and each route's median per-round difference from the hand-written `limit` route.
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { bodies } from './lib/payloads.js';
 import { startServer } from './lib/child.js';
@@ -33,6 +36,7 @@ const headers = {
   'x-github-event': 'push',
   'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
 };
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const ticksPerSecond = 100; // USER_HZ on Linux
 
 /** The process's user + system CPU, in µs. */
@@ -57,16 +61,18 @@ async function drive(port, amount) {
   return r.requests.total;
 }
 
-/** Per route, µs of the server's CPU per request in each round. */
-async function measure(server, routes) {
-  const runs = Object.fromEntries(routes.map((route) => [route, []]));
-  for (const route of routes) await drive(server.info[route], plan.warmup);
+/** Per route, µs of the server's CPU per request in each round; with `other`, its pixhook route as `before`. */
+async function measure(server, routes, other) {
+  const targets = routes.map((route) => ({ route, port: server.info[route], pid: server.child.pid }));
+  if (other) targets.push({ route: 'before', port: other.info.pixhook, pid: other.child.pid });
+  const runs = Object.fromEntries(targets.map(({ route }) => [route, []]));
+  for (const { port } of targets) await drive(port, plan.warmup);
   for (let r = 0; r < plan.rounds; r++) {
-    const order = routes.map((_, i) => routes[(i + r) % routes.length]);
-    for (const route of order) {
-      const before = cpuMicros(server.child.pid);
-      const done = await drive(server.info[route], plan.requests);
-      runs[route].push((cpuMicros(server.child.pid) - before) / done);
+    const order = targets.map((_, i) => targets[(i + r) % targets.length]);
+    for (const { route, port, pid } of order) {
+      const start = cpuMicros(pid);
+      const done = await drive(port, plan.requests);
+      runs[route].push((cpuMicros(pid) - start) / done);
     }
   }
   return runs;
@@ -97,9 +103,12 @@ for (const framework of frameworks.length > 0 ? frameworks : ['node', 'web']) {
     continue;
   }
   const server = await startServer(process.env.BENCH_CPU_SERVER ?? 'servers.js', [framework]);
+  // BENCH_CPU_BEFORE=<servers.js of another build>: its pixhook route runs alternately as `before` (a change measured in one run).
+  const before = process.env.BENCH_CPU_BEFORE && (await startServer(relative(benchDir, process.env.BENCH_CPU_BEFORE), [framework]));
   try {
     const routes = (onlyRoutes ?? Object.keys(server.info)).filter((route) => route in server.info);
-    const runs = await measure(server, routes);
+    const runs = await measure(server, routes, before);
+    if (before) routes.push('before');
     const fw = {};
     for (const route of routes) {
       const rounds = runs[route];
@@ -109,6 +118,7 @@ for (const framework of frameworks.length > 0 ? frameworks : ['node', 'web']) {
     out.frameworks[framework] = fw;
   } finally {
     await server.stop();
+    if (before) await before.stop();
   }
 }
 console.log(JSON.stringify(out));

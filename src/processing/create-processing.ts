@@ -93,7 +93,7 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     const run = new Run(scope, event, key, newOwner(), context);
     // The resource's lease is taken before the joined script, so the book always decides under it; the take reads
     // the claim first, so a delivery already done (or in flight) is answered before it queues.
-    if (joined !== undefined) return inOrder(run, (entered) => bookStage!.claimAndRecord(joined, entered), true);
+    if (joined !== undefined) return andThen(order.enter(run, true), enteredToJoin, enterFailed, run);
     let claiming: MaybePromise<ClaimResult>;
     try {
       claiming = store.claim(key, run.owner, config.claimTtlMs);
@@ -127,30 +127,33 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     if (result !== 'claimed') order.leave(run);
     if (result === 'done') return book === undefined ? { reason: 'duplicate', key: run.key } : bookStage!.retryOfHeld(book, run);
     if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
-    return inOrder(run, claimedInOrder);
+    return andThen(order.enter(run, false), enteredClaimed, enterFailed, run);
   }
 
-  /**
-   * The resource's lease, before the book decides; 503 `resource_busy` (the claim given back) past `orderWaitMs`.
-   * `checkClaim`: the claim comes after the lease (the joined script), so the lease's store answers a done or
-   * claimed key as the claim would, taking nothing and queuing nothing.
-   */
-  function inOrder(run: Run, next: (run: Run) => MaybePromise<AcceptResult>, checkClaim = false): MaybePromise<AcceptResult> {
-    const busy = (hint?: string): Promise<AcceptResult> =>
-      run.release().then(() => ({
-        reason: hint === undefined ? 'resource_busy' : 'store_unavailable',
-        key: run.key,
-        ...(hint !== undefined && { hint }),
-      }));
-    return andThen(
-      order.enter(run, checkClaim),
-      (entered) => {
-        if (entered === 'done') return book === undefined ? { reason: 'duplicate', key: run.key } : bookStage!.retryOfHeld(book, run);
-        if (entered === 'in_flight') return { reason: 'in_flight', key: run.key };
-        return entered ? next(run) : busy();
-      },
-      (error) => busy('resource order: ' + describeError(error)),
-    );
+  // The resource's lease, before the book decides; 503 `resource_busy` (the claim given back) past `orderWaitMs`.
+  // After the joined script's lease (`order.enter(run, true)`: the claim comes after the lease), the lease's store
+  // answers a done or claimed key as the claim would, taking nothing and queuing nothing. Made once, not per delivery.
+  const enteredClaimed = afterEnter(claimedInOrder);
+  const enteredToJoin = afterEnter((run) => bookStage!.claimAndRecord(joined!, run));
+
+  function afterEnter(next: (run: Run) => MaybePromise<AcceptResult>) {
+    return (entered: boolean | 'done' | 'in_flight', run: Run): MaybePromise<AcceptResult> => {
+      if (entered === 'done') return book === undefined ? { reason: 'duplicate', key: run.key } : bookStage!.retryOfHeld(book, run);
+      if (entered === 'in_flight') return { reason: 'in_flight', key: run.key };
+      return entered ? next(run) : busy(run);
+    };
+  }
+
+  function enterFailed(error: unknown, run: Run): Promise<AcceptResult> {
+    return busy(run, 'resource order: ' + describeError(error));
+  }
+
+  function busy(run: Run, hint?: string): Promise<AcceptResult> {
+    return run.release().then(() => ({
+      reason: hint === undefined ? 'resource_busy' : 'store_unavailable',
+      key: run.key,
+      ...(hint !== undefined && { hint }),
+    }));
   }
 
   function claimedInOrder(run: Run): MaybePromise<AcceptResult> {
