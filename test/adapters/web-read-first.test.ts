@@ -21,7 +21,7 @@ function spyHandle(receiver: Receiver): ReceiveRequest[] {
   return seen;
 }
 
-const post = (body: Uint8Array, headers: Record<string, string>, method = 'POST') =>
+const post = (body: Uint8Array<ArrayBuffer>, headers: Record<string, string>, method = 'POST') =>
   new Request('http://127.0.0.1/webhooks/pix', { method, headers, ...(method === 'POST' && { body }) });
 
 describe('fetch handler: a signed body read before the core', () => {
