@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { bodies } from './lib/payloads.js';
+import { bodies, routeHeaders } from './lib/payloads.js';
 import { startServer } from './lib/child.js';
 import { median, quick, round } from './lib/stats.js';
 
@@ -29,13 +29,7 @@ const plan = {
 const onlyRoutes = process.env.BENCH_CPU_ROUTES?.split(',');
 const profileDir = process.env.BENCH_CPU_PROFILE;
 const body = bodies.b350;
-const headers = {
-  'content-type': 'application/json',
-  'x-signature': body.signature,
-  'x-hub-signature-256': body.signature,
-  'x-github-event': 'push',
-  'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
-};
+const headers = routeHeaders(body);
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const ticksPerSecond = 100; // USER_HZ on Linux
 
