@@ -207,9 +207,11 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     signatureHeader: config.signatureHeader,
     processing,
     handle,
-    // The sha256 scheme on node:crypto: the adapter hashes the body as it arrives (a timestamped one signs more than the body).
+    // The sha256 scheme on node:crypto: the adapter hashes the body as it arrives (a timestamped one signs more than the
+    // body). Not under telemetry: its traced path verifies the whole body inside the delivery's span.
     ...(config.signatureScheme === 'sha256' &&
-      hmacStart !== undefined && {
+      hmacStart !== undefined &&
+      telemetry === undefined && {
         bodyCheck: (headers: HeaderSource) => startSignatureStream(readHeader(headers, config.signatureHeader), config.secrets),
       }),
     journaled: writer !== undefined,

@@ -5,6 +5,7 @@ import { createNodeHandler } from '../../adapters/node/index.js';
 import { internalsOf } from '../../src/adapter-kit/index.js';
 import { createReceiver, type Receiver } from '../../src/index.js';
 import type { ChunkCheck } from '../../src/intake/receiver-types.js';
+import { openTelemetry } from '../../src/otel/index.js';
 import { variantAPaid } from '../contract/fixtures.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 
@@ -135,9 +136,10 @@ describe('node:http adapter: the signature hashed as the body arrives', () => {
     expect(fed).toEqual([]);
   });
 
-  it('offers no body check where the signature covers more than the body (the timestamped scheme)', () => {
+  it('offers no body check where the signature covers more than the body (timestamped) or is verified in a span (telemetry)', () => {
     const receiver = createReceiver({ secret, signature: { scheme: 'timestamped', header: 'x-pix-signature' } });
     expect(internalsOf(receiver).bodyCheck).toBeUndefined();
+    expect(internalsOf(createReceiver({ secret, telemetry: openTelemetry() })).bodyCheck).toBeUndefined();
     expect(internalsOf(createReceiver({ secret })).bodyCheck).toBeTypeOf('function');
   });
 });
