@@ -2,7 +2,7 @@
 // hand-written verifying route (bare + the limit's work) and, on node:http, @octokit/webhooks'
 // createNodeMiddleware; autocannon in this process (the servers run in another), alternating the
 // routes (the order rotated every round). Every ratio is the median of per-round ratios, with its min–max over the rounds.
-import { bodies } from './lib/payloads.js';
+import { bodies, routeHeaders } from './lib/payloads.js';
 import { startServer } from './lib/child.js';
 import { load } from './load.js';
 import { median, quick, round, spread } from './lib/stats.js';
@@ -22,13 +22,7 @@ const plan = quick
     };
 const body = bodies.b350;
 // Every route gets the same headers: pixhook's X-Signature and octokit's GitHub headers (same HMAC).
-const headers = {
-  'content-type': 'application/json',
-  'x-signature': body.signature,
-  'x-hub-signature-256': body.signature,
-  'x-github-event': 'push',
-  'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
-};
+const headers = routeHeaders(body);
 
 const out = { plan, body: `${body.label}, ${body.bytes.length} B`, frameworks: {} };
 for (const framework of frameworks) {

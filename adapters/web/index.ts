@@ -27,17 +27,23 @@ export function createFetchHandler(receiver: Receiver, options: FetchHandlerOpti
   const core = internalsOf(receiver);
   refuseWithoutTls(core, 'a fetch handler');
   const requireWaitUntil = options.requireWaitUntil ?? isCloudflareWorkers();
+  // Without a runtime context (Node servers, Hono on Node), every request shares one options object.
+  const plain = { requireWaitUntil, keepAliveFix };
   return (request, given) => {
     const context = given as WebHandlerContext | undefined;
     const waitUntil = typeof context?.waitUntil === 'function' ? context.waitUntil : undefined;
+    const remoteAddress = typeof context?.remoteAddress === 'string' ? context.remoteAddress : undefined;
+    if (waitUntil === undefined && remoteAddress === undefined) return receiveWebRequest(core, request, plain);
     return receiveWebRequest(core, request, {
       ...(waitUntil && { waitUntil: (promise: Promise<unknown>) => waitUntil.call(context, promise) }),
-      ...(typeof context?.remoteAddress === 'string' && { remoteAddress: context.remoteAddress }),
+      ...(remoteAddress !== undefined && { remoteAddress }),
       requireWaitUntil,
-      keepAliveFix: 'Pass the Worker context: `fetch: (request, env, ctx) => handler(request, ctx)`.',
+      keepAliveFix,
     });
   };
 }
+
+const keepAliveFix = 'Pass the Worker context: `fetch: (request, env, ctx) => handler(request, ctx)`.';
 
 function isCloudflareWorkers(): boolean {
   return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';

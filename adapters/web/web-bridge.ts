@@ -1,5 +1,5 @@
-import { assertKeptAlive, refuseWithoutTls, surfaceSafely, type ReceiverInternals } from '../../src/adapter-kit/index.js';
-import { PixhookError, type ReceiveResult } from '../../src/index.js';
+import { assertKeptAlive, isPromise, refuseWithoutTls, surfaceSafely, type ReceiverInternals } from '../../src/adapter-kit/index.js';
+import { PixhookError, type ReceiveRequest, type ReceiveResult } from '../../src/index.js';
 
 // Edge-safe on purpose: no `node:` import and no Buffer, so Workers, Deno, Bun and Next's edge runtime load it.
 
@@ -76,9 +76,18 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
   return bytes;
 }
 
+// The core answers every reason with one headers object per receiver: the `Response` init around it
+// is built once per object and status, not per request (the runtime copies it into each Response).
+const inits = new WeakMap<Record<string, string>, ResponseInit>();
+
 /** The core's answer as a Web `Response`, unchanged. */
 function toWebResponse(result: ReceiveResult): Response {
-  return new Response(result.body, { status: result.status, headers: result.headers });
+  let init = inits.get(result.headers);
+  if (init === undefined || init.status !== result.status) {
+    init = { status: result.status, headers: result.headers };
+    inits.set(result.headers, init);
+  }
+  return new Response(result.body, init);
 }
 
 interface ReceiveWebOptions extends WebHandlerContext {
@@ -111,19 +120,29 @@ export async function receiveWebRequest(receiver: ReceiverInternals, request: Re
       return toWebResponse(receiver.reject('internal_error', (error as Error).message, from));
     }
   }
-  const result = await receiver.handle({
-    method: request.method,
-    headers: request.headers,
-    body: webBodyReader(request),
-    // Called as a method: a Worker's `ctx.waitUntil` throws when detached from `ctx`.
-    ...(waitUntil && { waitUntil: (promise: Promise<unknown>) => waitUntil(promise) }),
-    ...(options.remoteAddress !== undefined && { remoteAddress: options.remoteAddress }),
-    // The API Pix receiver reads the suffix and query; a Web request has no socket to vouch for a certificate.
-    ...(receiver.peer === true && {
-      url: request.url,
-      ...(options.remoteAddress !== undefined && { peer: { address: options.remoteAddress } }),
-    }),
-  });
+  const method = request.method;
+  const handed: ReceiveRequest = { method, headers: request.headers, body: webBodyReader(request) };
+  // Called as a method: a Worker's `ctx.waitUntil` throws when detached from `ctx`.
+  if (waitUntil) handed.waitUntil = (promise: Promise<unknown>) => waitUntil(promise);
+  if (options.remoteAddress !== undefined) handed.remoteAddress = options.remoteAddress;
+  // The API Pix receiver reads the suffix and query; a Web request has no socket to vouch for a certificate.
+  if (receiver.peer === true) {
+    handed.url = request.url;
+    if (options.remoteAddress !== undefined) handed.peer = { address: options.remoteAddress };
+  }
+  // A receiver whose signature covers the body (the one that offers a body check) reads the bytes first: read
+  // here, they reach the core in hand, which then answers in one synchronous pass instead of a chain of awaits.
+  // A failed read is handed over as the failing reader, answered exactly as before. Anything but POST reads nothing.
+  if (receiver.bodyCheck !== undefined && (method === 'POST' || method.toUpperCase() === 'POST')) {
+    const read = handed.body as (limit: number) => Promise<Uint8Array>;
+    try {
+      handed.body = await read(receiver.maxBodyBytes);
+    } catch (error) {
+      handed.body = () => Promise.reject(error as Error);
+    }
+  }
+  const handled = receiver.handle(handed);
+  const result = isPromise(handled) ? await handled : handled;
   if (result.error) surfaceSafely(options.surface, result.error);
   return toWebResponse(result);
 }

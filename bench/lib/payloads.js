@@ -53,3 +53,14 @@ export const bodies = {
   b350: { label: 'Variant B transaction_paid', ...signed(variantB()) },
   a8k: { label: 'Variant A transaction_paid + items', ...signed(variantA(), 8192) },
 };
+
+/** The headers every route of the adapter benches gets: pixhook's X-Signature and octokit's GitHub headers (same HMAC). */
+export function routeHeaders(body) {
+  return {
+    'content-type': 'application/json',
+    'x-signature': body.signature,
+    'x-hub-signature-256': body.signature,
+    'x-github-event': 'push',
+    'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+  };
+}

@@ -19,7 +19,8 @@ export type { NodeRequest, NodeRequestInfo } from './node-bridge.js';
  * adapters given the copy call `receive` on their fast path; handlers and metrics stay the original's.
  */
 export function withReceive(receiver: Receiver, receive: (request: ReceiveRequest) => Promise<ReceiveResult>): Receiver {
-  return withInternals({ ...receiver, receive }, { ...internalsOf(receiver), handle: receive });
+  // No body check: `receive` verifies the whole body itself.
+  return withInternals({ ...receiver, receive }, { ...internalsOf(receiver), handle: receive, bodyCheck: undefined });
 }
 
 /**

@@ -4,7 +4,7 @@ import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { PeerConnection, PeerTls } from '../intake/peer-connection.js';
 import type { ReceiveRequest } from '../intake/receiver-types.js';
 import type { ReceiveResult } from '../intake/receive-answer.js';
-import type { ReceiverInternals } from '../intake/receiver-types.js';
+import type { ChunkCheck, ReceiverInternals } from '../intake/receiver-types.js';
 import { isPlainHost } from '../shared/loopback.js';
 import { isPromise } from '../shared/maybe-promise.js';
 import { PixhookError } from '../shared/pixhook-error.js';
@@ -20,8 +20,11 @@ const nodeFix =
   'Something read the request stream before pixhook (a body parser or a logging middleware). Hand the untouched ' +
   'request to the pixhook handler, or keep the exact bytes in req.rawBody.';
 
-/** How a Node request's body arrived: its bytes, or the failure the core answers with its reason and message. */
-type BodyDone = (error: PixhookError | undefined, bytes?: Uint8Array) => void;
+/**
+ * How a Node request's body arrived: its bytes, or the failure the core answers with its reason and message;
+ * with a `check` when the receiver's signature was computed over exactly these bytes as they arrived.
+ */
+type BodyDone = (error: PixhookError | undefined, bytes?: Uint8Array, check?: ChunkCheck) => void;
 
 /**
  * Reads the body every Node-based adapter hands to the core: the raw bytes a framework kept, or the
@@ -29,7 +32,7 @@ type BodyDone = (error: PixhookError | undefined, bytes?: Uint8Array) => void;
  * the adapter's own advice for a body parser that ran first. Callbacks, no promise: on the hot path
  * the core then answers in the stream's own `'end'` turn.
  */
-function readNodeBody(req: NodeRequest, limit: number, fix: string, stringBodyIsRaw: boolean, done: BodyDone): void {
+function readNodeBody(receiver: ReceiverInternals, req: NodeRequest, fix: string, stringBodyIsRaw: boolean, done: BodyDone): void {
   const kept = keptBytes(req.rawBody) ?? (stringBodyIsRaw || typeof req.body !== 'string' ? keptBytes(req.body) : undefined);
   if (kept) return done(undefined, kept);
   // Express 4 sets `req.body = {}` without reading when the content type does not match, so only a
@@ -37,15 +40,18 @@ function readNodeBody(req: NodeRequest, limit: number, fix: string, stringBodyIs
   if (wasConsumed(req) || (!stringBodyIsRaw && typeof req.body === 'string')) {
     return done(new PixhookError('body_already_parsed', `${alreadyParsed} ${fix}`));
   }
-  readStream(req, limit, fix, done);
+  readStream(req, receiver, fix, done);
 }
 
 /**
  * The stream's bytes, with `'data'`/`'end'` listeners: a declared length over the limit fails before
  * a byte is read, a single chunk of the declared length is used as is, and more than the limit (or
- * than declared) stops the read. Cheaper than a generic stream reader per request.
+ * than declared) stops the read. Cheaper than a generic stream reader per request. Where the receiver
+ * offers a body check, its signature header is read before the first byte and every kept chunk is
+ * hashed as it arrives, so the digest is ready at `'end'`.
  */
-function readStream(req: NodeRequest, limit: number, fix: string, done: BodyDone): void {
+function readStream(req: NodeRequest, receiver: ReceiverInternals, fix: string, done: BodyDone): void {
+  const limit = receiver.maxBodyBytes;
   const header = req.headers['content-length'];
   const declared = header === undefined ? undefined : Number(header);
   if (declared !== undefined && !(Number.isSafeInteger(declared) && declared >= 0)) {
@@ -56,6 +62,7 @@ function readStream(req: NodeRequest, limit: number, fix: string, done: BodyDone
     return done(new PixhookError('body_too_large', 'The body is larger than this receiver accepts.'));
   }
   if (!req.readable) return done(new PixhookError('body_already_parsed', `${alreadyParsed} ${fix}`));
+  const check = receiver.bodyCheck?.(req.headers);
   let first: Buffer | undefined;
   let chunks: Buffer[] | undefined;
   let total = 0;
@@ -80,6 +87,7 @@ function readStream(req: NodeRequest, limit: number, fix: string, done: BodyDone
     if (total > limit) return fail(new PixhookError('body_too_large', 'The body is larger than this receiver accepts.'));
     if (declared !== undefined && total > declared)
       return fail(new PixhookError('body_unreadable', 'The body is longer than its Content-Length.'));
+    if (check !== undefined) check.update(chunk);
     if (first === undefined) first = chunk;
     else (chunks ??= [first]).push(chunk);
   });
@@ -87,7 +95,8 @@ function readStream(req: NodeRequest, limit: number, fix: string, done: BodyDone
     if (finished) return;
     if (declared !== undefined && total !== declared)
       return finish(new PixhookError('body_unreadable', 'The body ended before its Content-Length.'));
-    finish(undefined, chunks ? Buffer.concat(chunks, total) : (first ?? new Uint8Array(0)));
+    finished = true;
+    done(undefined, chunks ? Buffer.concat(chunks, total) : (first ?? new Uint8Array(0)), check);
   });
   req.on('error', onError);
   req.on('aborted', onError);
@@ -107,24 +116,46 @@ function keptBytes(value: unknown): Uint8Array | undefined {
 }
 
 // The core answers every reason with one headers object per receiver; the written headers (with the
-// body's Content-Length, so no chunked framing) are built once per object, not per request. An object,
-// never Node's flat [name, value, …] list: wrappers of `writeHead` (Next's Pages response, on-headers in
-// morgan or compression) read a list as [name, value] pairs and scramble it.
-const writtenHeaders = new WeakMap<Record<string, string>, { body: string; headers: Record<string, string> }>();
+// body's Content-Length, so no chunked framing) are built once per object, not per request, in both
+// forms: Node's own `writeHead` takes the flat [name, value, …] list (no walk over an object's keys),
+// and a wrapped one (Next's Pages response, on-headers in morgan or compression), which may read a
+// list as [name, value] pairs and scramble it, gets the object.
+interface WrittenHeaders {
+  body: string;
+  headers: Record<string, string>;
+  flat: string[];
+}
+const writtenHeaders = new WeakMap<Record<string, string>, WrittenHeaders>();
 
-function headersOf(result: ReceiveResult): Record<string, string> {
+function headersOf(result: ReceiveResult): WrittenHeaders {
   const cached = writtenHeaders.get(result.headers);
-  if (cached !== undefined && cached.body === result.body) return cached.headers;
+  if (cached !== undefined && cached.body === result.body) return cached;
   const headers = { ...result.headers, 'content-length': String(Buffer.byteLength(result.body)) };
+  const written = { body: result.body, headers, flat: Object.entries(headers).flat() };
   // A message of the answer's own (rare) makes a body of its own: keep the reason's usual one cached.
-  if (cached === undefined) writtenHeaders.set(result.headers, { body: result.body, headers });
-  return headers;
+  if (cached === undefined) writtenHeaders.set(result.headers, written);
+  return written;
+}
+
+// Node's own ServerResponse#writeHead, read without a static `node:` import: the kit loads on edge
+// runtimes too, and Next's edge runtime throws on any use of `process.getBuiltinModule`.
+const nodeWriteHead = loadNodeWriteHead();
+
+function loadNodeWriteHead(): unknown {
+  try {
+    type Http = { ServerResponse?: { prototype: { writeHead: unknown } } };
+    const host = globalThis as { process?: { getBuiltinModule?: (id: string) => Http | undefined } };
+    return host.process?.getBuiltinModule?.('node:http')?.ServerResponse?.prototype.writeHead;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes the core's answer to a Node response, unchanged. A response that cannot be written is destroyed. */
 function writeNodeResult(res: ServerResponse, result: ReceiveResult): void {
   try {
-    res.writeHead(result.status, headersOf(result));
+    const written = headersOf(result);
+    res.writeHead(result.status, res.writeHead === nodeWriteHead ? written.flat : written.headers);
     res.end(result.body);
   } catch {
     res.destroy();
@@ -159,9 +190,9 @@ export function serveNodeRequest(
   // Anything but POST is answered 405 by the core before it looks at a body: read nothing.
   if (req.method !== 'POST') return handOver(receiver, req, res, options, settled, undefined);
   try {
-    readNodeBody(req, receiver.maxBodyBytes, options.fix ?? nodeFix, options.stringBodyIsRaw ?? true, (error, bytes) =>
+    readNodeBody(receiver, req, options.fix ?? nodeFix, options.stringBodyIsRaw ?? true, (error, bytes, check) =>
       // A body that failed is handed over as a failing reader: the core answers it with its reason and the adapter's message.
-      handOver(receiver, req, res, options, settled, error ? () => Promise.reject(error) : bytes),
+      handOver(receiver, req, res, options, settled, error ? () => Promise.reject(error) : bytes, check),
     );
   } catch (error) {
     settled(error);
@@ -176,6 +207,7 @@ function handOver(
   options: NodeRequestOptions,
   settled: (error?: unknown) => void,
   body: ReceiveRequest['body'],
+  check?: ChunkCheck,
 ): void {
   try {
     const request: ReceiveRequest = options.waitUntil
@@ -191,7 +223,7 @@ function handOver(
       if (req.url !== undefined) request.url = req.url;
       request.peer = peerOf(req.socket);
     }
-    const handled = receiver.handle(request);
+    const handled = receiver.handle(request, check);
     if (isPromise(handled)) handled.then((result) => written(res, options, settled, result)).catch(settled);
     else written(res, options, settled, handled);
   } catch (error) {

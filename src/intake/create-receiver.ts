@@ -17,7 +17,9 @@ import { createAnswers, type ReceiveResult } from './receive-answer.js';
 import { keepInvalid } from './keep-invalid.js';
 import { withInternals } from './receiver-internals.js';
 import { publicReceiver } from './receiver-over.js';
-import type { Receiver, ReceiveRequest } from './receiver-types.js';
+import type { ChunkCheck, Receiver, ReceiveRequest } from './receiver-types.js';
+import { hmacStart } from '../signature/hmac-sha256.js';
+import { SignatureStream, startSignatureStream } from '../signature/signature-stream.js';
 import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
 import { deliveryEntry, type JournaledDelivery } from '../journal/entries.js';
 import { refuseIgnoredWithProcessing, resolveIntakeOptions, type InvalidHandler, type ReceiverOptions } from './receiver-options.js';
@@ -64,7 +66,9 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       });
 
     // 3. The signature, over those bytes, before anything is parsed; the scheme's own message is the answer's.
+    // An adapter that read a stream already hashed exactly these bytes as they arrived: only the digests are compared.
     delivery.bytes = body.bytes;
+    if (delivery.check instanceof SignatureStream) return verified(delivery.check.end(), delivery);
     const signature = readHeader(delivery.request.headers, config.signatureHeader);
     return andThen(config.verify({ body: body.bytes, signature, secret: config.secrets }), verified, undefined, delivery);
   }
@@ -134,8 +138,9 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   }
 
   /** The pipeline, its answer counted and logged; synchronous when every step was. Never throws or rejects. */
-  function handleNow(request: ReceiveRequest): MaybePromise<ReceiveResult> {
+  function handleNow(request: ReceiveRequest, check?: ChunkCheck): MaybePromise<ReceiveResult> {
     const delivery = new Delivery(request, writer);
+    if (check !== undefined) delivery.check = check;
     let running: MaybePromise<ReceiveResult>;
     try {
       running = pipeline(delivery);
@@ -173,8 +178,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     return handleNow(request);
   }
 
-  const handle = (request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult> =>
-    telemetry !== undefined ? traceDelivery(telemetry, request, processing.mode, receiveUntraced) : handleNow(request);
+  const handle = (request: ReceiveRequest, check?: ChunkCheck): ReceiveResult | Promise<ReceiveResult> =>
+    telemetry !== undefined ? traceDelivery(telemetry, request, processing.mode, receiveUntraced) : handleNow(request, check);
   const receiver = publicReceiver({ processing, ownsProcessing: !options.processing, invalidHandlers, handle, answers });
   return withInternals(receiver, {
     mode: processing.mode,
@@ -183,6 +188,13 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     signatureHeader: config.signatureHeader,
     processing,
     handle,
+    // The sha256 scheme on node:crypto: the adapter hashes the body as it arrives (a timestamped one signs more than the
+    // body). Not under telemetry: its traced path verifies the whole body inside the delivery's span.
+    ...(config.signatureScheme === 'sha256' &&
+      hmacStart !== undefined &&
+      telemetry === undefined && {
+        bodyCheck: (headers: HeaderSource) => startSignatureStream(readHeader(headers, config.signatureHeader), config.secrets),
+      }),
     journaled: writer !== undefined,
     reject: (reason, hint, request) => {
       const result = answer(reason, hint === undefined ? {} : { hint });
@@ -204,6 +216,8 @@ class Delivery implements DeliveryContext, JournaledDelivery {
   event: PixEvent | UnknownEvent | undefined = undefined;
   body: string | undefined = undefined;
   verified = false;
+  /** The body's signature as an adapter computed it while reading (`ReceiverInternals.bodyCheck`). */
+  check: ChunkCheck | undefined = undefined;
   readonly startedAt = performance.now();
   readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   readonly replayOf: string | undefined;

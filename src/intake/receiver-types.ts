@@ -36,6 +36,11 @@ export interface ReceiveRequest {
   peer?: PeerConnection;
 }
 
+/** A body's signature computed as its bytes arrive: fed by an adapter, judged by the receiver that made it. */
+export interface ChunkCheck {
+  update(chunk: Uint8Array): void;
+}
+
 /**
  * What a merchant calls on a receiver. The adapters' fast path (`handle`, `reject`, the body limit…)
  * is not on it: it is the `internals` of an `InternalReceiver`, which `src/adapter-kit` reads through `internalsOf`.
@@ -88,7 +93,14 @@ export interface ReceiverInternals {
    * `receive`, answering synchronously when every step was synchronous (bytes in hand, node:crypto,
    * an in-process store, synchronous handlers): the adapters' fast path. Never throws or rejects.
    */
-  handle(request: ReceiveRequest): ReceiveResult | Promise<ReceiveResult>;
+  handle(request: ReceiveRequest, check?: ChunkCheck): ReceiveResult | Promise<ReceiveResult>;
+  /**
+   * Present when the body's signature can be computed as its bytes arrive (node:crypto, `sha256=`): an
+   * adapter that reads a stream calls it with the headers before the first byte, feeds every chunk it
+   * keeps (in order, and nothing else), then hands the check to `handle` beside exactly those bytes.
+   * Undefined when it answers undefined: the core then verifies the whole body, as always.
+   */
+  readonly bodyCheck?: (headers: HeaderSource) => ChunkCheck | undefined;
   /** True with a journal: adapters then pass `remoteAddress` (and skip reading it otherwise). */
   readonly journaled: boolean;
   /** True when the receiver decides on the connection (`pixhook/api-pix`): adapters then pass `url` and `peer`. */

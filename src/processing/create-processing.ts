@@ -128,22 +128,23 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     if (result !== 'claimed') order.leave(run);
     if (result === 'done') return book === undefined ? { reason: 'duplicate', key: run.key } : bookStage!.retryOfHeld(book, run);
     if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
-    return inOrder(run, claimedInOrder);
+    return andThen(order.enter(run), enteredClaimed, enterFailed, run);
   }
 
-  /** The resource's lease, before the book decides; 503 `resource_busy` (the claim given back) past `orderWaitMs`. */
-  function inOrder(run: Run, next: (run: Run) => MaybePromise<AcceptResult>): MaybePromise<AcceptResult> {
-    const busy = (hint?: string): Promise<AcceptResult> =>
-      run.release().then(() => ({
-        reason: hint === undefined ? 'resource_busy' : 'store_unavailable',
-        key: run.key,
-        ...(hint !== undefined && { hint }),
-      }));
-    return andThen(
-      order.enter(run),
-      (entered) => (entered ? next(run) : busy()),
-      (error) => busy('resource order: ' + describeError(error)),
-    );
+  // The resource's lease, before the book decides; 503 `resource_busy` (the claim given back) past `orderWaitMs`.
+  // Made once, not per delivery.
+  const enteredClaimed = (entered: boolean, run: Run): MaybePromise<AcceptResult> => (entered ? claimedInOrder(run) : busy(run));
+
+  function enterFailed(error: unknown, run: Run): Promise<AcceptResult> {
+    return busy(run, 'resource order: ' + describeError(error));
+  }
+
+  function busy(run: Run, hint?: string): Promise<AcceptResult> {
+    return run.release().then(() => ({
+      reason: hint === undefined ? 'resource_busy' : 'store_unavailable',
+      key: run.key,
+      ...(hint !== undefined && { hint }),
+    }));
   }
 
   function claimedInOrder(run: Run): MaybePromise<AcceptResult> {

@@ -93,6 +93,9 @@ export function orderLeasesOf(store: DedupeStore, book?: object): OrderLeases {
   return registerOrderLeases(store, leases) && leases;
 }
 
+/** A prefetched answer as a take's: a fence, or nothing taken. */
+const fenceOnly = (fence: Taken): Taken => (isFence(fence) ? fence : undefined);
+
 export function resourceOf(event: PixEvent): string {
   return event.kind === 'transaction' ? resourceKey('transaction', event.transaction.id) : resourceKey('transfer', event.transfer.id);
 }
@@ -240,7 +243,7 @@ export function createResourceOrder(config: {
       run.early = undefined;
       const resource = early === undefined ? resourceOf(run.event) : early.resource;
       // A prefetched 'done' / 'in_flight' cannot happen here: the claim was taken (only claimed runs enter).
-      const first = early === undefined ? undefined : andThen(early.fence, (fence) => (isFence(fence) ? fence : undefined));
+      const first = early === undefined ? undefined : andThen(early.fence, fenceOnly);
       const taking = take(resource, run.owner, config.orderWaitMs, first);
       // Taken in this turn (in-process leases): no renewal until the run outlives it, when `hold` starts one,
       // as the claim's own. A lease taken later (a remote store) is renewed from the take.

@@ -26,7 +26,13 @@ function nodeSign(crypto: typeof NodeCrypto): HmacSigner {
   return (secret, body) => Promise.resolve(crypto.createHmac('sha256', secret).update(body).digest());
 }
 
-function nodeVerifySync(crypto: typeof NodeCrypto) {
+/** An HMAC-SHA256 in progress: fed bytes, then its digest (node:crypto's `Hmac`, as far as pixhook uses it). */
+export interface HmacState {
+  update(data: Uint8Array): unknown;
+  digest(): Uint8Array;
+}
+
+function nodeHmacStart(crypto: typeof NodeCrypto): (secret: string) => HmacState {
   // A KeyObject per secret, made once: createHmac with a key object skips re-importing the key (~0.25 µs).
   const keys = new Map<string, NodeCrypto.KeyObject>();
   const keyOf = (secret: string) => {
@@ -37,9 +43,22 @@ function nodeVerifySync(crypto: typeof NodeCrypto) {
     }
     return key;
   };
+  return (secret) => crypto.createHmac('sha256', keyOf(secret));
+}
+
+/** Starts an HMAC-SHA256 keyed by `secret`, where node:crypto exists (undefined on edge runtimes): the streaming verifier feeds it chunks. */
+export const hmacStart = nodeCrypto ? nodeHmacStart(nodeCrypto) : undefined;
+
+/** Constant-time equality of a computed digest and the given one (node:crypto's `timingSafeEqual`). */
+export function digestsEqual(expected: Uint8Array, given: Uint8Array): boolean {
+  return expected.length === given.length && nodeCrypto!.timingSafeEqual(expected, given);
+}
+
+function nodeVerifySync(start: (secret: string) => HmacState) {
   return (secret: string, body: Uint8Array, signature: Uint8Array): boolean => {
-    const expected = crypto.createHmac('sha256', keyOf(secret)).update(body).digest();
-    return expected.length === signature.length && crypto.timingSafeEqual(expected, signature);
+    const state = start(secret);
+    state.update(body);
+    return digestsEqual(state.digest(), signature);
   };
 }
 
@@ -56,7 +75,7 @@ export const webVerify: HmacVerifier = async (secret, body, signature) =>
 
 export const hmacSign: HmacSigner = nodeCrypto ? nodeSign(nodeCrypto) : webSign;
 /** Synchronous verification, where node:crypto exists (undefined on edge runtimes). */
-export const hmacVerifySync = nodeCrypto ? nodeVerifySync(nodeCrypto) : undefined;
+export const hmacVerifySync = hmacStart ? nodeVerifySync(hmacStart) : undefined;
 export const hmacVerify: HmacVerifier = hmacVerifySync
   ? (secret, body, signature) => Promise.resolve(hmacVerifySync(secret, body, signature))
   : webVerify;

@@ -52,23 +52,8 @@ export function verifySignatureNow(input: VerifySignatureInput): SignatureResult
 
 /** `verifySignatureNow` for secrets already checked (the receiver checks its own once, at construction). */
 export function verifyCheckedSecret(input: VerifySignatureInput): SignatureResult | Promise<SignatureResult> {
-  const header = input.signature?.trim();
-  if (!header) return fail('signature_missing', 'The X-Signature header is missing.');
-
-  // One pass checks and decodes the hex digits.
-  const given =
-    header.length === signaturePrefix.length + digestHexLength &&
-    (header.startsWith(signaturePrefix) || header.slice(0, signaturePrefix.length).toLowerCase() === signaturePrefix)
-      ? decodeHex(header, signaturePrefix.length)
-      : undefined;
-  if (given === undefined) {
-    return fail(
-      'signature_malformed',
-      'The X-Signature header must be "sha256=" followed by 64 hexadecimal characters.',
-      // Node joins repeated headers with ", ": the value then holds two signatures.
-      header.includes(',') ? 'Several X-Signature headers arrived (joined with ", "); the sender must send one.' : undefined,
-    );
-  }
+  const given = givenDigest(input.signature);
+  if (!(given instanceof Uint8Array)) return given;
 
   const body: unknown = input.body;
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) {
@@ -86,6 +71,24 @@ export function verifyCheckedSecret(input: VerifySignatureInput): SignatureResul
     return fail('signature_mismatch', mismatchMessage, secretHint(secretList(input.secret)));
   }
   return verifyWithWebCrypto(bytes, given, secretList(input.secret));
+}
+
+/** The header's digest, decoded (one pass checks and decodes the hex digits), or why it is none. */
+export function givenDigest(signature: string | null | undefined): Uint8Array | SignatureResult {
+  const header = signature?.trim();
+  if (!header) return fail('signature_missing', 'The X-Signature header is missing.');
+  const given =
+    header.length === signaturePrefix.length + digestHexLength &&
+    (header.startsWith(signaturePrefix) || header.slice(0, signaturePrefix.length).toLowerCase() === signaturePrefix)
+      ? decodeHex(header, signaturePrefix.length)
+      : undefined;
+  if (given !== undefined) return given;
+  return fail(
+    'signature_malformed',
+    'The X-Signature header must be "sha256=" followed by 64 hexadecimal characters.',
+    // Node joins repeated headers with ", ": the value then holds two signatures.
+    header.includes(',') ? 'Several X-Signature headers arrived (joined with ", "); the sender must send one.' : undefined,
+  );
 }
 
 /** The secrets as a list, made only off the one-secret fast path. */
