@@ -2,6 +2,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { freePort } from './free-port.js';
 import { spawnRedisServer } from './redis-server.js';
 
@@ -24,10 +25,14 @@ export interface RedisCluster {
 export async function startRedisCluster(): Promise<RedisCluster> {
   const dir = await mkdtemp(join(tmpdir(), 'pixhook-redis-cluster-'));
   await chmod(dir, 0o755);
-  const ports = [await freePort(), await freePort(), await freePort()];
+  const ports: number[] = [];
   const children: ChildProcess[] = [];
   try {
-    for (const port of ports) children.push(await startNode(port, dir));
+    for (let i = 0; i < 3; i++) {
+      const node = await startNodeOnFreePort(dir);
+      ports.push(node.port);
+      children.push(node.child);
+    }
     const create = spawnSync(
       'redis-cli',
       ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'],
@@ -56,6 +61,35 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+// A port probed free can be taken by another test's server before redis-server binds it (files run in parallel),
+// and a node also binds its cluster bus at port + 10 000: pick ports whose bus fits and is free, and try again with
+// another port when the bind loses that race.
+async function startNodeOnFreePort(dir: string): Promise<{ port: number; child: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freeClusterPort();
+    try {
+      return { port, child: await startNode(port, dir) };
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes('Address already in use')) throw error;
+    }
+  }
+}
+
+async function freeClusterPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port + 10_000 <= 65_535 && (await isFree(port + 10_000))) return port;
+  }
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }
 
 async function startNode(port: number, dir: string): Promise<ChildProcess> {

@@ -25,9 +25,9 @@ export interface RedisServer {
 
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const dir = await mkdtemp(join(tmpdir(), 'pixhook-redis-'));
-  const port = await freePort();
+  let port = await freePort();
   const persistence = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-  const args = [
+  const argsFor = (port: number) => [
     '--port',
     String(port),
     '--bind',
@@ -45,7 +45,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
 
   async function start(): Promise<void> {
     if (child) return;
-    const ready = spawnRedisServer(args, 'redis-server');
+    const ready = spawnRedisServer(argsFor(port), 'redis-server');
     child = ready.child;
     await ready.started;
   }
@@ -61,7 +61,18 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     });
   }
 
-  await start();
+  // A port probed free can be taken by another test's server before redis-server binds it (files run in
+  // parallel): the first start tries another port when it loses that race. A restart keeps its port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      child = undefined;
+      if (attempt >= 5 || !String(error).includes('Address already in use')) throw error;
+      port = await freePort();
+    }
+  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
