@@ -12,7 +12,8 @@ export interface HeldClaim {
 
 export interface ClaimKeeper {
   /**
-   * Renews `claim` from now until it is dropped. A run settled in the turn its claim was taken needs
+   * Renews `claim` from now until it is dropped (an in-process store's claim is pinned instead: it does
+   * not lapse while its run lives, however late a renewal would fire). A run settled in the turn its claim was taken needs
    * no renewal: inline mode holds a claim only once its run goes asynchronous (still that turn).
    */
   hold(claim: HeldClaim): void;
@@ -48,13 +49,28 @@ export function createClaimKeeper(store: DedupeStore, ttlMs: number): ClaimKeepe
   }
 
   function lose(renewal: Renewal): void {
-    if (!held.delete(renewal.claim)) return;
-    renewal.claim.lost = true;
+    if (held.delete(renewal.claim)) abandon(renewal.claim);
+  }
+
+  function abandon(claim: HeldClaim): void {
+    claim.lost = true;
     try {
-      renewal.claim.onLost?.();
+      claim.onLost?.();
     } catch {
       // The run's own abort must not stop the other renewals.
     }
+  }
+
+  /** An in-process store's claim is pinned for as long as its run lives: no renewal can come too late. */
+  function pin(claim: HeldClaim): void {
+    let pinned: boolean;
+    try {
+      pinned = store.pin!(claim.key, claim.owner);
+    } catch {
+      pinned = false;
+    }
+    // Already lapsed or taken (it cannot be, in the turn it was claimed): the run must not go on.
+    if (!pinned) abandon(claim);
   }
 
   function renew(renewal: Renewal, now: number): void {
@@ -94,6 +110,7 @@ export function createClaimKeeper(store: DedupeStore, ttlMs: number): ClaimKeepe
 
   return {
     hold(claim) {
+      if (store.pin !== undefined) return pin(claim);
       if (!held.has(claim)) start(claim, Date.now());
     },
     drop(claim) {

@@ -20,6 +20,14 @@ export interface DedupeStore {
   release(key: string, owner: string): void | Promise<void>;
   /** Renews `owner`'s claim to `ttlMs` from now; false when `owner` no longer holds it. */
   extend(key: string, owner: string, ttlMs: number): boolean | Promise<boolean>;
+  /**
+   * In-process stores: keeps `owner`'s claim from lapsing by the clock until it is completed or released
+   * (false when `owner` no longer holds it). The claim keeper calls it instead of renewing on a timer: the
+   * run lives in this process, so a late renewal (an event loop stalled past the TTL) must not let a retry
+   * run the event a second time while the first run still lives. Stores shared between processes have no
+   * `pin`: their TTL is what frees the claim of a process that died.
+   */
+  pin?(key: string, owner: string): boolean;
   /** True for in-process stores, whose calls need no timeout. */
   readonly local?: boolean;
   /** Where this store keeps verified deliveries that could not be read as events (Redis stores have one). */

@@ -6,6 +6,7 @@ export interface MemoryDedupeStore extends DedupeStore {
   complete(key: string, owner: string, ttlMs: number): boolean;
   release(key: string, owner: string): void;
   extend(key: string, owner: string, ttlMs: number): boolean;
+  pin(key: string, owner: string): boolean;
   /** Keys held now, expired ones included until their generation is dropped (at most 2 × `max`). */
   readonly size: number;
 }
@@ -42,9 +43,15 @@ export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): Memor
   const msNow = () => Math.ceil(clock.now());
   let young = new Map<string, Entry>();
   let old = new Map<string, Entry>();
+  // Claims of live runs (`pin`): they lapse neither by the clock nor with a dropped generation.
+  const pinned = new Map<string, Claim>();
 
   /** The key's live entry; an expired one reads as absent. */
   function lookup(key: string, now: number): Entry | undefined {
+    if (pinned.size !== 0) {
+      const claim = pinned.get(key);
+      if (claim !== undefined) return claim;
+    }
     let entry = young.get(key);
     if (entry === undefined) entry = old.get(key);
     if (entry === undefined) return undefined;
@@ -61,6 +68,7 @@ export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): Memor
 
   // Both generations: an older entry must not resurface once the newer one is gone.
   function remove(key: string): void {
+    if (pinned.size !== 0) pinned.delete(key);
     young.delete(key);
     old.delete(key);
   }
@@ -82,6 +90,7 @@ export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): Memor
       const now = msNow();
       const entry = lookup(key, now);
       if (entry !== undefined && typeof entry !== 'number' && entry.owner !== owner) return false;
+      if (pinned.size !== 0) pinned.delete(key);
       put(key, now + ttlMs);
       return true;
     },
@@ -95,6 +104,12 @@ export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): Memor
       if (entry === undefined || typeof entry === 'number' || entry.owner !== owner) return false;
       entry.until = now + ttlMs;
       put(key, entry); // Into the young generation: a renewed claim must outlive older keys.
+      return true;
+    },
+    pin(key, owner) {
+      const entry = lookup(key, msNow());
+      if (entry === undefined || typeof entry === 'number' || entry.owner !== owner) return false;
+      pinned.set(key, entry);
       return true;
     },
   };

@@ -53,4 +53,34 @@ describe('memoryDedupeStore', () => {
     expect(store.claim('k', 'b', 20)).toBe('claimed');
     expect(store.complete('k', 'a', 1000)).toBe(false);
   });
+
+  it('a pinned claim (its run lives in this process) lapses neither by the clock nor with its generation', async () => {
+    const store = memoryDedupeStore({ max: 2 });
+    expect(store.claim('k', 'a', 20)).toBe('claimed');
+    expect(store.pin('k', 'b')).toBe(false); // another owner's claim is not pinned
+    expect(store.pin('k', 'a')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    for (let i = 0; i < 6; i++) store.complete(`filler-${i}`, 'o', 60_000);
+    expect(store.claim('k', 'b', 20)).toBe('in_flight');
+    expect(store.extend('k', 'b', 20)).toBe(false);
+    expect(store.complete('k', 'b', 1000)).toBe(false);
+    // Its completion ends the pin: the done mark answers, by its own TTL.
+    expect(store.complete('k', 'a', 20)).toBe(true);
+    expect(store.claim('k', 'b', 20)).toBe('done');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(store.claim('k', 'b', 20)).toBe('claimed');
+    expect(store.pin('gone', 'a')).toBe(false);
+  });
+
+  it('a released pinned claim is gone: the retry claims it', () => {
+    const store = memoryDedupeStore();
+    expect(store.claim('k', 'a', 60_000)).toBe('claimed');
+    expect(store.pin('k', 'a')).toBe(true);
+    store.release('k', 'b'); // not its owner: still pinned
+    expect(store.claim('k', 'b', 60_000)).toBe('in_flight');
+    store.release('k', 'a');
+    expect(store.claim('k', 'b', 60_000)).toBe('claimed');
+    expect(store.complete('k', 'b', 60_000)).toBe(true);
+    expect(store.pin('k', 'b')).toBe(false); // a done key is not a claim
+  });
 });
