@@ -342,7 +342,7 @@ for (const [label, key, target] of pspRows) {
 }
 lines.push(
   '',
-  `Targets (issue 38): Asaas, PagBank, Woovi ${goal('asaas_vs_gateway')} the gateway's cost (gateway req/s ÷ the PSP's, per round, as section 9); ` +
+  `Targets (issue 38): Asaas ${goal('asaas_vs_gateway')}, PagBank ${goal('pagbank_vs_gateway')}, Woovi ${goal('woovi_vs_gateway')} the gateway's cost (gateway req/s ÷ the PSP's, per round, as section 9); ` +
     `Mercado Pago ${goal('mercado_pago_cpu_vs_gateway')} the gateway's server CPU per delivery (from \`/proc/<pid>/stat\` of the server process; the emulator runs in its own process, so its CPU is excluded, and the receiver's GET client is included), the gateway run again right after it at its delivery rate (a server less loaded spends more CPU per request). ` +
     'Every body is padded to the same size; each delivery claims a fresh dedupe key.',
 );
