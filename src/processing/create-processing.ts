@@ -128,12 +128,20 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     if (result !== 'claimed') order.leave(run);
     if (result === 'done') return book === undefined ? { reason: 'duplicate', key: run.key } : bookStage!.retryOfHeld(book, run);
     if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
-    return andThen(order.enter(run), enteredClaimed, enterFailed, run);
+    const entering = order.enter(run);
+    // The delivery waits for its resource's lease (another event of it runs, or a remote store answers): its claim
+    // is held (pinned in process, renewed elsewhere) from now on, so a wait or a stall past claimTtlMs never lets
+    // a retry claim and run it too.
+    if (isPromise(entering)) run.hold();
+    return andThen(entering, enteredClaimed, enterFailed, run);
   }
 
   // The resource's lease, before the book decides; 503 `resource_busy` (the claim given back) past `orderWaitMs`.
   // Made once, not per delivery.
-  const enteredClaimed = (entered: boolean, run: Run): MaybePromise<AcceptResult> => (entered ? claimedInOrder(run) : busy(run));
+  // A claim that could not be renewed while the delivery waited (a remote store) may be another run's now: never run it.
+  const lostWhileWaiting = 'dedupe claim: could not be renewed while the delivery waited for its resource order';
+  const enteredClaimed = (entered: boolean, run: Run): MaybePromise<AcceptResult> =>
+    !entered ? busy(run) : run.lost ? busy(run, lostWhileWaiting) : claimedInOrder(run);
 
   function enterFailed(error: unknown, run: Run): Promise<AcceptResult> {
     return busy(run, 'resource order: ' + describeError(error));
