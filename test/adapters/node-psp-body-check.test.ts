@@ -1,7 +1,6 @@
-import { createServer, request, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeHandler } from '../../adapters/node/index.js';
+import { sendInParts, split } from '../helpers/send-in-parts.js';
 import { internalsOf } from '../../src/adapter-kit/index.js';
 import type { ChunkCheck } from '../../src/intake/receiver-types.js';
 import { createPspReceiver } from '../../src/psp/index.js';
@@ -46,37 +45,6 @@ function spyChecks(receiver: Receiver) {
   return { fed, nextChunk, started: () => started, ended: () => ended };
 }
 
-async function sendInParts(receiver: Receiver, parts: Uint8Array[], headers: Record<string, string>, ready: () => Promise<void>) {
-  const server = createServer(createNodeHandler(receiver));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const { port } = server.address() as AddressInfo;
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/webhooks/psp', method: 'POST', headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    void (async () => {
-      for (const part of parts) {
-        const fed = ready();
-        req.write(part);
-        await fed;
-      }
-      req.end();
-    })().catch(reject);
-  });
-}
-
-function split(bytes: Uint8Array, parts: number): Uint8Array[] {
-  const size = Math.ceil(bytes.byteLength / parts);
-  const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.byteLength; at += size) out.push(bytes.subarray(at, at + size));
-  return out;
-}
-
 const state = { id: 'chunked0001', status: 'paid', amountInCents: 1990 } as const;
 const encoder = new TextEncoder();
 
@@ -87,7 +55,7 @@ describe.each([pagbank, woovi] as PspProfile[])('node:http adapter: a $psp body 
     const receiver = createPspReceiver({ ...profile.options(''), maxBodyBytes: 4096 }).onAny(() => void handled++);
     const { fed, nextChunk, ended } = spyChecks(receiver);
     const parts = split(encoder.encode(delivery.body), 3);
-    const res = await sendInParts(receiver, parts, delivery.headers, nextChunk);
+    const res = await sendInParts(receiver, parts, delivery.headers, nextChunk, closers);
     expect(res.status).toBe(200);
     expect(ended()).toBe(1);
     expect(fed).toEqual(parts.map((part) => part.byteLength));
@@ -101,7 +69,7 @@ describe.each([pagbank, woovi] as PspProfile[])('node:http adapter: a $psp body 
     const kept: Uint8Array[] = [];
     const receiver = createPspReceiver({ ...profile.options(''), onInvalid: ({ bytes }) => void kept.push(bytes) });
     const { fed, nextChunk } = spyChecks(receiver);
-    const res = await sendInParts(receiver, split(encoder.encode(body), 4), headers, nextChunk);
+    const res = await sendInParts(receiver, split(encoder.encode(body), 4), headers, nextChunk, closers);
     expect(res.status).toBe(400);
     expect(fed.length).toBe(4);
     expect(Buffer.from(kept[0]!).toString()).toBe(body);
@@ -115,7 +83,7 @@ describe.each([pagbank, woovi] as PspProfile[])('node:http adapter: a $psp body 
       throw new Error('a forged body must never reach a handler');
     });
     const { fed, nextChunk, ended } = spyChecks(receiver);
-    const res = await sendInParts(receiver, split(tampered, 2), delivery.headers, nextChunk);
+    const res = await sendInParts(receiver, split(tampered, 2), delivery.headers, nextChunk, closers);
     expect(res.status).toBe(401);
     expect(ended()).toBe(1);
     expect(JSON.parse(res.body)).toMatchObject({ error: 'signature_mismatch' });
@@ -130,7 +98,7 @@ describe.each([pagbank, woovi] as PspProfile[])('node:http adapter: a $psp body 
     let sent = 0;
     // Past the limit the adapter stops feeding: the third chunk wakes nobody, so the sender goes on by itself.
     const ready = () => (++sent <= 2 ? nextChunk() : Promise.resolve());
-    const res = await sendInParts(receiver, parts, delivery.headers, ready);
+    const res = await sendInParts(receiver, parts, delivery.headers, ready, closers);
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toMatchObject({ error: 'body_too_large' });
     expect(fed.length).toBe(2);
@@ -140,7 +108,7 @@ describe.each([pagbank, woovi] as PspProfile[])('node:http adapter: a $psp body 
     const delivery = profile.unsigned(await profile.delivery(state, undefined));
     const receiver = createPspReceiver(profile.options(''));
     const spy = spyChecks(receiver);
-    const res = await sendInParts(receiver, [encoder.encode(delivery.body)], delivery.headers, () => Promise.resolve());
+    const res = await sendInParts(receiver, [encoder.encode(delivery.body)], delivery.headers, () => Promise.resolve(), closers);
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body)).toMatchObject({ error: 'signature_missing' });
     expect(spy.started()).toBe(0);
