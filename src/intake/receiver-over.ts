@@ -66,7 +66,7 @@ export function receiverOver(
 ): InternalReceiver {
   const { processing, answer, maxBodyBytes } = parts;
   const intake = deliveryProcessingOf(processing);
-  const { handle, finish } = sourcePipeline(source, { ...parts, intake });
+  const { handle, finish, streamCheck } = sourcePipeline(source, { ...parts, intake });
   const { needs } = source;
   return withInternals(publicReceiver({ ...parts, handle }), {
     mode: processing.mode,
@@ -75,6 +75,8 @@ export function receiverOver(
     signatureHeader: '',
     processing,
     handle,
+    // A signed body (PagBank, Woovi) hashed as a node:http adapter reads it; none for a source without a body check.
+    ...(streamCheck !== undefined && { bodyCheck: streamCheck }),
     journaled: intake.journalWriter !== undefined,
     // Mercado Pago signs the query's data.id, URL secrets sit in the URL, API Pix reads the connection: adapters then pass them.
     peer: needs.url,

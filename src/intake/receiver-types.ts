@@ -95,7 +95,8 @@ export interface ReceiverInternals {
    */
   handle(request: ReceiveRequest, check?: ChunkCheck): ReceiveResult | Promise<ReceiveResult>;
   /**
-   * Present when the body's signature can be computed as its bytes arrive (node:crypto, `sha256=`): an
+   * Present when the body's signature can be computed as its bytes arrive (node:crypto, `sha256=`; a source's
+   * `bodyCheck`, PagBank's and Woovi's, for a receiver `receiverOver` builds): an
    * adapter that reads a stream calls it with the headers before the first byte, feeds every chunk it
    * keeps (in order, and nothing else), then hands the check to `handle` beside exactly those bytes.
    * Undefined when it answers undefined: the core then verifies the whole body, as always.

@@ -1,7 +1,7 @@
 import type { ApiPixEvent, PspTransactionEvent } from '../events/event-types.js';
 import type { JournalRecord } from '../journal/journal-writer.js';
 import type { AcceptResult } from '../processing/create-processing.js';
-import type { ReadFailure, RequestHead } from '../sources/source.js';
+import type { BodyCheck, ReadFailure, RequestHead } from '../sources/source.js';
 import type { ReceiveRequest } from './receiver-types.js';
 
 /** One event's outcome inside a delivery of items (an API Pix call, a PSP delivery): `batchAnswer` reads them. */
@@ -19,6 +19,8 @@ export class SourceDelivery {
   readonly failures: ReadFailure[] = [];
   readonly outcomes: ItemOutcome[] = [];
   verified = false;
+  /** The source's body check as an adapter fed it while reading (`ReceiverInternals.bodyCheck`). */
+  check: BodyCheck | undefined = undefined;
   readonly startedAt = performance.now();
   readonly arrivedAt = Date.now();
   readonly head: RequestHead;

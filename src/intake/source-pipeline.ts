@@ -4,11 +4,12 @@ import type { createAnswerMetrics } from '../metrics/receiver-metrics.js';
 import type { DeliveryContext, deliveryProcessingOf } from '../processing/delivery-context.js';
 import { describeError } from '../shared/describe-error.js';
 import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
-import type { Fetched, Hint, Source, Verdict } from '../sources/source.js';
+import type { HeaderSource } from '../shared/read-header.js';
+import type { BodyCheck, Fetched, Hint, Source, Verdict } from '../sources/source.js';
 import { batchAnswer } from './batch-answer.js';
 import { parseJson, readBody, takeBody, type BodyRead } from './read-body.js';
 import type { createAnswers, ReceiveResult } from './receive-answer.js';
-import type { ReceiveRequest } from './receiver-types.js';
+import type { ChunkCheck, ReceiveRequest } from './receiver-types.js';
 import { SourceDelivery } from './source-delivery.js';
 
 /** Where a source's unreadable bodies go (`onInvalid`, then the quarantine), with their bytes. */
@@ -42,8 +43,10 @@ export function sourcePipeline(
   source: Source,
   parts: SourcePipelineParts,
 ): {
-  handle: (request: ReceiveRequest) => MaybePromise<ReceiveResult>;
+  handle: (request: ReceiveRequest, check?: ChunkCheck) => MaybePromise<ReceiveResult>;
   finish: (result: ReceiveResult, delivery: SourceDelivery) => ReceiveResult;
+  /** The source's body check for an adapter that reads a stream (`ReceiverInternals.bodyCheck`); absent without one. */
+  streamCheck: ((headers: HeaderSource) => ChunkCheck | undefined) | undefined;
 } {
   const { intake, answer, answers, keep, maxBodyBytes, fetchTimeoutMs, report } = parts;
   const writer = intake.journalWriter;
@@ -80,10 +83,14 @@ export function sourcePipeline(
         ...(body.message !== undefined && { message: body.message }),
       });
     delivery.bytes = body.bytes;
-    // 4. A signed body: its hash over the exact bytes (fed as one chunk here: adapters hand the bytes whole).
+    // 4. A signed body: its hash over the exact bytes, fed chunk by chunk by an adapter that read a stream
+    //    (`streamCheck`), or here as one chunk.
     if (bodyCheck === undefined) return verified(delivery);
-    const check = bodyCheck(delivery.head);
-    check.update(body.bytes);
+    let check = delivery.check;
+    if (check === undefined) {
+      check = bodyCheck(delivery.head);
+      check.update(body.bytes);
+    }
     return andThen(check.end(), bodyChecked, undefined, delivery);
   }
 
@@ -187,8 +194,10 @@ export function sourcePipeline(
   }
 
   /** The pipeline, its answer counted, logged and journaled. Never throws or rejects. */
-  const handle = (request: ReceiveRequest): MaybePromise<ReceiveResult> => {
+  const handle = (request: ReceiveRequest, check?: ChunkCheck): MaybePromise<ReceiveResult> => {
     const delivery = new SourceDelivery(writer?.open(Date.now()), request);
+    // Only this pipeline's `streamCheck` makes the checks an adapter hands back (the kit drops it on a wrapped receiver).
+    if (check !== undefined) delivery.check = check as BodyCheck;
     let running: MaybePromise<ReceiveResult>;
     try {
       running = pipeline(delivery);
@@ -199,5 +208,20 @@ export function sourcePipeline(
     return andThen(running, finish, failed, delivery);
   };
 
-  return { handle, finish };
+  /**
+   * Started with the headers before the first byte, fed every kept chunk by the adapter, judged by `withBody`
+   * after authentication. Undefined where the check cannot start (its header missing: `authenticate` refuses).
+   */
+  const streamCheck =
+    bodyCheck === undefined
+      ? undefined
+      : (headers: HeaderSource): BodyCheck | undefined => {
+          try {
+            return bodyCheck({ headers });
+          } catch {
+            return undefined;
+          }
+        };
+
+  return { handle, finish, streamCheck };
 }

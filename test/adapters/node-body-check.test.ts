@@ -1,7 +1,6 @@
-import { createServer, request, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeHandler } from '../../adapters/node/index.js';
+import { sendInParts, split } from '../helpers/send-in-parts.js';
 import { internalsOf } from '../../src/adapter-kit/index.js';
 import { createReceiver, type Receiver } from '../../src/index.js';
 import type { ChunkCheck } from '../../src/intake/receiver-types.js';
@@ -40,38 +39,6 @@ function spyChecks(receiver: Receiver) {
   return { fed, nextChunk };
 }
 
-/** POSTs `parts` with chunked framing, each after `ready()` resolves for the previous one. */
-async function sendInParts(receiver: Receiver, parts: Uint8Array[], headers: Record<string, string>, ready: () => Promise<void>) {
-  const server = createServer(createNodeHandler(receiver));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const { port } = server.address() as AddressInfo;
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/webhooks/pix', method: 'POST', headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    void (async () => {
-      for (const part of parts) {
-        const fed = ready();
-        req.write(part);
-        await fed;
-      }
-      req.end();
-    })().catch(reject);
-  });
-}
-
-function split(bytes: Uint8Array, parts: number): Uint8Array[] {
-  const size = Math.ceil(bytes.byteLength / parts);
-  const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.byteLength; at += size) out.push(bytes.subarray(at, at + size));
-  return out;
-}
-
 describe('node:http adapter: the signature hashed as the body arrives', () => {
   it('feeds every chunk to the HMAC as it arrives and answers 200 from the digest ready at the end', async () => {
     const bytes = bytesOf(variantAPaid);
@@ -79,7 +46,7 @@ describe('node:http adapter: the signature hashed as the body arrives', () => {
     const receiver = createReceiver({ secret }).onAny(() => void handled++);
     const { fed, nextChunk } = spyChecks(receiver);
     const parts = split(bytes, 3);
-    const res = await sendInParts(receiver, parts, { 'x-signature': signBytes(bytes, secret) }, nextChunk);
+    const res = await sendInParts(receiver, parts, { 'x-signature': signBytes(bytes, secret) }, nextChunk, closers);
     expect(res.status).toBe(200);
     expect(fed).toEqual(parts.map((part) => part.byteLength));
     expect(handled).toBe(1);
@@ -90,7 +57,7 @@ describe('node:http adapter: the signature hashed as the body arrives', () => {
     const kept: Uint8Array[] = [];
     const receiver = createReceiver({ secret, onInvalid: ({ bytes: given }) => void kept.push(given) });
     const { fed, nextChunk } = spyChecks(receiver);
-    const res = await sendInParts(receiver, split(bytes, 4), { 'x-signature': signBytes(bytes, secret) }, nextChunk);
+    const res = await sendInParts(receiver, split(bytes, 4), { 'x-signature': signBytes(bytes, secret) }, nextChunk, closers);
     expect(res.status).toBe(400);
     expect(fed.length).toBe(4);
     expect(Buffer.from(kept[0]!).equals(Buffer.from(bytes))).toBe(true);
@@ -104,7 +71,7 @@ describe('node:http adapter: the signature hashed as the body arrives', () => {
       throw new Error('a forged body must never reach a handler');
     });
     const { fed, nextChunk } = spyChecks(receiver);
-    const res = await sendInParts(receiver, split(tampered, 2), { 'x-signature': signBytes(bytes, secret) }, nextChunk);
+    const res = await sendInParts(receiver, split(tampered, 2), { 'x-signature': signBytes(bytes, secret) }, nextChunk, closers);
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body)).toMatchObject({ error: 'signature_mismatch' });
     expect(fed.length).toBe(2);
@@ -120,7 +87,7 @@ describe('node:http adapter: the signature hashed as the body arrives', () => {
     // Past the limit the adapter stops feeding: only the two chunks within it wake the sender.
     let calls = 0;
     const ready = () => (++calls <= 2 ? nextChunk() : Promise.resolve());
-    const res = await sendInParts(receiver, parts, { 'x-signature': signBytes(bytes, secret) }, ready);
+    const res = await sendInParts(receiver, parts, { 'x-signature': signBytes(bytes, secret) }, ready, closers);
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toMatchObject({ error: 'body_too_large' });
     expect(fed).toEqual([size, size]);
@@ -130,7 +97,7 @@ describe('node:http adapter: the signature hashed as the body arrives', () => {
     const bytes = bytesOf(variantAPaid);
     const receiver = createReceiver({ secret });
     const { fed } = spyChecks(receiver);
-    const res = await sendInParts(receiver, [bytes], {}, () => Promise.resolve());
+    const res = await sendInParts(receiver, [bytes], {}, () => Promise.resolve(), closers);
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body)).toMatchObject({ error: 'signature_missing' });
     expect(fed).toEqual([]);

@@ -9,6 +9,8 @@ const node = nodeCrypto;
 const encoder = new TextEncoder();
 
 function hex(bytes: Uint8Array): string {
+  // Node's own encoder over the same memory (no copy); elsewhere a byte at a time.
+  if (node && NodeBuffer !== undefined) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
   let out = '';
   for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
   return out;
@@ -39,7 +41,8 @@ export function joined(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
 export function sha256(): Digest {
   if (node) {
     const hash = node.createHash('sha256');
-    return { update: (chunk) => void hash.update(chunk), end: () => new Uint8Array(hash.digest()) };
+    // A Buffer is a Uint8Array: the digest is handed on without a copy.
+    return { update: (chunk) => void hash.update(chunk), end: () => hash.digest() };
   }
   const chunks: Uint8Array[] = [];
   return {
