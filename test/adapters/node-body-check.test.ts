@@ -1,9 +1,7 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendInParts, split } from '../helpers/send-in-parts.js';
+import { sendInParts, split, spyChecks } from '../helpers/send-in-parts.js';
 import { internalsOf } from '../../src/adapter-kit/index.js';
-import { createReceiver, type Receiver } from '../../src/index.js';
-import type { ChunkCheck } from '../../src/intake/receiver-types.js';
+import { createReceiver } from '../../src/index.js';
 import { openTelemetry } from '../../src/otel/index.js';
 import { variantAPaid } from '../contract/fixtures.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
@@ -16,28 +14,6 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
-
-/** Records the size of every chunk the adapter feeds the receiver's check, and wakes the sender after each. */
-function spyChecks(receiver: Receiver) {
-  const internals = internalsOf(receiver) as { bodyCheck?: (headers: IncomingHttpHeaders) => ChunkCheck | undefined };
-  const start = internals.bodyCheck!;
-  const fed: number[] = [];
-  let wake = () => {};
-  internals.bodyCheck = (headers) => {
-    const check = start(headers);
-    if (check === undefined) return undefined;
-    const update = check.update.bind(check);
-    // Patched on the instance, so the receiver still recognises its own check.
-    check.update = (chunk) => {
-      fed.push(chunk.byteLength);
-      update(chunk);
-      wake();
-    };
-    return check;
-  };
-  const nextChunk = () => new Promise<void>((resolve) => (wake = resolve));
-  return { fed, nextChunk };
-}
 
 describe('node:http adapter: the signature hashed as the body arrives', () => {
   it('feeds every chunk to the HMAC as it arrives and answers 200 from the digest ready at the end', async () => {

@@ -1,10 +1,7 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendInParts, split } from '../helpers/send-in-parts.js';
+import { sendInParts, split, spyChecks } from '../helpers/send-in-parts.js';
 import { internalsOf } from '../../src/adapter-kit/index.js';
-import type { ChunkCheck } from '../../src/intake/receiver-types.js';
 import { createPspReceiver } from '../../src/psp/index.js';
-import type { Receiver } from '../../src/index.js';
 import { asaas, pagbank, woovi, type PspProfile } from '../psp/psp-profiles.js';
 
 // A PSP receiver over node:http checks a signed body (PagBank's SHA-256, Woovi's RSA) as it arrives: each
@@ -15,35 +12,6 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
-
-function spyChecks(receiver: Receiver) {
-  const internals = internalsOf(receiver) as { bodyCheck?: (headers: IncomingHttpHeaders) => ChunkCheck | undefined };
-  const start = internals.bodyCheck!;
-  const fed: number[] = [];
-  let started = 0;
-  let ended = 0;
-  let wake = () => {};
-  internals.bodyCheck = (headers) => {
-    const check = start(headers);
-    if (check === undefined) return undefined;
-    started++;
-    const update = check.update.bind(check);
-    check.update = (chunk) => {
-      fed.push(chunk.byteLength);
-      update(chunk);
-      wake();
-    };
-    const end = (check as ChunkCheck & { end(): unknown }).end.bind(check);
-    // The verdict the pipeline answers from is this check's, not a second hash of the whole body.
-    (check as ChunkCheck & { end(): unknown }).end = () => {
-      ended++;
-      return end();
-    };
-    return check;
-  };
-  const nextChunk = () => new Promise<void>((resolve) => (wake = resolve));
-  return { fed, nextChunk, started: () => started, ended: () => ended };
-}
 
 const state = { id: 'chunked0001', status: 'paid', amountInCents: 1990 } as const;
 const encoder = new TextEncoder();

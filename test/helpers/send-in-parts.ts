@@ -1,7 +1,9 @@
-import { createServer, request } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from '../../adapters/node/index.js';
+import { internalsOf } from '../../src/adapter-kit/index.js';
 import type { Receiver } from '../../src/index.js';
+import type { ChunkCheck } from '../../src/intake/receiver-types.js';
 
 /**
  * POSTs `parts` to `receiver` behind node:http with chunked framing, each after `ready()` resolves for the
@@ -44,4 +46,41 @@ export function split(bytes: Uint8Array, parts: number): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let at = 0; at < bytes.byteLength; at += size) out.push(bytes.subarray(at, at + size));
   return out;
+}
+
+/**
+ * Spies on the receiver's body check: records the size of every chunk the adapter feeds it and wakes the sender
+ * (`nextChunk`) after each; counts the checks started and, where the check has an `end()`, the verdicts taken
+ * from it (so a test can tell the answer came from this check, not a second hash of the whole body).
+ */
+export function spyChecks(receiver: Receiver) {
+  const internals = internalsOf(receiver) as { bodyCheck?: (headers: IncomingHttpHeaders) => ChunkCheck | undefined };
+  const start = internals.bodyCheck!;
+  const fed: number[] = [];
+  let started = 0;
+  let ended = 0;
+  let wake = () => {};
+  internals.bodyCheck = (headers) => {
+    const check = start(headers);
+    if (check === undefined) return undefined;
+    started++;
+    const update = check.update.bind(check);
+    // Patched on the instance, so the receiver still recognises its own check.
+    check.update = (chunk) => {
+      fed.push(chunk.byteLength);
+      update(chunk);
+      wake();
+    };
+    const withEnd = check as ChunkCheck & { end?: () => unknown };
+    if (typeof withEnd.end === 'function') {
+      const end = withEnd.end.bind(check);
+      withEnd.end = () => {
+        ended++;
+        return end();
+      };
+    }
+    return check;
+  };
+  const nextChunk = () => new Promise<void>((resolve) => (wake = resolve));
+  return { fed, nextChunk, started: () => started, ended: () => ended };
 }
