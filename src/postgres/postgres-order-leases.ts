@@ -3,16 +3,14 @@ import type { InboxNames } from './inbox-schema.js';
 import type { SqlExecutor } from './sql-database.js';
 
 // Rows of the inbox table itself (no new table, so nothing to migrate): `scope` names what a row is, `key`
-// the resource (a lease) or the dedupe key (a queued job). A lease's fence is its `done_at` in microseconds,
-// set by the one statement that may take it, so no two takes of a resource share one.
+// the resource (a lease) or the waiter (a ticket). A lease's fence is its `done_at` in microseconds, set by the
+// one statement that may take it, so no two takes of a resource share one. (Rows of scope
+// `pixhook:order-queue:<resource>`, durable jobs queued in order by earlier versions, are read by nothing now;
+// `sweep()` deletes them with the other old rows.)
 const leaseScope = 'pixhook:order';
-const queuedScope = (resource: string) => `pixhook:order-queue:${resource}`;
 // A waiter's ticket: `key` its owner, `done_at` its arrival (kept while it renews), `expires_at` its last ask plus
 // its TTL (a ticket not renewed in time, its waiter gone, is skipped; `sweep()` deletes it later).
 const waitScope = (resource: string) => `pixhook:order-wait:${resource}`;
-// A queued job older than this no longer holds up the jobs behind it (removed by hand, or its receiver died
-// between queuing and answering).
-const staleQueuedMs = 60 * 60_000;
 
 /**
  * The resource order leases of a Postgres inbox, in its table: a lease is a row whose `expires_at` is in the
@@ -46,13 +44,6 @@ export function postgresOrderLeases(db: SqlExecutor, names: InboxNames): OrderLe
     WHERE scope = $1 AND key = $2 AND ${micros} = $3::bigint AND expires_at > clock_timestamp() RETURNING 1 AS renewed`;
   const giveSql = `UPDATE ${names.table} SET expires_at = clock_timestamp()
     WHERE scope = $1 AND key = $2 AND ${micros} = $3::bigint AND expires_at > clock_timestamp() RETURNING 1 AS given`;
-  const queueSql = `INSERT INTO ${names.table} (scope, key, done_at, expires_at)
-    VALUES ($1, $2, to_timestamp($3::double precision / 1000000), now() + $4::double precision * interval '1 millisecond')
-    ON CONFLICT (scope, key) DO UPDATE SET done_at = EXCLUDED.done_at, expires_at = EXCLUDED.expires_at`;
-  const aheadSql = `SELECT e.key FROM ${names.table} e, ${names.table} m
-    WHERE m.scope = $1 AND m.key = $2 AND e.scope = $1 AND e.done_at < m.done_at AND e.expires_at > now()
-    ORDER BY e.done_at LIMIT 1`;
-  const settleSql = `DELETE FROM ${names.table} WHERE scope = $1 AND key = $2`;
   const ms = (value: number) => Math.max(1, Math.ceil(value));
   // The fence is `<micros>:<owner>`: the owner only names the run in logs; the micros are what the row checks.
   const microsOf = (fence: string) => String(fenceOrder(fence));
@@ -72,17 +63,6 @@ export function postgresOrderLeases(db: SqlExecutor, names: InboxNames): OrderLe
     },
     async give(resource, fence) {
       return (await db.query(giveSql, [leaseScope, resource, microsOf(fence)])).rows.length === 1;
-    },
-    async queued(resource, fence, key) {
-      await db.query(queueSql, [queuedScope(resource), key, microsOf(fence), staleQueuedMs]);
-    },
-    async aheadOf(resource, key) {
-      const { rows } = await db.query(aheadSql, [queuedScope(resource), key]);
-      const ahead = rows[0]?.['key'];
-      return typeof ahead === 'string' ? ahead : undefined;
-    },
-    async settled(resource, key) {
-      await db.query(settleSql, [queuedScope(resource), key]);
     },
   };
 }

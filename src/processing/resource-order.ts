@@ -73,8 +73,6 @@ export class OrderBusyError extends PixhookError {
   }
 }
 
-// What in-process leases keep of a resource's durable queue entries (`OrderLeases.queued`; processing writes none since the rework).
-const staleQueuedMs = 60 * 60_000;
 // How long a queued job whose resource is busy waits before the worker looks again.
 const busyDelayMs = 250;
 const shared = new WeakMap<object, OrderLeases>();
@@ -87,7 +85,7 @@ const shared = new WeakMap<object, OrderLeases>();
 export function orderLeasesOf(store: DedupeStore, book?: object): OrderLeases {
   const registered = registeredOrderLeases(store) ?? shared.get(store) ?? (book === undefined ? undefined : shared.get(book));
   if (registered !== undefined) return registered;
-  const leases = memoryOrderLeases(staleQueuedMs);
+  const leases = memoryOrderLeases();
   shared.set(store, leases);
   if (book !== undefined) shared.set(book, leases);
   return registerOrderLeases(store, leases) && leases;

@@ -1,18 +1,9 @@
-import { fenceOrder, type OrderLeases, type Taken } from '../shared/order-lease.js';
+import type { OrderLeases, Taken } from '../shared/order-lease.js';
 import { isClusterClient, scriptRunner, type RedisClientLike } from './redis-client.js';
 import { replyText } from './redis-replies.js';
-import {
-  extendLeaseScript,
-  giveLeaseScript,
-  aheadScript,
-  queueInOrderScript,
-  settleTurnScript,
-  takeLeaseScript,
-  withdrawTicketScript,
-} from './order-lease-scripts.js';
+import { extendLeaseScript, giveLeaseScript, takeLeaseScript, withdrawTicketScript } from './order-lease-scripts.js';
 
-// The counter and the queued jobs of a resource are kept this long after its last use; a queued job older than
-// this no longer holds up the jobs behind it (removed by hand, or its receiver died between queuing and answering).
+// A resource's counter and its waiters' tickets are kept this long after its last use.
 export const keepMs = 60 * 60_000;
 
 /**
@@ -36,11 +27,10 @@ export function orderLeaseKeys(prefix: string, resource: string): [lease: string
  *
  * Keys of one resource, `<base>` = `<prefix>order:<resource>` (or `<prefix>order:{<resource>}`): `<base>` the
  * lease (its fence, PX the lease TTL) · `<base>:n` the counter (fences and ticket numbers) · `<base>:w` the
- * waiters' tickets (ZSET, owner by arrival number) · `<base>:x` their expiries (ZSET, owner by server ms) ·
- * `<base>:q`, `<base>:at` durable mode's queued jobs. A take reads the delivery's dedupe key in the same step
+ * waiters' tickets (ZSET, owner by arrival number) · `<base>:x` their expiries (ZSET, owner by server ms). A take reads the delivery's dedupe key in the same step
  * when it shares the lease's slot (one server, or a tagged prefix), so a delivery already done never queues.
  */
-export function redisOrderLeases(client: RedisClientLike, prefix: string, now: () => number = Date.now): OrderLeases {
+export function redisOrderLeases(client: RedisClientLike, prefix: string): OrderLeases {
   const redis = scriptRunner(client);
   const tagged = /\{[^}]+\}/.test(prefix);
   const base = (resource: string) => orderLeaseKey(prefix, resource);
@@ -64,19 +54,6 @@ export function redisOrderLeases(client: RedisClientLike, prefix: string, now: (
     },
     async give(resource, fence) {
       return Number(await redis.run(giveLeaseScript, [base(resource)], [fence])) === 1;
-    },
-    async queued(resource, fence, key) {
-      const at = base(resource);
-      await redis.run(queueInOrderScript, [at + ':q', at + ':at'], [String(fenceOrder(fence)), key, String(now()), ms(keepMs)]);
-    },
-    async aheadOf(resource, key) {
-      const at = base(resource);
-      const ahead = replyText(await redis.run(aheadScript, [at + ':q', at + ':at'], [key, String(now()), ms(keepMs)]));
-      return ahead === '' ? undefined : ahead;
-    },
-    async settled(resource, key) {
-      const at = base(resource);
-      await redis.run(settleTurnScript, [at + ':q', at + ':at'], [key]);
     },
   };
 }

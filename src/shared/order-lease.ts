@@ -27,15 +27,6 @@ export interface OrderLeases {
   extend(resource: string, fence: string, ttlMs: number): MaybePromise<boolean>;
   /** Gives the lease back; false (and nothing touched) when `fence` no longer holds it. */
   give(resource: string, fence: string): MaybePromise<boolean>;
-  /**
-   * Durable mode: `key` is queued for `resource` under `fence` (taken at acceptance), so workers run the
-   * resource's jobs in the order their fences were given.
-   */
-  queued(resource: string, fence: string, key: string): Promise<void>;
-  /** The first job of `resource` queued before `key` and not settled yet, or `undefined`: then it is `key`'s turn. */
-  aheadOf(resource: string, key: string): Promise<string | undefined>;
-  /** `key` ran (or was given up for good): the next job of `resource` may run. */
-  settled(resource: string, key: string): Promise<void>;
 }
 
 /** A fence (it always holds a `:`), `undefined` (busy: wait), or the claim's answer seen by the lease's store. */

@@ -7,7 +7,7 @@ import { paidEvent } from './order-recorder.js';
 
 function leasesThat(poll: (ask: unknown) => Promise<string | undefined>, withdraw: () => Promise<void>) {
   const store = memoryDedupeStore();
-  const inner = memoryOrderLeases(60_000);
+  const inner = memoryOrderLeases();
   const asks: unknown[] = [];
   const withdrawn: string[] = [];
   registerOrderLeases(store, {

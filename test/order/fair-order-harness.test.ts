@@ -22,9 +22,6 @@ function scriptedLeases() {
     withdraw: async () => undefined,
     extend: async () => true,
     give: async () => true,
-    queued: async () => undefined,
-    aheadOf: async () => undefined,
-    settled: async () => undefined,
   };
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   return {

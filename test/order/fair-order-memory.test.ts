@@ -35,7 +35,7 @@ describe('fair order on one in-process store', () => {
 
 describe('memoryOrderLeases tickets', () => {
   it('serves waiters in arrival order: a later asker, or one that asks first after the give-back, waits its turn', () => {
-    const leases = memoryOrderLeases(60_000, () => 0);
+    const leases = memoryOrderLeases(() => 0);
     const ticket = { ticketTtlMs: 1_000 };
     const holder = leases.take('t:c', 'h', 100) as string;
     expect(leases.take('t:c', 'a', 100, ticket)).toBeUndefined();
@@ -54,7 +54,7 @@ describe('memoryOrderLeases tickets', () => {
 
   it("a waiter that is gone holds nobody up once its ticket's TTL has passed; a withdrawn ticket at once", () => {
     let clock = 0;
-    const leases = memoryOrderLeases(60_000, () => clock);
+    const leases = memoryOrderLeases(() => clock);
     const holder = leases.take('t:c', 'h', 10_000) as string;
     expect(leases.take('t:c', 'dead', 10_000, { ticketTtlMs: 100 })).toBeUndefined();
     expect(leases.take('t:c', 'quitter', 10_000, { ticketTtlMs: 1_000 })).toBeUndefined();

@@ -75,11 +75,6 @@ export function orderRecorder(charges: readonly string[]) {
           const fence = leases.take(resource, owner, ttlMs, ask);
           return fence instanceof Promise ? fence.then((value) => seeRefusal(resource, value)) : seeRefusal(resource, fence);
         },
-        aheadOf: async (resource, key) => {
-          const ahead = await leases.aheadOf(resource, key);
-          if (ahead !== undefined) seeRefusal(resource, undefined);
-          return ahead;
-        },
       });
     },
   };

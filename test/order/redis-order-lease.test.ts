@@ -112,21 +112,4 @@ describe.each(redisTargetNames)('the resource order lease on Redis (%s)', (name)
     expect(await leases.give('t:ch_fence', current!)).toBe(true);
     expect(await leases.take('t:ch_fence', 'owner-c', 30_000)).toBe('3:owner-c');
   });
-
-  it('queued jobs take their turn in fence order; an earlier job that is never settled stops holding up the next one once stale', async () => {
-    const target = targets(name);
-    const prefix = `order-q${++run}:`;
-    let now = 1_000_000;
-    const leases = redisOrderLeases(target.client, prefix, () => now);
-    await leases.queued('t:q', '7:a', 'paid');
-    await leases.queued('t:q', '9:b', 'refunded');
-    expect(await leases.aheadOf('t:q', 'refunded')).toBe('paid');
-    expect(await leases.aheadOf('t:q', 'paid')).toBeUndefined();
-    expect(await leases.aheadOf('t:q', 'never-queued')).toBeUndefined();
-    now += 60 * 60_000;
-    expect(await leases.aheadOf('t:q', 'refunded')).toBeUndefined();
-    await leases.queued('t:q', '10:c', 'later');
-    await leases.settled('t:q', 'refunded');
-    expect(await leases.aheadOf('t:q', 'later')).toBeUndefined();
-  });
 });

@@ -56,7 +56,7 @@ describe("the payment book on Postgres, two receivers (two pools), every order o
   it('2 instances, every shape, done-marks expiring at random: each money fact runs once or is held once, never both', async () => {
     // The book judges under the order lease and applies when the handlers succeeded (issue 36): instances sharing a
     // book share the order leases (a Redis or Postgres store keeps them; these in-process stores are given one set).
-    const leases = memoryOrderLeases(60_000);
+    const leases = memoryOrderLeases();
     const fresh = () => registerOrderLeases(memoryDedupeStore(), leases);
     const instances = pools.map((pool): ForgetfulInstance => {
       let store = fresh();
