@@ -119,7 +119,7 @@ async function timeDefaults() {
     [
       'claim renewal',
       `every \`claimTtlMs\` / ${every[1]} (${duration(seen.claim / Number(every[1]))})`,
-      'from the claim on, by one timer per processing; a claim not renewed for half its TTL is declared lost; the memory store pins the claim of a live run instead (no renewal, no lapse until the run ends)',
+      'from the claim on, by one timer per processing; a claim not renewed for half its TTL is declared lost; the memory store pins the claim of a live run instead (no renewal, no lapse until the run ends), and in-process order leases pin the lease of a live run alike',
     ],
     ['`deadlineMs`', duration(sourceDefault(options, 'deadlineMs')), 'inline mode: when the answer stops waiting (503 `handler_timeout`)'],
     [

@@ -3,13 +3,15 @@ import { ticketQueues } from './memory-tickets.js';
 
 interface Lease {
   fence: string;
+  /** `Infinity` once pinned: the run holding it lives in this process, and gives it back when it ends. */
   expiresAt: number;
 }
 
 /**
  * Leases in this process, served to their waiters in arrival order (a ticket queue per resource): for
  * processings that share one in-process store (or background mode's own concurrency, where two events of one
- * charge would otherwise run side by side). Synchronous, like the memory store. A resource's lease is one
+ * charge would otherwise run side by side). Synchronous, like the memory store, and pinned like its claims
+ * while the run holding one lives (`pin`). A resource's lease is one
  * entry, deleted when given back, so a delivery's take and give are two lookups each. Fences count up across
  * every resource of these leases, so a fence is never given twice, even after its resource's entry is gone.
  */
@@ -48,12 +50,19 @@ export function memoryOrderLeases(now: () => number = Date.now): OrderLeases {
     extend(resource, fence, ttlMs) {
       const lease = heldBy(resource, fence);
       if (lease === undefined) return false;
-      lease.expiresAt = now() + ttlMs;
+      // A pinned lease stays pinned.
+      if (lease.expiresAt !== Infinity) lease.expiresAt = now() + ttlMs;
       return true;
     },
     give(resource, fence) {
       if (heldBy(resource, fence) === undefined) return false;
       leases.delete(resource);
+      return true;
+    },
+    pin(resource, fence) {
+      const lease = heldBy(resource, fence);
+      if (lease === undefined) return false;
+      lease.expiresAt = Infinity;
       return true;
     },
   };

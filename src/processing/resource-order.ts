@@ -40,7 +40,10 @@ export interface ResourceOrder {
     ask: (lease: { resource: string; ttlMs: number; ticketTtlMs: number | undefined }) => Promise<T | undefined>,
     fenceOf: (answer: T) => string | undefined,
   ): Promise<T | undefined>;
-  /** Renews `run`'s lease from now on: its run outlives the turn the lease was taken in (as `Run.hold` does its claim). */
+  /**
+   * Keeps `run`'s lease from now on: its run outlives the turn the lease was taken in (as `Run.hold` does its claim).
+   * A remote lease is renewed on a timer; an in-process one is pinned until given back.
+   */
   hold(run: OrderedRun): void;
   /** Stops renewing `run`'s lease and gives it back (never rejects). */
   leave(run: OrderedRun): void;
@@ -120,15 +123,18 @@ export function createResourceOrder(config: {
   storeTimeoutMs: number;
   logger: Logger;
 }): ResourceOrder {
-  const leases = bounded(orderLeasesOf(config.store, config.book), config.storeTimeoutMs);
+  const kept = orderLeasesOf(config.store, config.book);
+  const leases = bounded(kept, config.storeTimeoutMs);
   const ttlMs = config.claimTtlMs;
   const log = config.logger;
+  // Renews a held lease on the keeper's timer; in-process leases are pinned instead, as the memory store's claims.
   const keeper = createClaimKeeper(
     {
       claim: () => 'in_flight',
       complete: () => false,
       release: () => undefined,
       extend: (resource, fence, ms) => leases.extend(resource, fence, ms),
+      ...(kept.pin !== undefined && { pin: (resource: string, fence: string) => kept.pin!(resource, fence) }),
     },
     ttlMs,
   );
@@ -243,8 +249,8 @@ export function createResourceOrder(config: {
       // A prefetched 'done' / 'in_flight' cannot happen here: the claim was taken (only claimed runs enter).
       const first = early === undefined ? undefined : andThen(early.fence, fenceOnly);
       const taking = take(resource, run.owner, config.orderWaitMs, first);
-      // Taken in this turn (in-process leases): no renewal until the run outlives it, when `hold` starts one,
-      // as the claim's own. A lease taken later (a remote store) is renewed from the take.
+      // Taken in this turn (in-process leases): kept only once the run outlives it, when `hold` pins it, as the
+      // claim's own. A lease taken later (a remote store, or a wait) is kept from the take.
       if (!isPromise(taking)) return entered(run, resource, taking, false);
       return taking.then((fence) => entered(run, resource, fence, true));
     },

@@ -27,6 +27,14 @@ export interface OrderLeases {
   extend(resource: string, fence: string, ttlMs: number): MaybePromise<boolean>;
   /** Gives the lease back; false (and nothing touched) when `fence` no longer holds it. */
   give(resource: string, fence: string): MaybePromise<boolean>;
+  /**
+   * In-process leases: keeps `fence`'s lease from lapsing by the clock until it is given back (false when `fence`
+   * no longer holds it). Processing calls it instead of renewing on a timer (as `DedupeStore.pin` for a claim): the
+   * run lives in this process, so a late renewal (an event loop stalled past the TTL) must not let another event of
+   * the resource be judged while that run still lives. Leases shared between processes have no `pin`: their TTL is
+   * what frees the lease of a process that died.
+   */
+  pin?(resource: string, fence: string): boolean;
 }
 
 /** A fence (it always holds a `:`), `undefined` (busy: wait), or the claim's answer seen by the lease's store. */
