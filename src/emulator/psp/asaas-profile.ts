@@ -65,8 +65,8 @@ export function asaasProfile(given: Readonly<Record<string, string>>): PspProfil
         payment: record(charge),
       }),
     }),
-    // PAYMENT_REFUNDED. Asaas's PAYMENT_CHARGEBACK_* is not read by the Asaas source yet: no dispute played.
-    plays: ['refund'],
+    // PAYMENT_REFUNDED, and a chargeback opened: PAYMENT_CHARGEBACK_REQUESTED (read as transaction_infraction).
+    plays: ['refund', 'dispute'],
     retryScheduleMs: [
       30_000,
       minute,

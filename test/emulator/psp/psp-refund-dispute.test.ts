@@ -1,6 +1,7 @@
 // Issue 38 §4: the PSP emulator plays what its PSP has after a payment — a refund (Mercado Pago `refunded`,
-// Asaas PAYMENT_REFUNDED, Woovi TRANSACTION_REFUND_RECEIVED, Pagar.me charge.refunded) and a dispute (Mercado
-// Pago `charged_back`, Woovi DISPUTE_*, Pagar.me charge.chargedback) — each webhook read by createPspReceiver
+// Asaas PAYMENT_REFUNDED, PagBank's charge CANCELED with summary.refunded, Woovi TRANSACTION_REFUND_RECEIVED,
+// Pagar.me charge.refunded) and a dispute (Mercado Pago `charged_back`, Asaas PAYMENT_CHARGEBACK_REQUESTED,
+// Woovi DISPUTE_*, Pagar.me charge.chargedback) — each webhook read by createPspReceiver
 // into the union's event. What a profile does not play is a 422, sending nothing.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,8 +20,8 @@ afterEach(async () => {
 /** Per PSP: what it plays, and the event name each fact reaches the handlers as. */
 const expected: Record<string, { refund?: string; dispute?: string }> = {
   'mercado-pago': { refund: 'transaction_refunded', dispute: 'transaction_refunded' },
-  asaas: { refund: 'transaction_refunded' },
-  pagbank: {},
+  asaas: { refund: 'transaction_refunded', dispute: 'transaction_infraction' },
+  pagbank: { refund: 'transaction_refunded' },
   woovi: { refund: 'transaction_refunded', dispute: 'transaction_infraction' },
   pagarme: { refund: 'transaction_refunded', dispute: 'transaction_refunded' },
 };
@@ -56,6 +57,13 @@ describe.each(pspCases)('the $psp emulator: refund and dispute', (c) => {
       await emulator.idle();
       const mine = events.filter((e) => e.kind === 'transaction' && e.transaction.id === charge.id).map((e) => e.name);
       expect(mine, fact).toEqual(['transaction_paid', want[fact]]);
+      const last = events.at(-1)!;
+      if (last.kind !== 'transaction') throw new Error('a transaction event');
+      // Amounts exact: the charge's 1500 cents stay its amount; a refund states what was returned.
+      expect(last.transaction.amountInCents, fact).toBe(1500);
+      // Woovi's TRANSACTION_REFUND_RECEIVED as the emulator plays it names no refunded amount apart from the charge's.
+      if (fact === 'refund' && c.psp !== 'woovi') expect(last.transaction.refund?.amountInCents, fact).toBe(1500);
+      if (want[fact] === 'transaction_infraction') expect(last.transaction.status).toBe('paid');
     }
     const sent = emulator.deliveries();
     expect(sent.every((d) => d.state === 'delivered')).toBe(true);
@@ -83,7 +91,7 @@ describe('the refund and dispute controls', () => {
     open.push(pagbank);
     const charge = pagbank.createCharge({ amountInCents: 100 });
     await pagbank.pay(charge.id);
-    const answer = await fetch(`${pagbank.url}/_emulator/charges/${charge.id}/refund`, {
+    const answer = await fetch(`${pagbank.url}/_emulator/charges/${charge.id}/dispute`, {
       method: 'POST',
       body: '{}',
       headers: { 'content-type': 'application/json' },
