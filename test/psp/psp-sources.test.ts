@@ -10,7 +10,14 @@ import { wooviSource } from '../../src/sources/woovi/source.js';
 import { decimalToCents, integerCents } from '../../src/sources/shared/cents.js';
 import { sameText } from '../../src/sources/shared/constant-time.js';
 import { sourceKey } from '../../src/sources/keys.js';
-import { memoryQuarantine, normalizeEvent, PixhookConfigError, type InvalidDelivery, type PixEvent } from '../../src/index.js';
+import {
+  memoryPaymentBook,
+  memoryQuarantine,
+  normalizeEvent,
+  PixhookConfigError,
+  type InvalidDelivery,
+  type PixEvent,
+} from '../../src/index.js';
 import { pspSamples, signPagBank, signWoovi } from '../../src/testing/index.js';
 import { startConfirmationServer, type ConfirmationServer } from './confirmation-server.js';
 import { strangerKeys, wooviKeys } from './psp-profiles.js';
@@ -122,11 +129,38 @@ describe('Asaas', () => {
       expect(event.transaction).toMatchObject({ id: 'pay_6egmyz6lpfxazko3', status: 'paid', amountInCents: 4223 });
       expect(event.transaction.infraction).toEqual({ status: stage, amountInCents: 4223 });
       keys.add(sourceKey(event));
+      // Replayed or run by a durable worker from the kept body: the same event again.
+      expect(source.reread(body)).toMatchObject({
+        name: 'transaction_infraction',
+        source: 'replay',
+        transaction: { infraction: { status: stage } },
+      });
     }
     expect(keys.size).toBe(3); // each event its own fact (its own id)
     const reason = { ...pspSamples.asaas.chargebackRequested.payment, chargeback: { status: 'REQUESTED', reason: 'FRAUD' } };
     const withReason = only(source.read({ ...pspSamples.asaas.chargebackRequested, payment: reason }, { headers: {} }).events);
     expect(withReason.transaction.infraction).toEqual({ status: 'chargeback_requested', amountInCents: 4223, reason: 'FRAUD' });
+  });
+  it('in the book, the chargeback is one dispute of the paid payment: open while requested and disputed, closed once won', async () => {
+    const book = memoryPaymentBook();
+    const infractions: string[] = [];
+    const receiver = createPspReceiver({ psp: 'asaas', token: 'tok', book }).on('transaction_infraction', (event) => {
+      infractions.push(event.transaction.infraction?.status ?? '');
+    });
+    const send = (body: unknown) =>
+      receiver.receive({ method: 'POST', headers: { 'asaas-access-token': 'tok' }, body: JSON.stringify(body) });
+    expect((await send(pspSamples.asaas.paymentReceived)).status).toBe(200);
+    expect((await send(pspSamples.asaas.chargebackRequested)).status).toBe(200);
+    expect((await send(pspSamples.asaas.chargebackDispute)).status).toBe(200);
+    expect((await book.disputes({ open: true })).map((d) => [d.resourceId, d.status])).toEqual([
+      ['pay_6egmyz6lpfxazko3', 'chargeback_dispute'],
+    ]);
+    expect((await send(pspSamples.asaas.awaitingChargebackReversal)).status).toBe(200);
+    expect(await book.disputes({ open: true })).toEqual([]);
+    expect((await book.disputes()).map((d) => d.status)).toEqual(['resolved']);
+    expect((await book.get('pay_6egmyz6lpfxazko3'))?.status).toBe('paid');
+    expect(infractions).toEqual(['chargeback_requested', 'chargeback_dispute', 'resolved']);
+    await receiver.close();
   });
   it('with apiKey, a fetched CHARGEBACK_DISPUTE or REFUNDED payment is the same union event as the webhook’s', async () => {
     const server = await startConfirmationServer({ header: 'access_token', value: 'key' });
