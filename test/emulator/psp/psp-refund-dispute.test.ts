@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeHandler } from '../../../adapters/node/index.js';
 import { startEmulator, type PspEmulator } from '../../../src/emulator/index.js';
-import type { PixEvent } from '../../../src/index.js';
+import { memoryPaymentBook, type PixEvent } from '../../../src/index.js';
 import { createPspReceiver } from '../../../src/psp/index.js';
 import { pspCases } from './psp-cases.js';
 
@@ -98,5 +98,55 @@ describe('the refund and dispute controls', () => {
     });
     expect(answer.status).toBe(422);
     expect(pagbank.charges()[0]!.status).toBe('paid');
+  });
+});
+
+describe('a dispute in stages (Asaas’s chargeback)', () => {
+  it('each dispute control plays the next stage’s webhook and API state, read into the book’s one dispute; past the last, 422', async () => {
+    const emulator = await startEmulator({ profile: 'asaas', timeFactor: 0.0001 });
+    open.push(emulator);
+    const book = memoryPaymentBook();
+    const receiver = createPspReceiver({ psp: 'asaas', token: emulator.credentials['token']!, book });
+    const stages: string[] = [];
+    receiver.on('transaction_infraction', (event) => void stages.push(event.transaction.infraction?.status ?? ''));
+    const server: Server = createServer(createNodeHandler(receiver));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) });
+    emulator.setWebhookUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`);
+    const charge = emulator.createCharge({ amountInCents: 1500 });
+    await emulator.pay(charge.id);
+    await emulator.idle();
+    const fetched: string[] = [];
+    for (let stage = 0; stage < 3; stage++) {
+      expect(await emulator.dispute(charge.id)).toMatchObject({ status: 'disputed', disputeStage: stage });
+      await emulator.idle();
+      const answer = await fetch(`${emulator.url}/v3/payments/${charge.id}`, {
+        headers: { access_token: emulator.credentials['apiKey']! },
+      });
+      fetched.push(((await answer.json()) as { status: string }).status);
+    }
+    await expect(emulator.dispute(charge.id)).rejects.toThrow(/not paid/);
+    expect(emulator.deliveries().map((d) => (JSON.parse(d.body) as { event: string }).event)).toEqual([
+      'PAYMENT_RECEIVED',
+      'PAYMENT_CHARGEBACK_REQUESTED',
+      'PAYMENT_CHARGEBACK_DISPUTE',
+      'PAYMENT_AWAITING_CHARGEBACK_REVERSAL',
+    ]);
+    expect(emulator.deliveries().every((d) => d.state === 'delivered')).toBe(true);
+    expect(fetched).toEqual(['CHARGEBACK_REQUESTED', 'CHARGEBACK_DISPUTE', 'AWAITING_CHARGEBACK_REVERSAL']);
+    expect(stages).toEqual(['chargeback_requested', 'chargeback_dispute', 'resolved']);
+    expect((await book.disputes()).map((d) => [d.resourceId, d.status, d.open])).toEqual([[charge.id, 'resolved', false]]);
+    expect((await book.get(charge.id))?.status).toBe('paid');
+    await receiver.close();
+  });
+
+  it('a profile with one stage refuses a second dispute: 422, nothing sent', async () => {
+    const emulator = await startEmulator({ profile: 'pagarme', timeFactor: 0.0001 });
+    open.push(emulator);
+    const charge = emulator.createCharge({ amountInCents: 100 });
+    await emulator.pay(charge.id);
+    await emulator.dispute(charge.id);
+    await expect(emulator.dispute(charge.id)).rejects.toThrow(/is disputed, not paid/);
+    expect(emulator.deliveries()).toHaveLength(0); // no URL registered: nothing is sent at all
   });
 });
