@@ -28,7 +28,8 @@ export function webBodyReader(request: Request, fix: string = bodyUsedFix): (lim
       throw new PixhookError('body_already_parsed', `The request body was already read before pixhook could read the raw bytes. ${fix}`);
     const declared = Number(request.headers.get('content-length') ?? Number.NaN);
     if (declared > limit) {
-      await request.body?.cancel().catch(() => undefined);
+      // The 413 first: the body is let go after it, never awaited (a runtime's cancel may not settle).
+      letGo(request.body?.cancel());
       throw new PixhookError('body_too_large', 'The body is larger than this receiver accepts.');
     }
     // A declared length within the limit: one arrayBuffer() read, the runtime's fast path. The core
@@ -37,6 +38,11 @@ export function webBodyReader(request: Request, fix: string = bodyUsedFix): (lim
     if (request.body === null) return new Uint8Array(0);
     return readLimited(request.body, limit);
   };
+}
+
+/** A cancel started and not waited for; its failure is nobody's business once the answer is decided. */
+function letGo(cancel: Promise<void> | undefined): void {
+  cancel?.catch(() => undefined);
 }
 
 async function readWhole(request: Request): Promise<Uint8Array> {
@@ -57,7 +63,7 @@ async function readLimited(stream: ReadableStream<Uint8Array>, limit: number): P
       if (done) break;
       total += value.byteLength;
       if (total > limit) {
-        await reader.cancel().catch(() => undefined);
+        letGo(reader.cancel());
         throw new PixhookError('body_too_large', 'The body is larger than this receiver accepts.');
       }
       chunks.push(value);

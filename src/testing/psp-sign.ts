@@ -1,5 +1,11 @@
 // The test kit signs as each PSP does, with the verifier's own content builder (src/sources/<psp>/sign.ts).
-import { asaasPaymentReceived } from '../sources/asaas/samples.js';
+import {
+  asaasAwaitingChargebackReversal,
+  asaasChargebackDispute,
+  asaasChargebackRequested,
+  asaasPaymentReceived,
+  asaasPaymentRefunded,
+} from '../sources/asaas/samples.js';
 import { mercadoPagoNotification, mercadoPagoPayment } from '../sources/mercado-pago/samples.js';
 import { pagarmeCharge, pagarmeChargePaidHook } from '../sources/pagarme/samples.js';
 import { pagbankOrderPaid } from '../sources/pagbank/samples.js';
@@ -24,7 +30,13 @@ export function signPagarme(input: { path: string; secret: string; param?: strin
 /** Each PSP's documented bodies (the source of each in its file's comment), for tests and examples. */
 export const pspSamples = {
   mercadoPago: { notification: mercadoPagoNotification, payment: mercadoPagoPayment },
-  asaas: { paymentReceived: asaasPaymentReceived },
+  asaas: {
+    paymentReceived: asaasPaymentReceived,
+    paymentRefunded: asaasPaymentRefunded,
+    chargebackRequested: asaasChargebackRequested,
+    chargebackDispute: asaasChargebackDispute,
+    awaitingChargebackReversal: asaasAwaitingChargebackReversal,
+  },
   pagbank: { orderPaid: pagbankOrderPaid },
   woovi: { chargeCompleted: wooviChargeCompleted, transactionReceived: wooviTransactionReceived },
   pagarme: { chargePaidHook: pagarmeChargePaidHook, charge: pagarmeCharge },

@@ -24,7 +24,8 @@ export interface ClientTls {
 
 /**
  * Sends like the gateway contract's `sendHttp` (bodies in 64 KiB slices, one per turn, stopping once an
- * answer starts; `Expect: 100-continue` over 1 MiB), so a 413 answered early is still read. A connection
+ * answer starts; `Expect: 100-continue` over 1 MiB, then, over plain HTTP, written on the descriptor so a
+ * reset cannot throw the answer away), so a 413 answered early is still read. A connection
  * that closes without an answer (a handshake refused) rejects once the socket has closed.
  */
 export function sendCall(url: string, request: CallRequest, tls?: ClientTls): Promise<ContractResponse> {

@@ -92,8 +92,8 @@ describe.each(psps)('pixhook dev --profile %s in Chromium', (psp) => {
     // Refund and Dispute: the PSP's own webhook where it has the fact (and the profile plays it), read as the union's event.
     const facts = {
       'mercado-pago': { Refund: 'transaction_refunded', Dispute: 'transaction_refunded' },
-      asaas: { Refund: 'transaction_refunded' },
-      pagbank: {},
+      asaas: { Refund: 'transaction_refunded', Dispute: 'transaction_infraction' },
+      pagbank: { Refund: 'transaction_refunded' },
       woovi: { Refund: 'transaction_refunded', Dispute: 'transaction_infraction' },
       pagarme: { Refund: 'transaction_refunded', Dispute: 'transaction_refunded' },
     }[psp] as Partial<Record<'Refund' | 'Dispute', string>>;

@@ -1,5 +1,7 @@
+import { writeSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import type { Receiver } from '../../src/index.js';
 
 export interface ContractRequest {
@@ -41,10 +43,13 @@ export async function serverTarget(server: Server, path: string): Promise<Contra
 /**
  * Real HTTP with node:http, which (unlike fetch) still reads an answer sent before the body was read.
  * A body over 1 MiB is announced with `Expect: 100-continue` and sent only after the server's
- * `100 Continue`, a turn later, unless its answer came with it: Bun answers 413 on the declared
- * length and closes at once, and a client still writing then gets EPIPE and loses the answer it was
- * sent. Bodies go out in slices, one per turn, and stop as soon as an answer starts. A connection
- * error before any answer fails the send once the socket has closed (no timer decides).
+ * `100 Continue`, unless its answer came with it. Bun sends its 100 at once, then answers 413 on the
+ * declared length and closes with the body unread: its kernel resets the connection. Node destroys a
+ * socket whose write fails, so a slice written after that reset (EPIPE) threw away the 413 waiting in
+ * the receive queue (1 run in 4 on a loaded CI). `sendBody` therefore writes an announced body on the
+ * socket's descriptor itself: a failed write only stops the sending, and the answer the kernel still
+ * holds is read as usual. A connection error before any answer fails the send once the socket has
+ * closed (no timer decides).
  */
 export function sendHttp(url: string, request: ContractRequest): Promise<ContractResponse> {
   return new Promise((resolve, reject) => {
@@ -77,9 +82,12 @@ export function sendHttp(url: string, request: ContractRequest): Promise<Contrac
 
 /**
  * Writes `body` on `req` and rejects when the connection closes without an answer. One slice at a time,
- * the next only a turn after the kernel took this one: the poll phase in between reads whatever the server
- * answered (it arrives before its close and before any reset), so no slice is written into a connection
- * whose answer is already waiting. Announced bodies wait for the server's 100.
+ * the next only a turn later, so that the poll phase in between reads whatever the server answered and
+ * the sending stops there. An announced body waits for the server's 100 and then goes out on the TCP
+ * socket's descriptor (`writeOnDescriptor`): a reset that arrives between two slices makes that write
+ * fail without destroying the socket, whose reading side still delivers the answer sent before the
+ * reset (Linux keeps received bytes readable after a RST). Over TLS, or without a descriptor, the
+ * stream's own writes are used.
  */
 export function sendBody(
   req: ClientRequest,
@@ -105,7 +113,46 @@ export function sendBody(
     offset = end;
     req.write(slice, () => setImmediate(pump));
   };
+  if (!announce) return pump();
   // The answer parsed from the same bytes as the 100 is seen before this next turn.
-  if (announce) req.once('continue', () => setImmediate(pump));
-  else pump();
+  req.once('continue', () =>
+    setImmediate(() => {
+      const fd = descriptorOf(req.socket);
+      if (fd === undefined) return pump();
+      writeOnDescriptor(
+        fd,
+        body,
+        () => answered() || req.destroyed,
+        () => req.end(),
+      );
+    }),
+  );
+}
+
+/** The descriptor of a plain TCP socket (its headers already written), or undefined over TLS. */
+function descriptorOf(socket: Socket | null): number | undefined {
+  if (socket === null || socket instanceof TLSSocket) return undefined;
+  const fd = (socket as Socket & { _handle?: { fd?: unknown } })._handle?.fd;
+  return typeof fd === 'number' && fd >= 0 ? fd : undefined;
+}
+
+/**
+ * Writes `body` on a non-blocking socket's descriptor, one slice a turn, until `stop()` or the end
+ * (then `ended()`). A full send buffer (EAGAIN) waits a millisecond; any other error (EPIPE,
+ * ECONNRESET: the server answered and closed) ends the sending and leaves the socket to read the answer.
+ */
+function writeOnDescriptor(fd: number, body: Uint8Array, stop: () => boolean, ended: () => void): void {
+  let offset = 0;
+  const next = (): void => {
+    if (stop()) return;
+    if (offset >= body.length) return ended();
+    try {
+      offset += writeSync(fd, body, offset, Math.min(64 * 1024, body.length - offset));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return void setTimeout(next, 1);
+      return;
+    }
+    setImmediate(next);
+  };
+  next();
 }

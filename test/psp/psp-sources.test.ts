@@ -10,7 +10,14 @@ import { wooviSource } from '../../src/sources/woovi/source.js';
 import { decimalToCents, integerCents } from '../../src/sources/shared/cents.js';
 import { sameText } from '../../src/sources/shared/constant-time.js';
 import { sourceKey } from '../../src/sources/keys.js';
-import { memoryQuarantine, normalizeEvent, PixhookConfigError, type InvalidDelivery, type PixEvent } from '../../src/index.js';
+import {
+  memoryPaymentBook,
+  memoryQuarantine,
+  normalizeEvent,
+  PixhookConfigError,
+  type InvalidDelivery,
+  type PixEvent,
+} from '../../src/index.js';
 import { pspSamples, signPagBank, signWoovi } from '../../src/testing/index.js';
 import { startConfirmationServer, type ConfirmationServer } from './confirmation-server.js';
 import { strangerKeys, wooviKeys } from './psp-profiles.js';
@@ -87,6 +94,95 @@ describe('Asaas', () => {
       await server.close();
     }
   });
+  it('reads PAYMENT_REFUNDED as transaction_refunded, the whole value returned, in exact cents', () => {
+    const event = only(source.read(pspSamples.asaas.paymentRefunded, { headers: {} }).events);
+    expect(event.name).toBe('transaction_refunded');
+    expect(event.transaction).toMatchObject({
+      id: 'pay_6egmyz6lpfxazko3',
+      status: 'refunded',
+      amountInCents: 4223,
+      refund: { amountInCents: 4223 },
+    });
+  });
+  it('reads PAYMENT_PARTIALLY_REFUNDED with the last of its refunds; without the list, no amount is guessed', () => {
+    const refunds = [
+      { dateCreated: '2024-11-10 09:00:00', status: 'DONE', value: 10.1, description: 'first' },
+      { dateCreated: '2024-11-11 09:00:00', status: 'DONE', value: 0.29, description: null },
+    ];
+    const partial = { ...pspSamples.asaas.paymentRefunded, event: 'PAYMENT_PARTIALLY_REFUNDED' };
+    const event = only(source.read({ ...partial, payment: { ...partial.payment, refunds } }, { headers: {} }).events);
+    expect(event.name).toBe('transaction_refunded');
+    expect(event.transaction.amountInCents).toBe(4223);
+    expect(event.transaction.refund).toEqual({ amountInCents: 29, refundedAt: '2024-11-11 09:00:00' });
+    expect(only(source.read(partial, { headers: {} }).events).transaction.refund).toEqual({});
+  });
+  it('reads each chargeback event as transaction_infraction: the payment stays paid, the stage in infraction.status', () => {
+    const stages = [
+      [pspSamples.asaas.chargebackRequested, 'chargeback_requested'],
+      [pspSamples.asaas.chargebackDispute, 'chargeback_dispute'],
+      [pspSamples.asaas.awaitingChargebackReversal, 'resolved'],
+    ] as const;
+    const keys = new Set<string>();
+    for (const [body, stage] of stages) {
+      const event = only(source.read(body, { headers: {} }).events);
+      expect(event).toMatchObject({ name: 'transaction_infraction', provider: 'asaas', deliveryId: body.id });
+      expect(event.transaction).toMatchObject({ id: 'pay_6egmyz6lpfxazko3', status: 'paid', amountInCents: 4223 });
+      expect(event.transaction.infraction).toEqual({ status: stage, amountInCents: 4223 });
+      keys.add(sourceKey(event));
+      // Replayed or run by a durable worker from the kept body: the same event again.
+      expect(source.reread(body)).toMatchObject({
+        name: 'transaction_infraction',
+        source: 'replay',
+        transaction: { infraction: { status: stage } },
+      });
+    }
+    expect(keys.size).toBe(3); // each event its own fact (its own id)
+    const reason = { ...pspSamples.asaas.chargebackRequested.payment, chargeback: { status: 'REQUESTED', reason: 'FRAUD' } };
+    const withReason = only(source.read({ ...pspSamples.asaas.chargebackRequested, payment: reason }, { headers: {} }).events);
+    expect(withReason.transaction.infraction).toEqual({ status: 'chargeback_requested', amountInCents: 4223, reason: 'FRAUD' });
+  });
+  it('in the book, the chargeback is one dispute of the paid payment: open while requested and disputed, closed once won', async () => {
+    const book = memoryPaymentBook();
+    const infractions: string[] = [];
+    const receiver = createPspReceiver({ psp: 'asaas', token: 'tok', book }).on('transaction_infraction', (event) => {
+      infractions.push(event.transaction.infraction?.status ?? '');
+    });
+    const send = (body: unknown) =>
+      receiver.receive({ method: 'POST', headers: { 'asaas-access-token': 'tok' }, body: JSON.stringify(body) });
+    expect((await send(pspSamples.asaas.paymentReceived)).status).toBe(200);
+    expect((await send(pspSamples.asaas.chargebackRequested)).status).toBe(200);
+    expect((await send(pspSamples.asaas.chargebackDispute)).status).toBe(200);
+    expect((await book.disputes({ open: true })).map((d) => [d.resourceId, d.status])).toEqual([
+      ['pay_6egmyz6lpfxazko3', 'chargeback_dispute'],
+    ]);
+    expect((await send(pspSamples.asaas.awaitingChargebackReversal)).status).toBe(200);
+    expect(await book.disputes({ open: true })).toEqual([]);
+    expect((await book.disputes()).map((d) => d.status)).toEqual(['resolved']);
+    expect((await book.get('pay_6egmyz6lpfxazko3'))?.status).toBe('paid');
+    expect(infractions).toEqual(['chargeback_requested', 'chargeback_dispute', 'resolved']);
+    await receiver.close();
+  });
+  it('with apiKey, a fetched CHARGEBACK_DISPUTE or REFUNDED payment is the same union event as the webhook’s', async () => {
+    const server = await startConfirmationServer({ header: 'access_token', value: 'key' });
+    try {
+      const confirming = asaasSource({ psp: 'asaas', token: 'tok', apiKey: 'key', apiBaseUrl: server.url });
+      const hint = confirming.read(pspSamples.asaas.chargebackDispute, { headers: {} }).hints[0]!;
+      server.set('/v3/payments/pay_6egmyz6lpfxazko3', { id: 'pay_6egmyz6lpfxazko3', status: 'CHARGEBACK_DISPUTE', value: 42.23 });
+      const disputed = await confirming.fetch!(hint, AbortSignal.timeout(2000));
+      expect(disputed.status === 'events' && disputed.events[0]).toMatchObject({
+        name: 'transaction_infraction',
+        transaction: { status: 'paid', infraction: { status: 'chargeback_dispute', amountInCents: 4223 } },
+      });
+      server.set('/v3/payments/pay_6egmyz6lpfxazko3', { id: 'pay_6egmyz6lpfxazko3', status: 'REFUNDED', value: 42.23, refunds: null });
+      const refunded = await confirming.fetch!(hint, AbortSignal.timeout(2000));
+      expect(refunded.status === 'events' && refunded.events[0]).toMatchObject({
+        name: 'transaction_refunded',
+        transaction: { status: 'refunded', refund: { amountInCents: 4223 } },
+      });
+    } finally {
+      await server.close();
+    }
+  });
   it('refuses a missing token', () => {
     expect(() => asaasSource({ psp: 'asaas', token: '' })).toThrow(/`token` is required/);
   });
@@ -134,7 +230,11 @@ describe('PagBank', () => {
       },
       { headers: {} },
     );
-    expect(read.events[0]).toMatchObject({ name: 'transaction_refunded', transaction: { refund: { amountInCents: 200 } } });
+    // Amounts exact: the charge's own 500 cents stay its amount; the refund is summary.refunded.
+    expect(read.events[0]).toMatchObject({
+      name: 'transaction_refunded',
+      transaction: { id: 'C1', status: 'refunded', amountInCents: 500, refund: { amountInCents: 200 } },
+    });
     expect(read.failures.map((f) => f.path)).toEqual(['charges.1']);
     expect(source.read({ id: 'O' }, { headers: {} }).failures[0]?.path).toBe('charges');
     expect(source.reread(pspSamples.pagbank.orderPaid)).toMatchObject({ source: 'replay' });
@@ -205,6 +305,19 @@ describe('Woovi / OpenPix', () => {
       name: 'transaction_infraction',
       transaction: { status: 'paid', infraction: { id: 'd1', status: 'created', amountInCents: 1000 } },
     });
+    // The same dispute under the `woovi:` prefix: the same union event, the same fact (one key).
+    const disputeBody = { charge: pspSamples.woovi.chargeCompleted.charge, dispute: { id: 'd1', value: 1000, status: 'OPEN' } };
+    const keys = ['OPENPIX:DISPUTE_CREATED', 'woovi:DISPUTE_CREATED', 'woovi:DISPUTE_UPDATED'].map((name) => {
+      const event = only(source.read({ event: name, ...disputeBody }, { headers: {} }).events);
+      expect(event, name).toMatchObject({
+        name: 'transaction_infraction',
+        provider: 'woovi',
+        transaction: { status: 'paid', infraction: { id: 'd1', status: 'OPEN', amountInCents: 1000 } },
+      });
+      return sourceKey(event);
+    });
+    expect(new Set(keys).size).toBe(1);
+    expect(source.read({ event: 'woovi:DISPUTE_CREATED', charge: {} }, { headers: {} }).failures).toHaveLength(1);
     expect(source.read({ event: 'OPENPIX:MOVEMENT_CONFIRMED' }, { headers: {} })).toEqual({ events: [], hints: [], failures: [] });
     expect(source.read({ event: 'OPENPIX:CHARGE_COMPLETED', charge: {} }, { headers: {} }).failures).toHaveLength(1);
   });
@@ -268,6 +381,39 @@ describe('Pagar.me v5', () => {
     expect((await receiver.receive({ method: 'POST', headers: {}, body: hook, url: '/p?secret=url-s3cret' })).reason).toBe(
       'gateway_unavailable',
     );
+    await receiver.close();
+  });
+
+  it('a charge it cannot confirm — the API hangs past the bound, or answers a charge without its amount — is 503 gateway_unavailable, nothing claimed; the retry confirms it once', async () => {
+    const paid: PixEvent[] = [];
+    // The hang never answers, so a short bound is deterministic here.
+    const receiver = createPspReceiver({
+      psp: 'pagarme',
+      secretKey: 'sk',
+      urlSecret: { secret: 'url-s3cret' },
+      apiBaseUrl: server.url,
+      fetchTimeoutMs: 200,
+    }).on('transaction_paid', (event) => void paid.push(event));
+    const hook = JSON.stringify(pspSamples.pagarme.chargePaidHook);
+    const send = () => receiver.receive({ method: 'POST', headers: {}, body: hook, url: '/p?secret=url-s3cret' });
+    const path = `/core/v5/charges/${pspSamples.pagarme.chargePaidHook.data.id}`;
+    server.fail(1, 'hang');
+    const hung = await send();
+    expect([hung.status, hung.reason]).toEqual([503, 'gateway_unavailable']);
+    expect(hung.hint).toMatch(/timeout/);
+    server.set(path, {
+      ...pspSamples.pagarme.charge,
+      id: pspSamples.pagarme.chargePaidHook.data.id,
+      amount: undefined,
+      paid_amount: undefined,
+    });
+    const unreadable = await send();
+    expect([unreadable.status, unreadable.reason]).toEqual([503, 'gateway_unavailable']);
+    expect(paid).toHaveLength(0);
+    server.set(path, { ...pspSamples.pagarme.charge, id: pspSamples.pagarme.chargePaidHook.data.id });
+    expect((await send()).status).toBe(200);
+    expect((await send()).reason).toBe('duplicate');
+    expect(paid).toHaveLength(1);
     await receiver.close();
   });
 });

@@ -4,6 +4,12 @@ import { credential, randomId, reais, sameCredential } from './psp-credentials.j
 const minute = 60_000;
 const hour = 60 * minute;
 
+/** A payment's status, and the webhook's event, for each state the emulator holds. */
+const statuses = { pending: 'PENDING', paid: 'RECEIVED', refunded: 'REFUNDED' } as const;
+const events = { pending: 'PAYMENT_CREATED', paid: 'PAYMENT_RECEIVED', refunded: 'PAYMENT_REFUNDED' } as const;
+/** A chargeback's stages (the payment's status; the event is `PAYMENT_` and the stage): received, in dispute, won. */
+const chargebackStages = ['CHARGEBACK_REQUESTED', 'CHARGEBACK_DISPUTE', 'AWAITING_CHARGEBACK_REVERSAL'] as const;
+
 /** Asaas's date-time as its webhooks write it: `2024-11-06 18:59:27`. */
 const asaasTime = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
@@ -31,7 +37,7 @@ export function asaasProfile(given: Readonly<Record<string, string>>): PspProfil
       originalValue: null,
       description: null,
       billingType: 'PIX',
-      status: { pending: 'PENDING', paid: 'RECEIVED', refunded: 'REFUNDED', disputed: 'CHARGEBACK_REQUESTED' }[charge.status],
+      status: charge.status === 'disputed' ? chargebackStages[charge.disputeStage ?? 0] : statuses[charge.status],
       pixTransaction: null,
       dueDate: day(charge.createdAt),
       paymentDate: paid ? day(charge.paidAt) : null,
@@ -55,18 +61,14 @@ export function asaasProfile(given: Readonly<Record<string, string>>): PspProfil
       headers: { 'asaas-access-token': credentials.token },
       body: JSON.stringify({
         id: `evt_${randomId(16)}&${String(sequence)}`,
-        event: {
-          pending: 'PAYMENT_CREATED',
-          paid: 'PAYMENT_RECEIVED',
-          refunded: 'PAYMENT_REFUNDED',
-          disputed: 'PAYMENT_CHARGEBACK_REQUESTED',
-        }[charge.status],
+        event: charge.status === 'disputed' ? `PAYMENT_${chargebackStages[charge.disputeStage ?? 0]!}` : events[charge.status],
         dateCreated: asaasTime(now),
         payment: record(charge),
       }),
     }),
-    // PAYMENT_REFUNDED. Asaas's PAYMENT_CHARGEBACK_* is not read by the Asaas source yet: no dispute played.
-    plays: ['refund'],
+    // PAYMENT_REFUNDED, and a chargeback (read as transaction_infraction) in its three stages.
+    plays: ['refund', 'dispute'],
+    disputeStages: chargebackStages.length,
     retryScheduleMs: [
       30_000,
       minute,

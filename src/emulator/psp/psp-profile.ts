@@ -13,6 +13,8 @@ export interface PspCharge {
   status: 'pending' | 'paid' | 'refunded' | 'disputed';
   /** What was paid, in cents (another amount than asked when the pay control says so). */
   paidInCents?: number;
+  /** With `disputed`: the dispute's stage, 0 when opened (the profile's `disputeStages` says how many it plays). */
+  disputeStage?: number;
   payerDocument: string;
   endToEndId?: string;
   createdAt: string;
@@ -56,6 +58,11 @@ export interface PspProfile {
   readonly pauseAfterFailures?: number;
   /** The facts after a payment this PSP has and this profile plays (its refund, its dispute or chargeback). */
   readonly plays: readonly ('refund' | 'dispute')[];
+  /**
+   * How many stages a dispute goes through, each with its own webhook (Asaas's chargeback: requested, in
+   * dispute, won): the dispute control on a disputed charge plays the next one. Default 1.
+   */
+  readonly disputeStages?: number;
   /** Extra routes the PSP serves (Woovi's public keys), answered without a credential. */
   extraRoutes?(): readonly PspExtraRoute[];
   /** Extra controls (Woovi's key rotation). */

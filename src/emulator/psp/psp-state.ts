@@ -66,12 +66,20 @@ export function createPspState({ profile, deliveries, now, webhookUrl }: StatePa
       if (payment.latePending === true) await notify(charge, 'late-pending');
       return { ...charge };
     },
-    /** Refunds or disputes a paid charge (where the profile plays it) and sends its webhook. */
+    /**
+     * Refunds or disputes a paid charge (where the profile plays it) and sends its webhook. A disputed
+     * charge is disputed again only where the profile plays more stages: the next one's webhook.
+     */
     async after(id: string, fact: 'refund' | 'dispute'): Promise<PspCharge> {
       const charge = find(id);
       if (!profile.plays.includes(fact)) throw new RequestError(422, 'NOT_PLAYED', `The ${profile.name} profile does not play a ${fact}.`);
-      if (charge.status !== 'paid') throw new RequestError(422, 'NOT_PAID', `Charge ${id} is ${charge.status}, not paid.`);
-      charge.status = fact === 'refund' ? 'refunded' : 'disputed';
+      const stage = charge.disputeStage ?? 0;
+      if (fact === 'dispute' && charge.status === 'disputed' && stage + 1 < (profile.disputeStages ?? 1)) charge.disputeStage = stage + 1;
+      else if (charge.status !== 'paid') throw new RequestError(422, 'NOT_PAID', `Charge ${id} is ${charge.status}, not paid.`);
+      else {
+        charge.status = fact === 'refund' ? 'refunded' : 'disputed';
+        if (fact === 'dispute') charge.disputeStage = 0;
+      }
       await notify(charge, fact);
       return { ...charge };
     },

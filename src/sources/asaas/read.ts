@@ -1,5 +1,5 @@
 import type { TransactionStatus } from '../../events/event-names.js';
-import type { EventSource, JsonObject, PspTransactionEvent } from '../../events/event-types.js';
+import type { EventSource, JsonObject, PixInfraction, PixRefund, PspTransactionEvent } from '../../events/event-types.js';
 import { decimalToCents } from '../shared/cents.js';
 import { chargeEvent, nameOfStatus, object, text } from '../shared/charge-event.js';
 
@@ -7,6 +7,11 @@ import { chargeEvent, nameOfStatus, object, text } from '../shared/charge-event.
 // payment: { object: "payment", id, value, netValue, billingType, status, … } }`; optional fields come as
 // `null` (read here as absent). For Pix only PAYMENT_RECEIVED comes: it is the payment (there is no
 // PAYMENT_CONFIRMED to wait for).
+// The same page lists the refund and chargeback events (PAYMENT_REFUNDED, PAYMENT_PARTIALLY_REFUNDED,
+// PAYMENT_CHARGEBACK_REQUESTED "chargeback received", PAYMENT_CHARGEBACK_DISPUTE "in chargeback dispute",
+// PAYMENT_AWAITING_CHARGEBACK_REVERSAL "dispute won, waiting for transfer from the acquirer"); every one
+// carries the same `payment` object. A chargeback is the union's `transaction_infraction`, as the gateway's
+// MED dispute: the charge keeps status `paid`, and the dispute's own status rides in `infraction.status`.
 
 /** A payment's own `status` (GET /v3/payments/{id}) in the union's terms. */
 const paymentStatuses: Record<string, TransactionStatus> = {
@@ -18,7 +23,24 @@ const paymentStatuses: Record<string, TransactionStatus> = {
   RECEIVED_IN_CASH: 'paid',
   REFUNDED: 'refunded',
   REFUND_REQUESTED: 'paid',
+  REFUND_IN_PROGRESS: 'paid',
+  CHARGEBACK_REQUESTED: 'paid',
+  CHARGEBACK_DISPUTE: 'paid',
+  AWAITING_CHARGEBACK_REVERSAL: 'paid',
   DELETED: 'canceled',
+};
+
+/**
+ * A chargeback's stage (the webhook's event, or the fetched payment's status) as `infraction.status`: open
+ * while requested or disputed; `resolved` once won (the book's dispute alerts stop there).
+ */
+const chargebackStages: Record<string, string> = {
+  PAYMENT_CHARGEBACK_REQUESTED: 'chargeback_requested',
+  PAYMENT_CHARGEBACK_DISPUTE: 'chargeback_dispute',
+  PAYMENT_AWAITING_CHARGEBACK_REVERSAL: 'resolved',
+  CHARGEBACK_REQUESTED: 'chargeback_requested',
+  CHARGEBACK_DISPUTE: 'chargeback_dispute',
+  AWAITING_CHARGEBACK_REVERSAL: 'resolved',
 };
 
 /** The webhook's `event` in the union's terms; an event not listed is acknowledged as unknown. */
@@ -30,6 +52,10 @@ const eventStatuses: Record<string, TransactionStatus> = {
   PAYMENT_OVERDUE: 'pending',
   PAYMENT_DELETED: 'canceled',
   PAYMENT_REFUNDED: 'refunded',
+  PAYMENT_PARTIALLY_REFUNDED: 'refunded',
+  PAYMENT_CHARGEBACK_REQUESTED: 'paid',
+  PAYMENT_CHARGEBACK_DISPUTE: 'paid',
+  PAYMENT_AWAITING_CHARGEBACK_REVERSAL: 'paid',
 };
 
 /** True for the events whose payment this source reads. */
@@ -45,13 +71,15 @@ export function asaasEvent(
   source: EventSource = 'webhook',
 ): PspTransactionEvent | undefined {
   const id = text(payment['id']);
-  const status = envelope.event !== undefined ? eventStatuses[envelope.event] : paymentStatuses[String(payment['status'])];
+  const stage = envelope.event ?? String(payment['status']);
+  const status = envelope.event !== undefined ? eventStatuses[envelope.event] : paymentStatuses[stage];
   const amountInCents = decimalToCents(payment['value']);
   if (id === undefined || status === undefined || amountInCents === undefined) return undefined;
-  const refunded = status === 'refunded' ? decimalToCents(payment['refundedValue'] ?? payment['value']) : undefined;
+  const chargeback = Object.hasOwn(chargebackStages, stage) ? chargebackOf(payment, chargebackStages[stage]!, amountInCents) : undefined;
+  const refund = status === 'refunded' ? refundOf(payment, stage) : undefined;
   return chargeEvent({
     provider: 'asaas',
-    name: nameOfStatus(status),
+    name: chargeback !== undefined ? 'transaction_infraction' : nameOfStatus(status),
     status,
     id,
     amountInCents,
@@ -60,8 +88,38 @@ export function asaasEvent(
     deliveryId: envelope.id,
     timestamp: envelope.dateCreated ?? text(payment['paymentDate']),
     netAmountInCents: decimalToCents(payment['netValue']),
-    ...(refunded !== undefined && { refund: { amountInCents: refunded } }),
+    ...(refund !== undefined && { refund }),
+    ...(chargeback !== undefined && { infraction: chargeback }),
   });
+}
+
+/**
+ * The refund a refunded payment states: the last of its `refunds` (`{ dateCreated, value, description }`)
+ * where it lists them; else, for a whole refund, the payment's value. A partial refund without its list
+ * states no amount (never guessed from the payment's value).
+ */
+function refundOf(payment: JsonObject, stage: string): PixRefund {
+  const refunds = Array.isArray(payment['refunds']) ? payment['refunds'] : [];
+  const last = object(refunds[refunds.length - 1]);
+  const refund: PixRefund = {};
+  const amount =
+    last !== undefined
+      ? decimalToCents(last['value'])
+      : stage === 'PAYMENT_PARTIALLY_REFUNDED'
+        ? undefined
+        : decimalToCents(payment['value']);
+  if (amount !== undefined) refund.amountInCents = amount;
+  const refundedAt = text(last?.['dateCreated']);
+  if (refundedAt !== undefined) refund.refundedAt = refundedAt;
+  const reason = text(last?.['description']);
+  if (reason !== undefined) refund.reason = reason;
+  return refund;
+}
+
+/** A chargeback as the union's infraction: its stage, the payment's value, and its reason where the payment states one. */
+function chargebackOf(payment: JsonObject, status: string, amountInCents: number): PixInfraction {
+  const reason = text(object(payment['chargeback'])?.['reason']);
+  return { status, amountInCents, ...(reason !== undefined && { reason }) };
 }
 
 /** A webhook body (or a queued one) as its event. */

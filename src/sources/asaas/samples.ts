@@ -30,3 +30,23 @@ export const asaasPaymentReceived = {
     refunds: null,
   },
 } as const;
+
+// The refund and chargeback events of the same page ("Eventos para cobranças": PAYMENT_REFUNDED,
+// PAYMENT_CHARGEBACK_REQUESTED, PAYMENT_CHARGEBACK_DISPUTE, PAYMENT_AWAITING_CHARGEBACK_REVERSAL). The page
+// publishes one example body and says every payment event sends that shape: these are it with the event's
+// name and the payment's status (the `status` values of a payment in the API reference: REFUNDED,
+// CHARGEBACK_REQUESTED, CHARGEBACK_DISPUTE, AWAITING_CHARGEBACK_REVERSAL). No example of these bodies is published as such.
+function asaasPaymentEvent<E extends string, S extends string>(event: E, status: S, sequence: number) {
+  return {
+    ...asaasPaymentReceived,
+    id: `evt_d26e303b238e509335ac9ba210e51b0f&768645${String(sequence)}`,
+    event,
+    dateCreated: '2024-11-12 10:02:41',
+    payment: { ...asaasPaymentReceived.payment, status },
+  } as const;
+}
+
+export const asaasPaymentRefunded = asaasPaymentEvent('PAYMENT_REFUNDED', 'REFUNDED', 1);
+export const asaasChargebackRequested = asaasPaymentEvent('PAYMENT_CHARGEBACK_REQUESTED', 'CHARGEBACK_REQUESTED', 2);
+export const asaasChargebackDispute = asaasPaymentEvent('PAYMENT_CHARGEBACK_DISPUTE', 'CHARGEBACK_DISPUTE', 3);
+export const asaasAwaitingChargebackReversal = asaasPaymentEvent('PAYMENT_AWAITING_CHARGEBACK_REVERSAL', 'AWAITING_CHARGEBACK_REVERSAL', 4);

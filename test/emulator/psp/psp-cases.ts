@@ -12,6 +12,8 @@ export interface SentDelivery {
 
 export interface PspCase {
   psp: PspSourceOptions['psp'];
+  /** The test's name for the case: the PSP, and how its receiver is set up where that differs. */
+  label: string;
   /** The path the receiver is registered at (Pagar.me's URL secret in it). */
   path: string;
   options(emulator: PspEmulator): PspSourceOptions;
@@ -36,6 +38,7 @@ const flipV1 = (signature: string) => signature.replace(/v1=(.)/, (_, c: string)
 export const pspCases: PspCase[] = [
   {
     psp: 'mercado-pago',
+    label: 'mercado-pago',
     path: '/hooks',
     fetches: true,
     options: (e) => ({
@@ -50,6 +53,7 @@ export const pspCases: PspCase[] = [
   },
   {
     psp: 'asaas',
+    label: 'asaas (apiKey: each payment confirmed)',
     path: '/hooks',
     fetches: true,
     options: (e) => ({ psp: 'asaas', token: e.credentials['token']!, apiKey: e.credentials['apiKey']!, apiBaseUrl: e.url }),
@@ -58,6 +62,7 @@ export const pspCases: PspCase[] = [
   },
   {
     psp: 'pagbank',
+    label: 'pagbank',
     path: '/hooks',
     fetches: false,
     options: (e) => ({ psp: 'pagbank', token: e.credentials['token']! }),
@@ -66,6 +71,7 @@ export const pspCases: PspCase[] = [
   },
   {
     psp: 'woovi',
+    label: 'woovi',
     path: '/hooks',
     fetches: false,
     options: (e) => ({ psp: 'woovi', publicKeys: [e.credentials['publicKey']!] }),
@@ -74,6 +80,7 @@ export const pspCases: PspCase[] = [
   },
   {
     psp: 'pagarme',
+    label: 'pagarme',
     path: `/hooks?secret=${pagarmeSecret}`,
     fetches: true,
     options: (e) => ({ psp: 'pagarme', secretKey: e.credentials['secretKey']!, urlSecret: { secret: pagarmeSecret }, apiBaseUrl: e.url }),
@@ -81,3 +88,15 @@ export const pspCases: PspCase[] = [
     replayed: withBody,
   },
 ];
+
+/**
+ * Asaas as most merchants set it up: the token alone, no `apiKey`, so the webhook's own payment is the state
+ * (no fetch). Its duplicate is the same event id, its late pending a later PAYMENT_CREATED the book does not
+ * let undo the payment, and a replay naming another charge keeps the event id it was sent with.
+ */
+export const asaasTokenOnly: PspCase = {
+  ...pspCases.find((c) => c.psp === 'asaas')!,
+  label: 'asaas (token only: the body is the state)',
+  fetches: false,
+  options: (e) => ({ psp: 'asaas', token: e.credentials['token']! }),
+};

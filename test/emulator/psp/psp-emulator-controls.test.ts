@@ -115,6 +115,26 @@ describe('the PSP emulator’s controls', () => {
     expect(ids.sort()).toEqual([first.id, second.id].sort());
   });
 
+  it('Asaas: 14 failures in a row do not pause the queue; a success starts the count again', async () => {
+    const recorder = await startRecorder();
+    open.push(recorder);
+    const e = await emulator('asaas', { webhookUrl: recorder.url });
+    expect((await control(e, 'POST', '/_emulator/delivery-faults', { action: 'fail', status: 500, times: 14 })).status).toBe(201);
+    const first = e.createCharge({ amountInCents: 100 });
+    await e.pay(first.id);
+    await e.idle();
+    expect(e.paused()).toBe(false);
+    expect(e.deliveries()[0]!.attempts.map((a) => a.status)).toEqual([...Array(14).fill(500), 200]);
+    // 14 more failures after that success: still 14 in a row, not 28, so the queue keeps sending.
+    expect((await control(e, 'POST', '/_emulator/delivery-faults', { action: 'fail', status: 500, times: 14 })).status).toBe(201);
+    const second = e.createCharge({ amountInCents: 200 });
+    await e.pay(second.id);
+    await e.idle();
+    expect(e.paused()).toBe(false);
+    expect(e.deliveries().map((d) => d.state)).toEqual(['delivered', 'delivered']);
+    expect(recorder.received).toHaveLength(2);
+  });
+
   it('a webhook out of attempts ends failed; the delivery-faults control is cleared by DELETE', async () => {
     const recorder = await startRecorder();
     open.push(recorder);

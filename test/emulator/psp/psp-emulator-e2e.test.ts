@@ -8,7 +8,7 @@ import { createNodeHandler } from '../../../adapters/node/index.js';
 import { startEmulator, type PspEmulator } from '../../../src/emulator/index.js';
 import { memoryPaymentBook, type PaymentBook, type PixEvent } from '../../../src/index.js';
 import { createPspReceiver } from '../../../src/psp/index.js';
-import { pspCases, type PspCase, type SentDelivery } from './psp-cases.js';
+import { asaasTokenOnly, pspCases, type PspCase, type SentDelivery } from './psp-cases.js';
 
 interface Run {
   emulator: PspEmulator;
@@ -44,7 +44,7 @@ async function start(c: PspCase): Promise<Run> {
 
 const statuses = (e: PspEmulator) => e.deliveries().map((d) => d.attempts.map((a) => a.status));
 
-describe.each(pspCases)('the $psp emulator against createPspReceiver', (c) => {
+describe.each([...pspCases, asaasTokenOnly])('the $label emulator against createPspReceiver', (c) => {
   it('pay: the webhook is delivered once, 200, and the handler runs once with the paid cents', async () => {
     const run = await start(c);
     const charge = run.emulator.createCharge({ amountInCents: 2590 });
@@ -92,9 +92,12 @@ describe.each(pspCases)('the $psp emulator against createPspReceiver', (c) => {
     expect(forged.status).toBe(401);
     expect(forged.body).toMatchObject({ error: 'signature_mismatch' });
     const replayed = await run.post(c.replayed(sent, charge.id, other.id));
-    if (c.psp === 'asaas' || c.psp === 'pagarme') {
+    if (c.psp === 'pagarme' || (c.psp === 'asaas' && c.fetches)) {
       // A token or URL secret signs no body: the fetched charge decides, and it is not paid.
       expect(replayed.status).toBe(200);
+    } else if (c.psp === 'asaas') {
+      // The token alone: the copy keeps the event id it was sent with, so it is that event's duplicate.
+      expect(replayed).toMatchObject({ status: 200, body: { reason: 'duplicate' } });
     } else {
       expect(replayed.status).toBe(401);
       expect(replayed.body).toMatchObject({ error: 'signature_mismatch' });
@@ -117,5 +120,10 @@ describe.each(pspCases)('the $psp emulator against createPspReceiver', (c) => {
           .filter((r) => r.method === 'GET')
           .map((r) => r.status),
       ).toEqual([503, 200]);
+      // The answer itself, over real HTTP: the PSP's delivery again while its API fails is 503 gateway_unavailable.
+      run.emulator.injectFetchFault({ status: 500, times: 1 });
+      const unconfirmed = await run.post(run.emulator.deliveries()[0]!);
+      expect(unconfirmed).toMatchObject({ status: 503, body: { error: 'gateway_unavailable' } });
+      expect(run.paid).toHaveLength(1);
     });
 });
