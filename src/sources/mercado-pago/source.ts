@@ -5,6 +5,7 @@ import { object, text } from '../shared/charge-event.js';
 import { sameText } from '../shared/constant-time.js';
 import { factKey } from '../shared/fact-key.js';
 import { baseUrl, fetchRecord } from '../shared/fetch-record.js';
+import { prepareHttpGet } from '../shared/http-get.js';
 import { configFail, requiredText } from '../shared/options.js';
 import { queryParam } from '../shared/url-secret.js';
 import { paymentEvent } from './read.js';
@@ -74,6 +75,7 @@ export function mercadoPagoSource(options: MercadoPagoOptions, now: () => number
   if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 1 || tolerance > 30 * 86_400)
     configFail('toleranceSeconds', 'must be a number of seconds from 1 to 2 592 000 (30 days).');
   const auth = { authorization: `Bearer ${accessToken}` };
+  prepareHttpGet();
 
   async function authenticate(head: RequestHead): Promise<Verdict> {
     const header = readHeader(head.headers, 'x-signature');

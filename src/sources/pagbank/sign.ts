@@ -1,5 +1,5 @@
 import type { MaybePromise } from '../../shared/maybe-promise.js';
-import { hexOf, sha256, type Digest } from '../shared/crypto.js';
+import { hexOf, seededSha256, type Digest } from '../shared/crypto.js';
 
 /**
  * PagBank's `x-authenticity-token`: SHA-256 (hex) of `<token>-<raw body>`
@@ -7,9 +7,12 @@ import { hexOf, sha256, type Digest } from '../shared/crypto.js';
  * `<token>-` and fed the body as it arrives; the verifier and the test kit's signer both start it here.
  */
 export function pagbankDigest(token: string): Digest {
-  const digest = sha256();
-  digest.update(`${token}-`);
-  return digest;
+  return pagbankDigests(token)();
+}
+
+/** `pagbankDigest` for one token, made once: each call's digest starts from `<token>-` already hashed. */
+export function pagbankDigests(token: string): () => Digest {
+  return seededSha256(`${token}-`);
 }
 
 /** Signs as PagBank does: the `x-authenticity-token` header's value for `body`. */
