@@ -112,6 +112,19 @@ describe('httpGet', () => {
     expect(sockets.size).toBeLessThanOrEqual(2);
   });
 
+  it('an abort before the request is written settles it at once, and the request is never sent', async () => {
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(httpGet(`${base}/ok?early`, {}, aborted.signal)).rejects.toThrow();
+    const queued = new AbortController();
+    const pending = httpGet(`http://localhost:${new URL(base).port}/ok?queued`, {}, queued.signal);
+    queued.abort(); // before undici has connected a socket for this origin
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen.map((s) => s.url)).not.toContain('/ok?early');
+    expect(seen.map((s) => s.url)).not.toContain('/ok?queued');
+  });
+
   it('is undici under Node (not fetch)', async () => {
     const spy = vi.spyOn(globalThis, 'fetch');
     // The module object nodeHttpGet calls into (node:http's own exports, not the ESM namespace).

@@ -32,6 +32,24 @@ describe('sources on Web Crypto', () => {
     expect(() => web.rsaSign(wooviKeys.privateKey, 'x')).toThrow(/node:crypto/);
   });
 
+  it('seeds a SHA-256 once for many digests and decodes hex without Buffer (PagBank on the edge)', async () => {
+    const digests = web.seededSha256('token-');
+    const one = digests();
+    const two = digests();
+    one.update('{"a":1}');
+    two.update('{"b":2}');
+    expect(await web.hexOf(one.end())).toBe(createHash('sha256').update('token-{"a":1}').digest('hex'));
+    expect(await web.hexOf(two.end())).toBe(createHash('sha256').update('token-{"b":2}').digest('hex'));
+    const hex = createHash('sha256').update('x').digest('hex');
+    expect(web.hexBytes(hex.toUpperCase(), 32)).toEqual(new Uint8Array(Buffer.from(hex, 'hex')));
+    for (const bad of [hex.slice(1), `${hex}00`, `${hex.slice(2)}g0`]) expect(web.hexBytes(bad, 32)).toBeUndefined();
+    const { pagbankSource } = await import('../../src/sources/pagbank/source.js');
+    const source = pagbankSource({ psp: 'pagbank', token: 'token' });
+    const check = source.bodyCheck!({ headers: { 'x-authenticity-token': createHash('sha256').update('token-{}').digest('hex') } });
+    check.update(new TextEncoder().encode('{}'));
+    expect(await check.end()).toEqual({ ok: true });
+  });
+
   it('decodes strict base64 without Buffer, as Buffer does, and refuses what atob would', () => {
     const bytes = new Uint8Array([0, 1, 2, 250, 251, 252, 253, 254, 255]);
     for (const length of [9, 8, 7]) {
