@@ -41,7 +41,7 @@ function tooLarge(): RangeError {
  * node:http(s) (Bun and Deno, where undici is not loaded): the global keep-alive agent, the body read as
  * Buffers and decoded once.
  */
-export function nodeGet(http: HttpModule, https: HttpModule): HttpGet {
+function nodeGet(http: HttpModule, https: HttpModule): HttpGet {
   return (url, headers, signal) =>
     new Promise<GetAnswer>((resolve, reject) => {
       const client = url.startsWith('https:') ? https : http;
