@@ -1,6 +1,6 @@
 // The sources' crypto on an edge runtime (no node:crypto): SHA-256 buffered to its end, HMAC, RSA through Web
 // Crypto. Loaded with `EdgeRuntime` set, as Next's edge runtime sets it, so the module takes its Web Crypto path.
-import { createHash, createHmac, createSign } from 'node:crypto';
+import { createHash, createHmac, createSign, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { wooviKeys } from './psp-profiles.js';
 
@@ -75,5 +75,29 @@ describe('sources on Web Crypto', () => {
     });
     bad.update(new TextEncoder().encode(body));
     expect(await bad.end()).toMatchObject({ reason: 'signature_mismatch' });
+  });
+
+  it('Woovi: deliveries verifying concurrently each try every key, whichever key succeeds first elsewhere', async () => {
+    const { wooviSource } = await import('../../src/sources/woovi/source.js');
+    const { strangerKeys } = await import('./psp-profiles.js');
+    const third = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    const pairs = [strangerKeys, wooviKeys, third];
+    const source = wooviSource({ psp: 'woovi', publicKeys: pairs.map((pair) => pair.publicKey) });
+    const body = '{"event":"OPENPIX:CHARGE_COMPLETED"}';
+    const deliver = (privateKey: string) => {
+      const check = source.bodyCheck!({
+        headers: { 'x-webhook-signature': createSign('RSA-SHA256').update(body).sign(privateKey, 'base64') },
+      });
+      check.update(new TextEncoder().encode(body));
+      return check.end();
+    };
+    expect(await deliver(wooviKeys.privateKey)).toEqual({ ok: true }); // the second key now goes first
+    // Each signed by another key, in flight together: a success moving the first key to try skips none for the others.
+    const verdicts = await Promise.all([third, strangerKeys, wooviKeys, third, strangerKeys].map((pair) => deliver(pair.privateKey)));
+    expect(verdicts).toEqual(Array.from({ length: 5 }, () => ({ ok: true })));
   });
 });

@@ -27,7 +27,7 @@ class WooviCheck implements BodyCheck {
   private readonly chunks: Uint8Array[] = [];
   constructor(
     private readonly text: string,
-    private readonly verify: (body: Uint8Array, signature: Uint8Array, tried: number) => MaybePromise<Verdict>,
+    private readonly verify: (body: Uint8Array, signature: Uint8Array) => MaybePromise<Verdict>,
   ) {}
   update(chunk: Uint8Array): void {
     this.chunks.push(chunk);
@@ -35,7 +35,7 @@ class WooviCheck implements BodyCheck {
   end(): MaybePromise<Verdict> {
     const signature = base64Bytes(this.text);
     if (signature === undefined) return { ok: false, reason: 'signature_mismatch', hint: `${header} is not base64` };
-    return this.verify(joined(this.chunks), signature, 0);
+    return this.verify(joined(this.chunks), signature);
   }
 }
 
@@ -68,13 +68,18 @@ export function wooviSource(options: WooviOptions): Source {
     return new WooviCheck(readHeader(head.headers, header)!.trim(), tryKeys);
   }
 
-  function tryKeys(body: Uint8Array, signature: Uint8Array, tried: number): MaybePromise<Verdict> {
+  function tryKeys(body: Uint8Array, signature: Uint8Array): MaybePromise<Verdict> {
+    return tryFrom(body, signature, last, 0);
+  }
+
+  /** Keys `start + tried …` in turn; `start` is fixed per delivery, so a concurrent success moving `last` skips none. */
+  function tryFrom(body: Uint8Array, signature: Uint8Array, start: number, tried: number): MaybePromise<Verdict> {
     for (let n = tried; n < keys.length; n++) {
-      const i = (last + n) % keys.length;
+      const i = (start + n) % keys.length;
       const ok = keys[i]!.verify(body, signature);
       if (isPromise(ok))
         return andThen(ok, (valid) => {
-          if (!valid) return tryKeys(body, signature, n + 1);
+          if (!valid) return tryFrom(body, signature, start, n + 1);
           last = i;
           return matched;
         });
