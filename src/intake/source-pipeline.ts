@@ -124,12 +124,14 @@ export function sourcePipeline(
   }
 
   async function fetchAll(hints: Hint[], delivery: SourceDelivery): Promise<ReceiveResult> {
-    const signal = AbortSignal.timeout(fetchTimeoutMs);
+    // A controller and a timer cleared once every fetch settled: AbortSignal.timeout costs ~7 µs a call on Node 20.
+    const bound = new AbortController();
+    const timer = setTimeout(() => bound.abort(new DOMException('The fetch timed out.', 'TimeoutError')), fetchTimeoutMs);
     const fetched = await Promise.all(
       hints.map((hint) =>
-        source.fetch!(hint, signal).catch((error: unknown): Fetched => ({ status: 'unavailable', hint: describeError(error) })),
+        source.fetch!(hint, bound.signal).catch((error: unknown): Fetched => ({ status: 'unavailable', hint: describeError(error) })),
       ),
-    );
+    ).finally(() => clearTimeout(timer));
     const unavailable = fetched.find((one) => one.status === 'unavailable');
     if (unavailable !== undefined) return answer('gateway_unavailable', { hint: unavailable.hint });
     const missing: string[] = [];

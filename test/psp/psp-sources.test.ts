@@ -1,7 +1,7 @@
 // Asaas, PagBank, Woovi and Pagar.me: each PSP's documented body read as documented, each signature against
 // a vector computed here from the documented algorithm with node:crypto, and the options each refuses.
 import { createHash, createSign, generateKeyPairSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPspReceiver } from '../../src/psp/index.js';
 import { asaasSource } from '../../src/sources/asaas/source.js';
 import { pagarmeSource } from '../../src/sources/pagarme/source.js';
@@ -208,6 +208,20 @@ describe('PagBank', () => {
     expect(await wrong.end()).toMatchObject({ reason: 'signature_mismatch' });
     expect(source.authenticate({ headers: {} })).toMatchObject({ reason: 'signature_missing' });
   });
+  it('refuses a token that is not 64 hex characters, and one digest per delivery (the seeded hash is copied, never reused)', async () => {
+    for (const given of [documented.slice(1), `${documented}0`, `${documented.slice(2)}zz`, ' ']) {
+      const check = source.bodyCheck!({ headers: { 'x-authenticity-token': given } });
+      check.update(new TextEncoder().encode(body));
+      expect(await check.end()).toMatchObject({ reason: 'signature_mismatch' });
+    }
+    const head = { headers: { 'x-authenticity-token': documented } };
+    const first = source.bodyCheck!(head);
+    const second = source.bodyCheck!(head);
+    first.update(new TextEncoder().encode(body));
+    second.update(new TextEncoder().encode(body));
+    expect(await first.end()).toEqual({ ok: true });
+    expect(await second.end()).toEqual({ ok: true });
+  });
   it('reads the documented order’s charges[]: PAID is the payment, in cents, with the endToEndId and payer', () => {
     const event = only(source.read(pspSamples.pagbank.orderPaid, { headers: {} }).events);
     expect(event).toMatchObject({ name: 'transaction_paid', provider: 'pagbank', deliveryId: 'ORDE_F87334AC-BB8B-42E2-AA85-8579F70AA328' });
@@ -264,6 +278,30 @@ describe('Woovi / OpenPix', () => {
     expect(await alone.end()).toMatchObject({ reason: 'signature_mismatch' });
     const garbled = rotated.bodyCheck!({ headers: { 'x-webhook-signature': 'not base64!' } });
     expect(await garbled.end()).toMatchObject({ reason: 'signature_mismatch' });
+  });
+  it('tries the key that verified last first: after a rotation one RSA verify per delivery, not one per key', async () => {
+    const rotated = wooviSource({ psp: 'woovi', publicKeys: [strangerKeys.publicKey, wooviKeys.publicKey] });
+    // The module object the source verifies with (node:crypto's own exports).
+    const verify = vi.spyOn(process.getBuiltinModule('node:crypto'), 'verify');
+    try {
+      const deliver = async () => {
+        const check = rotated.bodyCheck!({ headers: { 'x-webhook-signature': documented } });
+        check.update(new TextEncoder().encode(body));
+        return check.end();
+      };
+      expect(await deliver()).toEqual({ ok: true });
+      expect(verify).toHaveBeenCalledTimes(2); // the stranger's key first, then Woovi's
+      verify.mockClear();
+      expect(await deliver()).toEqual({ ok: true });
+      expect(verify).toHaveBeenCalledTimes(1);
+      const forged = rotated.bodyCheck!({
+        headers: { 'x-webhook-signature': signWoovi({ privateKey: strangerKeys.privateKey, body: '{}' }) },
+      });
+      forged.update(new TextEncoder().encode(body));
+      expect(await forged.end()).toMatchObject({ reason: 'signature_mismatch' });
+    } finally {
+      verify.mockRestore();
+    }
   });
   it('parses the keys once at construction and names a bad one', () => {
     expect(() => wooviSource({ psp: 'woovi', publicKeys: [] })).toThrow(/`publicKeys` is required/);

@@ -1,6 +1,6 @@
 // The sources' crypto on an edge runtime (no node:crypto): SHA-256 buffered to its end, HMAC, RSA through Web
 // Crypto. Loaded with `EdgeRuntime` set, as Next's edge runtime sets it, so the module takes its Web Crypto path.
-import { createHash, createHmac, createSign } from 'node:crypto';
+import { createHash, createHmac, createSign, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { wooviKeys } from './psp-profiles.js';
 
@@ -32,6 +32,24 @@ describe('sources on Web Crypto', () => {
     expect(() => web.rsaSign(wooviKeys.privateKey, 'x')).toThrow(/node:crypto/);
   });
 
+  it('seeds a SHA-256 once for many digests and decodes hex without Buffer (PagBank on the edge)', async () => {
+    const digests = web.seededSha256('token-');
+    const one = digests();
+    const two = digests();
+    one.update('{"a":1}');
+    two.update('{"b":2}');
+    expect(await web.hexOf(one.end())).toBe(createHash('sha256').update('token-{"a":1}').digest('hex'));
+    expect(await web.hexOf(two.end())).toBe(createHash('sha256').update('token-{"b":2}').digest('hex'));
+    const hex = createHash('sha256').update('x').digest('hex');
+    expect(web.hexBytes(hex.toUpperCase(), 32)).toEqual(new Uint8Array(Buffer.from(hex, 'hex')));
+    for (const bad of [hex.slice(1), `${hex}00`, `${hex.slice(2)}g0`]) expect(web.hexBytes(bad, 32)).toBeUndefined();
+    const { pagbankSource } = await import('../../src/sources/pagbank/source.js');
+    const source = pagbankSource({ psp: 'pagbank', token: 'token' });
+    const check = source.bodyCheck!({ headers: { 'x-authenticity-token': createHash('sha256').update('token-{}').digest('hex') } });
+    check.update(new TextEncoder().encode('{}'));
+    expect(await check.end()).toEqual({ ok: true });
+  });
+
   it('decodes strict base64 without Buffer, as Buffer does, and refuses what atob would', () => {
     const bytes = new Uint8Array([0, 1, 2, 250, 251, 252, 253, 254, 255]);
     for (const length of [9, 8, 7]) {
@@ -57,5 +75,29 @@ describe('sources on Web Crypto', () => {
     });
     bad.update(new TextEncoder().encode(body));
     expect(await bad.end()).toMatchObject({ reason: 'signature_mismatch' });
+  });
+
+  it('Woovi: deliveries verifying concurrently each try every key, whichever key succeeds first elsewhere', async () => {
+    const { wooviSource } = await import('../../src/sources/woovi/source.js');
+    const { strangerKeys } = await import('./psp-profiles.js');
+    const third = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    const pairs = [strangerKeys, wooviKeys, third];
+    const source = wooviSource({ psp: 'woovi', publicKeys: pairs.map((pair) => pair.publicKey) });
+    const body = '{"event":"OPENPIX:CHARGE_COMPLETED"}';
+    const deliver = (privateKey: string) => {
+      const check = source.bodyCheck!({
+        headers: { 'x-webhook-signature': createSign('RSA-SHA256').update(body).sign(privateKey, 'base64') },
+      });
+      check.update(new TextEncoder().encode(body));
+      return check.end();
+    };
+    expect(await deliver(wooviKeys.privateKey)).toEqual({ ok: true }); // the second key now goes first
+    // Each signed by another key, in flight together: a success moving the first key to try skips none for the others.
+    const verdicts = await Promise.all([third, strangerKeys, wooviKeys, third, strangerKeys].map((pair) => deliver(pair.privateKey)));
+    expect(verdicts).toEqual(Array.from({ length: 5 }, () => ({ ok: true })));
   });
 });

@@ -6,6 +6,7 @@ import { object, text } from '../shared/charge-event.js';
 import { sameText } from '../shared/constant-time.js';
 import { factKey } from '../shared/fact-key.js';
 import { baseUrl, fetchRecord } from '../shared/fetch-record.js';
+import { prepareHttpGet } from '../shared/http-get.js';
 import { configFail, optionalText, requiredText } from '../shared/options.js';
 import { asaasEvent, isAsaasPaymentEvent, readAsaasBody } from './read.js';
 import { sourceReaders } from '../readers.js';
@@ -31,6 +32,7 @@ export function asaasSource(options: AsaasOptions): Source {
   const token = requiredText('token', options.token);
   const apiKey = optionalText('apiKey', options.apiKey);
   const api = baseUrl('apiBaseUrl', options.apiBaseUrl, 'https://api.asaas.com', configFail);
+  if (apiKey !== undefined) prepareHttpGet();
 
   function authenticate(head: RequestHead): Verdict {
     const given = readHeader(head.headers, header);

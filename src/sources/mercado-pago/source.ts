@@ -1,10 +1,12 @@
 import type { JsonObject } from '../../events/event-types.js';
+import { andThen, type MaybePromise } from '../../shared/maybe-promise.js';
 import { readHeader } from '../../shared/read-header.js';
 import type { Fetched, Hint, RequestHead, Source, SourceRead, Verdict } from '../source.js';
 import { object, text } from '../shared/charge-event.js';
 import { sameText } from '../shared/constant-time.js';
 import { factKey } from '../shared/fact-key.js';
 import { baseUrl, fetchRecord } from '../shared/fetch-record.js';
+import { prepareHttpGet } from '../shared/http-get.js';
 import { configFail, requiredText } from '../shared/options.js';
 import { queryParam } from '../shared/url-secret.js';
 import { paymentEvent } from './read.js';
@@ -30,6 +32,13 @@ export interface MercadoPagoOptions {
 }
 
 const futureSkewSeconds = 300;
+
+const matched: Verdict = { ok: true };
+const mismatch: Verdict = { ok: false, reason: 'signature_mismatch', hint: 'v1 does not match the manifest' };
+
+function judge(expected: string, given: string): Verdict {
+  return sameText(given, expected) ? matched : mismatch;
+}
 
 /** `ts` in seconds: the docs call it milliseconds but their example is seconds; above 10¹¹ it is read as milliseconds. */
 function tsSeconds(ts: string): number | undefined {
@@ -74,8 +83,9 @@ export function mercadoPagoSource(options: MercadoPagoOptions, now: () => number
   if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 1 || tolerance > 30 * 86_400)
     configFail('toleranceSeconds', 'must be a number of seconds from 1 to 2 592 000 (30 days).');
   const auth = { authorization: `Bearer ${accessToken}` };
+  prepareHttpGet();
 
-  async function authenticate(head: RequestHead): Promise<Verdict> {
+  function authenticate(head: RequestHead): MaybePromise<Verdict> {
     const header = readHeader(head.headers, 'x-signature');
     if (header === undefined || header === '')
       return { ok: false, reason: 'signature_missing', hint: 'no x-signature header', message: 'The x-signature header is missing.' };
@@ -86,10 +96,8 @@ export function mercadoPagoSource(options: MercadoPagoOptions, now: () => number
     if (!(age <= tolerance && age >= -futureSkewSeconds))
       return { ok: false, reason: 'signature_expired', hint: `ts ${parsed.ts} is outside ${String(tolerance)} s` };
     const manifest = mercadoPagoManifest(queryParam(head.url, 'data.id'), readHeader(head.headers, 'x-request-id'), parsed.ts);
-    const expected = await mercadoPagoV1(secret, manifest);
-    return sameText(parsed.v1, expected)
-      ? { ok: true }
-      : { ok: false, reason: 'signature_mismatch', hint: 'v1 does not match the manifest' };
+    // Synchronous with node:crypto: no promise, no microtask before the body is read.
+    return andThen(mercadoPagoV1(secret, manifest), judge, undefined, parsed.v1);
   }
 
   function read(json: unknown, head: RequestHead): SourceRead {

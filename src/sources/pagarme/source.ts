@@ -3,6 +3,7 @@ import type { Fetched, Hint, RequestHead, Source, SourceRead, Verdict } from '..
 import { object } from '../shared/charge-event.js';
 import { factKey } from '../shared/fact-key.js';
 import { baseUrl, fetchRecord } from '../shared/fetch-record.js';
+import { prepareHttpGet } from '../shared/http-get.js';
 import { configFail, requiredText } from '../shared/options.js';
 import { queryParam, urlSecretMatches } from '../shared/url-secret.js';
 import { pagarmeChargeEvent, pagarmeHints } from './read.js';
@@ -31,6 +32,7 @@ export function pagarmeSource(options: PagarmeOptions): Source {
   const param = urlSecret['param'] === undefined ? 'secret' : requiredText('urlSecret.param', urlSecret['param']);
   const api = baseUrl('apiBaseUrl', options.apiBaseUrl, 'https://api.pagar.me', configFail);
   const auth = { authorization: `Basic ${btoa(`${secretKey}:`)}` };
+  prepareHttpGet();
 
   function authenticate(head: RequestHead): Verdict {
     if (queryParam(head.url, param) === undefined)

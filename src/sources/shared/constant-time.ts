@@ -13,4 +13,12 @@ export function sameText(given: string | undefined, expected: string): boolean {
   return diff === 0;
 }
 
+/** True when `a` and `b` hold the same bytes (the lengths are public: a digest's), in time independent of where they differ. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
 const encoder = new TextEncoder();

@@ -37,18 +37,51 @@ export function joined(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** node:crypto's incremental hash as a `Digest`: a class, so a call makes no closures. */
+class NodeDigest implements Digest {
+  constructor(private readonly hash: ReturnType<NonNullable<typeof node>['createHash']>) {}
+  update(chunk: Uint8Array | string): void {
+    this.hash.update(chunk);
+  }
+  // A Buffer is a Uint8Array: the digest is handed on without a copy.
+  end(): Uint8Array {
+    return this.hash.digest();
+  }
+}
+
 /** SHA-256 over everything `update` is given. */
 export function sha256(): Digest {
-  if (node) {
-    const hash = node.createHash('sha256');
-    // A Buffer is a Uint8Array: the digest is handed on without a copy.
-    return { update: (chunk) => void hash.update(chunk), end: () => hash.digest() };
-  }
+  if (node) return new NodeDigest(node.createHash('sha256'));
   const chunks: Uint8Array[] = [];
   return {
     update: (chunk) => void chunks.push(typeof chunk === 'string' ? encoder.encode(chunk) : chunk),
     end: async () => new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', joined(chunks))),
   };
+}
+
+/**
+ * SHA-256 digests that all start with `seed`: on Node the seed is hashed once and each digest is a copy
+ * of that state (`Hash#copy`), so a call neither re-encodes nor re-hashes it.
+ */
+export function seededSha256(seed: string): () => Digest {
+  if (node) {
+    const base = node.createHash('sha256').update(seed);
+    return () => new NodeDigest(base.copy());
+  }
+  return () => {
+    const digest = sha256();
+    digest.update(seed);
+    return digest;
+  };
+}
+
+/** `text` as bytes when it is exactly `length` bytes of hex (either case), else undefined. */
+export function hexBytes(text: string, length: number): Uint8Array | undefined {
+  if (text.length !== length * 2 || !/^[0-9a-fA-F]+$/.test(text)) return undefined;
+  if (node && NodeBuffer !== undefined) return NodeBuffer.from(text, 'hex');
+  const out = new Uint8Array(length);
+  for (let i = 0; i < length; i++) out[i] = Number.parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  return out;
 }
 
 /** HMAC-SHA256 of `text` with `secret`, in lower-case hex. */

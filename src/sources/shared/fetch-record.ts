@@ -10,7 +10,7 @@ export type RecordRead =
  * `GET url` with `headers`, bounded by `signal` (the pipeline's fetch timeout): a 200 with a JSON object
  * is the record, a 404 is `not_found`; anything else — a network error, a timeout, a redirect, a 429, a
  * 5xx, a 401 of a wrong credential, an answer over 1 MiB — is `unavailable`, answered 503 so the PSP's
- * retry fetches again. Through node:http's keep-alive pool where the runtime has it (`httpGet`).
+ * retry fetches again. Through undici's keep-alive pools on Node, node:http on Bun and Deno (`httpGet`).
  */
 export async function fetchRecord(
   url: string,

@@ -20,6 +20,25 @@ export interface WooviOptions {
 
 const header = 'x-webhook-signature';
 
+const matched: Verdict = { ok: true };
+
+/** One delivery's check: the body's chunks kept (no copy for one chunk), verified once at its end. */
+class WooviCheck implements BodyCheck {
+  private readonly chunks: Uint8Array[] = [];
+  constructor(
+    private readonly text: string,
+    private readonly verify: (body: Uint8Array, signature: Uint8Array) => MaybePromise<Verdict>,
+  ) {}
+  update(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+  }
+  end(): MaybePromise<Verdict> {
+    const signature = base64Bytes(this.text);
+    if (signature === undefined) return { ok: false, reason: 'signature_mismatch', hint: `${header} is not base64` };
+    return this.verify(joined(this.chunks), signature);
+  }
+}
+
 /** Woovi / OpenPix: `x-webhook-signature` (RSA-SHA256, base64) over the raw body, against a set of public keys. */
 export function wooviSource(options: WooviOptions): Source {
   const given = options.publicKeys as unknown;
@@ -38,27 +57,36 @@ export function wooviSource(options: WooviOptions): Source {
     const signature = readHeader(head.headers, header);
     return signature === undefined || signature === ''
       ? { ok: false, reason: 'signature_missing', hint: `no ${header} header`, message: 'The x-webhook-signature header is missing.' }
-      : { ok: true };
+      : matched;
   }
+
+  // The key that verified last is tried first: after a rotation, every delivery is verified with one RSA
+  // operation again (the retired key is not tried first on each).
+  let last = 0;
 
   function bodyCheck(head: RequestHead): BodyCheck {
-    const text = readHeader(head.headers, header)!.trim();
-    const chunks: Uint8Array[] = [];
-    return {
-      update: (chunk) => void chunks.push(chunk),
-      end: () => {
-        const signature = base64Bytes(text);
-        if (signature === undefined) return { ok: false, reason: 'signature_mismatch', hint: `${header} is not base64` };
-        return tryKeys(joined(chunks), signature, 0);
-      },
-    };
+    return new WooviCheck(readHeader(head.headers, header)!.trim(), tryKeys);
   }
 
-  function tryKeys(body: Uint8Array, signature: Uint8Array, from: number): MaybePromise<Verdict> {
-    for (let i = from; i < keys.length; i++) {
+  function tryKeys(body: Uint8Array, signature: Uint8Array): MaybePromise<Verdict> {
+    return tryFrom(body, signature, last, 0);
+  }
+
+  /** Keys `start + tried …` in turn; `start` is fixed per delivery, so a concurrent success moving `last` skips none. */
+  function tryFrom(body: Uint8Array, signature: Uint8Array, start: number, tried: number): MaybePromise<Verdict> {
+    for (let n = tried; n < keys.length; n++) {
+      const i = (start + n) % keys.length;
       const ok = keys[i]!.verify(body, signature);
-      if (isPromise(ok)) return andThen(ok, (valid) => (valid ? { ok: true as const } : tryKeys(body, signature, i + 1)));
-      if (ok) return { ok: true };
+      if (isPromise(ok))
+        return andThen(ok, (valid) => {
+          if (!valid) return tryFrom(body, signature, start, n + 1);
+          last = i;
+          return matched;
+        });
+      if (ok) {
+        last = i;
+        return matched;
+      }
     }
     return { ok: false, reason: 'signature_mismatch', hint: `${header} matches none of ${String(keys.length)} public keys` };
   }
