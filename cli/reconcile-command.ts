@@ -107,6 +107,8 @@ function apiPixReconcileCommand(argv: string[]): Promise<number> {
     const redisWait = redisWaitFrom(values['redis-wait']);
     const redisUrl = redisUrlFrom(values.redis, false);
     const client = apiPixClientFromEnv();
+    // The key check, as on the webhook: --key, else the account's own key (PIXHOOK_API_PIX_KEY) — a Pix to another is held.
+    const keys = values.key ?? (client.pixKey === undefined ? undefined : [client.pixKey]);
     const register = await loadHandlers(values.handlers);
 
     let store: DedupeStore = memoryDedupeStore();
@@ -132,7 +134,7 @@ function apiPixReconcileCommand(argv: string[]): Promise<number> {
         client,
         processing,
         cursorStore,
-        ...(values.key !== undefined && { keys: values.key }),
+        ...(keys !== undefined && { keys }),
         everyMs,
         ...(from !== undefined && { from }),
         ...(windowMs !== undefined && { windowMs }),

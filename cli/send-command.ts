@@ -154,8 +154,11 @@ export function sendCommand(argv: string[]): Promise<number> {
       label = `${name} (variant ${variant}, ${jsonText(resource?.id)}, ${jsonText(resource?.status)})`;
     }
 
+    // A PSP's request is signed by its profile (its own headers); only the gateway's is signed here.
+    const headers = { ...target.headers, ...pspCall?.headers };
+    const unsigned = apiPix || psp !== undefined;
     if (values.print)
-      return printRequest({ url: target, headers: target.headers, body, ...(apiPix ? { signature: null } : { secret: secret!, signing }) });
+      return printRequest({ url: target, headers, body, ...(unsigned ? { signature: null } : { secret: secret!, signing }) });
     process.stdout.write(`sending ${label} to ${jsonText(target.shown)}\n`);
     const mtls = tls === undefined ? undefined : mtlsFetch(tls);
     const unreachable = unreachableWatch(mtls?.fetch ?? fetch);
@@ -164,9 +167,9 @@ export function sendCommand(argv: string[]): Promise<number> {
       // No retry fixes a refused signature: a wrong secret would cost the whole backoff (15 s) for nothing.
       giveUp: (attempt) => unreachable.why !== undefined || isRefusal(attempt.status),
       url: target.url,
-      headers: { ...target.headers, ...pspCall?.headers },
+      headers,
       body,
-      ...(apiPix || psp !== undefined ? { signature: null } : { secret: secret!, signing }),
+      ...(unsigned ? { signature: null } : { secret: secret!, signing }),
       retry,
       timeoutMs,
       onAttempt: (attempt) => process.stdout.write(`${attemptLine(attempt, attempts)}\n`),

@@ -1,7 +1,11 @@
 // `pixhook send --print`: the request `send` would make, captured at its fetch and printed instead of sent.
 
-/** Header values that carry credentials: printed masked (the signature is not one: it is made from the secret, never it). */
+/**
+ * Header values that carry credentials: printed masked (a signature is not one: it is made from the secret, never
+ * it). Asaas's `asaas-access-token` is the webhook's token itself.
+ */
 const masked = new Set(['authorization', 'proxy-authorization', 'cookie']);
+const tokens = new Set(['asaas-access-token']);
 
 /** A fetch that sends nothing: it keeps the request and answers 200, so the sender stops after one attempt. */
 export function capturingFetch(): {
@@ -32,7 +36,7 @@ export function requestText(request: { method: string; headers: Headers; body: U
   request.headers.forEach((value, name) => pairs.push([name, value]));
   const headers = pairs
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, value]) => `${name}: ${masked.has(name) ? `${value.split(' ')[0]} ***` : value}`);
+    .map(([name, value]) => `${name}: ${tokens.has(name) ? '***' : masked.has(name) ? `${value.split(' ')[0]} ***` : value}`);
   const head = new TextEncoder().encode(`${request.method} ${shownUrl}\n${headers.join('\n')}\n\n`);
   return Buffer.concat([head, request.body, Buffer.from('\n')]);
 }

@@ -32,7 +32,8 @@ export const reconcileApiPixFlagsHelp: FlagHelp[] = [
   { flag: '--page-size <n>', meaning: 'api-pix: Pix per page of GET /pix, 1–1000 (default 100)' },
   {
     flag: '--key <chave>',
-    meaning: "api-pix: the receiver's keys (repeatable): a listed Pix to another key is held as unknown_key (default: every key)",
+    meaning:
+      "api-pix: the receiver's keys (repeatable): a listed Pix to another key is held as unknown_key (default: PIXHOOK_API_PIX_KEY, else every key)",
   },
 ];
 

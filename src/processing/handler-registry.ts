@@ -1,5 +1,7 @@
 import type { Violation } from '../events/violation.js';
-import type { EventName } from '../events/event-names.js';
+import { apiPixEventNames, isApiPixEventName, isPixEventName, pixEventNames, type EventName } from '../events/event-names.js';
+import { describeGiven } from '../shared/option-checks.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
 import type { EventSource, PixEvent, PixEventOf, UnknownEvent } from '../events/event-types.js';
 import type { AckMode } from './processing-options.js';
 
@@ -68,7 +70,11 @@ export function createHandlerRegistry(): HandlerRegistry {
     any,
     unknown,
     on(name, handler) {
-      for (const n of typeof name === 'string' ? [name] : name) {
+      const names: readonly string[] = typeof name === 'string' ? [name] : Array.isArray(name) ? name : [String(name)];
+      // A typo (`transaction_payed`) would register a handler that never runs while its deliveries answer 200.
+      for (const n of names) if (!isPixEventName(n) && !isApiPixEventName(n)) throw unknownName(n);
+      checkHandler('on', handler);
+      for (const n of names as readonly EventName[]) {
         const list = named.get(n) ?? [];
         list.push(handler as EventHandler<PixEvent>);
         named.set(n, list);
@@ -76,11 +82,12 @@ export function createHandlerRegistry(): HandlerRegistry {
       }
     },
     onAny(handler) {
+      checkHandler('onAny', handler);
       any.push(handler);
       for (const name of named.keys()) rebuild(name);
     },
-    onUnknown: (handler) => void unknown.push(handler),
-    onError: (handler) => void errors.push(handler),
+    onUnknown: (handler) => void (checkHandler('onUnknown', handler), unknown.push(handler)),
+    onError: (handler) => void (checkHandler('onError', handler), errors.push(handler)),
     handlerCount: () => any.length + [...named.values()].reduce((sum, list) => sum + list.length, 0),
     async reportError(failure) {
       for (const handler of errors) {
@@ -92,6 +99,18 @@ export function createHandlerRegistry(): HandlerRegistry {
       }
     },
   };
+}
+
+function unknownName(name: string): PixhookConfigError {
+  const known = [...pixEventNames, ...apiPixEventNames].join(', ');
+  return new PixhookConfigError(
+    `pixhook: \`on(${JSON.stringify(name)})\`: not an event name; one of ${known} (onUnknown hears the others).`,
+  );
+}
+
+function checkHandler(method: string, handler: unknown): void {
+  if (typeof handler !== 'function')
+    throw new PixhookConfigError(`pixhook: \`${method}(…)\` needs a handler function, got ${describeGiven(handler)}.`);
 }
 
 /** The four registration methods, bound to `registry` and returning `self` so calls chain (a processing, a receiver). */

@@ -1,7 +1,7 @@
 import type { ConnectionOptions } from 'bullmq';
 import type { Cluster, Redis, RedisOptions } from 'ioredis';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
-import { checkNumber } from '../shared/option-checks.js';
+import { checkNumber, describeGiven } from '../shared/option-checks.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
 import { createRedisClient } from './redis-url.js';
@@ -38,6 +38,10 @@ export function checkConnectTimeoutMs(name: string, value: unknown): number {
  */
 export async function openConnection(connection: RedisConnection, role: 'producer' | 'worker'): Promise<OpenedConnection> {
   const roleOptions: RedisOptions = role === 'producer' ? { enableOfflineQueue: false } : { maxRetriesPerRequest: null };
+  if (typeof connection !== 'string' && (typeof connection !== 'object' || connection === null))
+    throw new PixhookConfigError(
+      `pixhook: \`connection\` must be a Redis URL, connection options or an ioredis client, got ${describeGiven(connection)}.`,
+    );
   if (typeof connection === 'string') {
     const client = await createRedisClient(connection, roleOptions, 'connection');
     // BullMQ re-emits connection errors on the queue/worker, which log them; this only keeps ioredis quiet.

@@ -45,7 +45,15 @@ export const sourceReaders: { readonly [P in Provider]: SourceReader } = {
   'api-pix': { single: false, readBody: readCall, reread: rereadApiPix },
   'mercado-pago': payloadReader((payload, source) => paymentEvent(payload, source)),
   asaas: payloadReader((payload, source) => readAsaasBody(payload, source) ?? asaasEvent(payload, payload, {}, source)),
-  pagbank: payloadReader((payload, source) => readOrder(payload, source).events[0]),
+  pagbank: {
+    single: false,
+    // An order is one event per charge: a replay runs every charge the call handed over, not only the first.
+    readBody: (value, source) => {
+      const events = isObject(value) ? readOrder(value, source).events : [];
+      return events.length === 0 ? undefined : events;
+    },
+    reread: (payload, source) => readOrder(payload, source).events[0],
+  },
   woovi: payloadReader((payload, source) => readWoovi(payload, source).events[0]),
   pagarme: payloadReader((payload, source) => pagarmeChargeEvent(payload, undefined, source)),
 };

@@ -69,4 +69,23 @@ describe('pixhook reconcile --profile api-pix with the book on its Redis', () =>
     expect(again.stderr).not.toMatch(/handled \S+ reconcile/);
     expect(jsonLines(again.stdout).find((line) => line['type'] === 'summary')).toMatchObject({ recovered: 0, held: 2, duplicates: 1 });
   }, 90_000);
+
+  // Found from outside: with the account's key in PIXHOOK_API_PIX_KEY (as `pixhook emulator --profile api-pix` prints
+  // it) but no --key, the listing ran a R$ 999 Pix to another key as this merchant's money.
+  it('without --key, keeps to PIXHOOK_API_PIX_KEY: a Pix to another key is held as unknown_key, never run', async () => {
+    const from = new Date(Date.now() - 2_000).toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const foreign = emulator.pixToKey({ amountInCents: 99_900, key: 'outra-loja-2@example.com', notify: false })['endToEndId'] as string;
+    const own = emulator.pixToKey({ amountInCents: 1_500, notify: false })['endToEndId'] as string;
+    await emulator.idle();
+    const args = ['reconcile', '--profile', 'api-pix', '--redis', redisServer.url, '--handlers', handlers, '--once'];
+    const window = ['--from', from, '--overlap', '0s', '--settle', '0s', '--prefix', 'env-key:', '--book-prefix', 'env-key:{book}:'];
+    const result = await runCli([...args, ...window], { env: envOf(emulator), killAfterMs: 30_000 });
+    expect(result.code).toBe(0);
+    expect(result.stderr.match(/handled \S+ reconcile/g)).toEqual([`handled ${own} reconcile`]);
+    const held = await redisPaymentBook({ client: redis, prefix: 'env-key:{book}:' }).held();
+    expect(held.map((entry) => [entry.resourceId, entry.violations.map((violation) => violation.reason)])).toEqual([
+      [`e2e:${foreign}`, ['unknown_key']],
+    ]);
+  }, 90_000);
 });

@@ -111,6 +111,16 @@ describe('numeric options are bounded', () => {
     await expect(createDurableQueue({ connection: 'redis://127.0.0.1:1', connectTimeoutMs: 1e9 })).rejects.toThrow('`connectTimeoutMs`');
     await expect(createDurableQueue({ connection: 'redis://127.0.0.1:1', queueName: 'a:b' })).rejects.toThrow(PixhookConfigError);
   });
+
+  // Found from outside: a missing `connection` rejected with a TypeError from inside the client check.
+  it.each([undefined, null, 6379])('createDurableQueue and startWorker name a `connection` that is %s', async (connection) => {
+    const given = connection as unknown as string;
+    for (const pending of [createDurableQueue({ connection: given }), startWorker({ processing, connection: given })]) {
+      const error = await rejection(pending);
+      expect(error).toBeInstanceOf(PixhookConfigError);
+      expect((error as Error).message).toContain('`connection` must be a Redis URL, connection options or an ioredis client');
+    }
+  });
 });
 
 describe('never hangs on a Redis that does not answer', () => {

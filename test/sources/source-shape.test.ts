@@ -147,4 +147,46 @@ describe('the sources’ readers, one registry', () => {
     expect(ran.map((event) => [event.provider, event.source])).toEqual([['pagbank', 'replay']]);
     await processing.close();
   });
+
+  // Found from outside: a PagBank order of two charges whose handlers failed was replayed as its first charge only
+  // (the reader kept events[0]), so the second charge's payment never ran.
+  it('a PagBank order of two charges, both failed, replays both charges through the door', async () => {
+    const journal = memoryJournal();
+    const receiver = createPspReceiver({ psp: 'pagbank', token: 'pagbank-token', journal });
+    receiver.on('transaction_paid', () => {
+      throw new Error('down');
+    });
+    const order = structuredClone(pspSamples.pagbank.orderPaid) as unknown as { charges: Record<string, unknown>[] };
+    const second = structuredClone(order.charges[0]!) as {
+      id: string;
+      amount: { value: number };
+      payment_method: { pix: Record<string, string> };
+    };
+    second.id = 'CHAR_SECOND';
+    second.amount.value = 700;
+    second.payment_method.pix['end_to_end_id'] = 'E18236120202302081816s0152c8f999';
+    order.charges.push(second);
+    const body = JSON.stringify(order);
+    const answer = await receiver.receive({
+      method: 'POST',
+      headers: { 'x-authenticity-token': await signPagBank({ token: 'pagbank-token', body }) },
+      body,
+    });
+    expect(answer.status).toBe(500);
+    await receiver.close();
+    const [entry] = (await journal.list()) as [JournalEntry];
+    expect(entry.items?.map((item) => item.reason)).toEqual(['handler_failed', 'handler_failed']);
+
+    const processing = createProcessing({});
+    const ran: string[] = [];
+    processing.on('transaction_paid', (event) => void ran.push(event.transaction.id));
+    const replay = await replayBody({ bytes: new TextEncoder().encode(entry.body!), processing, journal, replayOf: entry.id, entry });
+    expect(replay.status).toBe(200);
+    expect(ran.sort()).toEqual(['CHAR_3B5E7B9A-2E4B-4F1D-8C3E-1D2F3A4B5C6D', 'CHAR_SECOND']);
+    await processing.close();
+    expect([sourceReaders.pagbank.readBody('not an order', 'replay'), sourceReaders.pagbank.readBody({ charges: [] }, 'replay')]).toEqual([
+      undefined,
+      undefined,
+    ]);
+  });
 });

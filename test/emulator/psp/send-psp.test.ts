@@ -12,6 +12,7 @@ import { sendCommand } from '../../../cli/send-command.js';
 import { startEmulator } from '../../../src/emulator/index.js';
 import type { PixEvent } from '../../../src/index.js';
 import { createPspReceiver, type PspSourceOptions } from '../../../src/psp/index.js';
+import { signPagBank, signWoovi } from '../../../src/testing/index.js';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -91,6 +92,38 @@ describe('pixhook send --profile <psp>', () => {
     });
     expect((await send(['--profile', 'pagarme', '--url', pagarme.url, '--secret', 'url-s', '--id', charge.id])).code).toBe(0);
     expect(pagarme.paid.map((e) => e.kind === 'transaction' && e.transaction.id)).toEqual([charge.id]);
+  });
+
+  // Found from outside: --print printed the gateway's request (an `x-signature: sha256=` made from --secret) instead
+  // of the PSP's, and Woovi's --print asked for a gateway secret (exit 2).
+  it('--print prints the request as the PSP signs it (its own headers, no gateway x-signature), the token masked', async () => {
+    const body = (out: string): string => out.slice(out.indexOf('\n\n') + 2, -1);
+    const header = (out: string, name: string): string | undefined =>
+      out
+        .slice(0, out.indexOf('\n\n'))
+        .split('\n')
+        .find((line) => line.startsWith(`${name}: `))
+        ?.slice(name.length + 2);
+    const pagbank = await send(['--profile', 'pagbank', '--url', 'http://127.0.0.1:9/x', '--secret', 'tok-pb', '--print']);
+    expect(pagbank.code).toBe(0);
+    expect(header(pagbank.out, 'x-signature')).toBeUndefined();
+    expect(header(pagbank.out, 'x-authenticity-token')).toBe(await signPagBank({ token: 'tok-pb', body: body(pagbank.out) }));
+    const asaas = await send(['--profile', 'asaas', '--url', 'http://127.0.0.1:9/x', '--secret', 'tok-asaas-secret', '--print']);
+    expect([asaas.code, header(asaas.out, 'asaas-access-token'), header(asaas.out, 'x-signature')]).toEqual([0, '***', undefined]);
+    expect(asaas.out).not.toContain('tok-asaas-secret');
+    const mp = await send(['--profile', 'mercado-pago', '--url', 'http://127.0.0.1:9/x', '--secret', 'mp-s', '--id', '123', '--print']);
+    expect(header(mp.out, 'x-signature')).toMatch(/^ts=\d+,v1=[0-9a-f]{64}$/);
+    expect(header(mp.out, 'x-request-id')).toBeDefined();
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    const keyFile = join(tmpdir(), `pixhook-woovi-print-${process.pid}.pem`);
+    writeFileSync(keyFile, privateKey);
+    const woovi = await send(['--profile', 'woovi', '--url', 'http://127.0.0.1:9/x', '--key', keyFile, '--print']);
+    expect([woovi.code, woovi.err]).toEqual([0, '']);
+    expect(header(woovi.out, 'x-webhook-signature')).toBe(signWoovi({ privateKey, body: body(woovi.out) }));
   });
 
   it('refuses the other profiles’ flags and a wrong --status', async () => {
