@@ -4,6 +4,7 @@ import { replyText } from './redis-replies.js';
 import {
   extendLeaseScript,
   giveLeaseScript,
+  giveThenTakeScript,
   aheadScript,
   queueInOrderScript,
   settleTurnScript,
@@ -47,7 +48,7 @@ export function redisOrderLeases(client: RedisClientLike, prefix: string, now: (
   const ms = (value: number) => String(Math.max(1, Math.ceil(value)));
   const seesClaims = tagged || !isClusterClient(client);
 
-  return {
+  const leases: OrderLeases = {
     async take(resource, owner, ttlMs, ask) {
       const keys: string[] = orderLeaseKeys(prefix, resource);
       if (ask?.key !== undefined && seesClaims) keys.push(prefix + ask.key);
@@ -79,4 +80,18 @@ export function redisOrderLeases(client: RedisClientLike, prefix: string, now: (
       await redis.run(settleTurnScript, [at + ':q', at + ':at'], [key]);
     },
   };
+  // Leases of several resources in one script: only where they share a slot (a tagged prefix, or one server).
+  if (tagged || !isClusterClient(client)) {
+    leases.takeGiving = async (given, resource, owner, ttlMs, ask) => {
+      const keys: string[] = orderLeaseKeys(prefix, resource);
+      const args = [owner, ms(ttlMs), ms(keepMs), ask?.ticketTtlMs === undefined ? '' : ms(ask.ticketTtlMs)];
+      for (const { resource: other, fence } of given) {
+        keys.push(base(other));
+        args.push(fence);
+      }
+      const taken = replyText(await redis.run(giveThenTakeScript, keys, args));
+      return taken === '' ? undefined : (taken as Taken);
+    };
+  }
+  return leases;
 }
