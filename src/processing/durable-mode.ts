@@ -22,12 +22,16 @@ export interface DurableMode extends Acknowledgement {
  */
 export function createDurableMode(config: Pick<ResolvedProcessingOptions, 'queue' | 'storeTimeoutMs'>): DurableMode {
   const queue = config.queue!;
-  const enqueue = (run: ClaimedRun): Promise<void | 'duplicate'> =>
-    withTimeout(
-      Promise.resolve().then(() => queue.enqueue(jobOf(run))),
-      config.storeTimeoutMs,
-      'enqueue',
-    );
+  const enqueue = (run: ClaimedRun): Promise<void | 'duplicate'> => {
+    let adding: Promise<void | 'duplicate'>;
+    try {
+      // Promise.resolve: the same promise when it is one; a custom queue that returns nothing still counts as queued.
+      adding = Promise.resolve(queue.enqueue(jobOf(run)));
+    } catch (error) {
+      adding = Promise.reject(error as Error);
+    }
+    return withTimeout(adding, config.storeTimeoutMs, 'enqueue');
+  };
   return {
     async acknowledge(run) {
       run.hold();
