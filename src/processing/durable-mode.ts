@@ -6,7 +6,7 @@ import { pspJobBody, pspOf } from './queued-psp-event.js';
 import type { EventQueue, QueuedEvent, ResolvedProcessingOptions } from './processing-options.js';
 
 /** Durable mode's acknowledgement, and with a queue whose add is the claim, the whole intake of an event. */
-export interface DurableMode extends Acknowledgement {
+interface DurableMode extends Acknowledgement {
   /**
    * Set when the queue `claims` (`createDurableQueue`'s): queues the unclaimed run's job in one step that is also
    * its claim, and answers: 200 when queued, `duplicate` when the key's job is already held, `enqueue_failed`

@@ -122,7 +122,7 @@ function bounded(leases: OrderLeases, ms: number): LeaseCalls {
  * How long a worker's finished run lease waits to be given back with the next job's take (one script instead of
  * two) before it is given back alone: about one queue round trip, the time the worker takes to fetch its next job.
  */
-export const giveLaterMs = 20;
+const giveLaterMs = 20;
 
 export function createResourceOrder(config: {
   store: DedupeStore;
