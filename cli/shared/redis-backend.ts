@@ -81,16 +81,19 @@ export async function openRedisBackend(
   };
 }
 
-/** The queue, telling `onQueued` about each job once it is queued (never failing the enqueue for it). */
+/** The queue, telling `onQueued` about each job once it is queued, not a duplicate (never failing the enqueue for it). */
 function printing(queue: EventQueue, onQueued: (job: QueuedEvent) => void): EventQueue {
   return {
+    ...(queue.claims === true && { claims: true }),
     async enqueue(job) {
-      await queue.enqueue(job);
+      const answer = await queue.enqueue(job);
+      if (answer === 'duplicate') return answer;
       try {
         onQueued(job);
       } catch {
         // A closed stdout must not turn a queued job into a failed delivery.
       }
+      return undefined;
     },
   };
 }

@@ -46,10 +46,12 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
   const handlers = createHandlerRegistry();
   const metrics = createProcessingMetrics();
   const log = config.logger;
-  const modes = { inline: createInlineMode, background: createBackgroundMode, durable: createDurableMode };
   // One order of effects per resource: each resource's events run in its lease's order (durable: on the worker).
   const order = createResourceOrder(config);
-  const acknowledgement = modes[mode](config);
+  const durable = mode === 'durable' ? createDurableMode(config) : undefined;
+  const acknowledgement = durable ?? (mode === 'inline' ? createInlineMode(config) : createBackgroundMode(config));
+  // Durable on a queue whose add is the claim (createDurableQueue): the receiver's one step per event.
+  const queueAsClaim = durable?.queueAsClaim;
   const work = createWorkTracker({ waitUntil: config.waitUntil, log, acknowledgement, writer: () => writer });
   // The delivery journal, written off the hot path; undefined (and never looked at again) without one.
   const writer = config.journal && new JournalWriter(config.journal, log, (written) => work.keepAlive(written), mode === 'durable');
@@ -92,6 +94,9 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
     const key = config.dedupeKey(event);
     if (typeof key !== 'string' || key === '') throw new PixhookError('internal_error', 'dedupeKey must return a non-empty string');
     const run = new Run(scope, event, key, newOwner(), context);
+    // Durable, on a queue that claims: the add is the claim, and the order and the book are the worker's. A Pix to
+    // another key is held in the book at intake (below), so it takes the store's claim.
+    if (queueAsClaim !== undefined && !heldAtIntake(run)) return queueAsClaim(run);
     // The resource's lease, the claim and the book's read in one step (Redis: one script), so the book always decides
     // under the lease; the step reads the claim first, so a delivery already done (or in flight) answers before it queues.
     if (joined !== undefined) return bookStage!.claimAndRecord(joined, run);
@@ -114,9 +119,14 @@ export function createProcessing(options: ProcessingOptions = {}): Processing {
    */
   function claimedToQueue(result: ClaimResult, run: Run): MaybePromise<AcceptResult> {
     if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
-    const foreign = (run.event as { keyKnown?: boolean }).keyKnown === false && book !== undefined;
-    if (result === 'done') return foreign ? bookStage!.retryOfHeld(book, run) : { reason: 'duplicate', key: run.key };
-    return foreign ? bookStage!.recordInBook(book, run) : dispatch(run);
+    const foreign = heldAtIntake(run);
+    if (result === 'done') return foreign ? bookStage!.retryOfHeld(book!, run) : { reason: 'duplicate', key: run.key };
+    return foreign ? bookStage!.recordInBook(book!, run) : dispatch(run);
+  }
+
+  /** Durable intake's one judgement of its own: a Pix to another key is held in the book, never queued. */
+  function heldAtIntake(run: Run): boolean {
+    return book !== undefined && (run.event as { keyKnown?: boolean }).keyKnown === false;
   }
 
   function claimFailed(error: unknown, run: Run): AcceptResult {

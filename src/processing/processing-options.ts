@@ -40,7 +40,17 @@ export interface QueuedEvent {
 
 /** Where `durable` mode writes events before answering 200 (see `pixhook/redis`). */
 export interface EventQueue {
-  enqueue(event: QueuedEvent): Promise<void>;
+  /**
+   * Writes the job. A queue that `claims` answers `'duplicate'` when it already holds a job of `event.key`
+   * (and writes none); any other queue answers nothing.
+   */
+  enqueue(event: QueuedEvent): Promise<void | 'duplicate'>;
+  /**
+   * True when the enqueue is itself the claim (`createDurableQueue`'s: one atomic add per key): the receiver then
+   * makes no dedupe store call for the event, and answers `duplicate` from the queue. Default false: the
+   * receiver claims the key in its store first, and marks it done once queued.
+   */
+  readonly claims?: boolean;
 }
 
 export interface BackgroundOptions {

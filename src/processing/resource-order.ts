@@ -102,18 +102,28 @@ export function resourceOf(event: PixEvent): string {
 }
 
 /** The lease calls processing makes. */
-type LeaseCalls = Pick<OrderLeases, 'take' | 'withdraw' | 'extend' | 'give'>;
+type LeaseCalls = Pick<OrderLeases, 'take' | 'withdraw' | 'extend' | 'give' | 'takeGiving'>;
 
 /** Every remote lease call bounded like the store's: a Redis that stops answering fails the delivery closed. */
 function bounded(leases: OrderLeases, ms: number): LeaseCalls {
   const bound = <T>(value: MaybePromise<T>, what: string): MaybePromise<T> => (isPromise(value) ? withTimeout(value, ms, what) : value);
+  const takeGiving = leases.takeGiving?.bind(leases);
   return {
     take: (resource, owner, ttlMs, ask) => bound(leases.take(resource, owner, ttlMs, ask), 'resource order lease'),
     withdraw: (resource, owner) => bound(leases.withdraw(resource, owner), 'resource order ticket'),
     extend: (resource, fence, ttlMs) => bound(leases.extend(resource, fence, ttlMs), 'resource order lease renewal'),
     give: (resource, fence) => bound(leases.give(resource, fence), 'resource order lease release'),
+    ...(takeGiving && {
+      takeGiving: (given, resource, owner, ttlMs, ask) => bound(takeGiving(given, resource, owner, ttlMs, ask), 'resource order lease'),
+    }),
   };
 }
+
+/**
+ * How long a worker's finished run lease waits to be given back with the next job's take (one script instead of
+ * two) before it is given back alone: about one queue round trip, the time the worker takes to fetch its next job.
+ */
+const giveLaterMs = 20;
 
 export function createResourceOrder(config: {
   store: DedupeStore;
@@ -225,6 +235,41 @@ export function createResourceOrder(config: {
     }
   }
 
+  // Run leases of finished jobs not given back yet (where the leases can give them with the next take).
+  const later: { resource: string; fence: string }[] = [];
+  let laterTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function giveLater(resource: string, fence: string): void {
+    if (leases.takeGiving === undefined) return give(resource, fence);
+    later.push({ resource, fence });
+    laterTimer ??= setTimeout(giveNow, giveLaterMs);
+  }
+
+  function giveNow(): void {
+    laterTimer = undefined;
+    for (const { resource, fence } of later.splice(0)) give(resource, fence);
+  }
+
+  /** The first ask of a run lease: with the leases finished jobs still hold, given back in the same step. */
+  function takeGivingLater(resource: string, owner: string): MaybePromise<Taken> | undefined {
+    if (later.length === 0) return undefined;
+    clearTimeout(laterTimer);
+    laterTimer = undefined;
+    const given = later.splice(0);
+    const ask = config.orderWaitMs === 0 ? undefined : { ticketTtlMs };
+    try {
+      const taken = leases.takeGiving!(given, resource, owner, ttlMs, ask);
+      if (!isPromise(taken)) return taken;
+      return taken.catch((error: unknown) => {
+        for (const { resource: other, fence } of given) give(other, fence);
+        throw error;
+      });
+    } catch (error) {
+      for (const { resource: other, fence } of given) give(other, fence);
+      throw error;
+    }
+  }
+
   function gaveUp(resource: string, error: unknown): void {
     log.warn({ resource, error: describeError(error) }, 'pixhook: could not give back a resource order lease; it lapses after claimTtlMs');
   }
@@ -285,14 +330,21 @@ export function createResourceOrder(config: {
     async runInTurn(job, run) {
       // The workers' own lease (not the receivers'): accepting the next event never waits for a handler.
       const running = resourceOf(job.event) + '#run';
-      const fence = await take(running, `w${Math.random().toString(36).slice(2, 10)}`, config.orderWaitMs);
+      const owner = `w${Math.random().toString(36).slice(2, 10)}`;
+      const fence = await take(running, owner, config.orderWaitMs, takeGivingLater(running, owner));
       if (!isFence(fence)) throw new OrderBusyError(job.key, busyDelayMs);
       job.order = { resource: running, fence, lease: held(running, fence) };
       try {
         return await run();
       } finally {
-        // Not given back yet (no commit gave it, no hold or failure left it): given back now.
-        order.leave(job);
+        // Not given back yet (no commit gave it, no hold or failure left it): given back with the worker's next take,
+        // or alone after giveLaterMs.
+        const taken = job.order;
+        if (taken !== undefined) {
+          job.order = undefined;
+          if (taken.lease !== undefined) keeper.drop(taken.lease);
+          giveLater(taken.resource, taken.fence);
+        }
       }
     },
   };

@@ -28,12 +28,35 @@ export async function listDeadLetters(queue: EventJobQueue, range: DeadLetterRan
 }
 
 export async function replayDeadLetter(queue: EventJobQueue, key: string): Promise<boolean> {
-  const job = await queue.getJob(jobIdForKey(key));
-  if (!job || !(await job.isFailed())) return false;
+  const job = await failedJobOf(queue, key);
+  if (job === undefined) return false;
+  await replayJob(job, key);
+  return true;
+}
+
+/**
+ * The dead letter of `key`: the job its deduplication id points at, the job a queue of an earlier version made
+ * under the key's own id, or (once the deduplication id has lapsed) the failed job that carries the key.
+ */
+async function failedJobOf(queue: EventJobQueue, key: string): Promise<Job<QueuedEvent> | undefined> {
+  const keyId = jobIdForKey(key);
+  const pointed = await queue.getDeduplicationJobId(keyId);
+  for (const id of pointed ? [pointed, keyId] : [keyId]) {
+    const job = await queue.getJob(id);
+    if (job && (await job.isFailed())) return job as Job<QueuedEvent>;
+  }
+  for (let start = 0; ; start += 500) {
+    const page = await queue.getFailed(start, start + 499);
+    const found = page.find((job) => job && (job as Job<QueuedEvent>).data.key === key);
+    if (found) return found as Job<QueuedEvent>;
+    if (page.length < 500) return undefined;
+  }
+}
+
+async function replayJob(job: Job<QueuedEvent>, key: string): Promise<void> {
   // Marked as a replay: a worker with a journal appends its runs to the delivery as replay runs.
   if (job.data.replayOf === undefined) await job.updateData({ ...job.data, replayOf: job.data.journalId ?? key });
   await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-  return true;
 }
 
 /** Each Redis step goes through `bounded`, so a Redis that stops answering rejects the replay instead of hanging it. */
@@ -41,14 +64,22 @@ type BoundedCall = <T>(call: () => Promise<T>, what: string) => Promise<T>;
 
 export async function replayDeadLetters(queue: EventJobQueue, bounded: BoundedCall = (call) => call()): Promise<number> {
   // Ids first, then retries: retrying while paging would shift the pages.
-  const keys: string[] = [];
+  const ids: string[] = [];
   for (let start = 0; ; start += 500) {
     const page = await bounded(() => queue.getFailed(start, start + 499), 'listing dead letters');
-    for (const job of page) if (job) keys.push((job as Job<QueuedEvent>).data.key);
+    for (const job of page) if (job?.id !== undefined) ids.push(job.id);
     if (page.length < 500) break;
   }
   let replayed = 0;
-  for (const key of keys) if (await bounded(() => replayDeadLetter(queue, key), 'replaying a dead letter')) replayed++;
+  for (const id of ids) {
+    const done = await bounded(async () => {
+      const job = (await queue.getJob(id)) as Job<QueuedEvent> | undefined;
+      if (!job || !(await job.isFailed())) return false;
+      await replayJob(job, job.data.key);
+      return true;
+    }, 'replaying a dead letter');
+    if (done) replayed++;
+  }
   return replayed;
 }
 

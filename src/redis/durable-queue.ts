@@ -5,7 +5,7 @@ import { guardLogger } from '../shared/logger.js';
 import { checkTtlMs } from '../shared/option-checks.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { listDeadLetters, replayDeadLetter, replayDeadLetters, type DeadLetter, type DeadLetterRange } from './dead-letters.js';
-import { jobIdForKey } from './job-id.js';
+import { freshJobId, jobIdForKey } from './job-id.js';
 import { hasHashTag } from './redis-client.js';
 import {
   answeredWithin,
@@ -37,8 +37,9 @@ export interface DurableQueueOptions {
    */
   prefix?: string;
   /**
-   * How long a completed job is kept; while it is, its id (the dedupe key) refuses a second job for
-   * the same event. Default 24 h, like the receiver's `dedupeTtlMs`.
+   * How long a completed job is kept, and how long the add of an event's key refuses a second job for it
+   * (BullMQ's deduplication id, the dedupe key): the receiver answers such a delivery `duplicate`. Default
+   * 24 h, like the receiver's `dedupeTtlMs`.
    */
   keepCompletedMs?: number;
   /**
@@ -67,8 +68,10 @@ export interface DurableQueue extends EventQueue {
 }
 
 /**
- * Writes verified, claimed events to BullMQ before the receiver answers 200. The job id is the
- * dedupe key, so even an enqueue that timed out and was retried by the sender makes one job.
+ * Writes verified events to BullMQ before the receiver answers 200. The add is the claim: its deduplication
+ * id is the dedupe key, so the one script that writes the job refuses a second one for the key (kept
+ * `keepCompletedMs`), and even an enqueue that timed out and was retried by the sender makes one job. Each
+ * add gets a job id of its own, so it knows which it was: its id back (queued) or the first job's (duplicate).
  */
 export async function createDurableQueue(options: DurableQueueOptions): Promise<DurableQueue> {
   const { Queue: BullQueue } = await import('bullmq');
@@ -76,6 +79,7 @@ export async function createDurableQueue(options: DurableQueueOptions): Promise<
   const { queueName, prefix } = checkQueueNaming(options.queueName, options.prefix);
   const keepCompletedMs = checkTtlMs('keepCompletedMs', options.keepCompletedMs, 24 * 60 * 60 * 1000);
   const timeoutMs = checkConnectTimeoutMs('connectTimeoutMs', options.connectTimeoutMs);
+  const dedupeTtlMs = Math.ceil(keepCompletedMs);
   const opened = await openConnection(options.connection, 'producer');
   const queue = await openBounded(opened, { queueName, prefix }, timeoutMs, () => {
     const created = new BullQueue<QueuedEvent, void, string, QueuedEvent, void, string>(queueName, {
@@ -103,8 +107,12 @@ export async function createDurableQueue(options: DurableQueueOptions): Promise<
   return {
     queueName,
     queue,
+    claims: true,
     async enqueue(event) {
-      await queue.add(event.name, event, { jobId: jobIdForKey(event.key) });
+      const keyId = jobIdForKey(event.key);
+      const jobId = freshJobId(keyId);
+      const job = await queue.add(event.name, event, { jobId, deduplication: { id: keyId, ttl: dedupeTtlMs } });
+      return job.id === jobId ? undefined : 'duplicate';
     },
     listDeadLetters: (range) => bounded(() => listDeadLetters(queue, range), 'listing dead letters'),
     replayDeadLetter: (key) => bounded(() => replayDeadLetter(queue, key), 'replaying a dead letter'),

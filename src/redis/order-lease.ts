@@ -1,7 +1,7 @@
 import type { OrderLeases, Taken } from '../shared/order-lease.js';
 import { isClusterClient, scriptRunner, type RedisClientLike } from './redis-client.js';
 import { replyText } from './redis-replies.js';
-import { extendLeaseScript, giveLeaseScript, takeLeaseScript, withdrawTicketScript } from './order-lease-scripts.js';
+import { extendLeaseScript, giveLeaseScript, giveThenTakeScript, takeLeaseScript, withdrawTicketScript } from './order-lease-scripts.js';
 
 // A resource's counter and its waiters' tickets are kept this long after its last use.
 export const keepMs = 60 * 60_000;
@@ -37,7 +37,7 @@ export function redisOrderLeases(client: RedisClientLike, prefix: string): Order
   const ms = (value: number) => String(Math.max(1, Math.ceil(value)));
   const seesClaims = tagged || !isClusterClient(client);
 
-  return {
+  const leases: OrderLeases = {
     async take(resource, owner, ttlMs, ask) {
       const keys: string[] = orderLeaseKeys(prefix, resource);
       if (ask?.key !== undefined && seesClaims) keys.push(prefix + ask.key);
@@ -56,4 +56,18 @@ export function redisOrderLeases(client: RedisClientLike, prefix: string): Order
       return Number(await redis.run(giveLeaseScript, [base(resource)], [fence])) === 1;
     },
   };
+  // Leases of several resources in one script: only where they share a slot (a tagged prefix, or one server).
+  if (tagged || !isClusterClient(client)) {
+    leases.takeGiving = async (given, resource, owner, ttlMs, ask) => {
+      const keys: string[] = orderLeaseKeys(prefix, resource);
+      const args = [owner, ms(ttlMs), ms(keepMs), ask?.ticketTtlMs === undefined ? '' : ms(ask.ticketTtlMs)];
+      for (const { resource: other, fence } of given) {
+        keys.push(base(other));
+        args.push(fence);
+      }
+      const taken = replyText(await redis.run(giveThenTakeScript, keys, args));
+      return taken === '' ? undefined : (taken as Taken);
+    };
+  }
+  return leases;
 }

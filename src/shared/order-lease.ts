@@ -21,6 +21,18 @@ export interface OrderLeases {
     ttlMs: number,
     ask?: { ticketTtlMs?: number | undefined; key?: string | undefined },
   ): MaybePromise<Taken>;
+  /**
+   * Optional (Redis, where every lease shares one slot): gives the `given` leases back (each only while its fence
+   * holds it), then takes as `take` does, in one step: a durable worker's finished job gives its run lease back with
+   * the next job's take.
+   */
+  takeGiving?(
+    given: readonly { resource: string; fence: string }[],
+    resource: string,
+    owner: string,
+    ttlMs: number,
+    ask?: { ticketTtlMs?: number | undefined },
+  ): MaybePromise<Taken>;
   /** `owner` stops waiting (it gave up, or no longer needs the lease): its ticket leaves the queue. */
   withdraw(resource: string, owner: string): MaybePromise<void>;
   /** Renews the lease to `ttlMs` from now; false when `fence` no longer holds it. */

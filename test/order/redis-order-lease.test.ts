@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createReceiver } from '../../src/index.js';
 import { redisDedupeStore } from '../../src/redis/index.js';
 import { redisOrderLeases } from '../../src/redis/order-lease.js';
+import type { DedupeStore } from '../../src/dedupe/dedupe-store.js';
+import type { PixEvent } from '../../src/events/event-types.js';
+import { createResourceOrder } from '../../src/processing/resource-order.js';
+import type { AttemptOutcome } from '../../src/processing/run-attempt.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import { registerOrderLeases, type OrderLeases } from '../../src/shared/order-lease.js';
 import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
 import { signBytes } from '../helpers/signing.js';
 
@@ -111,5 +117,57 @@ describe.each(redisTargetNames)('the resource order lease on Redis (%s)', (name)
     expect(await leases.give('t:ch_fence', '1:owner-b')).toBe(false);
     expect(await leases.give('t:ch_fence', current!)).toBe(true);
     expect(await leases.take('t:ch_fence', 'owner-c', 30_000)).toBe('3:owner-c');
+  });
+
+  it('takeGiving gives back each lease its fence still holds, then takes, in one step', async () => {
+    const target = targets(name);
+    const prefix = `{lease${++run}}:`;
+    const leases = redisOrderLeases(target.client, prefix);
+    const a = await leases.take('t:give_a', 'owner-a', 30_000);
+    const b = await leases.take('t:give_b', 'owner-b', 30_000);
+    const given = [
+      { resource: 't:give_a', fence: a! },
+      { resource: 't:give_b', fence: '9:stale' },
+    ];
+    expect(await leases.takeGiving!(given, 't:give_c', 'owner-c', 30_000)).toBe('1:owner-c');
+    expect(await leases.take('t:give_a', 'owner-d', 30_000)).toBe('2:owner-d');
+    // A stale fence gave nothing back: b is still held by its own.
+    expect(await leases.take('t:give_b', 'owner-e', 30_000)).toBeUndefined();
+    expect(await leases.give('t:give_b', b!)).toBe(true);
+    // Another take of a held lease gives its leases back all the same, and answers busy.
+    const d = await leases.take('t:give_d', 'owner-f', 30_000);
+    expect(await leases.takeGiving!([{ resource: 't:give_d', fence: d! }], 't:give_c', 'owner-g', 30_000)).toBeUndefined();
+    expect(await leases.take('t:give_d', 'owner-h', 30_000)).toBe('2:owner-h');
+  });
+
+  it("a worker gives a finished job's run lease back with its next take (one script per job), and alone when no take follows", async () => {
+    const target = targets(name);
+    const prefix = `{lease${++run}}:`;
+    const leases = redisOrderLeases(target.client, prefix);
+    const calls: string[] = [];
+    const counting: OrderLeases = {
+      ...leases,
+      take: (...args) => (calls.push('take'), leases.take(...args)),
+      give: (...args) => (calls.push('give'), leases.give(...args)),
+      takeGiving: (...args) => (calls.push('takeGiving'), leases.takeGiving!(...args)),
+    };
+    const store = registerOrderLeases({} as DedupeStore, counting);
+    const order = createResourceOrder({ store, claimTtlMs: 30_000, orderWaitMs: 100, storeTimeoutMs: 5_000, logger: silentLogger });
+    const job = (id: string) => ({ event: { kind: 'transaction', transaction: { id } } as PixEvent, key: `k:${id}`, owner: `o:${id}` });
+    const leaseOf = (id: string) => target.client.exists(`${prefix}order:t:${id}#run`);
+    const ok = (): AttemptOutcome => ({ ok: true });
+    await order.runInTurn(job('run_a'), async () => {
+      expect(await leaseOf('run_a')).toBe(1);
+      return ok();
+    });
+    // The next job's take gives a's lease back in the same script.
+    await order.runInTurn(job('run_b'), async () => {
+      expect(await leaseOf('run_a')).toBe(0);
+      return ok();
+    });
+    expect(calls).toEqual(['take', 'takeGiving']);
+    // No take follows b's: its lease is given back alone.
+    await until(async () => (await leaseOf('run_b')) === 0);
+    expect(calls).toEqual(['take', 'takeGiving', 'give']);
   });
 });

@@ -8,6 +8,12 @@ import { startRedisServer } from '../helpers/redis-server.js';
 import { headersOf, paidDelivery, testSecret, until, type Delivery } from './deliveries.js';
 import { redisTargetNames, useRedisTarget } from '../helpers/redis-targets.js';
 
+/** The job the key's add made: the one its deduplication id points at. */
+async function jobOfKey(queue: DurableQueue, key: string) {
+  const id = await queue.queue.getDeduplicationJobId(jobIdForKey(key));
+  return id ? queue.queue.getJob(id) : undefined;
+}
+
 function receive(receiver: Receiver, delivery: Delivery) {
   return receiver.receive({ method: 'POST', headers: headersOf(delivery), body: delivery.body });
 }
@@ -52,12 +58,13 @@ describe.each(redisTargetNames)('on %s', (kind) => {
     });
     afterAll(() => queue.close());
 
-    it('makes one job per dedupe key, even for keys with colons or digits only', async () => {
+    it('makes one job per dedupe key, even for keys with colons or digits only; the second add answers duplicate', async () => {
+      expect(queue.claims).toBe(true);
       for (const key of ['transaction_paid:tx:with:colons:paid', '42']) {
         const event = { key, name: 'transaction_paid', body: '{}', source: 'webhook' as const, receivedAt: new Date().toISOString() };
-        await queue.enqueue(event);
-        await queue.enqueue(event);
-        const job = await queue.queue.getJob(jobIdForKey(key));
+        expect(await queue.enqueue(event)).toBeUndefined();
+        expect(await queue.enqueue(event)).toBe('duplicate');
+        const job = await jobOfKey(queue, key);
         expect(job?.data.key).toBe(key);
       }
       expect((await queue.counts()).waiting).toBe(2);
@@ -74,9 +81,37 @@ describe.each(redisTargetNames)('on %s', (kind) => {
         expect(first.reason).toBeUndefined();
         const second = await receive(receiver, delivery);
         expect(second.reason).toBe('duplicate');
-        const job = await queue.queue.getJob(jobIdForKey(delivery.key));
+        const job = await jobOfKey(queue, delivery.key);
         expect(job?.data).toMatchObject({ key: delivery.key, name: 'transaction_paid' });
         expect((await queue.counts()).waiting).toBe(1);
+      } finally {
+        await queue.close();
+      }
+    });
+  });
+
+  describe('the add is the claim', () => {
+    it('takes no dedupe store call for a queued event; of five concurrent copies one is queued, four are duplicates', async () => {
+      const queueName = `q${++queueCount}`;
+      const queue = await createDurableQueue({ connection: redis().url, queueName });
+      const store = redisDedupeStore({ client, prefix: '{d3}:' });
+      const calls: string[] = [];
+      const counted = new Proxy(store, {
+        get(target, name, receiver) {
+          const value: unknown = Reflect.get(target, name, receiver);
+          if (typeof value !== 'function' || !['claim', 'complete', 'release', 'extend'].includes(String(name))) return value;
+          return (...args: unknown[]) => (calls.push(String(name)), (value as (...a: unknown[]) => unknown).apply(target, args));
+        },
+      });
+      const receiver = createReceiver({ secret: testSecret, mode: 'durable', queue, store: counted });
+      try {
+        const delivery = paidDelivery('tx_add_claims');
+        const answers = await Promise.all(Array.from({ length: 5 }, () => receive(receiver, delivery)));
+        expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+        expect(answers.filter((a) => a.reason === undefined)).toHaveLength(1);
+        expect(answers.filter((a) => a.reason === 'duplicate')).toHaveLength(4);
+        expect((await queue.counts()).waiting).toBe(1);
+        expect(calls).toEqual([]);
       } finally {
         await queue.close();
       }
@@ -140,6 +175,8 @@ describe.each(redisTargetNames)('on %s', (kind) => {
         expect((await receive(receiver, a)).reason).toBe('duplicate');
 
         failing = false;
+        // Found by the key even once its deduplication id has lapsed (the failed jobs are searched for it).
+        expect(await queue.queue.removeDeduplicationKey(jobIdForKey(a.key))).toBe(1);
         expect(await queue.replayDeadLetter(a.key)).toBe(true);
         expect(await queue.replayDeadLetter('transaction_paid:nope:paid')).toBe(false);
         await until(() => handled === 1);
