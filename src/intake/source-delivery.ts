@@ -41,9 +41,8 @@ export class SourceDelivery implements RequestHead, DeliveryContext, JournaledDe
   readonly replayOf: string | undefined;
   /** Taken by processing when it starts the run. */
   readonly trace: undefined = undefined;
-  #events: (ApiPixEvent | PspTransactionEvent)[] | undefined = undefined;
-  #failures: ReadFailure[] | undefined = undefined;
-  #outcomes: ItemOutcome[] | undefined = undefined;
+  /** The lists of a delivery of several events, made together when first used. */
+  #lists: Lists | undefined = undefined;
 
   constructor(
     readonly request: ReceiveRequest,
@@ -71,17 +70,27 @@ export class SourceDelivery implements RequestHead, DeliveryContext, JournaledDe
 
   /** The events of a delivery of several (or of hints), in order. */
   get events(): (ApiPixEvent | PspTransactionEvent)[] {
-    return (this.#events ??= []);
+    return this.#listed().events;
   }
   get failures(): ReadFailure[] {
-    return (this.#failures ??= []);
+    return this.#listed().failures;
   }
   /** Each accepted event's outcome, in order (a delivery of one event: its one outcome, made when first read). */
   get outcomes(): ItemOutcome[] {
-    if (this.#outcomes !== undefined) return this.#outcomes;
-    const one = this.accepted === undefined ? [] : [{ event: this.event as PspTransactionEvent, accepted: this.accepted }];
-    return (this.#outcomes = one);
+    return this.#listed().outcomes;
   }
+
+  #listed(): Lists {
+    if (this.#lists !== undefined) return this.#lists;
+    const outcomes = this.accepted === undefined ? [] : [{ event: this.event as PspTransactionEvent, accepted: this.accepted }];
+    return (this.#lists = { events: [], failures: [], outcomes });
+  }
+}
+
+interface Lists {
+  readonly events: (ApiPixEvent | PspTransactionEvent)[];
+  readonly failures: ReadFailure[];
+  readonly outcomes: ItemOutcome[];
 }
 
 const empty = new Uint8Array(0);
