@@ -95,7 +95,7 @@ export function devForwarder(input: {
       bytes: d.bytes,
       verified: check.ok,
       event: normalized?.ok === true ? normalized.event : undefined,
-      body: text,
+      text,
     };
     const entry = deliveryEntry(delivery, { status: d.status, reason: reasonOf(d.body) }, 'x-signature');
     // The app's answer, as one run: its latency, and in its words when it did not succeed.

@@ -98,8 +98,9 @@ function readStream(req: NodeRequest, receiver: ReceiverInternals, fix: string, 
     finished = true;
     done(undefined, chunks ? Buffer.concat(chunks, total) : (first ?? new Uint8Array(0)), check);
   });
+  // A client that leaves mid-body destroys the request with ECONNRESET: 'error' hears it (Node ≥ 16 emits it after
+  // the deprecated 'aborted', which needs no listener of its own).
   req.on('error', onError);
-  req.on('aborted', onError);
 }
 
 const alreadyParsed = 'The request body was already consumed by a body parser before pixhook could read the raw bytes.';

@@ -1,7 +1,8 @@
-import type { PspTransactionEvent } from '../events/event-types.js';
-import { callEntry } from '../journal/entries.js';
+import type { PixEvent, PspTransactionEvent, UnknownEvent } from '../events/event-types.js';
+import { callEntry, deliveryEntry } from '../journal/entries.js';
 import type { createAnswerMetrics } from '../metrics/receiver-metrics.js';
-import type { DeliveryContext, deliveryProcessingOf } from '../processing/delivery-context.js';
+import type { AcceptResult } from '../processing/create-processing.js';
+import type { deliveryProcessingOf } from '../processing/delivery-context.js';
 import { describeError } from '../shared/describe-error.js';
 import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import type { HeaderSource } from '../shared/read-header.js';
@@ -30,6 +31,8 @@ interface SourcePipelineParts {
   readonly fetchTimeoutMs: number;
   /** The delivery's log line (or the refusal's warning), after its answer was counted and journaled. Guarded. */
   readonly report: (result: ReceiveResult, ms: number, delivery: SourceDelivery) => void;
+  /** Hears each event as read, before its claim (the gateway's receiver logs fields of an unexpected type). */
+  readonly onRead?: ((event: PixEvent | UnknownEvent) => void) | undefined;
 }
 
 /**
@@ -44,17 +47,22 @@ export function sourcePipeline(
   parts: SourcePipelineParts,
 ): {
   handle: (request: ReceiveRequest, check?: ChunkCheck) => MaybePromise<ReceiveResult>;
-  finish: (result: ReceiveResult, delivery: SourceDelivery) => ReceiveResult;
+  /** The answer to a failure an adapter found before the body (journaled with the request it names). */
+  reject: (result: ReceiveResult, request: ReceiveRequest) => ReceiveResult;
   /** The source's body check for an adapter that reads a stream (`ReceiverInternals.bodyCheck`); absent without one. */
   streamCheck: ((headers: HeaderSource) => ChunkCheck | undefined) | undefined;
 } {
-  const { intake, answer, answers, keep, maxBodyBytes, fetchTimeoutMs, report } = parts;
+  const { intake, answer, answers, keep, maxBodyBytes, fetchTimeoutMs, report, onRead } = parts;
   const writer = intake.journalWriter;
   const profile = source.provider;
+  const { single } = source;
   const bodyCheck = source.bodyCheck?.bind(source);
 
   function refused(verdict: Verdict & { ok: false }): ReceiveResult {
-    return answer(verdict.reason, { hint: verdict.hint, ...(verdict.message !== undefined && { message: verdict.message }) });
+    return answer(verdict.reason, {
+      ...(verdict.hint !== undefined && { hint: verdict.hint }),
+      ...(verdict.message !== undefined && { message: verdict.message }),
+    });
   }
 
   function pipeline(delivery: SourceDelivery): MaybePromise<ReceiveResult> {
@@ -63,7 +71,7 @@ export function sourcePipeline(
     if (request.method !== undefined && request.method !== 'POST' && request.method.toUpperCase() !== 'POST')
       return answer('method_not_allowed');
     // 2. The source's authentication: headers, URL and connection, before a byte of the body is read.
-    return andThen(source.authenticate(delivery.head), authenticated, undefined, delivery);
+    return andThen(source.authenticate(delivery), authenticated, undefined, delivery);
   }
 
   function authenticated(verdict: Verdict, delivery: SourceDelivery): MaybePromise<ReceiveResult> {
@@ -88,7 +96,7 @@ export function sourcePipeline(
     if (bodyCheck === undefined) return verified(delivery);
     let check = delivery.check;
     if (check === undefined) {
-      check = bodyCheck(delivery.head);
+      check = bodyCheck(delivery);
       check.update(body.bytes);
     }
     return andThen(check.end(), bodyChecked, undefined, delivery);
@@ -103,24 +111,48 @@ export function sourcePipeline(
     // 5. JSON, then the source's reader. A body we cannot read at all is kept and answered 400.
     const json = parseJson(delivery.bytes);
     if (!json.ok) return keep.whole(delivery, 'json_invalid', json.message).then(() => answer('json_invalid', { hint: json.message }));
-    delivery.body = json.text;
+    delivery.text = json.text;
     delivery.json = json.value;
-    const read = source.read(json.value, delivery.head);
-    const { invalid } = read;
+    const read = source.read(json.value, delivery);
+    const { invalid, events, hints, failures } = read;
     if (invalid !== undefined)
       return keep
         .whole(delivery, 'payload_invalid', invalid.detail)
         .then(() => answer('payload_invalid', { hint: invalid.detail, message: invalid.message }));
-    for (const event of read.events) delivery.events.push(event as PspTransactionEvent);
-    if (read.failures.length > 0) delivery.failures.push(...read.failures);
-    if (read.events.length === 0 && read.hints.length === 0 && source.batch !== true) {
-      if (read.failures.length === 0) return answer('unknown_event');
-      const detail = read.failures.map((failure) => failure.message).join('; ');
+    // 6. One event and nothing else (the common delivery; a `single` source's unknown name too): no list is made.
+    if (hints.length === 0 && failures.length === 0) {
+      const only = events.length === 1 ? events[0] : events.length === 0 ? read.unknown : undefined;
+      if (only !== undefined) return acceptOne(only, delivery);
+    }
+    for (const event of events) delivery.events.push(event as PspTransactionEvent);
+    if (failures.length > 0) delivery.failures.push(...failures);
+    if (events.length === 0 && hints.length === 0 && source.batch !== true) {
+      if (failures.length === 0) return answer('unknown_event');
+      const detail = failures.map((failure) => failure.message).join('; ');
       return keep.whole(delivery, 'payload_invalid', detail).then(() => answer('payload_invalid', { hint: detail }));
     }
-    if (read.hints.length === 0) return andThen(runEvents(delivery, 0), afterEvents, undefined, delivery);
-    // 6. Where the body is only a hint, the source's API decides: every hint fetched before the first claim.
-    return fetchAll(read.hints, delivery);
+    if (hints.length === 0) return andThen(runEvents(delivery, 0), afterEvents, undefined, delivery);
+    // 7. Where the body is only a hint, the source's API decides: every hint fetched before the first claim.
+    return fetchAll(hints, delivery);
+  }
+
+  /** The delivery's one event: its claim, book step and handlers, the delivery itself as processing's context. */
+  function acceptOne(event: PixEvent | UnknownEvent, delivery: SourceDelivery): MaybePromise<ReceiveResult> {
+    onRead?.(event);
+    delivery.event = event;
+    // The whole body is the event (the gateway's): durable mode queues the verified text as received.
+    if (event.payload === delivery.json) delivery.body = delivery.text;
+    return andThen(intake.acceptDelivery(event, delivery), answered, undefined, delivery);
+  }
+
+  /** One event's answer: its own reason (duplicate, held…), key and hint, as a call of one item is answered. */
+  function answered(accepted: AcceptResult, delivery: SourceDelivery): ReceiveResult {
+    delivery.accepted = accepted;
+    const result = answer(accepted.reason);
+    result.event = delivery.event;
+    if (accepted.key !== undefined) result.key = accepted.key;
+    if (accepted.hint !== undefined) result.hint = accepted.hint;
+    return result;
   }
 
   async function fetchAll(hints: Hint[], delivery: SourceDelivery): Promise<ReceiveResult> {
@@ -144,11 +176,15 @@ export function sourcePipeline(
     return andThen(runEvents(delivery, 0), afterEvents, undefined, delivery);
   }
 
-  /** Accepts `delivery.events[from…]` one after another; synchronous while processing answers synchronously. */
+  /**
+   * Accepts `delivery.events[from…]` one after another; synchronous while processing answers synchronously. The
+   * delivery is each one's context, without `body`: processing queues the event's own payload (durable mode).
+   */
   function runEvents(delivery: SourceDelivery, from: number): MaybePromise<void> {
     for (let i = from; i < delivery.events.length; i++) {
       const event = delivery.events[i]!;
-      const accepted = intake.acceptDelivery(event, contextOf(delivery));
+      onRead?.(event);
+      const accepted = intake.acceptDelivery(event, delivery);
       if (isPromise(accepted))
         return accepted.then((result) => {
           delivery.outcomes.push({ event, accepted: result });
@@ -159,20 +195,8 @@ export function sourcePipeline(
     return undefined;
   }
 
-  function contextOf(delivery: SourceDelivery): DeliveryContext {
-    // No `body`: processing queues the event's own payload (durable mode), never the whole delivery.
-    // Processing appends each event's handler runs to the delivery's one journal entry.
-    return {
-      body: undefined,
-      waitUntil: delivery.request.waitUntil,
-      trace: undefined,
-      replayOf: delivery.request.replayOf,
-      journal: delivery.journal,
-    };
-  }
-
   function afterEvents(_: void, delivery: SourceDelivery): MaybePromise<ReceiveResult> {
-    // 7. Unreadable items beside readable ones: kept with the bytes. A resend cannot mend them, so once kept
+    // 8. Unreadable items beside readable ones: kept with the bytes. A resend cannot mend them, so once kept
     //    they do not hold the answer (the sender would resend the readable items forever).
     if (delivery.failures.length === 0 || (delivery.outcomes.length === 0 && source.batch !== true))
       return batchAnswer(answer, delivery.outcomes, undefined);
@@ -181,7 +205,7 @@ export function sourcePipeline(
 
   function finish(result: ReceiveResult, delivery: SourceDelivery): ReceiveResult {
     try {
-      if (delivery.journal !== undefined) writer!.add(delivery.journal, () => callEntry(delivery, result, profile));
+      if (delivery.journal !== undefined) journal(delivery, result);
       const ms = performance.now() - delivery.startedAt;
       answers.answered(result.status, result.reason, ms);
       report(result, ms, delivery);
@@ -191,13 +215,21 @@ export function sourcePipeline(
     return result;
   }
 
+  /** Queues the delivery's entry: built and written after the answer, never holding it. */
+  function journal(delivery: SourceDelivery, result: ReceiveResult): void {
+    writer!.add(
+      delivery.journal!,
+      single === undefined ? () => callEntry(delivery, result, profile) : () => deliveryEntry(delivery, result, single.signatureHeader),
+    );
+  }
+
   function failed(error: unknown, delivery: SourceDelivery): ReceiveResult {
     return finish(answer('internal_error', { hint: describeError(error) }), delivery);
   }
 
   /** The pipeline, its answer counted, logged and journaled. Never throws or rejects. */
   const handle = (request: ReceiveRequest, check?: ChunkCheck): MaybePromise<ReceiveResult> => {
-    const delivery = new SourceDelivery(writer?.open(Date.now()), request);
+    const delivery = new SourceDelivery(request, writer);
     // Only this pipeline's `streamCheck` makes the checks an adapter hands back (the kit drops it on a wrapped receiver).
     if (check !== undefined) delivery.check = check as BodyCheck;
     let running: MaybePromise<ReceiveResult>;
@@ -212,18 +244,24 @@ export function sourcePipeline(
 
   /**
    * Started with the headers before the first byte, fed every kept chunk by the adapter, judged by `withBody`
-   * after authentication. Undefined where the check cannot start (its header missing: `authenticate` refuses).
+   * after authentication. Undefined where the check cannot start (its header missing: `authenticate` refuses)
+   * or the source says feeding it gains nothing (`Source.streamCheck`).
    */
+  const given = source.streamCheck;
+  const start =
+    given === false ? undefined : (given ?? (bodyCheck === undefined ? undefined : (headers: HeaderSource) => bodyCheck({ headers })));
   const streamCheck =
-    bodyCheck === undefined
+    start === undefined
       ? undefined
       : (headers: HeaderSource): BodyCheck | undefined => {
           try {
-            return bodyCheck({ headers });
+            return start(headers);
           } catch {
             return undefined;
           }
         };
 
-  return { handle, finish, streamCheck };
+  const reject = (result: ReceiveResult, request: ReceiveRequest): ReceiveResult => finish(result, new SourceDelivery(request, writer));
+
+  return { handle, reject, streamCheck };
 }

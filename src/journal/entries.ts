@@ -19,7 +19,7 @@ export interface JournaledDelivery {
   readonly verified: boolean;
   readonly event: PixEvent | UnknownEvent | undefined;
   /** The verified body as text, once it was read as JSON. */
-  readonly body: string | undefined;
+  readonly text: string | undefined;
 }
 
 /** The answer, as far as the journal keeps it. */
@@ -53,7 +53,7 @@ export function deliveryEntry(delivery: JournaledDelivery, result: JournaledAnsw
     entry.replayOf = request.replayOf;
     entry.channel = 'replay';
   }
-  if (delivery.verified) entry.body = delivery.body ?? decoder.decode(delivery.bytes);
+  if (delivery.verified) entry.body = delivery.text ?? decoder.decode(delivery.bytes);
   const signature = maskSignature(readHeader(request.headers, signatureHeader));
   if (signature !== undefined) entry.signature = signature;
   return entry;
@@ -136,7 +136,7 @@ interface JournaledCall {
   readonly verified: boolean;
   readonly bytes: Uint8Array;
   /** The authenticated body as text. */
-  readonly body: string | undefined;
+  readonly text: string | undefined;
   readonly request: { readonly peer?: { readonly address?: string | undefined } | undefined; readonly remoteAddress?: string | undefined };
   readonly outcomes: readonly {
     readonly event: ApiPixEvent | PspTransactionEvent;
@@ -170,7 +170,7 @@ export function callEntry(call: JournaledCall, result: JournaledAnswer, profile:
   if (call.outcomes.length > 0) entry.items = call.outcomes.map(journalItem);
   // Which reader a replay needs: an API Pix call's body is `{ "pix": [...] }`, a PSP's its own, never a gateway event.
   entry.profile = profile;
-  if (call.verified && call.body !== undefined) entry.body = call.body;
+  if (call.verified && call.text !== undefined) entry.body = call.text;
   return entry;
 }
 

@@ -3,7 +3,7 @@ import { createAnswers, type ReceiveResult } from '../intake/receive-answer.js';
 import { refuseIgnoredWithProcessing, type InvalidHandler } from '../intake/receiver-options.js';
 import type { Receiver } from '../intake/receiver-types.js';
 import { receiverOver } from '../intake/receiver-over.js';
-import { logFields } from '../intake/log-fields.js';
+import { logAnswer, logFields } from '../intake/log-fields.js';
 import { createAnswerMetrics } from '../metrics/receiver-metrics.js';
 import { createProcessing } from '../processing/create-processing.js';
 import type { ProcessingOptions } from '../processing/processing-options.js';
@@ -36,10 +36,7 @@ export function createPspReceiver(options: PspReceiverOptions): Receiver {
 
   function report(result: ReceiveResult, ms: number): void {
     if (log === silentLogger) return;
-    const fields = { ...logFields(result, ms), provider: source.provider };
-    if (result.status >= 500) log.error(fields, label);
-    else if (result.status >= 300) log.warn(fields, label);
-    else log.info(fields, label);
+    logAnswer(log, result, { ...logFields(result, ms), provider: source.provider }, label);
   }
 
   return receiverOver(source, {

@@ -1,4 +1,4 @@
-import type { JsonObject, PixEvent, Provider } from '../events/event-types.js';
+import type { JsonObject, PixEvent, Provider, UnknownEvent } from '../events/event-types.js';
 import type { MaybePromise } from '../shared/maybe-promise.js';
 import type { PeerConnection } from '../shared/peer-connection.js';
 import type { HeaderSource } from '../shared/read-header.js';
@@ -31,9 +31,10 @@ type AuthReason =
 
 /** A source's judgement: never an answer (the pipeline writes it), a reason code and a private hint for logs. */
 export type Verdict =
-  { readonly ok: true } | { readonly ok: false; readonly reason: AuthReason; readonly hint: string; readonly message?: string };
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: AuthReason; readonly hint?: string | undefined; readonly message?: string };
 
-/** Hashes the body as its bytes arrive (PagBank's `token-` seed, Woovi's RSA over the raw bytes). */
+/** Hashes the body as its bytes arrive (the gateway's HMAC, PagBank's `token-` seed, Woovi's RSA over the raw bytes). */
 export interface BodyCheck {
   update(chunk: Uint8Array): void;
   end(): MaybePromise<Verdict>;
@@ -63,6 +64,11 @@ export interface SourceRead {
   readonly failures: ReadFailure[];
   /** Set when the body is not this source's shape at all (kept whole, answered 400 `payload_invalid` with the message). */
   readonly invalid?: { readonly detail: string; readonly message: string };
+  /**
+   * A `single` source's body of a name it does not know (the gateway's): accepted as the delivery's one event,
+   * handed to `onUnknown`, answered 200 `unknown_event`. Without it an unknown name reads as no event.
+   */
+  readonly unknown?: UnknownEvent;
 }
 
 /** A hint's fetch: the record as events, a 404 (kept, never dispatched), or a PSP that could not answer (503, the retry fetches again). */
@@ -94,12 +100,25 @@ export interface Source {
    * `store_unavailable`. Absent: a body without one readable event is refused (`unknown_event`, `payload_invalid`).
    */
   readonly batch?: boolean;
+  /**
+   * A delivery is one event, whatever its name (the gateway's): journaled as that event's entry (its channel,
+   * resource, amount, delivery id; no `profile`), with `signatureHeader` kept masked (`sha256=3f2a…`).
+   * Absent: journaled as a call of items, with the source's `profile`.
+   */
+  readonly single?: { readonly signatureHeader: string };
   /** Header names (lower case) and query parameters whose values are masked wherever a request is kept. */
   readonly secrets: { readonly headers: readonly string[]; readonly params: readonly string[] };
   /** Judges headers and URL before any byte of the body is read. */
   authenticate(head: RequestHead): MaybePromise<Verdict>;
   /** Present when the body itself is signed: fed the bytes as they arrive, judged at the end. */
   bodyCheck?(head: RequestHead): BodyCheck;
+  /**
+   * How an adapter that reads a stream feeds the body check as the bytes arrive: a function, the check from the
+   * headers alone (before the first byte), or undefined for this request (the gateway's: a missing or malformed
+   * header, which `bodyCheck` judges with the whole body); `false`, never (a check that needs the whole body: the
+   * gateway's timestamped scheme, Web Crypto). Absent: `bodyCheck` itself.
+   */
+  readonly streamCheck?: false | ((headers: HeaderSource) => BodyCheck | undefined);
   /** The verified JSON as events, hints and failures. Pure. */
   read(json: unknown, head: RequestHead): SourceRead;
   /** Present where the body is not the state: the fetched record decides, before the claim. */

@@ -4,7 +4,7 @@ import { createAnswers, type ReceiveResult } from '../../intake/receive-answer.j
 import { refuseIgnoredWithProcessing, type InvalidHandler } from '../../intake/receiver-options.js';
 import { receiverOver } from '../../intake/receiver-over.js';
 import type { SourceDelivery } from '../../intake/source-delivery.js';
-import { logFields } from '../../intake/log-fields.js';
+import { logAnswer, logFields } from '../../intake/log-fields.js';
 import { deliveryProcessingOf } from '../../processing/delivery-context.js';
 import { createAnswerMetrics } from '../../metrics/receiver-metrics.js';
 import { createProcessing, type Processing } from '../../processing/create-processing.js';
@@ -103,9 +103,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
     }
     if (log === silentLogger) return;
     const fields = { ...logFields(result, ms), ...(call.outcomes.length > 1 && { items: call.outcomes.length }) };
-    if (result.status >= 500) log.error(fields, 'pixhook: API Pix call');
-    else if (result.status >= 300) log.warn(fields, 'pixhook: API Pix call');
-    else log.info(fields, 'pixhook: API Pix call');
+    logAnswer(log, result, fields, 'pixhook: API Pix call');
   }
 
   return receiverOver(source, {

@@ -2,17 +2,25 @@ import type { EventSource, JsonObject, PixEvent } from '../../events/event-types
 import { normalizeEvent } from '../../events/normalize-event.js';
 import type { SourceRead } from '../source.js';
 
-/** A gateway body as the one union: one event, or why the body is not an event (an unknown name reads as none). */
+// Shared by every read: a gateway body holds no hints and no failing items, and the pipeline never writes to a read.
+const none = Object.freeze([]) as never[];
+
+/**
+ * A gateway body as the one union: its one event (an unknown name as `unknown`, which the pipeline hands to
+ * `onUnknown`), or why the body is not an event.
+ */
 export function readGateway(json: unknown, source: EventSource): SourceRead {
   const normalized = normalizeEvent(json, { source });
   if (!normalized.ok)
     return {
-      events: [],
-      hints: [],
-      failures: [],
+      events: none,
+      hints: none,
+      failures: none,
       invalid: { detail: normalized.message, message: `The body is not a known event shape: ${normalized.message}` },
     };
-  return { events: normalized.event.kind === 'unknown' ? [] : [normalized.event], hints: [], failures: [] };
+  const { event } = normalized;
+  if (event.kind === 'unknown') return { events: none, hints: none, failures: none, unknown: event };
+  return { events: [event], hints: none, failures: none };
 }
 
 /** A gateway event again from its payload (the body it was read from), no network. */
