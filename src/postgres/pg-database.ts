@@ -85,6 +85,24 @@ export function joinedStatements(
   return joinable.has(db) ? statements.map(inlined).join('; ') : undefined;
 }
 
+// Statements to send with a transaction's COMMIT, in the same query (a `pg` handle built here), keyed by its connection.
+const carriedByCommit = new WeakMap<object, readonly { text: string; values: readonly InlineValue[] }[]>();
+
+/**
+ * Has `statements` sent with the COMMIT of `tx`'s transaction, as one query (one round trip for them and the
+ * COMMIT), when `db` is a `pg` handle built here and `tx` its open transaction. `false`: not such a handle; run them.
+ * A statement that fails there aborts the transaction: nothing commits, and the transaction's promise rejects.
+ */
+export function sendWithCommit(
+  db: SqlDatabase,
+  tx: SqlExecutor,
+  statements: readonly { text: string; values: readonly InlineValue[] }[],
+): boolean {
+  if (!joinable.has(db)) return false;
+  carriedByCommit.set(tx, statements);
+  return true;
+}
+
 /** The rows of the last statement of a joined query (`pg` answers one result, or an array of them). */
 export function lastRows(result: unknown): SqlRow[] {
   const results = Array.isArray(result) ? (result as { rows: SqlRow[] }[]) : [result as { rows: SqlRow[] }];
@@ -106,12 +124,25 @@ async function inTransaction<T>(
     } else await client.query(beginStatement(isolation));
     result = await fn(client, rows);
   } catch (error) {
+    carriedByCommit.delete(client);
     // Also when the first statement failed: the connection must not go back to the pool mid-transaction.
     // A broken connection cannot roll back, and does not need to: the server already did.
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   }
-  await client.query('COMMIT');
+  const carried = carriedByCommit.get(client);
+  if (carried === undefined) {
+    await client.query('COMMIT');
+    return result;
+  }
+  carriedByCommit.delete(client);
+  try {
+    await client.query([...carried.map(inlined), 'COMMIT'].join('; '));
+  } catch (error) {
+    // A carried statement failed: the rest of the query (the COMMIT) was skipped and the transaction is aborted.
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
   return result;
 }
 
