@@ -1,5 +1,6 @@
 import { PixhookError } from '../shared/pixhook-error.js';
-import { joinedStatements, lastRows, sendWithCommit, type InlineValue } from './pg-database.js';
+import type { InlineValue } from './joined-statements.js';
+import { joinedStatements, lastRows, sendWithCommit } from './pg-database.js';
 import { sqlState } from './sql-state.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
 
@@ -189,8 +190,8 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
       const deferred = entry?.tx === tx ? entry.deferred : undefined;
       if (entry === undefined || deferred === undefined) return (await tx.query(statement.text, [...statement.values])).rows;
       entry.deferred = undefined;
-      const joined = joinedStatements(entry.db, [deferred, statement]);
-      if (joined !== undefined) return lastRows(await tx.query(joined));
+      const joined = joinedStatements(entry.db, tx, [deferred, statement]);
+      if (joined !== undefined) return lastRows(await joined);
       await tx.query(deferred.text, [...deferred.values]);
       return (await tx.query(statement.text, [...statement.values])).rows;
     },

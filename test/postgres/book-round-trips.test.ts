@@ -107,33 +107,58 @@ async function withInbox(handle: pg.Pool | SqlDatabase, before?: (key: string, t
   return { receiver, book, ledger, table, bookTable, inbox };
 }
 
-/** The queries sent on the client that sent the book's first statement (`BEGIN …; INSERT INTO <book>_resources …`). */
-function bookTransaction(bookTable: string): string[] {
-  const at = sent.findIndex((text) => text.startsWith(`BEGIN ISOLATION LEVEL READ COMMITTED; INSERT INTO "${bookTable}_resources"`));
+/** The queries of the book's transaction for `id`: from its BEGIN to its COMMIT, on the client that sent them. */
+function bookTransaction(id: string): string[] {
+  const at = sent.findIndex((text) => text.startsWith('BEGIN ISOLATION LEVEL READ COMMITTED; ') && text.includes(`('t:${id}'`));
   const end = sent.findIndex((text, i) => i > at && senders[i] === senders[at] && /COMMIT$/.test(text));
   return sent.filter((_, i) => i >= at && i <= end && senders[i] === senders[at]);
 }
 
+/** `PREPARE name AS text` → name → text, from the queries sent. */
+function preparedTexts(): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const query of sent) for (const [, name, text] of query.matchAll(/PREPARE (pixhook_\w+) AS ([^;]+)/g)) texts.set(name!, text!);
+  return texts;
+}
+const executed = (query: string) => [...query.matchAll(/EXECUTE (pixhook_\w+)/g)].map(([, name]) => name!);
+
 describe('postgres book with the inbox: a delivery takes the round trips of a bare transaction', () => {
   it('on a pg Pool: BEGIN and the book’s lock, the merchant’s INSERT, then the book’s write, the claim, the done mark and COMMIT as one query', async () => {
-    const { receiver, book, ledger, table, bookTable } = await withInbox(db().pool);
-    const id = freshCharge('rides');
+    // A pool of its own, so its connections start with nothing prepared, and two (the store's lock session, and one
+    // for everything else): both deliveries' transactions run on the same connection.
+    const pool = new pg.Pool({ connectionString: db().server.url, max: 2 });
+    pool.on('error', () => {});
+    const { receiver, book, ledger, table, bookTable } = await withInbox(pool);
+    const [id, again] = [freshCharge('rides'), freshCharge('rides-again')];
     recordQueries();
     const answer = await receiver.receive(paidDelivery(id));
+    const second = await receiver.receive(paidDelivery(again));
     pg.Client.prototype.query = query;
-    expect([answer.status, answer.reason]).toEqual([200, undefined]);
-    const [first, insert, last, ...rest] = bookTransaction(bookTable);
+    expect([answer.status, answer.reason, second.status, second.reason]).toEqual([200, undefined, 200, undefined]);
+    // The first time on a connection each statement is prepared in the query that first sends it.
+    const texts = preparedTexts();
+    const [first, insert, last, ...rest] = bookTransaction(id);
     expect(rest).toEqual([]);
+    const [lock] = executed(first!).map((name) => texts.get(name)!);
+    expect(lock).toContain(`INSERT INTO "${bookTable}_resources" AS r (key) VALUES ($1)`);
     // The first statement reads whether the handler's claim would find its key done: the claim needs no query of its own.
-    expect(first).toContain(`FROM "${table}" WHERE scope = 'effects'`);
+    expect(lock).toContain(`FROM "${table}" WHERE scope = 'effects'`);
     expect(insert).toBe(`INSERT INTO ${table}_ledger (charge) VALUES ($1)`);
-    expect(last).toMatch(new RegExp(`^WITH w AS \\(UPDATE "${bookTable}_resources" SET state`));
-    expect(last).toContain(`WITH claimed AS (INSERT INTO "${table}" AS inbox`);
-    expect(last).toContain(`INSERT INTO "${table}" (scope, key, expires_at) VALUES ('delivery'`);
+    const [write, claim, mark, ...others] = executed(last!).map((name) => texts.get(name)!);
+    expect(others).toEqual([]);
+    expect(write).toMatch(new RegExp(`^WITH w AS \\(UPDATE "${bookTable}_resources" SET state`));
+    expect(claim).toContain(`WITH claimed AS (INSERT INTO "${table}" AS inbox`);
+    expect(mark).toMatch(new RegExp(`^INSERT INTO "${table}" \\(scope, key, expires_at\\) VALUES \\(\\$1`));
     expect(last).toMatch(/; COMMIT$/);
+    // The second delivery: the same three queries, the statements only executed (planned once per connection).
+    const repeated = bookTransaction(again);
+    expect(repeated).toHaveLength(3);
+    expect(repeated.join('\n')).not.toContain('PREPARE');
+    expect(executed(repeated[0]!)).toEqual(executed(first!));
+    expect(executed(repeated[2]!)).toEqual(executed(last!));
     // Nothing else wrote the claim or the done mark.
     expect(sent.filter((text) => text.includes(`INSERT INTO "${table}" AS inbox`) || deliveryMark(table)(text))).toEqual([last]);
-    expect(await ledger()).toEqual([id]);
+    expect(await ledger()).toEqual([id, again]);
     expect((await book.get(id))?.status).toBe('paid');
     const { rows } = await db().pool.query(`SELECT scope FROM "${table}" WHERE key LIKE $1 ORDER BY scope`, [
       `transaction_paid:${id}:paid%`,
@@ -141,8 +166,35 @@ describe('postgres book with the inbox: a delivery takes the round trips of a ba
     expect(rows.map((row: { scope: string }) => row.scope)).toEqual(['delivery', 'effects']);
     // The sender's retry is a duplicate; nothing ran twice.
     expect((await receiver.receive(paidDelivery(id))).reason).toBe('duplicate');
-    expect(await ledger()).toEqual([id]);
+    expect(await ledger()).toEqual([id, again]);
     await receiver.close();
+    await inboxes.pop()!.close();
+    await pool.end();
+  });
+
+  it('a connection that lost its prepared statements (DEALLOCATE, a pooler): the BEGIN goes again inlined, and stays so', async () => {
+    const pool = new pg.Pool({ connectionString: db().server.url, max: 2 });
+    pool.on('error', () => {});
+    const { receiver, ledger, bookTable } = await withInbox(pool);
+    const [id, again, third] = [freshCharge('dealloc'), freshCharge('dealloc-again'), freshCharge('dealloc-third')];
+    expect((await receiver.receive(paidDelivery(id))).status).toBe(200);
+    // The one connection besides the store's lock session: the one the deliveries' transactions run on.
+    const client = await pool.connect();
+    await client.query('DEALLOCATE ALL');
+    client.release();
+    recordQueries();
+    expect((await receiver.receive(paidDelivery(again))).status).toBe(200);
+    expect((await receiver.receive(paidDelivery(third))).status).toBe(200);
+    pg.Client.prototype.query = query;
+    const begins = sent.filter((text) => text.startsWith('BEGIN ISOLATION LEVEL READ COMMITTED; '));
+    const inline = `BEGIN ISOLATION LEVEL READ COMMITTED; INSERT INTO "${bookTable}_resources" AS r (key) VALUES ('t:`;
+    expect(begins.map((text) => text.startsWith(inline))).toEqual([false, true, true]);
+    expect(sent[sent.indexOf(begins[0]!) + 1]).toBe('ROLLBACK');
+    expect(sent.join('\n')).not.toContain('PREPARE');
+    expect(await ledger()).toEqual([id, again, third]);
+    await receiver.close();
+    await inboxes.pop()!.close();
+    await pool.end();
   });
 
   it('another transaction marks the effects done while the handler runs: the commit fails, nothing commits, a retry is a duplicate', async () => {
