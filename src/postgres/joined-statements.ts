@@ -3,11 +3,12 @@ import { PixhookError } from '../shared/pixhook-error.js';
 import { sqlState } from './sql-state.js';
 
 // pixhook's own statements sent several at a time, as one simple-protocol query (one round trip), on a `pg`
-// connection. Their values are written in as literals; each statement is prepared on its connection the first
-// time it goes (`PREPARE … AS`, in that same query), then sent as `EXECUTE name(literals)`: the server plans it
-// once per connection, not on every delivery. A query that fails while preparing, or that finds a statement
-// missing (a pooler that hands the session's transactions to other server connections), leaves that connection
-// on plain inlined statements from then on.
+// connection, their values written in as literals. A transaction's first statement (sent with BEGIN) is prepared on
+// its connection the first time it goes (`PREPARE … AS`, in that same query), then sent as `EXECUTE name(literals)`:
+// the server plans it once per connection, not on every delivery. A BEGIN that finds it missing, or finds it
+// prepared already (a pooler that hands the session's transactions to other server connections, a DEALLOCATE),
+// is rolled back and sent again inlined, and that connection stays inlined. Statements later in a transaction
+// (those sent with the COMMIT) are always inlined: a missing one there would abort work that cannot be sent again.
 
 /** A value a statement inlined by pixhook may carry. */
 export type InlineValue = string | number | boolean | null;
@@ -57,19 +58,19 @@ interface Queryable {
 
 /**
  * Sends `head` (plain SQL, e.g. BEGIN), `statements` and `tail` (e.g. COMMIT) as one query on `connection`; resolves
- * with what `pg` answers (one result, or an array of them, the last statement's last).
+ * with what `pg` answers (one result, or an array of them, the last statement's last). `prepare`: the statements go
+ * prepared (see above); otherwise inlined.
  */
 export async function sendJoined(
   connection: Queryable,
   statements: readonly InlineStatement[],
-  head?: string,
-  tail?: string,
+  { head, tail, prepare = false }: { head?: string; tail?: string; prepare?: boolean } = {},
 ): Promise<unknown> {
   const done = prepared.get(connection) ?? new Set<string>();
   const fresh = new Set<string>();
   const parts = head === undefined ? [] : [head];
   for (const statement of statements) {
-    if (unprepared.has(connection)) {
+    if (!prepare || unprepared.has(connection)) {
       parts.push(inlined(statement));
       continue;
     }
@@ -87,11 +88,14 @@ export async function sendJoined(
     prepared.set(connection, done);
     return result;
   } catch (error) {
-    // Which of the PREPAREs ran is not known; or the server session is not the one they ran on (26000).
-    if (fresh.size > 0 || sqlState(error) === '26000') unprepared.add(connection);
+    // Which of the PREPAREs ran is not known; or the server session is not the one they ran on.
+    if (fresh.size > 0 || isPreparedMismatch(error)) unprepared.add(connection);
     throw error;
   }
 }
 
-/** True when `error` is a statement prepared here that the server session does not have (after which `sendJoined` inlines). */
-export const isMissingPrepared = (error: unknown): boolean => sqlState(error) === '26000';
+/**
+ * True when `error` says the server session's prepared statements are not the ones recorded here: one missing
+ * (26000) or one already there (42P05). `sendJoined` inlines on that connection from then on.
+ */
+export const isPreparedMismatch = (error: unknown): boolean => sqlState(error) === '26000' || sqlState(error) === '42P05';

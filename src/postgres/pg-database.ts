@@ -1,4 +1,4 @@
-import { isMissingPrepared, sendJoined, type InlineStatement } from './joined-statements.js';
+import { isPreparedMismatch, sendJoined, type InlineStatement } from './joined-statements.js';
 import { mustBe } from '../shared/option-checks.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
 
@@ -76,14 +76,15 @@ export function lastRows(result: unknown): SqlRow[] {
   return results[results.length - 1]?.rows ?? [];
 }
 
-/** BEGIN and the first statement as one query: one round trip for both (again, inlined, when a prepared one was missing). */
+/** BEGIN and the first statement as one query: one round trip for both (again, inlined, when its prepared one did not match). */
 async function beginWith(client: PgQueryable, isolation: IsolationLevel, first: SqlStatement): Promise<unknown> {
+  const head = beginStatement(isolation);
   try {
-    return await sendJoined(client, [first], beginStatement(isolation));
+    return await sendJoined(client, [first], { head, prepare: true });
   } catch (error) {
-    if (!isMissingPrepared(error)) throw error;
+    if (!isPreparedMismatch(error)) throw error;
     await client.query('ROLLBACK');
-    return sendJoined(client, [first], beginStatement(isolation));
+    return sendJoined(client, [first], { head });
   }
 }
 
@@ -113,7 +114,7 @@ async function inTransaction<T>(
   }
   carriedByCommit.delete(client);
   try {
-    await sendJoined(client, carried, undefined, 'COMMIT');
+    await sendJoined(client, carried, { tail: 'COMMIT' });
   } catch (error) {
     // A carried statement failed: the rest of the query (the COMMIT) was skipped and the transaction is aborted.
     await client.query('ROLLBACK').catch(() => {});
