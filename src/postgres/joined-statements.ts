@@ -20,7 +20,7 @@ export interface InlineStatement {
 }
 
 /** A string, number, boolean or null as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
-export function literal(value: InlineValue): string {
+function literal(value: InlineValue): string {
   if (value === null) return 'NULL';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') {
@@ -33,7 +33,7 @@ export function literal(value: InlineValue): string {
 }
 
 /** A statement with its parameters written in as literals. */
-export function inlined(statement: InlineStatement): string {
+function inlined(statement: InlineStatement): string {
   return statement.text.replace(/\$(\d+)/g, (_, i: string) => literal(statement.values[Number(i) - 1]!));
 }
 

@@ -71,7 +71,7 @@ export interface PostgresInbox {
 }
 
 /** Internal: what `postgresPaymentBook({ inbox })` shares with the inbox. */
-export interface InboxLink {
+interface InboxLink {
   store: PostgresDedupeStore;
   /** The open book transactions. */
   shared: SharedTransactions;

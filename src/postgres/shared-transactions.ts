@@ -22,7 +22,7 @@ export interface DeferredStatement {
 }
 
 /** A transactional handler's claim, answered from a read in the transaction's first statement. */
-export interface PresumedClaim {
+interface PresumedClaim {
   /** The claim exactly as the handler sends it. */
   claim: DeferredStatement;
   /** The read found its key done: the handler will be skipped. */
