@@ -6,9 +6,10 @@
 //   `claim` then `complete`, two round trips; `ratio_vs_lifecycle`). Also shown against the claim alone (one
 //   EVALSHA; `ratio`), which two sequential round trips can never come near. One call at a time.
 //   Also: processing.accept() with the book against the same processing without one (both with the Redis store).
-// - Postgres: a transactional handler inside the book's transaction (lock and decide, write, claim, the
-//   merchant's INSERT, COMMIT) against the same INSERT in a bare transaction (BEGIN; INSERT; COMMIT); also
-//   processing.accept() on the inbox's store with the book against the same without it; and the round trips of each.
+// - Postgres: a transactional handler inside the book's transaction (BEGIN with the book's lock and read, which also
+//   answers the handler's claim; the merchant's INSERT; the book's write, the claim and COMMIT as one query: three
+//   round trips) against the same INSERT in a bare transaction (BEGIN; INSERT; COMMIT); also processing.accept() on
+//   the inbox's store with the book against the same without it; and the round trips of each.
 // Also shown: the claim, then the record in two steps (what runs when the store and the book cannot share a script).
 // Run: npm run build && node bench/book.js [--quick] [--redis]. Prints one JSON object.
 // --redis (or PIXHOOK_BENCH_BOOK=redis) runs only the Redis half; PIXHOOK_BENCH_BOOK=postgres only the Postgres half.

@@ -1,4 +1,4 @@
-import { PixhookError } from '../index.js';
+import { isPreparedMismatch, sendJoined, type InlineStatement } from './joined-statements.js';
 import { mustBe } from '../shared/option-checks.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
 
@@ -45,32 +45,6 @@ function beginStatement(isolation: IsolationLevel): string {
   return `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`;
 }
 
-/** A value a statement inlined by pixhook may carry. */
-export type InlineValue = string | number | boolean | null;
-
-/** A string, number, boolean or null as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
-function literal(value: InlineValue): string {
-  if (value === null) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new PixhookError('internal_error', 'a SQL number literal must be finite');
-    return String(value);
-  }
-  if (value.includes('\0')) throw new PixhookError('internal_error', 'Postgres text cannot hold a NUL character');
-  const quoted = `'${value.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
-  return value.includes('\\') ? ` E${quoted}` : quoted;
-}
-
-/** A statement with its parameters written in as literals (for a simple-protocol query of several statements). */
-function inlined(statement: { text: string; values: readonly InlineValue[] }): string {
-  return statement.text.replace(/\$(\d+)/g, (_, i: string) => literal(statement.values[Number(i) - 1]!));
-}
-
-/** BEGIN and the first statement as one simple-protocol query: one round trip for both. */
-function beginWith(isolation: IsolationLevel, first: SqlStatement): string {
-  return `${beginStatement(isolation)}; ${inlined(first)}`;
-}
-
 // The handles built here on `pg`: their connections run several statements sent as one simple-protocol query.
 const joinable = new WeakSet<SqlDatabase>();
 
@@ -78,17 +52,40 @@ const joinable = new WeakSet<SqlDatabase>();
  * Several statements as one query text (one round trip; the rows of each come back in an array), when `db` is a
  * `pg` handle built here; `undefined` for any other `SqlDatabase` (its client may not take several statements).
  */
-export function joinedStatements(
-  db: SqlDatabase,
-  statements: readonly { text: string; values: readonly InlineValue[] }[],
-): string | undefined {
-  return joinable.has(db) ? statements.map(inlined).join('; ') : undefined;
+export function joinedStatements(db: SqlDatabase, tx: SqlExecutor, statements: readonly InlineStatement[]): Promise<unknown> | undefined {
+  return joinable.has(db) ? sendJoined(tx as unknown as PgQueryable, statements) : undefined;
+}
+
+// Statements to send with a transaction's COMMIT, in the same query (a `pg` handle built here), keyed by its connection.
+const carriedByCommit = new WeakMap<object, readonly InlineStatement[]>();
+
+/**
+ * Has `statements` sent with the COMMIT of `tx`'s transaction, as one query (one round trip for them and the
+ * COMMIT), when `db` is a `pg` handle built here and `tx` its open transaction. `false`: not such a handle; run them.
+ * A statement that fails there aborts the transaction: nothing commits, and the transaction's promise rejects.
+ */
+export function sendWithCommit(db: SqlDatabase, tx: SqlExecutor, statements: readonly InlineStatement[]): boolean {
+  if (!joinable.has(db)) return false;
+  carriedByCommit.set(tx, statements);
+  return true;
 }
 
 /** The rows of the last statement of a joined query (`pg` answers one result, or an array of them). */
 export function lastRows(result: unknown): SqlRow[] {
   const results = Array.isArray(result) ? (result as { rows: SqlRow[] }[]) : [result as { rows: SqlRow[] }];
   return results[results.length - 1]?.rows ?? [];
+}
+
+/** BEGIN and the first statement as one query: one round trip for both (again, inlined, when its prepared one did not match). */
+async function beginWith(client: PgQueryable, isolation: IsolationLevel, first: SqlStatement): Promise<unknown> {
+  const head = beginStatement(isolation);
+  try {
+    return await sendJoined(client, [first], { head, prepare: true });
+  } catch (error) {
+    if (!isPreparedMismatch(error)) throw error;
+    await client.query('ROLLBACK');
+    return sendJoined(client, [first], { head });
+  }
 }
 
 async function inTransaction<T>(
@@ -100,18 +97,29 @@ async function inTransaction<T>(
   let result: T;
   try {
     let rows: SqlRow[] = [];
-    if (first) {
-      const results = (await client.query(beginWith(isolation, first))) as unknown as { rows: SqlRow[] }[];
-      rows = results[1]?.rows ?? [];
-    } else await client.query(beginStatement(isolation));
+    if (first) rows = lastRows(await beginWith(client, isolation, first));
+    else await client.query(beginStatement(isolation));
     result = await fn(client, rows);
   } catch (error) {
+    carriedByCommit.delete(client);
     // Also when the first statement failed: the connection must not go back to the pool mid-transaction.
     // A broken connection cannot roll back, and does not need to: the server already did.
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   }
-  await client.query('COMMIT');
+  const carried = carriedByCommit.get(client);
+  if (carried === undefined) {
+    await client.query('COMMIT');
+    return result;
+  }
+  carriedByCommit.delete(client);
+  try {
+    await sendJoined(client, carried, { tail: 'COMMIT' });
+  } catch (error) {
+    // A carried statement failed: the rest of the query (the COMMIT) was skipped and the transaction is aborted.
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
   return result;
 }
 

@@ -11,6 +11,8 @@ import { checkInteger, checkTtlMs, maxTtlMs, mustBe } from '../shared/option-che
 import {
   checkedIsolation,
   claimIn,
+  defaultClaim,
+  defaultClaimDoneSql,
   keyOf,
   transactional,
   transactionRetry,
@@ -68,10 +70,21 @@ export interface PostgresInbox {
   close(): Promise<void>;
 }
 
-const links = new WeakMap<PostgresInbox, { store: PostgresDedupeStore; shared: SharedTransactions }>();
+/** Internal: what `postgresPaymentBook({ inbox })` shares with the inbox. */
+interface InboxLink {
+  store: PostgresDedupeStore;
+  /** The open book transactions. */
+  shared: SharedTransactions;
+  /** A transactional handler's default claim of `key`, as it sends it. */
+  claimOf(key: string): { text: string; values: (string | number)[] };
+  /** A column reading whether that claim would find the key (`$2`) done. */
+  readonly claimDoneSql: string;
+}
+
+const links = new WeakMap<PostgresInbox, InboxLink>();
 
 /** Internal: what `postgresPaymentBook({ inbox })` shares with the inbox (its store, and the open book transactions). */
-export function inboxLink(inbox: PostgresInbox): { store: PostgresDedupeStore; shared: SharedTransactions } | undefined {
+export function inboxLink(inbox: PostgresInbox): InboxLink | undefined {
   return links.get(inbox);
 }
 
@@ -130,7 +143,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     },
     close: () => store.close(),
   };
-  links.set(inbox, { store, shared });
+  links.set(inbox, { store, shared, claimOf: (key) => defaultClaim(settings, key), claimDoneSql: defaultClaimDoneSql(names) });
   // The resource order leases live in the inbox's table (durable workers need them; src/postgres/postgres-order-leases.ts).
   registerOrderLeases(store, postgresOrderLeases(db, names));
   return inbox;

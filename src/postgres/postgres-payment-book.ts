@@ -89,6 +89,8 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
   const lockSql = `INSERT INTO ${names.resources} AS r (key) VALUES ($1) ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key
     RETURNING r.state, EXISTS (SELECT 1 FROM ${names.flags} WHERE name = 'expecting') AS expecting,
     (SELECT data FROM ${names.held} WHERE resource_key = $1 AND dedupe_key = $2 AND state IN ('held', 'releasing')) AS open_held`;
+  // Kept open for the handlers: it also reads whether a transactional handler's claim would find the key done.
+  const sharedLockSql = link === undefined ? lockSql : `${lockSql}, ${link.claimDoneSql} AS claim_done`;
   const writeSql = `WITH w AS (UPDATE ${names.resources} SET state = $2, has_disputes = $3, updated_at = now() WHERE key = $1)
     INSERT INTO ${names.held} (held_id, resource_key, dedupe_key, state, data) SELECT $4, $1, $5, 'held', $6 WHERE $4::text IS NOT NULL`;
   const heldSql = `SELECT data, owner, lease_until FROM ${names.held} WHERE held_id = $1 FOR UPDATE`;
@@ -183,8 +185,8 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
   async function recordIn(event: PixEvent, context: RecordContext, onlyRetry: boolean, judging = false): Promise<Judged | undefined> {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
-    const first = { text: lockSql, values: [rk, context.dedupeKey] };
     const shared = !onlyRetry && link?.shared.enabled === true;
+    const first = { text: shared ? sharedLockSql : lockSql, values: [rk, context.dedupeKey] };
     const body = async (tx: SqlExecutor, rows: SqlRow[]) => {
       if (onlyRetry && typeof rows[0]?.['open_held'] !== 'string') return { value: undefined, keep: false };
       const step = decide(event, context, rows);
@@ -193,8 +195,10 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
       }
       const keep = step.result.outcome === 'apply';
       const statement = writeOf(rk, step);
-      // Kept open (the inbox's transaction): the write rides with the handler's claim, or with the COMMIT.
-      if (keep && shared) return { value: step.result as Judged | undefined, keep, deferred: statement };
+      // Kept open (the inbox's transaction): the write goes with the COMMIT (or a claim sent before it); the
+      // handler's claim is answered from what the first statement read.
+      const presumed = shared && { claim: link.claimOf(context.dedupeKey), done: rows[0]?.['claim_done'] === true };
+      if (keep && presumed) return { value: step.result as Judged | undefined, keep, deferred: statement, presumed };
       await tx.query(statement.text, [...statement.values]);
       return { value: step.result as Judged | undefined, keep };
     };

@@ -310,12 +310,16 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
       clearTimeout(claim.timer);
       claim.finishing = true;
       let marked = false;
+      let failed = true;
       try {
         const mark = { statement: { text: markSql, values: [scope, key, ttlMs] }, table: names.table, scope, key, ttlMs };
         marked = await commit(mark);
+        failed = false;
       } finally {
         claim.finishing = false;
-        if (marked && held.get(key) === claim) {
+        // A commit that failed gives the claim back, as `complete` does: the mark commits with the work or not at
+        // all, so the next claimer finds the key done, or free to run again (never a claim held with no timer).
+        if ((marked || failed) && held.get(key) === claim) {
           held.delete(key);
           await run(s, unlockSql, [lockKey(key)]).catch(() => {});
         }

@@ -1,12 +1,19 @@
-import { joinedStatements, lastRows, type InlineValue } from './pg-database.js';
+import { PixhookError } from '../shared/pixhook-error.js';
+import type { InlineValue } from './joined-statements.js';
+import { joinedStatements, lastRows, sendWithCommit } from './pg-database.js';
+import { sqlState } from './sql-state.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
 
 // The payment book's update and a transactional handler's writes in one transaction. The book opens it
 // (locking the resource), decides, writes, and leaves it open under the event's dedupe key; a
 // transactional handler of that event runs inside it; the inbox's store commits it when the run is
 // marked done and rolls it back when the claim is given back. A failing handler rolls it back at once,
-// book entry and ledger writes together. On a `pg` handle the book's write is not a round trip of its own: it
-// is sent with the transaction's next statement (the handler's claim), or before the COMMIT when none comes.
+// book entry and ledger writes together. On a `pg` handle the book's work takes no round trip of its own beyond
+// its first statement (sent with BEGIN): that statement also reads whether a transactional handler's default claim
+// would find its key done, so the claim is answered at once (`presumed`) and written with the COMMIT; the book's
+// write and the store's done mark go with the COMMIT too, in one query (the write rides with a claim that is not
+// the presumed one, when one comes first). A presumed claim that another transaction made first meanwhile fails
+// that query: nothing commits (`claim_lost`), as when the claim itself had found the key taken.
 
 /** A statement of pixhook's own, whose values can be written in as literals. */
 export interface DeferredStatement {
@@ -14,11 +21,29 @@ export interface DeferredStatement {
   values: readonly InlineValue[];
 }
 
+/** A transactional handler's claim, answered from a read in the transaction's first statement. */
+interface PresumedClaim {
+  /** The claim exactly as the handler sends it. */
+  claim: DeferredStatement;
+  /** The read found its key done: the handler will be skipped. */
+  done: boolean;
+}
+
+/** The claim, written at the commit: it fails (division by zero, SQLSTATE 22012) when it claims nothing. */
+function assertedClaim(claim: DeferredStatement): DeferredStatement {
+  return { text: `WITH claimed AS (${claim.text}) SELECT 1 / (SELECT count(*)::int FROM claimed) AS claimed`, values: claim.values };
+}
+
+const sameStatement = (a: DeferredStatement, b: DeferredStatement) =>
+  a.text === b.text && a.values.length === b.values.length && a.values.every((value, i) => value === b.values[i]);
+
 interface OpenTransaction {
   tx: SqlExecutor;
   db: SqlDatabase;
   /** The book's write, not sent yet: it goes with the next statement (`first`), or before the COMMIT. */
   deferred: DeferredStatement | undefined;
+  /** The handler's claim answered from the first statement's read; `claimed` once answered so: written at the COMMIT. */
+  presumed: (PresumedClaim & { state: 'open' | 'claimed' | 'answered' }) | undefined;
   /** `mark`: a statement to run in it before the COMMIT (the store's done mark). */
   finish: (commit: boolean, mark?: DeferredStatement) => void;
   ended: Promise<void>;
@@ -40,12 +65,18 @@ export interface SharedTransactions {
     db: SqlDatabase,
     isolation: IsolationLevel,
     first: SqlStatement,
-    body: (tx: SqlExecutor, rows: SqlRow[]) => Promise<{ value: T; keep: boolean; deferred?: DeferredStatement | undefined }>,
+    body: (
+      tx: SqlExecutor,
+      rows: SqlRow[],
+    ) => Promise<{ value: T; keep: boolean; deferred?: DeferredStatement | undefined; presumed?: PresumedClaim | undefined }>,
     redo: () => Promise<unknown>,
   ): Promise<T>;
   /** The open transaction of `key`, for a transactional handler. */
   take(key: string): SqlExecutor | undefined;
-  /** Runs `statement` first in `key`'s open transaction `tx`, the book's deferred write before it in the same round trip. */
+  /**
+   * Runs `statement` first in `key`'s open transaction `tx`, the book's deferred write before it in the same round trip;
+   * the presumed claim is answered without a round trip.
+   */
   first(key: string, tx: SqlExecutor, statement: DeferredStatement): Promise<SqlRow[]>;
   /** Rolls back the open transaction of `key` (its handler failed); a later success records the event again. */
   fail(key: string): Promise<void>;
@@ -72,14 +103,19 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
     return true;
   }
 
-  /** The statements still to run before the COMMIT, in one round trip where the handle allows. */
+  /** The statements still to run before the COMMIT: sent with it, in one query, where the handle allows. */
   async function beforeCommit(entry: OpenTransaction, mark: DeferredStatement | undefined): Promise<void> {
-    const statements = [entry.deferred, mark].filter((statement) => statement !== undefined);
+    const claim = entry.presumed?.state === 'claimed' ? assertedClaim(entry.presumed.claim) : undefined;
+    const statements = [entry.deferred, claim, mark].filter((statement) => statement !== undefined);
     entry.deferred = undefined;
-    if (statements.length === 0) return;
-    const joined = statements.length > 1 ? joinedStatements(entry.db, statements) : undefined;
-    if (joined !== undefined) await entry.tx.query(joined);
-    else for (const statement of statements) await entry.tx.query(statement.text, [...statement.values]);
+    if (statements.length === 0 || sendWithCommit(entry.db, entry.tx, statements)) return;
+    for (const statement of statements) await entry.tx.query(statement.text, [...statement.values]);
+  }
+
+  /** A presumed claim that found its key taken at the commit: the claim was lost, nothing committed. */
+  function lostClaim(entry: OpenTransaction | undefined, error: unknown): unknown {
+    if (entry?.presumed?.state !== 'claimed' || sqlState(error) !== '22012') return error;
+    return new PixhookError('claim_lost', 'pixhook: another transaction marked this event’s effects done first; nothing was committed');
   }
 
   return {
@@ -92,8 +128,9 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
       return new Promise((resolve, reject) => {
         // Kept open: the caller hears the decision now, before the commit.
         let answered = false;
+        let kept: OpenTransaction | undefined;
         const run = async (tx: SqlExecutor, rows: SqlRow[]) => {
-          const { value, keep, deferred } = await body(tx, rows);
+          const { value, keep, deferred, presumed } = await body(tx, rows);
           if (!keep) return value;
           let finish!: (commit: boolean, mark?: DeferredStatement) => void;
           const finished = new Promise<{ commit: boolean; mark: DeferredStatement | undefined }>(
@@ -104,7 +141,17 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
             end(key, true).catch(() => {});
           }, maxOpenMs);
           (timer as { unref?: () => void }).unref?.();
-          const entry: OpenTransaction = { tx, db, deferred, finish, ended, redo, timer };
+          const entry: OpenTransaction = {
+            tx,
+            db,
+            deferred,
+            presumed: presumed && { ...presumed, state: 'open' },
+            finish,
+            ended,
+            redo,
+            timer,
+          };
+          kept = entry;
           open.set(key, entry);
           answered = true;
           resolve(value);
@@ -125,7 +172,7 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
           (error: unknown) => {
             if (!answered) reject(error);
             if (error === rollback) endedOk();
-            else endedFailed(error);
+            else endedFailed(lostClaim(kept, error));
           },
         );
       });
@@ -133,11 +180,18 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
     take: (key) => open.get(key)?.tx,
     async first(key, tx, statement) {
       const entry = open.get(key);
+      const presumed = entry?.tx === tx ? entry.presumed : undefined;
+      if (presumed !== undefined && sameStatement(presumed.claim, statement)) {
+        // As the claim would answer: claimed the first time (unless done), then found taken (by this transaction).
+        const claimed = presumed.state === 'open' && !presumed.done;
+        if (presumed.state === 'open') presumed.state = claimed ? 'claimed' : 'answered';
+        return claimed ? [{ claimed: 1 }] : [];
+      }
       const deferred = entry?.tx === tx ? entry.deferred : undefined;
       if (entry === undefined || deferred === undefined) return (await tx.query(statement.text, [...statement.values])).rows;
       entry.deferred = undefined;
-      const joined = joinedStatements(entry.db, [deferred, statement]);
-      if (joined !== undefined) return lastRows(await tx.query(joined));
+      const joined = joinedStatements(entry.db, tx, [deferred, statement]);
+      if (joined !== undefined) return lastRows(await joined);
       await tx.query(deferred.text, [...deferred.values]);
       return (await tx.query(statement.text, [...statement.values])).rows;
     },

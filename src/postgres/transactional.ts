@@ -76,6 +76,18 @@ function claimStatement(names: InboxNames): string {
     RETURNING 1 AS claimed`;
 }
 
+/**
+ * The claim a transactional handler of `key` makes by default (scope `effects`), exactly as it sends it, and a
+ * read of whether it would find the key done (`$2` the key; no row written, no lock taken): the payment book
+ * reads it with its own first statement, so that claim needs no round trip of its own (shared-transactions.ts).
+ */
+export function defaultClaim(settings: Pick<TransactionalSettings, 'names' | 'dedupeTtlMs'>, key: string) {
+  return { text: claimStatement(settings.names), values: [effectsScope, key, settings.dedupeTtlMs] as (string | number)[] };
+}
+export function defaultClaimDoneSql(names: InboxNames): string {
+  return `EXISTS (SELECT 1 FROM ${names.table} WHERE scope = '${effectsScope}' AND key = $2 AND expires_at > now())`;
+}
+
 export function keyOf(settings: Pick<TransactionalSettings, 'dedupeKey'>, event: PixEvent | UnknownEvent | string, key?: string): string {
   if (typeof event === 'string') return event;
   if (key !== undefined && key !== '') return key;

@@ -1,11 +1,19 @@
-// Issue 36's bench goal on the Postgres book, checked on the statements sent (never on time): with the inbox the
-// book's write rides in the same round trip as the transactional handler's claim; without it an apply is judged
-// from one read (no transaction, no row written) and committed by one compare-and-set that creates the row.
+// Issue 36's bench goal on the Postgres book, checked on the statements sent (never on time): with the inbox a
+// delivery's transaction takes the round trips of a bare one (BEGIN; INSERT; COMMIT): the book's first statement
+// rides with BEGIN and answers the transactional handler's claim, the merchant's INSERT, then the book's write, the
+// claim, the done mark and the COMMIT as one query. Without the inbox an apply is judged from one read (no
+// transaction, no row written) and committed by one compare-and-set that creates the row.
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { PaymentBookBackend } from '../../src/book/joined-claim.js';
 import { createReceiver, type PixEvent } from '../../src/index.js';
-import { postgresInbox, postgresPaymentBook, type PostgresInbox, type SqlDatabase } from '../../src/postgres/index.js';
+import {
+  postgresInbox,
+  postgresPaymentBook,
+  transactionalOutcome,
+  type PostgresInbox,
+  type SqlDatabase,
+} from '../../src/postgres/index.js';
 import { freshCharge, paidDelivery, secret } from '../book/applied-on-success-scenarios.js';
 import { freshTable, usePostgres } from './use-postgres.js';
 
@@ -78,7 +86,7 @@ const paid = (id: string, amountInCents: number): PixEvent =>
     transaction: { id, status: 'paid', amountInCents, endToEndId: `E${id}` },
   }) as unknown as PixEvent;
 
-async function withInbox(handle: pg.Pool | SqlDatabase) {
+async function withInbox(handle: pg.Pool | SqlDatabase, before?: (key: string, table: string) => Promise<void>) {
   const table = freshTable();
   const inbox = postgresInbox({ pool: handle, table });
   inboxes.push(inbox);
@@ -89,39 +97,163 @@ async function withInbox(handle: pg.Pool | SqlDatabase) {
   await db().pool.query(`CREATE TABLE ${table}_ledger (charge text NOT NULL)`);
   const receiver = createReceiver({ secret, book, store: inbox.store }).on(
     'transaction_paid',
-    inbox.transactional(async (event: PixEvent, { tx }) => {
+    inbox.transactional(async (event: PixEvent, { tx, key }) => {
       if (event.kind === 'transaction') await tx.query(`INSERT INTO ${table}_ledger (charge) VALUES ($1)`, [event.transaction.id]);
+      if (key !== undefined) await before?.(key, table);
     }),
   );
   const ledger = async () =>
     (await db().pool.query(`SELECT charge FROM ${table}_ledger`)).rows.map((row: { charge: string }) => row.charge);
-  return { receiver, book, ledger, table, bookTable };
+  return { receiver, book, ledger, table, bookTable, inbox };
 }
 
-describe('postgres book with the inbox: the write rides with the claim', () => {
-  it('on a pg Pool the book’s write and the handler’s claim go as one query; the ledger and the book commit together', async () => {
-    const { receiver, book, ledger, table, bookTable } = await withInbox(db().pool);
-    const id = freshCharge('rides');
+/** The queries of the book's transaction for `id`: from its BEGIN to its COMMIT, on the client that sent them. */
+function bookTransaction(id: string): string[] {
+  const at = sent.findIndex((text) => text.startsWith('BEGIN ISOLATION LEVEL READ COMMITTED; ') && text.includes(`('t:${id}'`));
+  const end = sent.findIndex((text, i) => i > at && senders[i] === senders[at] && /COMMIT$/.test(text));
+  return sent.filter((_, i) => i >= at && i <= end && senders[i] === senders[at]);
+}
+
+/** `PREPARE name AS text` → name → text, from the queries sent. */
+function preparedTexts(): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const query of sent) for (const [, name, text] of query.matchAll(/PREPARE (pixhook_\w+) AS ([^;]+)/g)) texts.set(name!, text!);
+  return texts;
+}
+const executed = (query: string) => [...query.matchAll(/EXECUTE (pixhook_\w+)/g)].map(([, name]) => name!);
+
+describe('postgres book with the inbox: a delivery takes the round trips of a bare transaction', () => {
+  it('on a pg Pool: BEGIN and the book’s lock, the merchant’s INSERT, then the book’s write, the claim, the done mark and COMMIT as one query', async () => {
+    // A pool of its own, so its connections start with nothing prepared, and two (the store's lock session, and one
+    // for everything else): both deliveries' transactions run on the same connection.
+    const pool = new pg.Pool({ connectionString: db().server.url, max: 2 });
+    pool.on('error', () => {});
+    const { receiver, book, ledger, table, bookTable } = await withInbox(pool);
+    const [id, again] = [freshCharge('rides'), freshCharge('rides-again')];
     recordQueries();
     const answer = await receiver.receive(paidDelivery(id));
+    const second = await receiver.receive(paidDelivery(again));
     pg.Client.prototype.query = query;
-    expect([answer.status, answer.reason]).toEqual([200, undefined]);
-    const writes = sent.filter((text) => text.includes(`UPDATE "${bookTable}_resources" SET state`));
-    expect(writes).toHaveLength(1);
-    expect(writes[0]).toContain(`INSERT INTO "${table}" AS inbox`);
-    // The delivery's done mark is the last statement of the book's transaction: one commit for all three.
-    const marks = sent.filter(deliveryMark(table));
-    expect(marks).toHaveLength(1);
-    expect(nextOnSameClient(marks[0]!)).toBe('COMMIT');
-    expect(await ledger()).toEqual([id]);
+    expect([answer.status, answer.reason, second.status, second.reason]).toEqual([200, undefined, 200, undefined]);
+    // The first time on a connection each statement is prepared in the query that first sends it.
+    const texts = preparedTexts();
+    const [first, insert, last, ...rest] = bookTransaction(id);
+    expect(rest).toEqual([]);
+    const [lock] = executed(first!).map((name) => texts.get(name)!);
+    expect(lock).toContain(`INSERT INTO "${bookTable}_resources" AS r (key) VALUES ($1)`);
+    // The first statement reads whether the handler's claim would find its key done: the claim needs no query of its own.
+    expect(lock).toContain(`FROM "${table}" WHERE scope = 'effects'`);
+    expect(insert).toBe(`INSERT INTO ${table}_ledger (charge) VALUES ($1)`);
+    // The book's write, the claim and the done mark, inlined, then COMMIT.
+    expect(executed(last!)).toEqual([]);
+    expect(last).toMatch(new RegExp(`^WITH w AS \\(UPDATE "${bookTable}_resources" SET state`));
+    expect(last).toContain(`; WITH claimed AS (INSERT INTO "${table}" AS inbox`);
+    expect(last).toContain(`; INSERT INTO "${table}" (scope, key, expires_at) VALUES ('delivery'`);
+    expect(last).toMatch(/; COMMIT$/);
+    // The second delivery: the same three queries, the first statement only executed (planned once per connection).
+    const repeated = bookTransaction(again);
+    expect(repeated).toHaveLength(3);
+    expect(repeated[0]).not.toContain('PREPARE');
+    expect(executed(repeated[0]!)).toEqual(executed(first!));
+    // Nothing else wrote the claim or the done mark.
+    expect(sent.filter((text) => text.includes(`INSERT INTO "${table}" AS inbox`) || deliveryMark(table)(text))).toEqual([
+      last,
+      repeated[2],
+    ]);
+    expect(await ledger()).toEqual([id, again]);
     expect((await book.get(id))?.status).toBe('paid');
+    const { rows } = await db().pool.query(`SELECT scope FROM "${table}" WHERE key LIKE $1 ORDER BY scope`, [
+      `transaction_paid:${id}:paid%`,
+    ]);
+    expect(rows.map((row: { scope: string }) => row.scope)).toEqual(['delivery', 'effects']);
     // The sender's retry is a duplicate; nothing ran twice.
     expect((await receiver.receive(paidDelivery(id))).reason).toBe('duplicate');
-    expect(await ledger()).toEqual([id]);
+    expect(await ledger()).toEqual([id, again]);
+    await receiver.close();
+    await inboxes.pop()!.close();
+    await pool.end();
+  });
+
+  it('a connection that lost its prepared statement (DEALLOCATE, a pooler): the BEGIN goes again inlined, and stays so', async () => {
+    const pool = new pg.Pool({ connectionString: db().server.url, max: 2 });
+    pool.on('error', () => {});
+    const { receiver, ledger, bookTable } = await withInbox(pool);
+    const [id, again, third] = [freshCharge('dealloc'), freshCharge('dealloc-again'), freshCharge('dealloc-third')];
+    expect((await receiver.receive(paidDelivery(id))).status).toBe(200);
+    // The one connection besides the store's lock session: the one the deliveries' transactions run on.
+    const client = await pool.connect();
+    await client.query('DEALLOCATE ALL');
+    client.release();
+    recordQueries();
+    expect((await receiver.receive(paidDelivery(again))).status).toBe(200);
+    expect((await receiver.receive(paidDelivery(third))).status).toBe(200);
+    pg.Client.prototype.query = query;
+    const begins = sent.filter((text) => text.startsWith('BEGIN ISOLATION LEVEL READ COMMITTED; '));
+    const inline = `BEGIN ISOLATION LEVEL READ COMMITTED; INSERT INTO "${bookTable}_resources" AS r (key) VALUES ('t:`;
+    expect(begins.map((text) => text.startsWith(inline))).toEqual([false, true, true]);
+    expect(sent[sent.indexOf(begins[0]!) + 1]).toBe('ROLLBACK');
+    expect(sent.join('\n')).not.toContain('PREPARE');
+    expect(begins[0]).toMatch(/^BEGIN ISOLATION LEVEL READ COMMITTED; EXECUTE pixhook_/);
+    expect(sent.slice(sent.indexOf(begins[0]!) + 1).join('\n')).not.toContain('EXECUTE pixhook_');
+    expect(await ledger()).toEqual([id, again, third]);
+    await receiver.close();
+    await inboxes.pop()!.close();
+    await pool.end();
+  });
+
+  it('another transaction marks the effects done while the handler runs: the commit fails, nothing commits, a retry is a duplicate', async () => {
+    let calls = 0;
+    const { receiver, book, ledger, inbox } = await withInbox(db().pool, async (key, table) => {
+      // Outside the book's transaction (which has not written the claim yet), as a transactional handler elsewhere would.
+      if (++calls === 1)
+        await db().pool.query(`INSERT INTO "${table}" (scope, key, expires_at) VALUES ('effects', $1, now() + interval '1 hour')`, [key]);
+    });
+    const id = freshCharge('lost');
+    // The handlers succeeded and their effects are done (by the other transaction): a mark that fails is logged.
+    expect((await receiver.receive(paidDelivery(id))).status).toBe(200);
+    // The claim was lost at the commit: the handler's INSERT rolled back with the book's write and the done mark.
+    expect(await ledger()).toEqual([]);
+    expect(await book.get(id)).toBeUndefined();
+    // The claim was given back (nothing committed): not held until the process ends.
+    expect(inbox.store.held).toBe(0);
+    // A retry (the reconciler's, a replay's) finds the effects done from its first statement: the handler is
+    // skipped, and the book's write commits with the done mark.
+    const retry = await receiver.receive(paidDelivery(id));
+    expect([retry.status, retry.reason]).toEqual([200, 'duplicate']);
+    expect(calls).toBe(1);
+    expect(await ledger()).toEqual([]);
+    expect((await book.get(id))?.status).toBe('paid');
     await receiver.close();
   });
 
-  it('on another SqlDatabase the write is a statement of its own, still before the claim, in the same transaction', async () => {
+  it('two transactional handlers on the default scope: the second finds the key taken by the first, as its claim would', async () => {
+    const table = freshTable();
+    const inbox = postgresInbox({ pool: db().pool, table });
+    inboxes.push(inbox);
+    await inbox.migrate();
+    const book = postgresPaymentBook({ db: db().pool, inbox, table: freshTable('book') });
+    await book.migrate();
+    const ran: string[] = [];
+    const outcomes: (string | undefined)[] = [];
+    const receiver = createReceiver({ secret, book, store: inbox.store })
+      .on(
+        'transaction_paid',
+        inbox.transactional(() => void ran.push('first')),
+      )
+      .on(
+        'transaction_paid',
+        inbox.transactional(() => void ran.push('second')),
+      )
+      .on('transaction_paid', (_event, context) => void outcomes.push(transactionalOutcome(context)));
+    const id = freshCharge('twice');
+    await receiver.receive(paidDelivery(id));
+    expect(ran).toEqual(['first']);
+    expect(outcomes).toEqual(['skipped']);
+    expect((await book.get(id))?.status).toBe('paid');
+    await receiver.close();
+  });
+
+  it('on another SqlDatabase the write, the claim and the mark are statements of their own before the COMMIT, in the same transaction', async () => {
     const { receiver, book, ledger, bookTable } = await withInbox(plainDatabase(db().pool));
     const id = freshCharge('plain');
     recordQueries();
@@ -131,7 +263,10 @@ describe('postgres book with the inbox: the write rides with the claim', () => {
     const write = sent.findIndex((text) => text.includes(`UPDATE "${bookTable}_resources" SET state`));
     expect(write).toBeGreaterThan(-1);
     expect(sent[write]).not.toContain('AS inbox');
-    expect(sent[write + 1]).toContain('AS inbox');
+    // Then, on the same client, the claim (answered from the first statement's read) and the mark, each on its own.
+    const claim = nextOnSameClient(sent[write]!);
+    expect(claim).toContain('AS inbox');
+    expect(nextOnSameClient(claim!)).toMatch(/^INSERT INTO "\w+" \(scope, key, expires_at\) VALUES \(\$1/);
     expect(await ledger()).toEqual([id]);
     expect((await book.get(id))?.status).toBe('paid');
     await receiver.close();

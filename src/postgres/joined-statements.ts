@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { PixhookError } from '../shared/pixhook-error.js';
+import { sqlState } from './sql-state.js';
+
+// pixhook's own statements sent several at a time, as one simple-protocol query (one round trip), on a `pg`
+// connection, their values written in as literals. A transaction's first statement (sent with BEGIN) is prepared on
+// its connection the first time it goes (`PREPARE … AS`, in that same query), then sent as `EXECUTE name(literals)`:
+// the server plans it once per connection, not on every delivery. A BEGIN that finds it missing, or finds it
+// prepared already (a pooler that hands the session's transactions to other server connections, a DEALLOCATE),
+// is rolled back and sent again inlined, and that connection stays inlined. Statements later in a transaction
+// (those sent with the COMMIT) are always inlined: a missing one there would abort work that cannot be sent again.
+
+/** A value a statement inlined by pixhook may carry. */
+export type InlineValue = string | number | boolean | null;
+
+/** A statement of pixhook's own (a constant text with `$1…$n`) and its values. */
+export interface InlineStatement {
+  text: string;
+  values: readonly InlineValue[];
+}
+
+/** A string, number, boolean or null as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
+function literal(value: InlineValue): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new PixhookError('internal_error', 'a SQL number literal must be finite');
+    return String(value);
+  }
+  if (value.includes('\0')) throw new PixhookError('internal_error', 'Postgres text cannot hold a NUL character');
+  const quoted = `'${value.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
+  return value.includes('\\') ? ` E${quoted}` : quoted;
+}
+
+/** A statement with its parameters written in as literals. */
+function inlined(statement: InlineStatement): string {
+  return statement.text.replace(/\$(\d+)/g, (_, i: string) => literal(statement.values[Number(i) - 1]!));
+}
+
+// The texts are pixhook's own constants (a few per table), so this stays small.
+const names = new Map<string, string>();
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `pixhook_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/** The statements prepared on each connection (by its client object). */
+const prepared = new WeakMap<object, Set<string>>();
+const unprepared = new WeakSet<object>();
+
+interface Queryable {
+  query(text: string): Promise<unknown>;
+}
+
+/**
+ * Sends `head` (plain SQL, e.g. BEGIN), `statements` and `tail` (e.g. COMMIT) as one query on `connection`; resolves
+ * with what `pg` answers (one result, or an array of them, the last statement's last). `prepare`: the statements go
+ * prepared (see above); otherwise inlined.
+ */
+export async function sendJoined(
+  connection: Queryable,
+  statements: readonly InlineStatement[],
+  { head, tail, prepare = false }: { head?: string; tail?: string; prepare?: boolean } = {},
+): Promise<unknown> {
+  const done = prepared.get(connection) ?? new Set<string>();
+  const fresh = new Set<string>();
+  const parts = head === undefined ? [] : [head];
+  for (const statement of statements) {
+    if (!prepare || unprepared.has(connection)) {
+      parts.push(inlined(statement));
+      continue;
+    }
+    const name = nameOf(statement.text);
+    if (!done.has(name) && !fresh.has(name)) {
+      parts.push(`PREPARE ${name} AS ${statement.text}`);
+      fresh.add(name);
+    }
+    parts.push(statement.values.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${statement.values.map(literal).join(', ')})`);
+  }
+  if (tail !== undefined) parts.push(tail);
+  try {
+    const result = await connection.query(parts.join('; '));
+    for (const name of fresh) done.add(name);
+    prepared.set(connection, done);
+    return result;
+  } catch (error) {
+    // Which of the PREPAREs ran is not known; or the server session is not the one they ran on.
+    if (fresh.size > 0 || isPreparedMismatch(error)) unprepared.add(connection);
+    throw error;
+  }
+}
+
+/**
+ * True when `error` says the server session's prepared statements are not the ones recorded here: one missing
+ * (26000) or one already there (42P05). `sendJoined` inlines on that connection from then on.
+ */
+export const isPreparedMismatch = (error: unknown): boolean => sqlState(error) === '26000' || sqlState(error) === '42P05';
