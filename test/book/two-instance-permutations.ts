@@ -43,6 +43,25 @@ export interface Instance {
 
 let charges = 0;
 
+/**
+ * Longer than any answer to retry can legitimately last (an event in flight elsewhere runs up to deadlineMs, 8 s,
+ * after waiting up to orderWaitMs, 5 s, for its order lease; a lapsed claim frees after claimTtlMs, 5 s).
+ */
+const retryForMs = 60_000;
+
+/**
+ * A sender's retries: `attempt` again 5 ms after each answer that says to retry, until it answers otherwise.
+ * Bounded by time, not by a count of retries: on a loaded machine an event stays in flight longer, and a fixed
+ * number of quick retries could run out while it still legitimately was.
+ */
+async function retrying(attempt: () => Promise<boolean>): Promise<void> {
+  const giveUpAt = Date.now() + retryForMs;
+  while (!(await attempt())) {
+    if (Date.now() > giveUpAt) throw new Error(`still answered "retry" after ${retryForMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Runs one generated order against two instances made by `make`, and checks the outcome. */
 export async function deliverToTwo(list: { fact: Fact; channel: Channel; instance: number }[], instances: [Instance, Instance]) {
   const id = `tx_perm_${process.pid}_${++charges}`;
@@ -67,7 +86,7 @@ export async function deliverToTwo(list: { fact: Fact; channel: Channel; instanc
         scope: via === 'user' ? 'user' : 'postback',
       });
       const receiver = receivers[instance] as Receiver;
-      for (let attempt = 0; attempt < 200; attempt++) {
+      await retrying(async () => {
         let reason: string | undefined;
         if (via === 'reconcile') {
           const normalized = normalizeEvent(payload, { source: 'reconcile' });
@@ -80,10 +99,10 @@ export async function deliverToTwo(list: { fact: Fact; channel: Channel; instanc
           if (result.status !== 200 && reason !== 'in_flight') throw new Error(`answered ${result.status} ${String(reason)}`);
         }
         // In flight on the other instance: the sender retries later.
-        if (reason !== 'in_flight') return void answers.push(reason ?? 'handled');
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      throw new Error('still in flight after 200 attempts');
+        if (reason === 'in_flight') return false;
+        answers.push(reason ?? 'handled');
+        return true;
+      });
     }),
   );
 
@@ -207,7 +226,7 @@ export async function deliverToMany(list: RichDelivery[], instances: ForgetfulIn
       const instance = instances[d.instance] as ForgetfulInstance;
       const receiver = d.forgotten ? receiverOf(instance, instance.forget()) : (receivers[d.instance] as Receiver);
       const payload = richPayload(id, d);
-      for (let attempt = 0; attempt < 200; attempt++) {
+      await retrying(async () => {
         let reason: string | undefined;
         if (d.channel === 'reconcile') {
           const normalized = normalizeEvent(payload, { source: 'reconcile' });
@@ -220,10 +239,8 @@ export async function deliverToMany(list: RichDelivery[], instances: ForgetfulIn
           if (result.status !== 200 && !retried.has(String(reason))) throw new Error(`answered ${result.status} ${String(reason)}`);
         }
         // A sender retries what is answered 503 (a store slow on a loaded machine, a resource busy with another event).
-        if (!retried.has(String(reason))) return;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      throw new Error('still in flight after 200 attempts');
+        return !retried.has(String(reason));
+      });
     }),
   );
 

@@ -14,30 +14,44 @@ import { redisTargetNames, useRedisTargets } from '../helpers/redis-targets.js';
 
 const targets = useRedisTargets();
 
-describe.each(redisTargetNames)("the payment book on Redis (%s), two receivers, every order of a charge's events", (name) => {
-  it('ends refunded, handles each forward fact once, never moves backwards (claim and book in one script)', async () => {
-    const clients = [targets(name).client, targets(name).connect()];
-    const instances = clients.map((client): Instance => ({
-      store: redisDedupeStore({ client, prefix: 'perm:{book}:dedupe:', quarantine: false }),
-      book: redisPaymentBook({ client, prefix: 'perm:{book}:' }),
-    })) as [Instance, Instance];
-    await fc.assert(
-      fc.asyncProperty(deliveries, (list) => deliverToTwo(list, instances)),
-      { numRuns: 25 },
-    );
-  });
+// Real I/O: each run is dozens of round trips to a real Redis (a 3-master Cluster for one case), two or three
+// receivers, and its duration grows with the machine's load (the Cluster case: about 9 s at load 8, past 20 s at
+// load 15). The bound is for that work only, not for a race (the retries of an event in flight are bounded by time in
+// the helper).
+const ioTimeoutMs = 120_000;
 
-  it('the same with the claim and the book in two steps (a store whose keys are elsewhere)', async () => {
-    const clients = [targets(name).client, targets(name).connect()];
-    const instances = clients.map((client): Instance => ({
-      store: redisDedupeStore({ client, prefix: 'perm2:dedupe:', quarantine: false }),
-      book: redisPaymentBook({ client, prefix: 'perm2:{book}:' }),
-    })) as [Instance, Instance];
-    await fc.assert(
-      fc.asyncProperty(deliveries, (list) => deliverToTwo(list, instances)),
-      { numRuns: 15 },
-    );
-  });
+describe.each(redisTargetNames)("the payment book on Redis (%s), two receivers, every order of a charge's events", (name) => {
+  it(
+    'ends refunded, handles each forward fact once, never moves backwards (claim and book in one script)',
+    async () => {
+      const clients = [targets(name).client, targets(name).connect()];
+      const instances = clients.map((client): Instance => ({
+        store: redisDedupeStore({ client, prefix: 'perm:{book}:dedupe:', quarantine: false }),
+        book: redisPaymentBook({ client, prefix: 'perm:{book}:' }),
+      })) as [Instance, Instance];
+      await fc.assert(
+        fc.asyncProperty(deliveries, (list) => deliverToTwo(list, instances)),
+        { numRuns: 25 },
+      );
+    },
+    ioTimeoutMs,
+  );
+
+  it(
+    'the same with the claim and the book in two steps (a store whose keys are elsewhere)',
+    async () => {
+      const clients = [targets(name).client, targets(name).connect()];
+      const instances = clients.map((client): Instance => ({
+        store: redisDedupeStore({ client, prefix: 'perm2:dedupe:', quarantine: false }),
+        book: redisPaymentBook({ client, prefix: 'perm2:{book}:' }),
+      })) as [Instance, Instance];
+      await fc.assert(
+        fc.asyncProperty(deliveries, (list) => deliverToTwo(list, instances)),
+        { numRuns: 15 },
+      );
+    },
+    ioTimeoutMs,
+  );
 
   it.each([2, 3])(
     '%i instances, every shape, done-marks expiring at random: each money fact runs once or is held once (claim and book read in one script)',
@@ -61,5 +75,6 @@ describe.each(redisTargetNames)("the payment book on Redis (%s), two receivers, 
         { numRuns: 12 },
       );
     },
+    ioTimeoutMs,
   );
 });
