@@ -1,4 +1,5 @@
 import type { ApiPixEvent, PspTransactionEvent } from '../events/event-types.js';
+import type { JournalConfirmed } from '../journal/delivery-journal.js';
 import type { JournalRecord } from '../journal/journal-writer.js';
 import type { AcceptResult } from '../processing/create-processing.js';
 import type { BodyCheck, ReadFailure, RequestHead } from '../sources/source.js';
@@ -18,6 +19,8 @@ export class SourceDelivery {
   readonly events: (ApiPixEvent | PspTransactionEvent)[] = [];
   readonly failures: ReadFailure[] = [];
   readonly outcomes: ItemOutcome[] = [];
+  /** The records the source's API answered for the body's hints (journaled: a replay reads them). */
+  confirmed: JournalConfirmed[] | undefined = undefined;
   verified = false;
   /** The source's body check as an adapter fed it while reading (`ReceiverInternals.bodyCheck`). */
   check: BodyCheck | undefined = undefined;

@@ -6,6 +6,7 @@ import { rereadGateway } from './gateway/read.js';
 import { paymentEvent } from './mercado-pago/read.js';
 import { pagarmeChargeEvent } from './pagarme/read.js';
 import { readOrder } from './pagbank/read.js';
+import { text } from './shared/charge-event.js';
 import { readWoovi } from './woovi/read.js';
 
 /** What replay, the durable worker and the reconcilers need of a source without its credentials: its readers. */
@@ -19,6 +20,11 @@ export interface SourceReader {
   readBody(value: unknown, source: EventSource): PixEvent[] | undefined;
   /** One event again from the payload it was read from (`event.payload`: a queued or journaled event). */
   reread(payload: JsonObject, source: EventSource): PixEvent | undefined;
+  /**
+   * Present on a source whose body is only a hint (its API decides): one record its API answered, as journaled
+   * (`JournalEntry.confirmed`), read again as the event the handlers saw; `body` is the delivery's hint body.
+   */
+  confirmed?(record: JsonObject, body: unknown, deliveryId: string | undefined, source: EventSource): PixEvent | undefined;
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -43,8 +49,16 @@ export const sourceReaders: { readonly [P in Provider]: SourceReader } = {
     reread: rereadGateway,
   },
   'api-pix': { single: false, readBody: readCall, reread: rereadApiPix },
-  'mercado-pago': payloadReader((payload, source) => paymentEvent(payload, source)),
-  asaas: payloadReader((payload, source) => readAsaasBody(payload, source) ?? asaasEvent(payload, payload, {}, source)),
+  'mercado-pago': {
+    ...payloadReader((payload, source) => paymentEvent(payload, source)),
+    confirmed: (record, _body, _deliveryId, source) => paymentEvent(record, source),
+  },
+  asaas: {
+    ...payloadReader((payload, source) => readAsaasBody(payload, source) ?? asaasEvent(payload, payload, {}, source)),
+    // With `apiKey`: the fetched payment decides, the event keeps the webhook's id (its dedupe key) and date.
+    confirmed: (record, body, deliveryId, source) =>
+      asaasEvent(record, record, { id: deliveryId, dateCreated: isObject(body) ? text(body['dateCreated']) : undefined }, source),
+  },
   pagbank: {
     single: false,
     // An order is one event per charge: a replay runs every charge the call handed over, not only the first.
@@ -55,7 +69,10 @@ export const sourceReaders: { readonly [P in Provider]: SourceReader } = {
     reread: (payload, source) => readOrder(payload, source).events[0],
   },
   woovi: payloadReader((payload, source) => readWoovi(payload, source).events[0]),
-  pagarme: payloadReader((payload, source) => pagarmeChargeEvent(payload, undefined, source)),
+  pagarme: {
+    ...payloadReader((payload, source) => pagarmeChargeEvent(payload, undefined, source)),
+    confirmed: (record, _body, deliveryId, source) => pagarmeChargeEvent(record, deliveryId, source),
+  },
 };
 
 /**
