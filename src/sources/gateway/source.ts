@@ -3,7 +3,7 @@ import { andThen, type MaybePromise } from '../../shared/maybe-promise.js';
 import { readHeader } from '../../shared/read-header.js';
 import type { SignatureResult, VerifySignatureInput } from '../../signature/verify-signature.js';
 import type { BodyCheck, RequestHead, Source, Verdict } from '../source.js';
-import { readGateway, rereadGateway } from './read.js';
+import { readGateway } from './read.js';
 
 /** The gateway's signing, as `createReceiver` resolved it (`resolveIntakeOptions`): secrets, header, verifier. */
 interface GatewaySourceOptions {
@@ -49,7 +49,6 @@ export function gatewaySource(options: GatewaySourceOptions): Source {
     bodyCheck,
     read: (json) => readGateway(json, 'webhook'),
     key: eventKey,
-    reread: (payload) => rereadGateway(payload, 'replay'),
   };
 }
 
