@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProcessing, type DeliveryJournal, type PaymentBook, type Receiver } from '../../src/index.js';
 import { postgresInbox, postgresJournal, postgresPaymentBook } from '../../src/postgres/index.js';
@@ -7,6 +6,7 @@ import { createPspReceiver } from '../../src/psp/index.js';
 import { redisDedupeStore, redisJournal, redisPaymentBook } from '../../src/redis/index.js';
 import type { DedupeStore } from '../../src/index.js';
 import { jsonLines, runCli } from '../helpers/cli-process.js';
+import { runsHandlersModule } from '../helpers/handlers-module.js';
 import { useRedisTarget } from '../helpers/redis-targets.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
 import { usePostgres } from '../postgres/use-postgres.js';
@@ -30,17 +30,7 @@ afterAll(async () => {
 });
 
 /** A handler module that appends each paid charge (provider:id) to RUNS_FILE. */
-function handlersModule(): { handlers: string; runsFile: string } {
-  const dir = tempDir();
-  const runsFile = join(dir, 'runs.txt');
-  writeFileSync(runsFile, '');
-  const handlers = join(dir, 'handlers.mjs');
-  writeFileSync(
-    handlers,
-    "import { appendFileSync } from 'node:fs';\nexport default (p) => p.on('transaction_paid', (e) => appendFileSync(process.env.RUNS_FILE, e.provider + ':' + e.transaction.id + '\\n'));\n",
-  );
-  return { handlers, runsFile };
-}
+const handlersModule = () => runsHandlersModule(tempDir(), "e.provider + ':' + e.transaction.id");
 
 /** For each PSP: one charge paid and handled, one whose handler failed (unfinished). Returns the receivers to close. */
 async function applyAndFail(backend: { journal: DeliveryJournal; store: DedupeStore; book: PaymentBook }, tag: string) {
