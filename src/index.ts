@@ -38,7 +38,14 @@ export { confirmableEvents } from './book/confirm-with-gateway.js';
 export type { ConfirmableEvent, ConfirmClient, ConfirmOptions, ConfirmSetting } from './book/confirm-with-gateway.js';
 export { memoryJournal } from './journal/memory-journal.js';
 export type { MemoryJournal, MemoryJournalOptions } from './journal/memory-journal.js';
-export type { DeliveryJournal, JournalAttempt, JournalEntry, JournalItem, JournalQuery } from './journal/delivery-journal.js';
+export type {
+  DeliveryJournal,
+  JournalAttempt,
+  JournalConfirmed,
+  JournalEntry,
+  JournalItem,
+  JournalQuery,
+} from './journal/delivery-journal.js';
 export { eventKey } from './events/event-key.js';
 export { verifySignature } from './signature/verify-signature.js';
 export { verifyTimestampedSignature } from './signature/verify-timestamped-signature.js';

@@ -19,7 +19,7 @@ export async function replayBody(input: {
   journal: DeliveryJournal;
   replayOf: string;
   /** The journaled delivery replayed: its `profile` names the reader its body needs (an API Pix call's items run one by one). */
-  entry?: Pick<JournalEntry, 'profile' | 'items'>;
+  entry?: Pick<JournalEntry, 'profile' | 'items' | 'confirmed'>;
 }): Promise<JournalEntry> {
   const { bytes, processing, journal, replayOf, entry } = input;
   const at = new Date().toISOString();
@@ -37,7 +37,16 @@ export async function replayBody(input: {
   if (entry !== undefined && reader !== undefined && !reader.single)
     return record(
       journal,
-      await replayCall({ reader, profile: entry.profile ?? 'api-pix', value, text, processing, items: entry.items, base }),
+      await replayCall({
+        reader,
+        profile: entry.profile ?? 'api-pix',
+        value,
+        text,
+        processing,
+        items: entry.items,
+        confirmed: entry.confirmed,
+        base,
+      }),
     );
   const normalized = normalizeEvent(value, { source: 'replay' });
   if (!normalized.ok) return record(journal, { ...base, status: reasonStatus.payload_invalid, reason: 'payload_invalid', body: text });

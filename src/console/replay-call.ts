@@ -1,5 +1,5 @@
 import type { ApiPixEvent, Processing, PspTransactionEvent } from '../index.js';
-import type { JournalEntry, JournalItem } from '../journal/delivery-journal.js';
+import type { JournalConfirmed, JournalEntry, JournalItem } from '../journal/delivery-journal.js';
 import { journalItem } from '../journal/entries.js';
 import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
 import type { SourceReader } from '../sources/readers.js';
@@ -20,11 +20,18 @@ export async function replayCall(input: {
   text: string;
   processing: Processing;
   items: readonly JournalItem[] | undefined;
+  /** The records the source's API answered when the call came (`entry.confirmed`): read instead of the hint body. */
+  confirmed?: readonly JournalConfirmed[] | undefined;
   base: Omit<JournalEntry, 'status'>;
 }): Promise<JournalEntry> {
-  const { reader, profile, value, text, processing, items, base } = input;
-  const events = reader.readBody(value, 'replay') as ItemEvent[] | undefined;
-  if (events === undefined) return { ...base, status: reasonStatus.payload_invalid, reason: 'payload_invalid', body: text, profile };
+  const { reader, profile, value, text, processing, items, confirmed, base } = input;
+  const events =
+    confirmed !== undefined && reader.confirmed !== undefined
+      ? confirmedEvents(reader, confirmed, value)
+      : (reader.readBody(value, 'replay') as ItemEvent[] | undefined);
+  // A fetched source's entry from before its confirmed state was journaled: an id, with no state to replay.
+  const refusal = events === undefined && reader.confirmed !== undefined ? 'confirmation_not_journaled' : 'payload_invalid';
+  if (events === undefined) return { ...base, status: reasonStatus[refusal], reason: refusal, body: text, profile };
   const left = [...(items ?? [])];
   const outcomes: { event: ItemEvent; accepted: { key?: string; reason?: ReasonCode } }[] = [];
   for (const event of events) {
@@ -51,7 +58,22 @@ export async function replayCall(input: {
     items: outcomes.map(journalItem),
     body: text,
     profile,
+    ...(confirmed !== undefined && { confirmed: [...confirmed] }),
   };
+}
+
+/**
+ * The events the handlers saw, read again from the journaled records (no credentials, no network: what was
+ * applied is what a replay re-runs); undefined when a record no longer reads (the entry was altered).
+ */
+function confirmedEvents(reader: SourceReader, confirmed: readonly JournalConfirmed[], value: unknown): ItemEvent[] | undefined {
+  const events: ItemEvent[] = [];
+  for (const { record, deliveryId } of confirmed) {
+    const event = reader.confirmed!(record, value, deliveryId, 'replay');
+    if (event === undefined) return undefined;
+    events.push(event as ItemEvent);
+  }
+  return events;
 }
 
 /** Takes the journaled item this event is (same event, Pix, charge and amount) out of `left`; false when none is. */

@@ -1,6 +1,7 @@
 import type { ApiPixEvent, PixEvent, PspTransactionEvent, UnknownEvent } from '../events/event-types.js';
 import type { JournaledDelivery } from '../journal/entries.js';
 import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
+import type { JournalConfirmed } from '../journal/delivery-journal.js';
 import type { AcceptResult } from '../processing/create-processing.js';
 import type { DeliveryContext } from '../processing/delivery-context.js';
 import type { PeerConnection } from '../shared/peer-connection.js';
@@ -26,6 +27,8 @@ export class SourceDelivery implements RequestHead, DeliveryContext, JournaledDe
   /** For processing: the text when the delivery's one event is the whole body (durable mode queues it); else undefined, the event's payload. */
   body: string | undefined = undefined;
   json: unknown = undefined;
+  /** The records the source's API answered for the body's hints (journaled: a replay reads them). */
+  confirmed: JournalConfirmed[] | undefined = undefined;
   verified = false;
   /** The source's body check as an adapter fed it while reading (`ReceiverInternals.bodyCheck`). */
   check: BodyCheck | undefined = undefined;

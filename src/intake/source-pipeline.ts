@@ -168,7 +168,15 @@ export function sourcePipeline(
     if (unavailable !== undefined) return answer('gateway_unavailable', { hint: unavailable.hint });
     const missing: string[] = [];
     for (const one of fetched) {
-      if (one.status === 'events') for (const event of one.events) delivery.events.push(event as PspTransactionEvent);
+      if (one.status === 'events')
+        for (const event of one.events) {
+          delivery.events.push(event as PspTransactionEvent);
+          // The confirmed state, journaled beside the hint: what a replay re-runs, with no credentials.
+          (delivery.confirmed ??= []).push({
+            record: event.payload,
+            ...(event.deliveryId !== undefined && { deliveryId: event.deliveryId }),
+          });
+        }
       else if (one.status === 'not_found') missing.push(one.hint);
     }
     // A 404 is kept with the body, never dispatched: the PSP (or a forger with the URL secret) named a record that is not there.

@@ -6,7 +6,7 @@
 import type { PixEventName } from '../events/event-names.js';
 import type { BookChannel } from '../events/book-channel.js';
 import type { ReasonCode } from '../shared/reasons.js';
-import type { Provider } from '../events/event-types.js';
+import type { JsonObject, Provider } from '../events/event-types.js';
 
 /** One run of an event's handlers for a delivery (inline, background, a durable worker, a release or replay). */
 export interface JournalAttempt {
@@ -63,6 +63,19 @@ export interface JournalEntry {
    * registry): `api-pix` for a standard API Pix call, a PSP's name for its deliveries; absent: the gateway's.
    */
   profile?: Provider;
+  /**
+   * Where the body is only a hint (Mercado Pago, Pagar.me, Asaas with `apiKey`): each record the source's API
+   * answered, as the handlers saw it, so a replay re-runs what was applied without the PSP's credentials.
+   * Only the records the API returned: never a header, the query or a credential.
+   */
+  confirmed?: JournalConfirmed[];
+}
+
+/** One record a source fetched for a delivery (its payment or charge), with the delivery's own id the event kept. */
+export interface JournalConfirmed {
+  record: JsonObject;
+  /** The delivery's id the fetched event kept (Asaas's event id: its dedupe key; Pagar.me's hook id). */
+  deliveryId?: string;
 }
 
 /** One event of a batched call as the journal keeps it. */

@@ -6,7 +6,7 @@ import { describeError } from '../shared/describe-error.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
 import { readHeader, type HeaderSource } from '../shared/read-header.js';
 import { reasonStatus, type ReasonCode } from '../shared/reasons.js';
-import type { JournalAttempt, JournalEntry, JournalItem } from './delivery-journal.js';
+import type { JournalAttempt, JournalConfirmed, JournalEntry, JournalItem } from './delivery-journal.js';
 import { isoTime } from '../shared/iso-time.js';
 
 /** What the receiver kept of a delivery (its request, bytes, event), by the time it answered. */
@@ -142,6 +142,8 @@ interface JournaledCall {
     readonly event: ApiPixEvent | PspTransactionEvent;
     readonly accepted: { readonly key?: string | undefined; readonly reason?: ReasonCode | undefined };
   }[];
+  /** The records a source fetched for the body's hints (its confirmed state). */
+  readonly confirmed?: readonly JournalConfirmed[] | undefined;
 }
 
 /**
@@ -170,7 +172,10 @@ export function callEntry(call: JournaledCall, result: JournaledAnswer, profile:
   if (call.outcomes.length > 0) entry.items = call.outcomes.map(journalItem);
   // Which reader a replay needs: an API Pix call's body is `{ "pix": [...] }`, a PSP's its own, never a gateway event.
   entry.profile = profile;
-  if (call.verified && call.text !== undefined) entry.body = call.text;
+  if (call.verified && call.text !== undefined) {
+    entry.body = call.text;
+    if (call.confirmed !== undefined) entry.confirmed = [...call.confirmed];
+  }
   return entry;
 }
 

@@ -17,6 +17,11 @@ const reasonTable = {
   address_not_allowed: [403, 'signature', 'Calls are not accepted from this address.'],
   json_invalid: [400, 'payload', 'The body is not valid UTF-8 JSON.'],
   payload_invalid: [400, 'payload', 'The body is not a known event shape.'],
+  confirmation_not_journaled: [
+    422,
+    'payload',
+    'The journaled delivery holds only an id, and its confirmed state was not journaled; it cannot be replayed (reconcile the charge).',
+  ],
   body_unreadable: [400, 'body', 'The request body could not be read.'],
   method_not_allowed: [405, 'request', 'Webhook deliveries are POST requests.'],
   body_too_large: [413, 'body', 'The body is larger than this receiver accepts.'],

@@ -1,11 +1,11 @@
 import type { EventSource, JsonObject, PixEvent, Provider } from '../events/event-types.js';
 import { readCall } from './api-pix/read-batch.js';
-import { rereadApiPix } from './api-pix/reread.js';
 import { asaasEvent, readAsaasBody } from './asaas/read.js';
 import { rereadGateway } from './gateway/read.js';
 import { paymentEvent } from './mercado-pago/read.js';
 import { pagarmeChargeEvent } from './pagarme/read.js';
 import { readOrder } from './pagbank/read.js';
+import { text } from './shared/charge-event.js';
 import { readWoovi } from './woovi/read.js';
 
 /** What replay, the durable worker and the reconcilers need of a source without its credentials: its readers. */
@@ -15,23 +15,29 @@ export interface SourceReader {
    * delivery of items journaled as one call (API Pix, the PSPs), replayed item by item.
    */
   readonly single: boolean;
-  /** A kept body's events again (no network: an id-only body has none); undefined when it is not this source's shape. */
+  /**
+   * A kept body's events again, every one it holds (a PagBank order's every charge), no network: an id-only body
+   * has none; undefined when it is not this source's shape. (No one-event `reread`: a PagBank event's payload is its
+   * whole order, so one event cannot be told from its payload; the durable worker reads the queued facts instead.)
+   */
   readBody(value: unknown, source: EventSource): PixEvent[] | undefined;
-  /** One event again from the payload it was read from (`event.payload`: a queued or journaled event). */
-  reread(payload: JsonObject, source: EventSource): PixEvent | undefined;
+  /**
+   * Present on a source whose body is only a hint (its API decides): one record its API answered, as journaled
+   * (`JournalEntry.confirmed`), read again as the event the handlers saw; `body` is the delivery's hint body.
+   */
+  confirmed?(record: JsonObject, body: unknown, deliveryId: string | undefined, source: EventSource): PixEvent | undefined;
 }
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A PSP's body is its event's payload (an Asaas event, a PagBank order, a Woovi charge); an id-only hint rereads as none. */
-function payloadReader(reread: SourceReader['reread']): SourceReader {
+function payloadReader(reread: (payload: JsonObject, source: EventSource) => PixEvent | undefined): SourceReader {
   return {
     single: false,
     readBody: (value, source) => {
       const event = isObject(value) ? reread(value, source) : undefined;
       return event === undefined ? undefined : [event];
     },
-    reread,
   };
 }
 
@@ -40,11 +46,18 @@ export const sourceReaders: { readonly [P in Provider]: SourceReader } = {
   gateway: {
     single: true,
     readBody: (value, source) => (isObject(value) ? [rereadGateway(value, source)].filter((e) => e !== undefined) : undefined),
-    reread: rereadGateway,
   },
-  'api-pix': { single: false, readBody: readCall, reread: rereadApiPix },
-  'mercado-pago': payloadReader((payload, source) => paymentEvent(payload, source)),
-  asaas: payloadReader((payload, source) => readAsaasBody(payload, source) ?? asaasEvent(payload, payload, {}, source)),
+  'api-pix': { single: false, readBody: readCall },
+  'mercado-pago': {
+    ...payloadReader((payload, source) => paymentEvent(payload, source)),
+    confirmed: (record, _body, _deliveryId, source) => paymentEvent(record, source),
+  },
+  asaas: {
+    ...payloadReader((payload, source) => readAsaasBody(payload, source) ?? asaasEvent(payload, payload, {}, source)),
+    // With `apiKey`: the fetched payment decides, the event keeps the webhook's id (its dedupe key) and date.
+    confirmed: (record, body, deliveryId, source) =>
+      asaasEvent(record, record, { id: deliveryId, dateCreated: isObject(body) ? text(body['dateCreated']) : undefined }, source),
+  },
   pagbank: {
     single: false,
     // An order is one event per charge: a replay runs every charge the call handed over, not only the first.
@@ -52,10 +65,12 @@ export const sourceReaders: { readonly [P in Provider]: SourceReader } = {
       const events = isObject(value) ? readOrder(value, source).events : [];
       return events.length === 0 ? undefined : events;
     },
-    reread: (payload, source) => readOrder(payload, source).events[0],
   },
   woovi: payloadReader((payload, source) => readWoovi(payload, source).events[0]),
-  pagarme: payloadReader((payload, source) => pagarmeChargeEvent(payload, undefined, source)),
+  pagarme: {
+    ...payloadReader((payload, source) => pagarmeChargeEvent(payload, undefined, source)),
+    confirmed: (record, _body, deliveryId, source) => pagarmeChargeEvent(record, deliveryId, source),
+  },
 };
 
 /**

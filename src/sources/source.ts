@@ -125,6 +125,4 @@ export interface Source {
   fetch?(hint: Hint, signal: AbortSignal): Promise<Fetched>;
   /** The fact's dedupe key (pure); starts with the provider. */
   key(event: PixEvent): string;
-  /** An event again from the payload it was read from (a queued or journaled event), no network. */
-  reread(payload: JsonObject): PixEvent | undefined;
 }

@@ -1,11 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createReceiver, type PaymentBook, type Receiver } from '../../src/index.js';
 import { postgresInbox, postgresJournal, postgresPaymentBook } from '../../src/postgres/index.js';
 import { redisDedupeStore, redisJournal, redisPaymentBook } from '../../src/redis/index.js';
 import { buildPayload } from '../../src/testing/index.js';
 import { jsonLines, runCli } from '../helpers/cli-process.js';
+import { runsHandlersModule } from '../helpers/handlers-module.js';
 import { useRedisTarget } from '../helpers/redis-targets.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
@@ -23,17 +23,7 @@ async function deliver(receiver: Receiver, id: string, amountInCents: number): P
 }
 
 /** A handler module that appends each paid id to RUNS_FILE. */
-function handlersModule(): { handlers: string; runsFile: string } {
-  const dir = tempDir();
-  const runsFile = join(dir, 'runs.txt');
-  writeFileSync(runsFile, '');
-  const handlers = join(dir, 'handlers.mjs');
-  writeFileSync(
-    handlers,
-    "import { appendFileSync } from 'node:fs';\nexport default (p) => p.on('transaction_paid', (e) => appendFileSync(process.env.RUNS_FILE, e.transaction.id + '\\n'));\n",
-  );
-  return { handlers, runsFile };
-}
+const handlersModule = () => runsHandlersModule(tempDir());
 
 /** A charge expected at R$ 25,90, paid once right and once (another charge) with the wrong amount. */
 async function paidAndHeld(receiver: Receiver, book: PaymentBook, tag: string): Promise<void> {

@@ -6,6 +6,7 @@ import { createPspReceiver } from '../../src/psp/index.js';
 import { asaasSource } from '../../src/sources/asaas/source.js';
 import { pagarmeSource } from '../../src/sources/pagarme/source.js';
 import { pagbankSource } from '../../src/sources/pagbank/source.js';
+import { sourceReaders } from '../../src/sources/readers.js';
 import { wooviSource } from '../../src/sources/woovi/source.js';
 import { decimalToCents, integerCents } from '../../src/sources/shared/cents.js';
 import { sameText } from '../../src/sources/shared/constant-time.js';
@@ -130,7 +131,7 @@ describe('Asaas', () => {
       expect(event.transaction.infraction).toEqual({ status: stage, amountInCents: 4223 });
       keys.add(sourceKey(event));
       // Replayed or run by a durable worker from the kept body: the same event again.
-      expect(source.reread(body)).toMatchObject({
+      expect(sourceReaders.asaas.readBody(body, 'replay')?.[0]).toMatchObject({
         name: 'transaction_infraction',
         source: 'replay',
         transaction: { infraction: { status: stage } },
@@ -251,7 +252,10 @@ describe('PagBank', () => {
     });
     expect(read.failures.map((f) => f.path)).toEqual(['charges.1']);
     expect(source.read({ id: 'O' }, { headers: {} }).failures[0]?.path).toBe('charges');
-    expect(source.reread(pspSamples.pagbank.orderPaid)).toMatchObject({ source: 'replay' });
+    // A replay reads every charge of the order (one event per charge), never only the first.
+    expect(sourceReaders.pagbank.readBody(pspSamples.pagbank.orderPaid, 'replay')).toEqual(
+      source.read(pspSamples.pagbank.orderPaid, { headers: {} }).events.map((event) => ({ ...event, source: 'replay' })),
+    );
   });
 });
 
@@ -376,15 +380,18 @@ describe('Pagar.me v5', () => {
     expect(source.read({ type: 'customer.created', data: {} }, { headers: {} })).toEqual({ events: [], hints: [], failures: [] });
   });
   it('reads the documented charge: paid_amount decides a payment (underpaid is held by the book’s amount check)', () => {
-    const source = pagarmeSource({ psp: 'pagarme', secretKey: 'sk', urlSecret: { secret: 's' } });
-    expect(source.reread(pspSamples.pagarme.charge)).toMatchObject({
+    expect(sourceReaders.pagarme.readBody(pspSamples.pagarme.charge, 'replay')?.[0]).toMatchObject({
       name: 'transaction_paid',
       transaction: { amountInCents: 2990, payer: { document: '93095135270' } },
     });
-    expect(source.reread({ ...pspSamples.pagarme.charge, status: 'underpaid', paid_amount: 2000 })).toMatchObject({
+    expect(
+      sourceReaders.pagarme.readBody({ ...pspSamples.pagarme.charge, status: 'underpaid', paid_amount: 2000 }, 'replay')?.[0],
+    ).toMatchObject({
       transaction: { amountInCents: 2000 },
     });
-    expect(source.reread({ id: 'ch', status: 'canceled', amount: 100, paid_amount: 100, canceled_amount: 100 })).toMatchObject({
+    expect(
+      sourceReaders.pagarme.readBody({ id: 'ch', status: 'canceled', amount: 100, paid_amount: 100, canceled_amount: 100 }, 'replay')?.[0],
+    ).toMatchObject({
       name: 'transaction_refunded',
     });
   });

@@ -68,7 +68,7 @@ describe('the gateway as a source', () => {
     const event = read.events[0]!;
     expect(event.name).toBe('transaction_paid');
     expect(source.key(event)).toBe(eventKey(event));
-    expect(source.reread(event.payload)?.source).toBe('replay');
+    expect(sourceReaders.gateway.readBody(event.payload, 'replay')?.[0]?.source).toBe('replay');
     expect(source.read({ event: 'transaction_paid' }, { headers: {} }).invalid?.message).toMatch(/^The body is not a known event shape: /);
   });
 });
@@ -94,7 +94,7 @@ describe('API Pix as a source', () => {
     expect(read.events.map((event) => event.provider)).toEqual(['api-pix']);
     expect(read.failures).toHaveLength(1);
     expect(unknown).toEqual(['other-key']);
-    expect(source.reread(read.events[0]!.payload)?.name).toBe('pix_received');
+    expect(sourceReaders['api-pix'].readBody(JSON.parse(body), 'replay')?.[0]?.name).toBe('pix_received');
     expect(source.read({ nothing: true }, { headers: {} }).invalid?.message).toMatch(/^The body is not a known API Pix shape: /);
   });
 });
@@ -110,7 +110,7 @@ describe('the sources’ readers, one registry', () => {
       ['pagarme', pspSamples.pagarme.charge],
     ];
     for (const [provider, payload] of samples) {
-      const event = sourceReaders[provider].reread(JSON.parse(JSON.stringify(payload)), 'replay');
+      const event = sourceReaders[provider].readBody(JSON.parse(JSON.stringify(payload)), 'replay')?.[0];
       expect([provider, event?.provider, event?.source]).toEqual([provider, provider, 'replay']);
     }
     // An id-only body holds no event to replay without the PSP's API.

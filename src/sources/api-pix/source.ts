@@ -5,7 +5,6 @@ import { andThen } from '../../shared/maybe-promise.js';
 import type { AuthRefusal, ResolvedAuth } from './auth-checks.js';
 import { checkItemKey } from './key-check.js';
 import { readBatch, readItem } from './read-batch.js';
-import { rereadApiPix } from './reread.js';
 
 interface ApiPixSourceOptions {
   /** The resolved `auth` option (`resolveAuth`): mTLS, the proxy's verdict, or a URL secret. */
@@ -62,6 +61,5 @@ export function apiPixSource(options: ApiPixSourceOptions): Source {
     authenticate: (head) => andThen(auth.check(head), verdictOf),
     read,
     key: eventKey,
-    reread: (payload) => rereadApiPix(payload, 'replay'),
   };
 }

@@ -1,5 +1,5 @@
 import { escapePart } from '../../events/key-part.js';
-import type { JsonObject, PixEvent } from '../../events/event-types.js';
+import type { PixEvent } from '../../events/event-types.js';
 import { readHeader } from '../../shared/read-header.js';
 import type { Fetched, Hint, RequestHead, Source, SourceRead, Verdict } from '../source.js';
 import { object, text } from '../shared/charge-event.js';
@@ -9,7 +9,6 @@ import { baseUrl, fetchRecord } from '../shared/fetch-record.js';
 import { prepareHttpGet } from '../shared/http-get.js';
 import { configFail, optionalText, requiredText } from '../shared/options.js';
 import { asaasEvent, isAsaasPaymentEvent, readAsaasBody } from './read.js';
-import { sourceReaders } from '../readers.js';
 
 export interface AsaasOptions {
   psp: 'asaas';
@@ -73,7 +72,6 @@ export function asaasSource(options: AsaasOptions): Source {
     read,
     ...(apiKey !== undefined && { fetch: fetchPayment }),
     key: asaasKey,
-    reread: (payload: JsonObject) => sourceReaders['asaas'].reread(payload, 'replay'),
   };
 }
 

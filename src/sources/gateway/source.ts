@@ -5,7 +5,7 @@ import { hmacStart } from '../../signature/hmac-sha256.js';
 import { HmacStream, startSignatureStream } from '../../signature/signature-stream.js';
 import { givenDigest, type SignatureResult, type VerifySignatureInput } from '../../signature/verify-signature.js';
 import type { BodyCheck, RequestHead, Source, Verdict } from '../source.js';
-import { readGateway, rereadGateway } from './read.js';
+import { readGateway } from './read.js';
 
 /** The gateway's signing, as `createReceiver` resolved it (`resolveIntakeOptions`): secrets, header, scheme, verifier. */
 interface GatewaySourceOptions {
@@ -64,7 +64,6 @@ export function gatewaySource(options: GatewaySourceOptions): Source {
     streamCheck: streams && streamCheck,
     read: (json) => readGateway(json, 'webhook'),
     key: eventKey,
-    reread: (payload) => rereadGateway(payload, 'replay'),
   };
 }
 

@@ -1,4 +1,3 @@
-import type { JsonObject } from '../../events/event-types.js';
 import { andThen, type MaybePromise } from '../../shared/maybe-promise.js';
 import { readHeader } from '../../shared/read-header.js';
 import type { Fetched, Hint, RequestHead, Source, SourceRead, Verdict } from '../source.js';
@@ -11,7 +10,6 @@ import { configFail, requiredText } from '../shared/options.js';
 import { queryParam } from '../shared/url-secret.js';
 import { paymentEvent } from './read.js';
 import { mercadoPagoManifest, mercadoPagoV1 } from './sign.js';
-import { sourceReaders } from '../readers.js';
 
 export interface MercadoPagoOptions {
   psp: 'mercado-pago';
@@ -136,6 +134,5 @@ export function mercadoPagoSource(options: MercadoPagoOptions, now: () => number
     read,
     fetch: fetchPayment,
     key: factKey,
-    reread: (payload: JsonObject) => sourceReaders['mercado-pago'].reread(payload, 'replay'),
   };
 }

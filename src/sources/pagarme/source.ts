@@ -1,4 +1,3 @@
-import type { JsonObject } from '../../events/event-types.js';
 import type { Fetched, Hint, RequestHead, Source, SourceRead, Verdict } from '../source.js';
 import { object } from '../shared/charge-event.js';
 import { factKey } from '../shared/fact-key.js';
@@ -7,7 +6,6 @@ import { prepareHttpGet } from '../shared/http-get.js';
 import { configFail, requiredText } from '../shared/options.js';
 import { queryParam, urlSecretMatches } from '../shared/url-secret.js';
 import { pagarmeChargeEvent, pagarmeHints } from './read.js';
-import { sourceReaders } from '../readers.js';
 
 export interface PagarmeOptions {
   psp: 'pagarme';
@@ -66,6 +64,5 @@ export function pagarmeSource(options: PagarmeOptions): Source {
     read,
     fetch: fetchCharge,
     key: factKey,
-    reread: (payload: JsonObject) => sourceReaders['pagarme'].reread(payload, 'replay'),
   };
 }

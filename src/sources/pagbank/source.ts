@@ -1,4 +1,3 @@
-import type { JsonObject } from '../../events/event-types.js';
 import { readHeader } from '../../shared/read-header.js';
 import type { BodyCheck, RequestHead, Source, SourceRead, Verdict } from '../source.js';
 import { object } from '../shared/charge-event.js';
@@ -9,7 +8,6 @@ import { requiredText } from '../shared/options.js';
 import { andThen, type MaybePromise } from '../../shared/maybe-promise.js';
 import { readOrder } from './read.js';
 import { pagbankDigests } from './sign.js';
-import { sourceReaders } from '../readers.js';
 
 export interface PagBankOptions {
   psp: 'pagbank';
@@ -72,6 +70,5 @@ export function pagbankSource(options: PagBankOptions): Source {
     bodyCheck,
     read,
     key: factKey,
-    reread: (payload: JsonObject) => sourceReaders['pagbank'].reread(payload, 'replay'),
   };
 }

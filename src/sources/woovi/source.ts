@@ -1,4 +1,3 @@
-import type { JsonObject } from '../../events/event-types.js';
 import { andThen, isPromise, type MaybePromise } from '../../shared/maybe-promise.js';
 import { readHeader } from '../../shared/read-header.js';
 import type { BodyCheck, RequestHead, Source, SourceRead, Verdict } from '../source.js';
@@ -7,7 +6,6 @@ import { base64Bytes, joined, pemOf, rsaKey, type RsaKey } from '../shared/crypt
 import { factKey } from '../shared/fact-key.js';
 import { configFail } from '../shared/options.js';
 import { readWoovi } from './read.js';
-import { sourceReaders } from '../readers.js';
 
 export interface WooviOptions {
   psp: 'woovi';
@@ -104,6 +102,5 @@ export function wooviSource(options: WooviOptions): Source {
     bodyCheck,
     read,
     key: factKey,
-    reread: (payload: JsonObject) => sourceReaders['woovi'].reread(payload, 'replay'),
   };
 }
