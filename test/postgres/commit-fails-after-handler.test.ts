@@ -4,7 +4,7 @@
 // The fault is deterministic: a deferred constraint trigger on the merchant's table refuses a row marked `poison`
 // at COMMIT, after the handler returned. On the code before, the first answer was 200 and the payment was lost.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createReceiver, type PixEvent, type ReceiverOptions } from '../../src/index.js';
+import { createProcessing, createReceiver, type PixEvent, type QueuedEvent } from '../../src/index.js';
 import { postgresInbox, postgresPaymentBook, type PostgresInbox, type TransactionalContext } from '../../src/postgres/index.js';
 import { freshCharge, paidDelivery, secret } from '../book/applied-on-success-scenarios.js';
 import { freshTable, usePostgres } from './use-postgres.js';
@@ -57,7 +57,7 @@ describe('postgres inbox: a COMMIT that fails after the handler succeeded applie
     const { inbox, book, ledger, rows } = await setup();
     const { counts, handler } = ledgerHandler(inbox, ledger, 1);
     const { errors, logger } = logged();
-    const receiver = createReceiver({ secret, book, store: inbox.store, logger } as ReceiverOptions).on('transaction_paid', handler);
+    const receiver = createReceiver({ secret, book, store: inbox.store, logger }).on('transaction_paid', handler);
     const id = freshCharge('commit-fails');
 
     const first = await receiver.receive(paidDelivery(id));
@@ -92,7 +92,7 @@ describe('postgres inbox: a COMMIT that fails after the handler succeeded applie
       mode: 'background',
       retry: { attempts: 3, backoff: { delayMs: 1 } },
       logger: logged().logger,
-    } as ReceiverOptions)
+    })
       .on('transaction_paid', handler)
       .onError((report) => void failures.push(report));
     const id = freshCharge('commit-fails-background');
@@ -123,7 +123,7 @@ describe('postgres inbox: a COMMIT that fails after the handler succeeded applie
       mode: 'background',
       retry: { attempts: 1, backoff: { delayMs: 1 } },
       logger: logged().logger,
-    } as ReceiverOptions)
+    })
       .on('transaction_paid', handler)
       .onError((report) => void failures.push(report));
     const id = freshCharge('commit-fails-give-up');
@@ -142,5 +142,39 @@ describe('postgres inbox: a COMMIT that fails after the handler succeeded applie
     expect(await rows(id)).toEqual([false]);
     expect((await book.get(id))?.status).toBe('paid');
     await receiver.close();
+  });
+
+  it('durable: the job whose COMMIT fails rejects (the queue retries it); the retry applies it once', async () => {
+    const { inbox, book, ledger, rows } = await setup();
+    const { counts, handler } = ledgerHandler(inbox, ledger, 1);
+    const jobs: QueuedEvent[] = [];
+    const receiver = createReceiver({
+      secret,
+      store: inbox.store,
+      mode: 'durable',
+      queue: { enqueue: async (job) => void jobs.push(job) },
+    });
+    const worker = createProcessing({ book, store: inbox.store, logger: logged().logger }).on('transaction_paid', handler);
+    const id = freshCharge('commit-fails-durable');
+    expect((await receiver.receive(paidDelivery(id))).status).toBe(200);
+    expect(jobs).toHaveLength(1);
+    const job = jobs[0]!;
+
+    await expect(worker.runQueued(job, { attempt: 1, final: false })).rejects.toMatchObject({ code: 'store_unavailable' });
+    expect(counts).toEqual({ calls: 1, returned: 1 });
+    expect(await rows(id)).toEqual([]);
+    expect((await book.get(id))?.status ?? 'pending').toBe('pending');
+
+    await worker.runQueued(job, { attempt: 2, final: false });
+    expect(counts).toEqual({ calls: 2, returned: 2 });
+    expect(await rows(id)).toEqual([false]);
+    expect((await book.get(id))?.status).toBe('paid');
+
+    // The same job again (a stalled job, a replayed dead letter): nothing runs twice.
+    await worker.runQueued(job, { attempt: 1, final: false });
+    expect(counts.calls).toBe(2);
+    expect(await rows(id)).toEqual([false]);
+    await receiver.close();
+    await worker.close();
   });
 });
