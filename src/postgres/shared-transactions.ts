@@ -100,13 +100,7 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
     open.delete(key);
     clearTimeout(entry.timer);
     entry.finish(commit, mark);
-    try {
-      await entry.ended;
-    } catch (error) {
-      // Nothing committed: as after a failed handler, a later success (a background retry) records the event again.
-      if (commit && effectsRolledBack(error)) rolledBack.set(key, entry.redo);
-      throw error;
-    }
+    await entry.ended;
     return true;
   }
 
@@ -219,7 +213,14 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
       const redo = rolledBack.get(key);
       rolledBack.delete(key);
       if (commit && redo !== undefined) await redo();
-      return end(key, commit, mark);
+      const entry = open.get(key);
+      try {
+        return await end(key, commit, mark);
+      } catch (error) {
+        // Nothing committed: as after a failed handler, a later success (a background retry) records the event again.
+        if (commit && entry !== undefined && effectsRolledBack(error)) rolledBack.set(key, entry.redo);
+        throw error;
+      }
     },
   };
 }
