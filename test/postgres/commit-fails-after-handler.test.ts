@@ -52,6 +52,24 @@ const logged = () => {
   return { errors, logger: { error: record, warn: ignore, info: ignore, debug: ignore } };
 };
 
+/** A background receiver on a fresh setup whose first transactional run's COMMIT fails; `failures`: what onError heard. */
+async function inBackground(attempts: number) {
+  const { inbox, book, ledger, rows } = await setup();
+  const { counts, handler } = ledgerHandler(inbox, ledger, 1);
+  const failures: { error: unknown; attempt: number }[] = [];
+  const receiver = createReceiver({
+    secret,
+    book,
+    store: inbox.store,
+    mode: 'background',
+    retry: { attempts, backoff: { delayMs: 1 } },
+    logger: logged().logger,
+  })
+    .on('transaction_paid', handler)
+    .onError((report) => void failures.push(report));
+  return { book, rows, counts, failures, receiver };
+}
+
 describe('postgres inbox: a COMMIT that fails after the handler succeeded applies nothing', () => {
   it('inline: 503 store_unavailable, nothing written, the book unchanged; the retry runs it once (200), then duplicate', async () => {
     const { inbox, book, ledger, rows } = await setup();
@@ -82,19 +100,7 @@ describe('postgres inbox: a COMMIT that fails after the handler succeeded applie
   });
 
   it('background: the failed commit is retried like a failed handler; applied once, after the retry', async () => {
-    const { inbox, book, ledger, rows } = await setup();
-    const { counts, handler } = ledgerHandler(inbox, ledger, 1);
-    const failures: unknown[] = [];
-    const receiver = createReceiver({
-      secret,
-      book,
-      store: inbox.store,
-      mode: 'background',
-      retry: { attempts: 3, backoff: { delayMs: 1 } },
-      logger: logged().logger,
-    })
-      .on('transaction_paid', handler)
-      .onError((report) => void failures.push(report));
+    const { book, rows, counts, failures, receiver } = await inBackground(3);
     const id = freshCharge('commit-fails-background');
 
     const first = await receiver.receive(paidDelivery(id));
@@ -113,19 +119,7 @@ describe('postgres inbox: a COMMIT that fails after the handler succeeded applie
   });
 
   it('background: the last run’s commit fails, onError is told, nothing applied; the sender’s retry runs it once', async () => {
-    const { inbox, book, ledger, rows } = await setup();
-    const { counts, handler } = ledgerHandler(inbox, ledger, 1);
-    const failures: { error: unknown; attempt: number }[] = [];
-    const receiver = createReceiver({
-      secret,
-      book,
-      store: inbox.store,
-      mode: 'background',
-      retry: { attempts: 1, backoff: { delayMs: 1 } },
-      logger: logged().logger,
-    })
-      .on('transaction_paid', handler)
-      .onError((report) => void failures.push(report));
+    const { book, rows, counts, failures, receiver } = await inBackground(1);
     const id = freshCharge('commit-fails-give-up');
 
     expect((await receiver.receive(paidDelivery(id))).status).toBe(200);
