@@ -1,4 +1,5 @@
 import type { ClaimResult, DedupeStore } from '../index.js';
+import { effectsRolledBack } from '../shared/not-committed.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import type { InboxNames } from './inbox-schema.js';
 import type { SqlDatabase, SqlExecutor } from './sql-database.js';
@@ -56,7 +57,8 @@ interface DoneMarker {
   /**
    * `commit` writes the mark with its own work and answers whether it committed both; then the claim ends as
    * `complete` ends it (`true`). `false` (nothing committed) leaves the claim as it was. `undefined`: not a claim
-   * this store holds on its live connection; `commit` was not called.
+   * this store holds on its live connection; `commit` was not called. A `commit` that rejects with the effects
+   * rolled back (`effectsRolledBack`) keeps the claim, its TTL running, for the run to retry or give back.
    */
   completeWith(key: string, owner: string, ttlMs: number, commit: (mark: FoldedMark) => Promise<boolean>): Promise<boolean | undefined>;
 }
@@ -310,20 +312,27 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
       clearTimeout(claim.timer);
       claim.finishing = true;
       let marked = false;
-      let failed = true;
+      let failed: unknown;
       try {
         const mark = { statement: { text: markSql, values: [scope, key, ttlMs] }, table: names.table, scope, key, ttlMs };
         marked = await commit(mark);
-        failed = false;
-      } finally {
-        claim.finishing = false;
-        // A commit that failed gives the claim back, as `complete` does: the mark commits with the work or not at
-        // all, so the next claimer finds the key done, or free to run again (never a claim held with no timer).
-        if ((marked || failed) && held.get(key) === claim) {
-          held.delete(key);
-          await run(s, unlockSql, [lockKey(key)]).catch(() => {});
-        }
+      } catch (error) {
+        failed = error;
       }
+      claim.finishing = false;
+      if (failed !== undefined && effectsRolledBack(failed) && held.get(key) === claim) {
+        // Nothing committed, the handlers' effects neither: the run is not applied. It keeps its claim (under its
+        // TTL, as any claim) to run again (background) or to give back (inline: the sender's retry runs it).
+        expireLater(key, claim, ttlMs);
+        throw failed;
+      }
+      // Committed, or another transaction marked the key done first (`claim_lost`): the claim ends as `complete`
+      // ends it; the next claimer finds the key done.
+      if ((marked || failed !== undefined) && held.get(key) === claim) {
+        held.delete(key);
+        await run(s, unlockSql, [lockKey(key)]).catch(() => {});
+      }
+      if (failed !== undefined) throw failed;
       return marked;
     },
   });

@@ -1,3 +1,4 @@
+import { effectsRolledBack, NotCommittedError } from '../shared/not-committed.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import type { InlineValue } from './joined-statements.js';
 import { joinedStatements, lastRows, sendWithCommit } from './pg-database.js';
@@ -112,9 +113,16 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
     for (const statement of statements) await entry.tx.query(statement.text, [...statement.values]);
   }
 
-  /** A presumed claim that found its key taken at the commit: the claim was lost, nothing committed. */
-  function lostClaim(entry: OpenTransaction | undefined, error: unknown): unknown {
-    if (entry?.presumed?.state !== 'claimed' || sqlState(error) !== '22012') return error;
+  /**
+   * Why a kept transaction did not commit. A presumed claim that found its key taken at the commit: the claim was
+   * lost (another transaction committed the effects: they were applied by it). Anything else (a serialization
+   * failure, a deferred statement, the connection lost): the handler's writes, the book's and the done mark were
+   * all rolled back, so the run is not applied (`NotCommittedError`: processing answers a retryable error).
+   * A connection lost during the COMMIT itself leaves the outcome unknown; a retry is still safe, because the done
+   * mark commits with the effects or not at all: the retry finds the key done (duplicate) or free (runs once).
+   */
+  function notCommitted(entry: OpenTransaction | undefined, error: unknown): unknown {
+    if (entry?.presumed?.state !== 'claimed' || sqlState(error) !== '22012') return new NotCommittedError(error);
     return new PixhookError('claim_lost', 'pixhook: another transaction marked this event’s effects done first; nothing was committed');
   }
 
@@ -172,7 +180,7 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
           (error: unknown) => {
             if (!answered) reject(error);
             if (error === rollback) endedOk();
-            else endedFailed(lostClaim(kept, error));
+            else endedFailed(notCommitted(kept, error));
           },
         );
       });
@@ -205,7 +213,14 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
       const redo = rolledBack.get(key);
       rolledBack.delete(key);
       if (commit && redo !== undefined) await redo();
-      return end(key, commit, mark);
+      const entry = open.get(key);
+      try {
+        return await end(key, commit, mark);
+      } catch (error) {
+        // Nothing committed: as after a failed handler, a later success (a background retry) records the event again.
+        if (commit && entry !== undefined && effectsRolledBack(error)) rolledBack.set(key, entry.redo);
+        throw error;
+      }
     },
   };
 }

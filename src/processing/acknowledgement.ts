@@ -22,8 +22,14 @@ export interface ClaimedRun extends HeldClaim {
   attempt(attempt: number): MaybePromise<AttemptOutcome>;
   /** Starts renewing the claim until the run settles it. */
   hold(): void;
-  /** The run succeeded (or found the event applied): count it, mark the key done. Never rejects; a failure to mark is logged. */
-  succeed(outcome: AttemptOutcome): MaybePromise<void>;
+  /**
+   * The run succeeded (or found the event applied): mark the key done, count it. Never rejects; a failure to mark
+   * is logged. `false`: the commit that held the handlers' effects with the mark failed (the Postgres inbox), so
+   * nothing was applied: the claim is still held, for the mode to run the handlers again or give it back.
+   */
+  succeed(outcome: AttemptOutcome): MaybePromise<boolean>;
+  /** Why the last `succeed` answered `false` (the store's error); undefined otherwise. */
+  readonly notCommitted: unknown;
   /** Marks the key done without a run (durable: queued is as good as handled for the sender). Never rejects. */
   markQueued(): MaybePromise<void>;
   /** A run failed and another follows (background retries): count it, log it. */

@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import { PixhookError } from '../shared/pixhook-error.js';
 import type { Acknowledgement, ClaimedRun } from './acknowledgement.js';
 import type { ResolvedProcessingOptions } from './processing-options.js';
+import type { FailedAttempt } from './run-attempt.js';
 
 /**
  * Background: answer 200 at once, then run the handlers in this process with retries and backoff.
@@ -19,9 +20,14 @@ export function createBackgroundMode(config: Pick<ResolvedProcessingOptions, 'ba
         const error = new PixhookError('claim_lost', `the claim on ${run.key} lapsed while the event waited in the queue`);
         return run.fail({ ok: false, error, claimLost: true }, attempt);
       }
-      const outcome = await run.attempt(attempt);
-      if (outcome.ok) return run.succeed(outcome);
+      const ran = await run.attempt(attempt);
+      // Applied, unless the commit that held the handlers' effects failed (the Postgres inbox's transaction: nothing
+      // committed, the order lease given back): then the run failed like a handler, and retries under its claim,
+      // which `succeed` kept (renewed again below).
+      if (ran.ok && (await run.succeed(ran))) return;
+      const outcome: FailedAttempt = ran.ok ? { ok: false, error: run.notCommitted } : ran;
       if (attempt >= attempts || outcome.claimLost) return run.fail(outcome, attempt);
+      if (ran.ok) run.hold();
       run.retrying(outcome, attempt);
       await new Promise((resolve) => setTimeout(resolve, delayAfter(attempt)));
     }

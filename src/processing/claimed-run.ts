@@ -6,6 +6,7 @@ import type { OrderedRun, ResourceOrder } from './resource-order.js';
 import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
 import type { ProcessingMetricsRecorder } from '../metrics/receiver-metrics.js';
 import { describeError } from '../shared/describe-error.js';
+import { effectsRolledBack } from '../shared/not-committed.js';
 import type { Logger } from '../shared/logger.js';
 import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import type { ClaimedRun } from './acknowledgement.js';
@@ -87,6 +88,10 @@ export class Run implements ClaimedRun, OrderedRun, DoneMark {
   held = false;
   /** The book's apply, judged and not written: committed with the done mark on success, dropped on failure. */
   pending: PendingApply | undefined = undefined;
+  /** Set when the commit of the handlers' effects failed (nothing applied): the error, for the run's retry or report. */
+  notCommitted: unknown = undefined;
+  /** The succeeding run found the event applied already (counted as a duplicate once committed). */
+  duplicate = false;
 
   // Copied out of the context: a queued run must not keep the caller's request alive.
   readonly given: string | undefined;
@@ -158,10 +163,15 @@ export class Run implements ClaimedRun, OrderedRun, DoneMark {
     if (this.held) this.scope.keeper.drop(this);
   }
 
-  succeed(outcome: AttemptOutcome): MaybePromise<void> {
-    if (outcome.ok && outcome.duplicate) this.scope.metrics.duplicate();
-    else this.scope.metrics.handled();
-    return this.markDone(warnUnmarked, failedToMark);
+  /**
+   * Marks the key done (committing the book's apply). `true`: applied (a done mark that failed alone is logged).
+   * `false`: the commit that also held the handlers' effects failed, so nothing was applied; the lease is given
+   * back and the claim kept for the caller to retry under it or give back (`release`).
+   */
+  succeed(outcome: AttemptOutcome): MaybePromise<boolean> {
+    this.notCommitted = undefined;
+    this.duplicate = outcome.ok && outcome.duplicate === true;
+    return andThen(this.markDone(warnUnmarked, failedToMark), countApplied, undefined, this);
   }
 
   /** The book holds the event: its fact is recorded, so the key is done (the book answers its retries `held`). */
@@ -232,7 +242,9 @@ export class Run implements ClaimedRun, OrderedRun, DoneMark {
     onMarked: (marked: boolean, run: Run) => void,
     onFailed: (error: unknown, run: Run) => void,
   ): MaybePromise<void> {
-    // The handlers ran and the book could not say so: the done mark still keeps the sender's retries out.
+    // Not the inbox (a pending apply is a memory, Redis, or inbox-less Postgres book's): the handlers' effects were
+    // committed outside this failed step, so the run is applied; answering an error would run them twice. The
+    // handlers ran and the book could not say so: the done mark still keeps the sender's retries out.
     this.scope.order.leave(this);
     this.scope.log.error(
       { key: this.key, error: describeError(error) },
@@ -278,8 +290,27 @@ function warnUnmarked(marked: boolean, run: Run): void {
 }
 
 function failedToMark(error: unknown, run: Run): void {
-  // Handled already: answering an error would only make the sender run it again.
+  if (effectsRolledBack(error)) {
+    // The inbox's transaction: the handlers' writes, the book's and the done mark did not commit (the store says
+    // so; a `claim_lost` does not: another transaction committed the effects). Not applied: the caller retries or
+    // gives the claim back. A connection lost during the COMMIT leaves the outcome unknown; a retry is safe all the
+    // same, because the done mark commits with the effects: the retry finds the key done (duplicate) or free.
+    run.notCommitted = error;
+    run.scope.log.error(
+      { key: run.key, error: describeError(error) },
+      'pixhook: the transaction holding a handled event’s effects did not commit; nothing was applied, a retry runs its handlers',
+    );
+    return;
+  }
+  // Handled already (its effects committed apart from the mark): answering an error would make the sender run it again.
   run.scope.log.error({ key: run.key, error: describeError(error) }, 'pixhook: could not mark an event done; its claim will expire');
+}
+
+function countApplied(_: void, run: Run): boolean {
+  if (run.notCommitted !== undefined) return false;
+  if (run.duplicate) run.scope.metrics.duplicate();
+  else run.scope.metrics.handled();
+  return true;
 }
 
 function heldUnmarked(error: unknown, run: Run): void {

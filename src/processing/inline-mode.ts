@@ -30,14 +30,23 @@ export function createInlineMode(config: Pick<ResolvedProcessingOptions, 'deadli
   };
 }
 
-const handledReason = (): undefined => undefined;
-const duplicateReason = (): ProcessingReason => 'duplicate';
 const failedReason = (): ProcessingReason => 'handler_failed';
+const uncommittedReason = (): ProcessingReason => 'store_unavailable';
+/** A success whose commit rolled its effects back: nothing applied; the claim is given back for the sender's retry. */
+const uncommitted = (run: ClaimedRun): Promise<ProcessingReason> => run.release().then(uncommittedReason);
+const handledReason = (applied: boolean, run: ClaimedRun): MaybePromise<ProcessingReason | undefined> =>
+  applied ? undefined : uncommitted(run);
+const duplicateReason = (applied: boolean, run: ClaimedRun): MaybePromise<ProcessingReason | undefined> =>
+  applied ? 'duplicate' : uncommitted(run);
 
-/** How an inline run ends: its claim marked done, or given back with `onError` told; then the answer's reason. */
+/**
+ * How an inline run ends: its claim marked done, or given back with `onError` told; then the answer's reason.
+ * A success whose commit rolled its effects back (the Postgres inbox's transaction) answers `store_unavailable`
+ * with the claim given back: nothing was applied, and the sender's retry runs the handlers, as that code promises.
+ */
 function settleInline(outcome: AttemptOutcome, run: ClaimedRun): MaybePromise<ProcessingReason | undefined> {
   if (!outcome.ok) return run.fail(outcome, 1).then(failedReason);
-  return andThen(run.succeed(outcome), outcome.duplicate ? duplicateReason : handledReason);
+  return andThen(run.succeed(outcome), outcome.duplicate ? duplicateReason : handledReason, undefined, run);
 }
 
 /** The run's result, or 'deadline' once `ms` passed (the run goes on). One promise: cheaper than Promise.race. */

@@ -59,7 +59,13 @@ export class QueuedJob extends Run {
       this.outcome = outcome;
       // Failed: what the book's judgement left open is given back (the queue runs the job again).
       if (!outcome.ok) return this.release().then(() => ({ reason: 'handler_failed', key: this.key }) satisfies AcceptResult);
-      return andThen(this.succeed(outcome), () => (outcome.duplicate ? { reason: 'duplicate', key: this.key } : { key: this.key }));
+      return andThen(this.succeed(outcome), (applied): MaybePromise<AcceptResult> => {
+        if (applied) return outcome.duplicate ? { reason: 'duplicate', key: this.key } : { key: this.key };
+        // The commit that held the handlers' effects failed (the Postgres inbox): nothing applied, so the job
+        // fails and the queue runs it again, as after a failed handler.
+        this.outcome = { ok: false, error: this.notCommitted };
+        return this.release().then(() => ({ reason: 'handler_failed', key: this.key }) satisfies AcceptResult);
+      });
     });
   }
 
