@@ -2,6 +2,7 @@ import { checkDelayMs, checkInteger, checkTimeoutMs, describeGiven } from '../..
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../../shared/retry-options.js';
 import type { DeliveryFault } from '../delivery-faults.js';
+import { optionNames, refuseUnknownOptions } from '../../shared/known-options.js';
 
 export interface ApiPixEmulatorOptions {
   profile: 'api-pix';
@@ -89,6 +90,7 @@ const text = (name: string, value: unknown, fallback: string): string => {
 };
 
 export function resolveApiPixEmulatorOptions(options: ApiPixEmulatorOptions): ResolvedApiPixEmulatorOptions {
+  refuseUnknownOptions(options, apiPixEmulatorOptionNames, 'startEmulator');
   for (const name of Object.keys(options)) {
     if (!known.has(name)) throw new PixhookConfigError(`pixhook: \`${name}\` is not an option of the api-pix emulator profile`);
   }
@@ -119,3 +121,25 @@ export function resolveApiPixEmulatorOptions(options: ApiPixEmulatorOptions): Re
     now: options.now ?? Date.now,
   };
 }
+
+/** Every option startEmulator takes. */
+const apiPixEmulatorOptionNames = optionNames<ApiPixEmulatorOptions>()([
+  'profile',
+  'port',
+  'host',
+  'certificatesDir',
+  'hosts',
+  'clientId',
+  'clientSecret',
+  'pixKey',
+  'tokenTtlMs',
+  'retry',
+  'deliveryTimeoutMs',
+  'groupWindowMs',
+  'maxGroup',
+  'disableWebhookAfterFailures',
+  'refundSettleMs',
+  'deliveryFaults',
+  'now',
+  'onRequest',
+]);

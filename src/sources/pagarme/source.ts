@@ -8,6 +8,7 @@ import { configFail, requiredText } from '../shared/options.js';
 import { queryParam, urlSecretMatches } from '../shared/url-secret.js';
 import { pagarmeChargeEvent, pagarmeHints } from './read.js';
 import { sourceReaders } from '../readers.js';
+import { isPresent } from '../shared/present.js';
 
 export interface PagarmeOptions {
   psp: 'pagarme';
@@ -35,7 +36,8 @@ export function pagarmeSource(options: PagarmeOptions): Source {
   prepareHttpGet();
 
   function authenticate(head: RequestHead): Verdict {
-    if (queryParam(head.url, param) === undefined)
+    // An empty secret (`?secret=`) is no secret given: missing, as an empty header is on every other source.
+    if (!isPresent(queryParam(head.url, param)))
       return { ok: false, reason: 'signature_missing', hint: `no ${param} in the URL`, message: 'The URL secret is missing.' };
     return urlSecretMatches(head.url, param, secret)
       ? { ok: true }
