@@ -8,6 +8,7 @@ import {
 } from '../../src/adapter-kit/index.js';
 import { PixhookConfigError, type Receiver } from '../../src/index.js';
 import { receiveWebRequest } from '../web/web-bridge.js';
+import { optionNames, refuseUnknownOptions } from '../../src/adapter-kit/index.js';
 
 export interface AppRouteHandlerOptions {
   /**
@@ -38,6 +39,7 @@ const afterFix =
  * handlers have no body limit. Never imports `next`: pass `after` in (here or as the receiver's `waitUntil`).
  */
 export function createAppRouteHandler(source: ReceiverSource, options: AppRouteHandlerOptions = {}): AppRouteHandler {
+  refuseUnknownOptions(options, createAppRouteHandlerOptionNames, 'createAppRouteHandler');
   const { after, clientAddress } = options;
   if (clientAddress !== undefined && typeof clientAddress !== 'function')
     throw new PixhookConfigError("pixhook: `clientAddress` must be a function of the request that returns the caller's address.");
@@ -112,3 +114,6 @@ export function resolveReceiver(
     return created;
   };
 }
+
+/** Every option createAppRouteHandler takes. */
+const createAppRouteHandlerOptionNames = optionNames<AppRouteHandlerOptions>()(['after', 'clientAddress']);

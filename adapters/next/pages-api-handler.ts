@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { handleNodeRequest, type NodeRequest } from '../../src/adapter-kit/index.js';
 import { resolveReceiver, type ReceiverSource } from './app-route-handler.js';
+import { optionNames, refuseUnknownOptions } from '../../src/adapter-kit/index.js';
 
 export interface PagesApiHandlerOptions {
   /** Keeps background work alive after the answer: the platform's `waitUntil` (`after` is not for Pages). */
@@ -22,6 +23,7 @@ const waitUntilFix =
  * `export const config = { api: { bodyParser: false } }` (Next only reads it from the route file itself).
  */
 export function createPagesApiHandler(source: ReceiverSource, options: PagesApiHandlerOptions = {}): PagesApiHandler {
+  refuseUnknownOptions(options, createPagesApiHandlerOptionNames, 'createPagesApiHandler');
   const waitUntil = options.waitUntil;
   const receiver = resolveReceiver(source, waitUntil, waitUntilFix);
   return (req, res) =>
@@ -29,3 +31,6 @@ export function createPagesApiHandler(source: ReceiverSource, options: PagesApiH
       () => void res.destroy(),
     );
 }
+
+/** Every option createPagesApiHandler takes. */
+const createPagesApiHandlerOptionNames = optionNames<PagesApiHandlerOptions>()(['waitUntil']);

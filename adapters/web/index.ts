@@ -1,6 +1,7 @@
 import { internalsOf, refuseWithoutTls } from '../../src/adapter-kit/index.js';
 import type { Receiver } from '../../src/index.js';
 import { receiveWebRequest, type WebHandlerContext } from './web-bridge.js';
+import { optionNames, refuseUnknownOptions } from '../../src/adapter-kit/index.js';
 
 export type { WebHandlerContext } from './web-bridge.js';
 /**
@@ -24,6 +25,7 @@ export interface FetchHandlerOptions {
  * background mode keeps its work alive after the answer. Uses Web Crypto where `node:crypto` is absent.
  */
 export function createFetchHandler(receiver: Receiver, options: FetchHandlerOptions = {}): FetchHandler {
+  refuseUnknownOptions(options, createFetchHandlerOptionNames, 'createFetchHandler');
   const core = internalsOf(receiver);
   refuseWithoutTls(core, 'a fetch handler');
   const requireWaitUntil = options.requireWaitUntil ?? isCloudflareWorkers();
@@ -48,3 +50,6 @@ const keepAliveFix = 'Pass the Worker context: `fetch: (request, env, ctx) => ha
 function isCloudflareWorkers(): boolean {
   return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
 }
+
+/** Every option createFetchHandler takes. */
+const createFetchHandlerOptionNames = optionNames<FetchHandlerOptions>()(['requireWaitUntil']);

@@ -10,6 +10,7 @@ export type { ReceiverInternals } from '../intake/receiver-types.js';
 export { assertKeptAlive } from './assert-kept-alive.js';
 export { logToConsole, surfaceSafely } from './surface-error.js';
 export { isPromise } from '../shared/maybe-promise.js';
+export { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 export type { PeerConnection, PeerTls } from '../intake/peer-connection.js';
 export { handleNodeRequest, peerOf, serveFetchApp, serveNodeRequest } from './node-bridge.js';
 export type { NodeRequest, NodeRequestInfo } from './node-bridge.js';

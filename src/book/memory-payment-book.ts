@@ -17,6 +17,7 @@ import type { PixEvent } from '../events/event-types.js';
 import type { HeldEvent, PaymentBook, RecordContext } from './payment-book.js';
 import type { Committed, Judged, PaymentBookBackend } from './joined-claim.js';
 import { defaultPolicy } from './payment-policy.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface MemoryPaymentBookOptions {
   /**
@@ -43,6 +44,7 @@ export interface MemoryPaymentBook extends PaymentBook {
  * finished (a promise chain per resource), so two deliveries for one charge never interleave.
  */
 export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): MemoryPaymentBook {
+  refuseUnknownOptions(options, memoryPaymentBookOptionNames, 'memoryPaymentBook');
   const max = checkInteger('max', options.max, 1, 100_000_000, 100_000);
   const maxTimeline = checkInteger('maxTimeline', options.maxTimeline, 1, 100_000, 100);
   const now = options.now ?? Date.now;
@@ -322,3 +324,6 @@ function memoryKey(kind: 'transaction' | 'transfer', id: string): string {
 const newHeldId = (): string => 'held_' + crypto.randomUUID();
 
 const committed = Object.freeze({});
+
+/** Every option memoryPaymentBook takes. */
+const memoryPaymentBookOptionNames = optionNames<MemoryPaymentBookOptions>()(['max', 'maxTimeline', 'now']);

@@ -7,6 +7,7 @@ import type { Logger } from '../shared/logger.js';
 import type { WatchFailure } from './watch-charge.js';
 import type { ReadBudget } from './read-budget.js';
 import type { ExpectedCharge } from '../index.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 /** What `createClient({ book })` needs of a payment book: `expect` (every pixhook payment book has it). */
 export interface ExpectingBook {
@@ -96,6 +97,7 @@ export function checkClientOptions(options: ClientOptions): void {
   if (options.minChargeAmountInCents !== undefined)
     checkInteger('minChargeAmountInCents', options.minChargeAmountInCents, 1, Number.MAX_SAFE_INTEGER);
   refuseRenamed(options, clientRetryRenames);
+  refuseUnknownOptions(options, clientOptionNames, 'createClient');
   watchRetryPolicy(options);
   if (options.renewBeforeMs !== undefined) checkDelayMs('renewBeforeMs', options.renewBeforeMs);
   if (options.requestTimeoutMs !== undefined) checkTimeoutMs('requestTimeoutMs', options.requestTimeoutMs);
@@ -120,3 +122,34 @@ const clientRetryRenames = {
 export function clientRetryPolicy(options: ClientOptions): RetryPolicy {
   return resolveRetry('retry', options.retry, { attempts: 4, backoff: { delayMs: 500, factor: 2, maxDelayMs: 60_000 } });
 }
+
+/**
+ * Every option createClient takes, and `webhookSecret`: `createClient({ ...emulator.credentials, baseUrl })`
+ * (the documented way to point a client at the emulator) spreads the receiver's secret too. It names no
+ * client option, so no typo of one hides behind it; the client has no use for it.
+ */
+const clientOptionNames = [
+  'webhookSecret',
+  ...optionNames<ClientOptions>()([
+    'apiKey',
+    'apiSecret',
+    'baseUrl',
+    'variant',
+    'minChargeAmountInCents',
+    'transferBody',
+    'retry',
+    'renewBeforeMs',
+    'requestTimeoutMs',
+    'fetch',
+    'now',
+    'sleep',
+    'watch',
+    'watchRetry',
+    'watchTimeoutMs',
+    'onError',
+    'logger',
+    'generateIdempotencyKey',
+    'readBudget',
+    'book',
+  ]),
+];

@@ -5,6 +5,7 @@ import type { ListingReconcilerMetrics, ListingRunResult, ReconcilerMetrics, Run
 import type { Logger } from '../shared/logger.js';
 import { checkObject, mustBe } from '../shared/option-checks.js';
 import type { ConsoleSandbox } from './console-sandbox.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 /** One kept body as a quarantine lists it (the shape of `redisQuarantine().list()`). */
 export interface QuarantineRow {
@@ -112,6 +113,7 @@ const methodsOf: Record<string, readonly string[]> = {
 
 /** Every option checked once, in the house format. */
 export function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleOptions {
+  refuseUnknownOptions(options, consoleOptionNames, 'createConsole');
   checkObject('options', options, 'an object ({ journal, book?, quarantine?, queue?, reconciler?, receiver?, token?, basePath? })');
   for (const [name, methods] of Object.entries(methodsOf)) {
     const value = (options as unknown as Record<string, unknown>)[name];
@@ -132,3 +134,18 @@ export function resolveConsoleOptions(options: ConsoleOptions): ResolvedConsoleO
     throw mustBe('basePath', 'a path like "/console" (no trailing slash; "" for the root)', basePath);
   return { ...options, basePath, token };
 }
+
+/** Every option createConsole takes. */
+const consoleOptionNames = optionNames<ConsoleOptions>()([
+  'journal',
+  'book',
+  'quarantine',
+  'queue',
+  'reconciler',
+  'receiver',
+  'token',
+  'basePath',
+  'sandbox',
+  'watchdog',
+  'logger',
+]);

@@ -6,6 +6,7 @@ import { guardLogger, type Logger } from '../shared/logger.js';
 import { checkInteger, checkObject, mustBe } from '../shared/option-checks.js';
 import { redactSecrets } from '../shared/redact-secrets.js';
 import { checkAlertUrl, postAlert } from './alert-post.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export type WatchdogAlertKind = 'silent' | 'signature_failures' | 'reconciler_recovered' | 'held_too_long' | 'dispute_deadline';
 
@@ -81,6 +82,7 @@ const kinds: WatchdogAlertKind[] = ['silent', 'signature_failures', 'reconciler_
  * recovered a payment (the webhook missed it); a held event waits too long; a dispute nears its deadline.
  */
 export function createWatchdog(options: WatchdogOptions): Watchdog {
+  refuseUnknownOptions(options, createWatchdogOptionNames, 'createWatchdog');
   checkObject('options', options, 'an object ({ journal, book?, reconciler?, onAlert? })');
   const { journal, book, reconciler, onAlert } = options;
   if (typeof journal !== 'object' || journal === null || typeof journal.list !== 'function')
@@ -210,3 +212,20 @@ export function createWatchdog(options: WatchdogOptions): Watchdog {
     close: () => clearInterval(timer),
   };
 }
+
+/** Every option createWatchdog takes. */
+const createWatchdogOptionNames = optionNames<WatchdogOptions>()([
+  'journal',
+  'book',
+  'reconciler',
+  'alertUrl',
+  'onAlert',
+  'logger',
+  'silentAfterMinutes',
+  'activeHours',
+  'maxSignatureFailuresPerMinute',
+  'heldLongerThanMinutes',
+  'disputeAlertAfterDays',
+  'intervalMs',
+  'now',
+]);

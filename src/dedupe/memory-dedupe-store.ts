@@ -1,4 +1,5 @@
 import type { ClaimResult, DedupeStore } from './dedupe-store.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 /** The memory store answers synchronously. */
 export interface MemoryDedupeStore extends DedupeStore {
@@ -36,6 +37,7 @@ type Entry = Claim | number;
  * about 1 µs per claim + complete), and a done key is one Map entry holding a number.
  */
 export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): MemoryDedupeStore {
+  refuseUnknownOptions(options, memoryDedupeStoreOptionNames, 'memoryDedupeStore');
   const max = Math.max(1, Math.floor(options.max ?? 100_000));
   // Monotonic (a wall-clock jump must not lapse a claim early: another run would take the event), in
   // whole ms from the process start, so expiries are small integers, stored without a heap number.
@@ -114,3 +116,6 @@ export function memoryDedupeStore(options: MemoryDedupeStoreOptions = {}): Memor
     },
   };
 }
+
+/** Every option memoryDedupeStore takes. */
+const memoryDedupeStoreOptionNames = optionNames<MemoryDedupeStoreOptions>()(['max']);

@@ -1,4 +1,5 @@
 import type { InvalidDelivery, QuarantineStore } from './quarantine-store.js';
+import { refuseUnknownOptions } from '../shared/known-options.js';
 
 /** One kept body, without its bytes. */
 export interface MemoryQuarantineRow {
@@ -22,6 +23,7 @@ export interface MemoryQuarantine extends QuarantineStore {
 
 /** A bounded quarantine in memory (default 1000 bodies, the one delivered longest ago dropped first), one copy per body. */
 export function memoryQuarantine(options: { max?: number } = {}): MemoryQuarantine {
+  refuseUnknownOptions(options, ['max'], 'memoryQuarantine');
   const max = Math.max(1, Math.floor(options.max ?? 1000));
   const kept = new Map<string, InvalidDelivery & MemoryQuarantineRow>();
   return {

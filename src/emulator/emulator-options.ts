@@ -14,6 +14,7 @@ import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/ret
 import type { DeliveryFault } from './delivery-faults.js';
 import { checkSignatureOption, type EmulatorSignature } from './delivery-signature.js';
 import type { DeliveryRecord, EmulatorDeliveryAttempt, RequestLogEntry } from './emulator-records.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 /** The endpoints that carry a documented rate limit. */
 export type RateLimitedRoute =
@@ -116,6 +117,7 @@ function randomToken(prefix: string): string {
 
 export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
   refuseRenamed(options, { backoffMs: '`retry: { backoff: { delayMs } }` (delivery attempts: `retry: { attempts }`, default 5)' });
+  refuseUnknownOptions(options, emulatorOptionNames, 'startEmulator');
   const variant = checkOneOf('variant', options.variant ?? 'a', ['a', 'b', 'short']);
   const base = variant === 'a' ? variantALimits : variantBLimits;
   return {
@@ -149,3 +151,25 @@ function checkRateLimits(limits: Record<RateLimitedRoute, number>): Record<RateL
   }
   return limits;
 }
+
+/** Every option startEmulator takes. */
+const emulatorOptionNames = optionNames<EmulatorOptions>()([
+  'profile',
+  'port',
+  'host',
+  'apiKey',
+  'apiSecret',
+  'webhookSecret',
+  'variant',
+  'signature',
+  'retry',
+  'deliveryFaults',
+  'deliveryTimeoutMs',
+  'transferStepMs',
+  'rateLimits',
+  'now',
+  'tokenTtlMs',
+  'onDelivery',
+  'onDeliveryAttempt',
+  'onRequest',
+]);

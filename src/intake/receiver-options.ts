@@ -4,6 +4,7 @@ import { processingOptionNames, type ProcessingOptions } from '../processing/pro
 import type { Logger } from '../shared/logger.js';
 import type { Telemetry } from '../shared/telemetry.js';
 import { checkSecrets, optionalNumber } from '../shared/option-checks.js';
+import { handOptionsOn, optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { verifyCheckedSecret, type SignatureResult, type VerifySignatureInput } from '../signature/verify-signature.js';
 import { verifyCheckedTimestamped } from '../signature/verify-timestamped-signature.js';
@@ -42,6 +43,20 @@ export type ReceiverOptions = IntakeOptions &
     | ({ processing: Processing } & { [K in (typeof processingOptionNames)[number]]?: undefined })
   );
 
+const receiverOptionNames = optionNames<ReceiverOptions>()([
+  'secret',
+  'signature',
+  'maxBodyBytes',
+  'retryAfterSeconds',
+  'onInvalid',
+  'quarantine',
+  'logger',
+  'telemetry',
+  'processing',
+  ...processingOptionNames,
+]);
+const signatureOptionNames = optionNames<SignatureOptions>()(['scheme', 'header', 'toleranceSeconds']);
+
 const maxBodyBytesLimit = 1024 * 1024 * 1024;
 
 export interface ResolvedIntakeOptions {
@@ -53,16 +68,21 @@ export interface ResolvedIntakeOptions {
   verify: (input: VerifySignatureInput) => SignatureResult | Promise<SignatureResult>;
 }
 
-export function resolveIntakeOptions(options: IntakeOptions): ResolvedIntakeOptions {
+export function resolveIntakeOptions(options: ReceiverOptions): ResolvedIntakeOptions {
+  refuseUnknownOptions(options, receiverOptionNames, 'createReceiver');
+  refuseUnknownOptions(options.signature, signatureOptionNames, 'createReceiver', 'signature.');
   // Checked once here: the verifier then skips the check on every delivery.
   const secrets = [...checkSecrets('secret', options.secret)];
-  return {
+  const resolved = {
     secrets,
     maxBodyBytes: optionalNumber('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, { min: 1, max: maxBodyBytesLimit, note: '(1 GiB)' }),
     // Retry-After carries whole seconds.
     retryAfterSeconds: optionalNumber('retryAfterSeconds', options.retryAfterSeconds, 5, { min: 1, max: 86_400, note: '(24 h)' }),
     ...resolveSignature(options.signature),
   };
+  // createReceiver hands these very options to createProcessing, whose names they were just checked against.
+  if (options.processing === undefined) handOptionsOn(options);
+  return resolved;
 }
 
 /** With a shared `processing`, the processing options belong to it: given to the receiver too, they would be ignored. */

@@ -4,6 +4,7 @@ import type { DeliveryJournal, JournalAttempt, JournalEntry, JournalQuery } from
 import { BodyCells } from './body-cells.js';
 import { JournalListeners } from './journal-listeners.js';
 import { copyAttempt, copyEntry, listLimit, matchesQuery } from './journal-query.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface MemoryJournalOptions {
   /** The newest `max` verified deliveries are kept; older ones are dropped. Default 1000. */
@@ -47,6 +48,7 @@ class Ring {
  * array, so the writer does not pay for a deep copy per delivery: do not change them after.
  */
 export function memoryJournal(options: MemoryJournalOptions = {}): MemoryJournal {
+  refuseUnknownOptions(options, memoryJournalOptionNames, 'memoryJournal');
   checkObject('options', options, 'an object ({ max })');
   const max = checkInteger('max', options.max, 1, 1_000_000, 1000);
   const maxUnverified = checkInteger('maxUnverified', options.maxUnverified, 1, 1_000_000, Math.max(1, Math.floor(max / 10)));
@@ -159,3 +161,6 @@ function run<T>(work: () => T): Promise<T> {
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
+
+/** Every option memoryJournal takes. */
+const memoryJournalOptionNames = optionNames<MemoryJournalOptions>()(['max', 'maxUnverified']);

@@ -1,6 +1,7 @@
 import { context, metrics, SpanKind, SpanStatusCode, trace, type Link, type Meter, type Span, type Tracer } from '@opentelemetry/api';
 import type { Telemetry, TelemetrySpan } from '../index.js';
 import { describeError } from '../shared/describe-error.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface OpenTelemetryOptions {
   /** Default: the global tracer provider's `pixhook` tracer. */
@@ -16,6 +17,7 @@ export interface OpenTelemetryOptions {
  * `pixhook.handler.runs`. Attributes follow the HTTP server and messaging semantic conventions.
  */
 export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
+  refuseUnknownOptions(options, openTelemetryOptionNames, 'openTelemetry');
   const tracer = options.tracer ?? trace.getTracer('pixhook');
   const meter = options.meter ?? metrics.getMeter('pixhook');
   const duration = meter.createHistogram('http.server.request.duration', {
@@ -66,3 +68,6 @@ function linkFrom(carrier: Record<string, string> | undefined): Link | undefined
   if (!match) return undefined;
   return { context: { traceId: match[1]!, spanId: match[2]!, traceFlags: Number.parseInt(match[3]!, 16), isRemote: true } };
 }
+
+/** Every option openTelemetry takes. */
+const openTelemetryOptionNames = optionNames<OpenTelemetryOptions>()(['tracer', 'meter']);

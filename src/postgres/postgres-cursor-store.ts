@@ -1,6 +1,7 @@
 import type { CursorStore } from '../reconcile/cursor-store.js';
 import { checkIdentifier } from '../shared/option-checks.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface PostgresCursorStoreOptions {
   /** A `pg` Pool (or any handle `postgresWatchStore` takes). */
@@ -18,6 +19,7 @@ export interface PostgresCursorStore extends CursorStore {
 
 /** The listing reconciler's cursor in Postgres: one row per cursor name. */
 export function postgresCursorStore(options: PostgresCursorStoreOptions): PostgresCursorStore {
+  refuseUnknownOptions(options, postgresCursorStoreOptionNames, 'postgresCursorStore');
   const prefix = options.prefix ?? 'pixhook';
   checkIdentifier('prefix', prefix, 41);
   const db = toSqlDatabase(options.db);
@@ -47,3 +49,6 @@ export function postgresCursorStore(options: PostgresCursorStoreOptions): Postgr
     },
   };
 }
+
+/** Every option postgresCursorStore takes. */
+const postgresCursorStoreOptionNames = optionNames<PostgresCursorStoreOptions>()(['db', 'prefix']);

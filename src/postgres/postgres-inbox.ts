@@ -20,6 +20,7 @@ import {
   type TransactionalOptions,
   type TransactionalSettings,
 } from './transactional.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface PostgresInboxOptions extends InboxTableOptions {
   /** A `pg` Pool (the reference), a connected `pg` Client, or a `SqlDatabase` (`fromPostgresJs`, `fromKysely`, `fromDrizzle`). */
@@ -89,6 +90,7 @@ export function inboxLink(inbox: PostgresInbox): InboxLink | undefined {
 }
 
 export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
+  refuseUnknownOptions(options, postgresInboxOptionNames, 'postgresInbox');
   if (options?.pool === undefined || options.pool === null) {
     throw mustBe('pool', 'a pg Pool (e.g. new pg.Pool({ connectionString })), a connected pg Client or a SqlDatabase', options?.pool);
   }
@@ -169,3 +171,14 @@ function withSharedTransactions(store: PostgresDedupeStore, shared: SharedTransa
   shareMarker(wrapped, store);
   return wrapped;
 }
+
+/** Every option postgresInbox takes. */
+const postgresInboxOptionNames = optionNames<PostgresInboxOptions>()([
+  'pool',
+  'dedupeKey',
+  'dedupeTtlMs',
+  'isolation',
+  'retry',
+  'table',
+  'schema',
+]);

@@ -5,6 +5,7 @@ import { guardLogger } from '../shared/logger.js';
 import { checkIdentifier, checkInteger, checkObject, checkTimeoutMs, mustBe } from '../shared/option-checks.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import type { SqlRow } from './sql-database.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface PostgresJournalOptions {
   /** A `pg` Pool or Client, or any `SqlDatabase` (`fromPostgresJs`, `fromKysely`, `fromDrizzle`). */
@@ -43,6 +44,7 @@ const pageSize = 200;
  * hears every instance's writes.
  */
 export function postgresJournal(options: PostgresJournalOptions): PostgresJournal {
+  refuseUnknownOptions(options, postgresJournalOptionNames, 'postgresJournal');
   checkObject('options', options, 'an object ({ db, max?, table? })');
   const max = checkInteger('max', options.max, 1, 10_000_000, 10_000);
   const maxUnverified = checkInteger('maxUnverified', options.maxUnverified, 1, 10_000_000, Math.max(1, Math.floor(max / 10)));
@@ -193,3 +195,15 @@ export function postgresJournal(options: PostgresJournalOptions): PostgresJourna
     subscribe: (listener) => feed.subscribe(listener),
   };
 }
+
+/** Every option postgresJournal takes. */
+const postgresJournalOptionNames = optionNames<PostgresJournalOptions>()([
+  'db',
+  'max',
+  'maxUnverified',
+  'table',
+  'schema',
+  'pollMs',
+  'onError',
+  'logger',
+]);

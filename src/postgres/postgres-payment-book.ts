@@ -40,6 +40,8 @@ import { markerOf } from './session-lock-store.js';
 import { inboxLink, type PostgresInbox } from './postgres-inbox.js';
 import type { DeferredStatement } from './shared-transactions.js';
 import type { SqlExecutor, SqlRow } from './sql-database.js';
+import { refuseUnknownOptions } from '../shared/known-options.js';
+import { postgresPaymentBookOptionNames } from './option-names.js';
 
 export interface PostgresPaymentBookOptions extends BookTableOptions {
   /** A `pg` Pool (the reference), a connected `pg` Client, or a `SqlDatabase` (`fromPostgresJs`, `fromKysely`, `fromDrizzle`). */
@@ -71,6 +73,7 @@ export interface PostgresPaymentBook extends PaymentBook {
  * `paid` and `refunded` of one charge at once take turns. The decision is the pure step every book shares.
  */
 export function postgresPaymentBook(options: PostgresPaymentBookOptions): PostgresPaymentBook {
+  refuseUnknownOptions(options, postgresPaymentBookOptionNames, 'postgresPaymentBook');
   if (options?.db === undefined || options.db === null) {
     throw new PixhookConfigError('pixhook: `db` must be a pg Pool, a connected pg Client or a SqlDatabase.');
   }

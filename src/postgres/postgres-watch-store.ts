@@ -1,6 +1,7 @@
 import { checkIdentifier } from '../shared/option-checks.js';
 import type { WatchEntry, WatchStats, WatchStore } from '../reconcile/watch-store.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface PostgresWatchStoreOptions {
   pool: PostgresHandle;
@@ -23,6 +24,7 @@ export interface PostgresWatchStore extends WatchStore {
  * once), and the query budget is one sliding window, taken under an advisory transaction lock.
  */
 export function postgresWatchStore(options: PostgresWatchStoreOptions): PostgresWatchStore {
+  refuseUnknownOptions(options, postgresWatchStoreOptionNames, 'postgresWatchStore');
   const prefix = options.prefix ?? 'pixhook';
   checkIdentifier('prefix', prefix, 41);
   const db = toSqlDatabase(options.pool);
@@ -109,3 +111,6 @@ export function postgresWatchStore(options: PostgresWatchStoreOptions): Postgres
     },
   };
 }
+
+/** Every option postgresWatchStore takes. */
+const postgresWatchStoreOptionNames = optionNames<PostgresWatchStoreOptions>()(['pool', 'prefix', 'now']);

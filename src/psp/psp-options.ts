@@ -1,7 +1,8 @@
 import type { QuarantineStore } from '../dedupe/quarantine-store.js';
 import type { InvalidHandler } from '../intake/receiver-options.js';
 import type { Processing } from '../processing/create-processing.js';
-import type { ProcessingOptions } from '../processing/processing-options.js';
+import { allProcessingOptionNames, type ProcessingOptions } from '../processing/processing-options.js';
+import { handOptionsOn, optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 import type { Logger } from '../shared/logger.js';
 import { optionalNumber } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
@@ -33,6 +34,14 @@ export type PspReceiverOptions = PspSourceOptions &
   PspIntakeOptions &
   ((ProcessingOptions & { processing?: undefined }) | ({ processing: Processing } & { [K in keyof ProcessingOptions]?: undefined }));
 
+/** What every PSP receiver takes besides its PSP's own options (`sourceRegistry[psp].options`). */
+const pspCommonOptionNames = [
+  'psp',
+  'processing',
+  ...optionNames<PspIntakeOptions>()(['maxBodyBytes', 'retryAfterSeconds', 'fetchTimeoutMs', 'onInvalid', 'quarantine', 'logger']),
+  ...allProcessingOptionNames,
+];
+
 interface ResolvedPspIntake {
   maxBodyBytes: number;
   retryAfterSeconds: number;
@@ -58,9 +67,10 @@ export function resolvePspIntake(options: PspReceiverOptions): ResolvedPspIntake
         `pixhook: \`${name}\` does not apply to createPspReceiver: psp "${psp}" authenticates as its PSP documents.`,
       );
   }
+  refuseUnknownOptions(options, [...own, ...pspCommonOptionNames], 'createPspReceiver');
   if (options.onInvalid !== undefined && typeof options.onInvalid !== 'function')
     throw new PixhookConfigError('pixhook: `onInvalid` must be a function.');
-  return {
+  const resolved = {
     maxBodyBytes: optionalNumber('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, { min: 1, max: 1024 * 1024 * 1024, note: '(1 GiB)' }),
     retryAfterSeconds: optionalNumber('retryAfterSeconds', options.retryAfterSeconds, 5, { min: 1, max: 86_400, note: '(24 h)' }),
     fetchTimeoutMs: optionalNumber('fetchTimeoutMs', options.fetchTimeoutMs, 8_000, {
@@ -69,4 +79,7 @@ export function resolvePspIntake(options: PspReceiverOptions): ResolvedPspIntake
       note: '(15 s, under Mercado Pago’s 22 s)',
     }),
   };
+  // createPspReceiver hands these very options to createProcessing, whose names they were just checked against.
+  if (options.processing === undefined) handOptionsOn(options);
+  return resolved;
 }

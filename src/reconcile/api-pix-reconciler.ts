@@ -2,6 +2,7 @@ import { checkFunction } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { createListingReconciler, type ListingReconciler } from './create-listing-reconciler.js';
 import type { ListingClient, ListingReconcilerOptions } from './listing-reconciler-options.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 /**
  * `createReconciler({ apiPix: client, processing })`: the listing reconciler of a PSP on the standard API Pix
@@ -57,6 +58,7 @@ export function isApiPixReconciler(options: object): options is ApiPixReconciler
 
 /** The listing reconciler for `createReconciler({ apiPix, … })`. */
 export function apiPixReconciler(options: ApiPixReconcilerOptions): ListingReconciler {
+  refuseUnknownOptions(options, apiPixReconcilerOptionNames, 'createReconciler');
   const { apiPix, ...rest } = options;
   checkFunction(
     'apiPix.listPix',
@@ -65,3 +67,24 @@ export function apiPixReconciler(options: ApiPixReconcilerOptions): ListingRecon
   );
   return createListingReconciler({ ...rest, client: apiPix });
 }
+
+/** Every option createReconciler takes. */
+const apiPixReconcilerOptionNames = optionNames<ApiPixReconcilerOptions>()([
+  'processing',
+  'name',
+  'keys',
+  'client',
+  'from',
+  'logger',
+  'onError',
+  'now',
+  'pageSize',
+  'apiPix',
+  'onRecovered',
+  'everyMs',
+  'cursorStore',
+  'overlapMs',
+  'windowMs',
+  'settleMs',
+  'maxWindowsPerRun',
+]);

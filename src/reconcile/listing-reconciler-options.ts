@@ -5,6 +5,7 @@ import type { CursorStore } from './cursor-store.js';
 import { memoryCursorStore } from './memory-cursor-store.js';
 import { resolveKeys } from '../sources/api-pix/receiving-keys.js';
 import type { ReconcilerProcessing } from './reconciler-options.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 /** One Pix as the listing gives it (an `ApiPixReceived` of `pixhook/api-pix` fits). */
 export interface ListedPix {
@@ -90,6 +91,7 @@ interface ResolvedListingOptions {
 }
 
 export function resolveListingOptions(options: ListingReconcilerOptions): ResolvedListingOptions {
+  refuseUnknownOptions(options, listingOptionNames, 'createListingReconciler');
   checkFunction('client.listPix', options?.client?.listPix, 'a function (`client` is createApiPixClient(...))');
   checkFunction('processing.accept', options.processing?.accept, 'a function (`processing` is what createProcessing() returns)');
   const store = options.cursorStore;
@@ -140,3 +142,23 @@ export function resolveListingOptions(options: ListingReconcilerOptions): Resolv
     now: options.now === undefined ? Date.now : checkFunction<() => number>('now', options.now),
   };
 }
+
+/** Every option createListingReconciler takes. */
+const listingOptionNames = optionNames<ListingReconcilerOptions>()([
+  'client',
+  'processing',
+  'cursorStore',
+  'name',
+  'from',
+  'overlapMs',
+  'windowMs',
+  'settleMs',
+  'pageSize',
+  'maxWindowsPerRun',
+  'everyMs',
+  'keys',
+  'onRecovered',
+  'onError',
+  'logger',
+  'now',
+]);

@@ -1,4 +1,5 @@
 import type { WatchEntry, WatchStats, WatchStore } from './watch-store.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface MemoryWatchStoreOptions {
   /** Epoch milliseconds. Default `Date.now`. */
@@ -7,6 +8,7 @@ export interface MemoryWatchStoreOptions {
 
 /** The watch list in this process: for one reconciler (a restart forgets it: use Redis to keep it). */
 export function memoryWatchStore(options: MemoryWatchStoreOptions = {}): WatchStore {
+  refuseUnknownOptions(options, memoryWatchStoreOptionNames, 'memoryWatchStore');
   const now = options.now ?? Date.now;
   const entries = new Map<string, WatchEntry>();
   const leases = new Map<string, { owner: string; until: number }>();
@@ -60,3 +62,6 @@ export function memoryWatchStore(options: MemoryWatchStoreOptions = {}): WatchSt
     },
   };
 }
+
+/** Every option memoryWatchStore takes. */
+const memoryWatchStoreOptionNames = optionNames<MemoryWatchStoreOptions>()(['now']);

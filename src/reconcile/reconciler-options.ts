@@ -16,6 +16,7 @@ import {
   refuseRenamed,
 } from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 /** What the reconciler needs of `pixhook/client` (a `PixClient` fits). */
 export interface ReconcilerClient {
@@ -120,6 +121,7 @@ export function resolveReconcilerOptions(options: ReconcilerOptions): ResolvedRe
   checkFunction('client.getTransaction', options.client?.getTransaction, 'a function (`client` is a pixhook/client PixClient)');
   checkFunction('processing.accept', options.processing?.accept, 'a function (`processing` is what createProcessing() returns)');
   refuseRenamed(options, { backoffMs: '`retry: { backoff: [ms, …] }` (the check schedule)' });
+  refuseUnknownOptions(options, reconcilerOptionNames, 'createReconciler');
   const retry = checkSchedule(options.retry);
   const now = options.now ?? Date.now;
   const maxAgeMs = checkTtlMs('maxAgeMs', options.maxAgeMs, 48 * 3_600_000);
@@ -173,3 +175,27 @@ function checkSchedule(value: RetryOptions | undefined): RetryPolicy {
 
 // The exponential form's defaults: 5 min doubling up to hourly, like the default schedule.
 const scheduleDefaults = { attempts: 100, backoff: { delayMs: 5 * 60_000, factor: 2, maxDelayMs: 60 * 60_000 } };
+
+/** Every option createReconciler takes. */
+const reconcilerOptionNames = optionNames<ReconcilerOptions>()([
+  'client',
+  'apiPix',
+  'processing',
+  'watchStore',
+  'listPending',
+  'minAgeMs',
+  'maxAgeMs',
+  'everyMs',
+  'batch',
+  'concurrency',
+  'retry',
+  'queryLimitPerMinute',
+  'querySharePerMinute',
+  'leaseMs',
+  'eventFor',
+  'variant',
+  'onError',
+  'onRecovered',
+  'logger',
+  'now',
+]);

@@ -15,6 +15,8 @@ import {
   type OpenedConnection,
   type RedisConnection,
 } from './redis-connection.js';
+import { refuseUnknownOptions } from '../shared/known-options.js';
+import { createDurableQueueOptionNames } from './option-names.js';
 
 /** The BullMQ queue of pixhook's jobs. */
 export type EventJobQueue = Queue<QueuedEvent, void, string, QueuedEvent, void, string>;
@@ -74,6 +76,7 @@ export interface DurableQueue extends EventQueue {
  * add gets a job id of its own, so it knows which it was: its id back (queued) or the first job's (duplicate).
  */
 export async function createDurableQueue(options: DurableQueueOptions): Promise<DurableQueue> {
+  refuseUnknownOptions(options, createDurableQueueOptionNames, 'createDurableQueue');
   const { Queue: BullQueue } = await import('bullmq');
   const logger = guardLogger(options.logger);
   const { queueName, prefix } = checkQueueNaming(options.queueName, options.prefix);

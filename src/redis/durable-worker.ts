@@ -5,6 +5,8 @@ import { guardLogger } from '../shared/logger.js';
 import { checkInteger, checkTimeoutMs, describeGiven, refuseRenamed } from '../shared/option-checks.js';
 import { resolveRetry, type RetryOptions } from '../shared/retry-options.js';
 import { backoffType, checkQueueNaming, openBounded, quietRepeats } from './durable-queue.js';
+import { refuseUnknownOptions } from '../shared/known-options.js';
+import { startWorkerOptionNames } from './option-names.js';
 import { checkConnectTimeoutMs, openConnection, type RedisConnection } from './redis-connection.js';
 
 export interface StartWorkerOptions {
@@ -60,6 +62,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<DurableW
   const logger = guardLogger(options.logger);
   const { queueName, prefix } = checkQueueNaming(options.queueName, options.prefix);
   refuseRenamed(options, { attempts: '`retry: { attempts }`', backoff: '`retry: { backoff: { delayMs, factor, maxDelayMs } }`' });
+  refuseUnknownOptions(options, startWorkerOptionNames, 'startWorker');
   const retry = resolveRetry('retry', options.retry, workerRetryDefaults);
   const attempts = retry.attempts;
   const concurrency = checkInteger('concurrency', options.concurrency, 1, 1_000, 10);

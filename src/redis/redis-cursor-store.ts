@@ -1,6 +1,7 @@
 import type { CursorStore } from '../reconcile/cursor-store.js';
 import { defineScript, scriptRunner, type RedisClientLike } from './redis-client.js';
 import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface RedisCursorStoreOptions extends RedisPersistenceOptions {
   client: RedisClientLike;
@@ -18,6 +19,7 @@ const setScript = defineScript(`redis.call('SET', KEYS[1], ARGV[1]) return 1`);
 
 /** The listing reconciler's cursor on Redis: it survives a restart of the process. */
 export function redisCursorStore(options: RedisCursorStoreOptions): RedisCursorStore {
+  refuseUnknownOptions(options, redisCursorStoreOptionNames, 'redisCursorStore');
   const redis = scriptRunner(options.client);
   const prefix = options.prefix ?? 'pixhook:{reconcile}:';
   const persistence = persistenceGate(options.client, options);
@@ -37,3 +39,6 @@ export function redisCursorStore(options: RedisCursorStoreOptions): RedisCursorS
     },
   };
 }
+
+/** Every option redisCursorStore takes. */
+const redisCursorStoreOptionNames = optionNames<RedisCursorStoreOptions>()(['client', 'prefix', 'requirePersistence', 'logger']);

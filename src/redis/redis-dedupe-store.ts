@@ -7,6 +7,7 @@ import { scriptRunner, type RedisClientLike } from './redis-client.js';
 import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
 import { redisQuarantine } from './redis-quarantine.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export { RedisUnavailableError };
 
@@ -66,6 +67,7 @@ export function dedupeSiteOf(store: DedupeStore): DedupeSite | undefined {
  * that run's own claim.
  */
 export function redisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeStore {
+  refuseUnknownOptions(options, redisDedupeStoreOptionNames, 'redisDedupeStore');
   const redis = scriptRunner(options.client);
   const prefix = options.prefix ?? 'pixhook:dedupe:';
   const claimTimeoutMs = options.claimTimeoutMs ?? 1_500;
@@ -146,3 +148,14 @@ function asClaimResult(value: unknown): ClaimResult {
   if (text === 'claimed' || text === 'in_flight' || text === 'done') return text;
   throw new RedisUnavailableError(`unexpected answer from the redis claim script: ${String(text)}`);
 }
+
+/** Every option redisDedupeStore takes. */
+const redisDedupeStoreOptionNames = optionNames<RedisDedupeStoreOptions>()([
+  'client',
+  'prefix',
+  'claimTimeoutMs',
+  'completeRetryForMs',
+  'quarantine',
+  'requirePersistence',
+  'logger',
+]);

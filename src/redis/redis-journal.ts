@@ -7,6 +7,7 @@ import { journalAddScript, journalAttemptScript, journalChangesScript, journalGe
 import { checkClusterPrefix, scriptRunner, type RedisClientLike } from './redis-client.js';
 import { replyArray, replyText } from './redis-replies.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface RedisJournalOptions {
   /** An ioredis `Redis`/`Cluster` or a node-redis client, already configured; pixhook never closes it. */
@@ -39,6 +40,7 @@ const pageSize = 200;
  * process hears every instance's writes.
  */
 export function redisJournal(options: RedisJournalOptions): DeliveryJournal {
+  refuseUnknownOptions(options, redisJournalOptionNames, 'redisJournal');
   checkObject('options', options, 'an object ({ client, max?, prefix? })');
   const max = checkInteger('max', options.max, 1, 10_000_000, 10_000);
   const maxUnverified = checkInteger('maxUnverified', options.maxUnverified, 1, 10_000_000, Math.max(1, Math.floor(max / 10)));
@@ -124,3 +126,14 @@ export function redisJournal(options: RedisJournalOptions): DeliveryJournal {
     subscribe: (listener) => feed.subscribe(listener),
   };
 }
+
+/** Every option redisJournal takes. */
+const redisJournalOptionNames = optionNames<RedisJournalOptions>()([
+  'client',
+  'max',
+  'maxUnverified',
+  'prefix',
+  'pollMs',
+  'onError',
+  'logger',
+]);

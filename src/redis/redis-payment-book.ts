@@ -45,6 +45,8 @@ import { persistenceGate, type RedisPersistenceOptions } from './redis-persisten
 import { replyArray, replyText } from './redis-replies.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
 import { parseResource, parseStoredHeld } from './stored-book.js';
+import { refuseUnknownOptions } from '../shared/known-options.js';
+import { redisPaymentBookOptionNames } from './option-names.js';
 
 export interface RedisPaymentBookOptions extends RedisPersistenceOptions {
   /** An ioredis `Redis` or `Cluster`, or a node-redis client; pixhook never closes it. */
@@ -81,6 +83,7 @@ const maxRounds = 50;
  * hash tag), the dedupe claim and the book's decision run in one script: one round trip.
  */
 export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPaymentBook {
+  refuseUnknownOptions(options, redisPaymentBookOptionNames, 'redisPaymentBook');
   if (typeof options !== 'object' || options === null)
     throw new PixhookConfigError('pixhook: `redisPaymentBook` takes an options object { client }.');
   const redis = scriptRunner(options.client);

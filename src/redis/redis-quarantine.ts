@@ -6,6 +6,7 @@ import { checkClusterPrefix, scriptRunner, type RedisClientLike } from './redis-
 import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
 import { replyText, replyArray } from './redis-replies.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface RedisQuarantineOptions extends RedisPersistenceOptions {
   /** An ioredis `Redis`/`Cluster` or a node-redis client, already configured; pixhook never closes it. */
@@ -78,6 +79,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * one copy per body (sha256 of the bytes), the bytes in base64 (lossless), bounded and with a TTL.
  */
 export function redisQuarantine(options: RedisQuarantineOptions): RedisQuarantine {
+  refuseUnknownOptions(options, redisQuarantineOptionNames, 'redisQuarantine');
   // The options first: a refused one must not leave a persistence check running on the client.
   const ttlMs = checkTtlMs('ttlMs', options.ttlMs, 7 * 24 * 60 * 60 * 1000);
   const maxEntries = optionalNumber('maxEntries', options.maxEntries, 10_000, { min: 1, max: Number.MAX_SAFE_INTEGER });
@@ -175,3 +177,13 @@ function parseMeta(value: unknown): StoredMeta {
 }
 
 // node-redis may hand back Buffers when configured for them; ioredis gives strings.
+
+/** Every option redisQuarantine takes. */
+const redisQuarantineOptionNames = optionNames<RedisQuarantineOptions>()([
+  'client',
+  'prefix',
+  'ttlMs',
+  'maxEntries',
+  'requirePersistence',
+  'logger',
+]);

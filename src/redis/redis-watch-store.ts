@@ -2,6 +2,7 @@ import { checkClusterPrefix, defineScript, scriptRunner, type RedisClientLike, t
 import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
 import type { WatchEntry, WatchStats, WatchStore } from '../reconcile/watch-store.js';
 import { replyText, replyArray } from './redis-replies.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 /** The Redis clients this store drives: an ioredis `Redis` or `Cluster`, or a node-redis client. */
 export type RedisEvalClient = RedisClientLike;
@@ -88,6 +89,7 @@ return { redis.call('ZCARD', KEYS[1]), oldest[2] or '' }`);
  * Redis ≥ 5 serves it.
  */
 export function redisWatchStore(options: RedisWatchStoreOptions): RedisWatchStore {
+  refuseUnknownOptions(options, redisWatchStoreOptionNames, 'redisWatchStore');
   const redis = scriptRunner(options.client);
   const prefix = options.prefix ?? 'pixhook:{reconcile}:';
   checkClusterPrefix(options.client, prefix, 'watch store', 'shop:{reconcile}:');
@@ -145,3 +147,6 @@ export function redisWatchStore(options: RedisWatchStoreOptions): RedisWatchStor
 }
 
 // node-redis may hand back Buffers when configured for them; ioredis gives strings and numbers.
+
+/** Every option redisWatchStore takes. */
+const redisWatchStoreOptionNames = optionNames<RedisWatchStoreOptions>()(['client', 'prefix', 'now', 'requirePersistence', 'logger']);

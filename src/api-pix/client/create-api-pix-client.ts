@@ -45,6 +45,7 @@ import { decimalFromCents } from './decimal-amount.js';
 import { createMtlsTransport } from './mtls-transport.js';
 import { readPem } from './pem-source.js';
 import { z as zod } from 'zod';
+import { optionNames, refuseUnknownOptions } from '../../shared/known-options.js';
 
 export interface ApiPixCallOptions {
   signal?: AbortSignal;
@@ -137,6 +138,7 @@ function expiryOf(charge: ApiPixCharge, now: number): string | undefined {
 
 /** A client of a PSP's standard API Pix (Banco Central's `bacen/pix-api`), over mTLS with OAuth2 client credentials. */
 export function createApiPixClient(options: ApiPixClientOptions): ApiPixClient {
+  refuseUnknownOptions(options, createApiPixClientOptionNames, 'createApiPixClient');
   if (typeof options !== 'object' || options === null)
     throw new PixhookConfigError(`pixhook: \`options\` of createApiPixClient must be an object, got ${describeGiven(options)}`);
   const baseUrl = checkHttpsUrl('baseUrl', requireText('baseUrl', options.baseUrl));
@@ -364,3 +366,24 @@ export function createApiPixClient(options: ApiPixClientOptions): ApiPixClient {
     close: () => transport.close(),
   };
 }
+
+/** Every option createApiPixClient takes. */
+const createApiPixClientOptionNames = optionNames<ApiPixClientOptions>()([
+  'baseUrl',
+  'tokenUrl',
+  'clientId',
+  'clientSecret',
+  'cert',
+  'key',
+  'ca',
+  'pixKey',
+  'scope',
+  'retry',
+  'renewBeforeMs',
+  'requestTimeoutMs',
+  'readBudget',
+  'book',
+  'logger',
+  'now',
+  'sleep',
+]);

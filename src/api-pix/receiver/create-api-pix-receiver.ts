@@ -8,7 +8,8 @@ import { logAnswer, logFields } from '../../intake/log-fields.js';
 import { deliveryProcessingOf } from '../../processing/delivery-context.js';
 import { createAnswerMetrics } from '../../metrics/receiver-metrics.js';
 import { createProcessing, type Processing } from '../../processing/create-processing.js';
-import type { ProcessingOptions } from '../../processing/processing-options.js';
+import { allProcessingOptionNames, type ProcessingOptions } from '../../processing/processing-options.js';
+import { handOptionsOn, optionNames, refuseUnknownOptions } from '../../shared/known-options.js';
 import { guardLogger, silentLogger, type Logger } from '../../shared/logger.js';
 import { optionalNumber } from '../../shared/option-checks.js';
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
@@ -43,6 +44,12 @@ interface ApiPixIntakeOptions {
 export type ApiPixReceiverOptions = ApiPixIntakeOptions &
   ((ProcessingOptions & { processing?: undefined }) | ({ processing: Processing } & { [K in keyof ProcessingOptions]?: undefined }));
 
+const apiPixReceiverOptionNames = [
+  'processing',
+  ...optionNames<ApiPixIntakeOptions>()(['auth', 'keys', 'maxBodyBytes', 'retryAfterSeconds', 'onInvalid', 'quarantine', 'logger']),
+  ...allProcessingOptionNames.filter((name) => name !== 'telemetry'),
+];
+
 const notHere = ['secret', 'signature', 'telemetry'] as const;
 
 /** Who-is-calling refusals (401 / 403): the ones an operator must see once, not per call. */
@@ -64,6 +71,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
         `pixhook: \`${name}\` does not apply to createApiPixReceiver: the standard API Pix is not signed; set \`auth\` (mtls, proxy or urlSecret).`,
       );
   }
+  refuseUnknownOptions(options, apiPixReceiverOptionNames, 'createApiPixReceiver');
   const auth = resolveAuth(options.auth);
   const keys = resolveKeys(options.keys);
   const maxBodyBytes = optionalNumber('maxBodyBytes', options.maxBodyBytes, 1024 * 1024, {
@@ -75,6 +83,7 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
   if (options.onInvalid !== undefined && typeof options.onInvalid !== 'function')
     throw new PixhookConfigError('pixhook: `onInvalid` must be a function.');
   if (options.processing) refuseIgnoredWithProcessing(options);
+  else handOptionsOn(options);
   const processing = options.processing ?? createProcessing(options as ProcessingOptions);
   const log: Logger = guardLogger(options.logger);
   const warnRefusal = createRefusalWarnings(options.logger);

@@ -2,6 +2,7 @@ import { checkDelayMs, checkInteger, checkTimeoutMs, describeGiven } from '../..
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../../shared/retry-options.js';
 import type { DeliveryFault } from '../delivery-faults.js';
+import { optionNames, refuseUnknownOptions } from '../../shared/known-options.js';
 
 export interface ApiPixEmulatorOptions {
   profile: 'api-pix';
@@ -60,27 +61,6 @@ interface ResolvedApiPixEmulatorOptions {
   now: () => number;
 }
 
-const known = new Set([
-  'profile',
-  'port',
-  'host',
-  'certificatesDir',
-  'hosts',
-  'clientId',
-  'clientSecret',
-  'pixKey',
-  'tokenTtlMs',
-  'retry',
-  'deliveryTimeoutMs',
-  'groupWindowMs',
-  'maxGroup',
-  'disableWebhookAfterFailures',
-  'refundSettleMs',
-  'deliveryFaults',
-  'now',
-  'onRequest',
-]);
-
 const text = (name: string, value: unknown, fallback: string): string => {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || value === '')
@@ -89,9 +69,7 @@ const text = (name: string, value: unknown, fallback: string): string => {
 };
 
 export function resolveApiPixEmulatorOptions(options: ApiPixEmulatorOptions): ResolvedApiPixEmulatorOptions {
-  for (const name of Object.keys(options)) {
-    if (!known.has(name)) throw new PixhookConfigError(`pixhook: \`${name}\` is not an option of the api-pix emulator profile`);
-  }
+  refuseUnknownOptions(options, apiPixEmulatorOptionNames, 'startEmulator');
   const random = () => globalThis.crypto.randomUUID().replace(/-/g, '');
   if (options.hosts !== undefined && (!Array.isArray(options.hosts) || options.hosts.some((h) => typeof h !== 'string' || h === ''))) {
     throw new PixhookConfigError(`pixhook: \`hosts\` must be an array of host names or addresses, got ${describeGiven(options.hosts)}`);
@@ -119,3 +97,25 @@ export function resolveApiPixEmulatorOptions(options: ApiPixEmulatorOptions): Re
     now: options.now ?? Date.now,
   };
 }
+
+/** Every option startEmulator takes. */
+const apiPixEmulatorOptionNames = optionNames<ApiPixEmulatorOptions>()([
+  'profile',
+  'port',
+  'host',
+  'certificatesDir',
+  'hosts',
+  'clientId',
+  'clientSecret',
+  'pixKey',
+  'tokenTtlMs',
+  'retry',
+  'deliveryTimeoutMs',
+  'groupWindowMs',
+  'maxGroup',
+  'disableWebhookAfterFailures',
+  'refundSettleMs',
+  'deliveryFaults',
+  'now',
+  'onRequest',
+]);

@@ -1,6 +1,7 @@
 import { checkNumber, mustBe } from '../../shared/option-checks.js';
 import type { DeliveryFault } from '../delivery-faults.js';
 import type { PspProfileName } from './psp-profile.js';
+import { optionNames, refuseUnknownOptions } from '../../shared/known-options.js';
 
 export interface PspEmulatorOptions {
   /** The PSP to play. */
@@ -38,6 +39,7 @@ interface ResolvedPspEmulatorOptions {
 }
 
 export function resolvePspEmulatorOptions(options: PspEmulatorOptions): ResolvedPspEmulatorOptions {
+  refuseUnknownOptions(options, pspEmulatorOptionNames, 'startEmulator');
   const webhookUrl = options.webhookUrl;
   if (webhookUrl !== undefined && !(URL.canParse(webhookUrl) && /^https?:$/.test(new URL(webhookUrl).protocol)))
     throw mustBe('webhookUrl', 'an http(s) URL', webhookUrl);
@@ -55,3 +57,16 @@ export function resolvePspEmulatorOptions(options: PspEmulatorOptions): Resolved
     now: options.now ?? Date.now,
   };
 }
+
+/** Every option startEmulator takes. */
+const pspEmulatorOptionNames = optionNames<PspEmulatorOptions>()([
+  'profile',
+  'port',
+  'host',
+  'webhookUrl',
+  'timeFactor',
+  'deliveryTimeoutMs',
+  'deliveryFaults',
+  'credentials',
+  'now',
+]);

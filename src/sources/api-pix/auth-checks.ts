@@ -3,6 +3,7 @@ import { describeGiven } from '../../shared/option-checks.js';
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
 import type { HeaderSource } from '../../shared/read-header.js';
 import type { MaybePromise } from '../../shared/maybe-promise.js';
+import { refuseUnknownOptions } from '../../shared/known-options.js';
 
 export type AuthFailure =
   'client_certificate_required' | 'client_certificate_rejected' | 'url_secret_mismatch' | 'proxy_secret_mismatch' | 'address_not_allowed';
@@ -30,10 +31,7 @@ export interface ResolvedAuth {
 }
 
 export function refuseUnknown(mode: string, options: Record<string, unknown>, known: readonly string[]): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key) && options[key] !== undefined)
-      throw new PixhookConfigError(`pixhook: \`auth.${mode}.${key}\` is not an option (known: ${known.join(', ')}).`);
-  }
+  refuseUnknownOptions(options, known, 'createApiPixReceiver', `auth.${mode}.`);
 }
 
 /** An optional non-empty list of non-empty strings. */

@@ -9,6 +9,7 @@ import { baseUrl, fetchRecord } from '../shared/fetch-record.js';
 import { prepareHttpGet } from '../shared/http-get.js';
 import { configFail, optionalText, requiredText } from '../shared/options.js';
 import { asaasEvent, isAsaasPaymentEvent, readAsaasBody } from './read.js';
+import { isPresent } from '../shared/present.js';
 
 export interface AsaasOptions {
   psp: 'asaas';
@@ -35,7 +36,7 @@ export function asaasSource(options: AsaasOptions): Source {
 
   function authenticate(head: RequestHead): Verdict {
     const given = readHeader(head.headers, header);
-    if (given === undefined || given === '')
+    if (!isPresent(given))
       return { ok: false, reason: 'signature_missing', hint: `no ${header} header`, message: 'The asaas-access-token header is missing.' };
     return sameText(given, token) ? { ok: true } : { ok: false, reason: 'signature_mismatch', hint: `${header} does not match` };
   }

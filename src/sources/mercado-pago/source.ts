@@ -10,6 +10,7 @@ import { configFail, requiredText } from '../shared/options.js';
 import { queryParam } from '../shared/url-secret.js';
 import { paymentEvent } from './read.js';
 import { mercadoPagoManifest, mercadoPagoV1 } from './sign.js';
+import { isPresent } from '../shared/present.js';
 
 export interface MercadoPagoOptions {
   psp: 'mercado-pago';
@@ -85,7 +86,7 @@ export function mercadoPagoSource(options: MercadoPagoOptions, now: () => number
 
   function authenticate(head: RequestHead): MaybePromise<Verdict> {
     const header = readHeader(head.headers, 'x-signature');
-    if (header === undefined || header === '')
+    if (!isPresent(header))
       return { ok: false, reason: 'signature_missing', hint: 'no x-signature header', message: 'The x-signature header is missing.' };
     const parsed = parseSignature(header);
     if (parsed === undefined) return { ok: false, reason: 'signature_mismatch', hint: 'x-signature is not ts=…,v1=<64 hex>' };

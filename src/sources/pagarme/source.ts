@@ -6,6 +6,7 @@ import { prepareHttpGet } from '../shared/http-get.js';
 import { configFail, requiredText } from '../shared/options.js';
 import { queryParam, urlSecretMatches } from '../shared/url-secret.js';
 import { pagarmeChargeEvent, pagarmeHints } from './read.js';
+import { isPresent } from '../shared/present.js';
 
 export interface PagarmeOptions {
   psp: 'pagarme';
@@ -33,7 +34,8 @@ export function pagarmeSource(options: PagarmeOptions): Source {
   prepareHttpGet();
 
   function authenticate(head: RequestHead): Verdict {
-    if (queryParam(head.url, param) === undefined)
+    // An empty secret (`?secret=`) is no secret given: missing, as an empty header is on every other source.
+    if (!isPresent(queryParam(head.url, param)))
       return { ok: false, reason: 'signature_missing', hint: `no ${param} in the URL`, message: 'The URL secret is missing.' };
     return urlSecretMatches(head.url, param, secret)
       ? { ok: true }

@@ -8,6 +8,7 @@ import { requiredText } from '../shared/options.js';
 import { andThen, type MaybePromise } from '../../shared/maybe-promise.js';
 import { readOrder } from './read.js';
 import { pagbankDigests } from './sign.js';
+import { isPresent } from '../shared/present.js';
 
 export interface PagBankOptions {
   psp: 'pagbank';
@@ -46,7 +47,7 @@ export function pagbankSource(options: PagBankOptions): Source {
   function authenticate(head: RequestHead): Verdict {
     const given = readHeader(head.headers, header);
     // The sandbox often leaves it out (developer.pagbank.com.br discuss threads): refused all the same.
-    return given === undefined || given === ''
+    return !isPresent(given)
       ? { ok: false, reason: 'signature_missing', hint: `no ${header} header`, message: 'The x-authenticity-token header is missing.' }
       : matched;
   }

@@ -6,6 +6,7 @@ import { base64Bytes, joined, pemOf, rsaKey, type RsaKey } from '../shared/crypt
 import { factKey } from '../shared/fact-key.js';
 import { configFail } from '../shared/options.js';
 import { readWoovi } from './read.js';
+import { isPresent } from '../shared/present.js';
 
 export interface WooviOptions {
   psp: 'woovi';
@@ -53,7 +54,7 @@ export function wooviSource(options: WooviOptions): Source {
 
   function authenticate(head: RequestHead): Verdict {
     const signature = readHeader(head.headers, header);
-    return signature === undefined || signature === ''
+    return !isPresent(signature)
       ? { ok: false, reason: 'signature_missing', hint: `no ${header} header`, message: 'The x-webhook-signature header is missing.' }
       : matched;
   }
