@@ -21,8 +21,23 @@ const db = usePostgres();
 type Paid = PixEventOf<'transaction_paid'>;
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
-  for (const close of closers.reverse()) await close().catch(() => {});
-});
+  // Inboxes were registered after their pools: reversed, they close first, handing back the lock connections a
+  // pool's end() waits for (a test that failed before its own close() would otherwise hang the hook). Each close
+  // is bounded, and one that does not finish fails the file instead of hanging it.
+  const stuck: number[] = [];
+  for (const [i, close] of closers.reverse().entries()) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 5_000)));
+    if ((await Promise.race([close().catch(() => {}), late])) === 'late') stuck.push(i);
+    clearTimeout(timer);
+  }
+  expect(stuck).toEqual([]);
+}, 30_000);
+/** An inbox closed after the file even if its test failed first; close() again is harmless. */
+function closing<T extends { close(): Promise<void> }>(inbox: T): T {
+  closers.push(() => inbox.close());
+  return inbox;
+}
 
 function paid(id: string): Paid {
   const read = normalizeEvent(transactionPaid({ id, seed: 3 }));
@@ -78,7 +93,7 @@ describe.each(adapters)('%s against the real server', (_name, make) => {
     const handle = make();
     const table = freshTable();
     const ledger = freshTable('ledger');
-    const inbox = postgresInbox({ pool: handle, table });
+    const inbox = closing(postgresInbox({ pool: handle, table }));
     await inbox.migrate();
     await handle.query(`CREATE TABLE ${ledger} (event_key text NOT NULL, n integer NOT NULL)`);
     let fail = true;
@@ -102,18 +117,24 @@ describe.each(adapters)('%s against the real server', (_name, make) => {
   it('store: one claim wins, done after complete, a lost lock connection frees the claims', async () => {
     const handle = make();
     const table = freshTable();
-    const a = postgresInbox({ pool: handle, table });
+    const a = closing(postgresInbox({ pool: handle, table }));
     await a.migrate();
-    const b = postgresInbox({ pool: handle, table });
-    const results = await Promise.all([a.store.claim('k', 'a', 60_000), b.store.claim('k', 'b', 60_000)]);
-    expect(results.sort()).toEqual(['claimed', 'in_flight']);
-    const [winner, loser] = results[0] === 'claimed' ? [a, b] : [b, a];
-    const owner = winner === a ? 'a' : 'b';
+    const b = closing(postgresInbox({ pool: handle, table }));
+    // Either may win the race: the winner is read from the unsorted answers (sort() reorders in place).
+    const [ofA, ofB] = await Promise.all([a.store.claim('k', 'a', 60_000), b.store.claim('k', 'b', 60_000)]);
+    expect([ofA, ofB].sort()).toEqual(['claimed', 'in_flight']);
+    const [winner, loser, owner] = ofA === 'claimed' ? [a, b, 'a'] : [b, a, 'b'];
     expect(await winner.store.extend('k', owner, 60_000)).toBe(true);
     // The lock connection is cut off (as when its process dies): the claim is free for the other instance.
-    await db().pool.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid() AND granted`,
+    // Only the backend holding this test's lock on 'k' (a bigint advisory lock: classid, objid = its two halves).
+    const { rows: cut } = await db().pool.query(
+      `WITH h AS (SELECT hashtextextended($1, 0) AS v)
+       SELECT pg_terminate_backend(l.pid) AS terminated FROM pg_locks l, h
+       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+         AND l.classid::text::bigint = (h.v >> 32) & 4294967295 AND l.objid::text::bigint = h.v & 4294967295`,
+      [`pixhook:.${table}:k`],
     );
+    expect(cut).toEqual([{ terminated: true }]);
     let got = await loser.store.claim('k', 'c', 60_000);
     for (let i = 0; got !== 'claimed' && i < 50; i++) {
       await new Promise((r) => setTimeout(r, 20));
