@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { PaymentBook } from '../../src/index.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { UsageError } from './cli-args.js';
+import { checkPostgresBook, warnIfRedisBookEmpty } from './book-presence.js';
 import type { FlagHelp } from './command-help.js';
 
 /** `--book-prefix` and `--no-book`, for every command that runs handlers on a shared backend (replay, reconcile, worker). */
@@ -15,7 +16,7 @@ export const bookFlagsHelp: FlagHelp[] = [
   {
     flag: '--book-prefix <p>',
     meaning:
-      'the payment book the handlers run behind: its key prefix on Redis (default pixhook:{book}:) or its table prefix on Postgres (default pixhook_book)',
+      'the payment book the handlers run behind: its key prefix on Redis (default pixhook:{book}:) or its table prefix on Postgres (default pixhook_book). Never created here: on Postgres its tables not found exits 2; on Redis an empty book warns once (a mistyped prefix?)',
   },
   { flag: '--no-book', meaning: 'run the handlers without the payment book (warns once): what it held or applied is not checked' },
 ];
@@ -48,10 +49,18 @@ export async function bookFrom(
   const prefix = values['book-prefix'];
   if ('redis' in backend) {
     const { redisPaymentBook } = await import('../../src/redis/index.js');
-    return redisPaymentBook({ client: backend.redis, ...(prefix !== undefined && { prefix }), timeoutMs: 10_000, logger: silentLogger });
+    const book = redisPaymentBook({
+      client: backend.redis,
+      ...(prefix !== undefined && { prefix }),
+      timeoutMs: 10_000,
+      logger: silentLogger,
+    });
+    await warnIfRedisBookEmpty(command, backend.redis, prefix ?? 'pixhook:{book}:');
+    return book;
   }
   const { postgresPaymentBook } = await import('../../src/postgres/index.js');
+  // Constructed first: it refuses a prefix that is not an identifier. Never migrated here: see book-presence.ts.
   const book = postgresPaymentBook({ db: backend.pool, ...(prefix !== undefined && { table: prefix }) });
-  await book.migrate();
+  await checkPostgresBook(backend.pool, prefix ?? 'pixhook_book');
   return book;
 }

@@ -10,7 +10,8 @@ type ItemEvent = ApiPixEvent | PspTransactionEvent;
  * A journaled call (API Pix, a PSP) replayed: its body read with its source's reader, and each event the call handed to
  * processing (its journaled `items`; an item refused at intake, such as a Pix to another key without a book, stays
  * refused) goes through the door again, in order: the finished ones answer `duplicate`, the unfinished ones run.
- * One entry for the replay, as for the call: the worst item decides its answer.
+ * One entry for the replay, as for the call: the worst item decides its answer; a call whose items were all
+ * done already is a `duplicate` (the live call's answer stays a plain 200, per the API Pix contract).
  */
 export async function replayCall(input: {
   /** The reader of the source that journaled the call (`readerOf(entry)`). */
@@ -43,7 +44,7 @@ export async function replayCall(input: {
     });
   }
   const worst = outcomes.find((outcome) => outcome.accepted.reason !== undefined && reasonStatus[outcome.accepted.reason] >= 300);
-  const reason = worst?.accepted.reason ?? (outcomes.length === 1 ? outcomes[0]!.accepted.reason : undefined);
+  const reason = worst?.accepted.reason ?? (outcomes.length === 1 || allDuplicate(outcomes) ? outcomes[0]!.accepted.reason : undefined);
   const first = outcomes[0];
   return {
     ...base,
@@ -60,6 +61,11 @@ export async function replayCall(input: {
     profile,
     ...(confirmed !== undefined && { confirmed: [...confirmed] }),
   };
+}
+
+/** Every item (at least one) answered `duplicate`: nothing ran, so the replay is one, not `handled`. */
+function allDuplicate(outcomes: readonly { accepted: { reason?: ReasonCode } }[]): boolean {
+  return outcomes.length > 0 && outcomes.every((outcome) => outcome.accepted.reason === 'duplicate');
 }
 
 /**

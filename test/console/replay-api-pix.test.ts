@@ -55,6 +55,13 @@ describe('replaying a journaled API Pix call', () => {
     });
     expect(again.items?.map((item) => item.reason)).toEqual(['duplicate', 'duplicate']);
     expect(ran).toHaveLength(2);
+    // Nothing ran: the replay as a whole is a duplicate, not handled (a mix with a run item stays handled, above).
+    expect(replay.reason).toBeUndefined();
+    expect(again).toMatchObject({ status: 200, reason: 'duplicate' });
+    // The live call's answer is unchanged: a plain 200 per the API Pix contract, even when every item is done.
+    const live = await receiver.receive(call(apiPixBody([first, second])));
+    expect([live.status, live.reason]).toEqual([200, undefined]);
+    expect(ran).toHaveLength(2);
   });
 
   it('an entry from before `profile` (with items) is still read as an API Pix call; a body that is not one is payload_invalid', async () => {

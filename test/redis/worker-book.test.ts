@@ -56,6 +56,28 @@ describe('pixhook worker with the book on its Redis', () => {
     await until(() => /worker on queue/.test(bare.stderr()));
     await bare.stop();
     expect(bare.stderr().match(/--no-book: the handlers run without the payment book/g)).toHaveLength(1);
+    // A mistyped --book-prefix: no key under it (the book above is at pixhook:{book}:), so one warning, no new book.
+    const typo = startFixture(bin, {}, [
+      'worker',
+      '--redis',
+      server.url,
+      '--queue',
+      'wb',
+      '--handlers',
+      printing,
+      '--book-prefix',
+      'pixhook:{bok}:',
+    ]);
+    await until(() => /worker on queue/.test(typo.stderr()));
+    await typo.stop();
+    expect(typo.stderr().match(/pixhook worker: the book at prefix 'pixhook:\{bok\}:' is empty: a mistyped --book-prefix\?/g)).toHaveLength(
+      1,
+    );
+    expect(await client.keys('pixhook:{bok}:*')).toEqual([]);
+    const right = startFixture(bin, {}, ['worker', '--redis', server.url, '--queue', 'wb', '--handlers', printing]);
+    await until(() => /worker on queue/.test(right.stderr()));
+    await right.stop();
+    expect(right.stderr()).not.toContain('is empty');
 
     const dry = await runCli(['worker', 'replay', '--redis', server.url, '--queue', 'wb', '--key', 'transaction_paid:nope', '--dry-run']);
     expect(dry.code).toBe(1);
