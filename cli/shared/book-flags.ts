@@ -16,7 +16,7 @@ export const bookFlagsHelp: FlagHelp[] = [
   {
     flag: '--book-prefix <p>',
     meaning:
-      'the payment book the handlers run behind: its key prefix on Redis (default pixhook:{book}:) or its table prefix on Postgres (default pixhook_book). Never created here: on Postgres its tables not found exits 2; on Redis an empty book warns once (a mistyped prefix?)',
+      'the payment book the handlers run behind, never created here (on Postgres its tables not found exits 2; on Redis an empty book warns once): its key prefix on Redis or its table prefix on Postgres (default pixhook:{book}: on Redis, pixhook_book on Postgres)',
   },
   { flag: '--no-book', meaning: 'run the handlers without the payment book (warns once): what it held or applied is not checked' },
 ];
