@@ -1,7 +1,7 @@
 import type { QuarantineStore } from '../dedupe/quarantine-store.js';
 import type { PixEvent, UnknownEvent } from '../events/event-types.js';
 import { createAnswerMetrics } from '../metrics/receiver-metrics.js';
-import { createProcessing } from '../processing/create-processing.js';
+import { buildProcessing } from '../processing/create-processing.js';
 import { describeError } from '../shared/describe-error.js';
 import { guardLogger, silentLogger, withTraceFields, type Logger } from '../shared/logger.js';
 import { withTimeout } from '../shared/with-timeout.js';
@@ -27,7 +27,8 @@ const keepInvalidTimeoutMs = 2_000;
 export function createReceiver(options: ReceiverOptions): Receiver {
   const config = resolveIntakeOptions(options);
   if (options.processing) refuseIgnoredWithProcessing(options);
-  const processing = options.processing ?? createProcessing(options);
+  // Its options were checked whole (resolveIntakeOptions): the processing is built from them without a second check.
+  const processing = options.processing ?? buildProcessing(options);
   const telemetry = options.telemetry;
   const log: Logger = withTraceFields(guardLogger(options.logger), telemetry);
   const answers = createAnswerMetrics();

@@ -4,7 +4,7 @@ import { processingOptionNames, type ProcessingOptions } from '../processing/pro
 import type { Logger } from '../shared/logger.js';
 import type { Telemetry } from '../shared/telemetry.js';
 import { checkSecrets, optionalNumber } from '../shared/option-checks.js';
-import { handOptionsOn, optionNames, refuseUnknownOptions } from '../shared/known-options.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { verifyCheckedSecret, type SignatureResult, type VerifySignatureInput } from '../signature/verify-signature.js';
 import { verifyCheckedTimestamped } from '../signature/verify-timestamped-signature.js';
@@ -80,8 +80,6 @@ export function resolveIntakeOptions(options: ReceiverOptions): ResolvedIntakeOp
     retryAfterSeconds: optionalNumber('retryAfterSeconds', options.retryAfterSeconds, 5, { min: 1, max: 86_400, note: '(24 h)' }),
     ...resolveSignature(options.signature),
   };
-  // createReceiver hands these very options to createProcessing, whose names they were just checked against.
-  if (options.processing === undefined) handOptionsOn(options);
   return resolved;
 }
 

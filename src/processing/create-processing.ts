@@ -21,7 +21,8 @@ import { createHandlerRegistry, registrationOf } from './handler-registry.js';
 import { createInlineMode } from './inline-mode.js';
 import { journalReplay } from './journal-hook.js';
 import type { AcceptResult, Processing } from './processing.js';
-import { resolveProcessingOptions, type ProcessingOptions } from './processing-options.js';
+import { allProcessingOptionNames, resolveProcessingOptions, type ProcessingOptions } from './processing-options.js';
+import { refuseUnknownOptions } from '../shared/known-options.js';
 import { releaseHeld } from './release-held.js';
 import { QueuedJob } from './queued-job.js';
 import { runQueued } from './run-queued.js';
@@ -40,6 +41,12 @@ const newOwner = (): string => ownerPrefix + ++ownerSeq;
  * durable) → answer. Each stage lives in its own file; this one wires them to one config.
  */
 export function createProcessing(options: ProcessingOptions = {}): Processing {
+  refuseUnknownOptions(options, allProcessingOptionNames, 'createProcessing');
+  return buildProcessing(options);
+}
+
+/** `createProcessing` without its unknown-key check: for a receiver, whose whole options it has already checked. */
+export function buildProcessing(options: ProcessingOptions): Processing {
   const config = resolveProcessingOptions(options);
   const { mode, book } = config;
   const store = guardStore(config.store, config.storeTimeoutMs);

@@ -8,7 +8,7 @@ import { checkTimeoutMs, checkTtlMs, maxDelayMs, optionalNumber, refuseRenamed }
 import { resolveRetry, type RetryOptions, type RetryPolicy } from '../shared/retry-options.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { describeGiven } from '../shared/option-checks.js';
-import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
+import { optionNames } from '../shared/known-options.js';
 import type { PaymentBook } from '../book/payment-book.js';
 import { checkPolicy, type PaymentPolicy, type ResolvedPolicy } from '../book/payment-policy.js';
 import { resolveConfirm, type ConfirmSetting, type ResolvedConfirm } from '../book/confirm-with-gateway.js';
@@ -166,7 +166,6 @@ const backgroundRetryRenames = {
 };
 
 export function resolveProcessingOptions(options: ProcessingOptions): ResolvedProcessingOptions {
-  refuseUnknownOptions(options, allProcessingOptionNames, 'createProcessing');
   const mode = options.mode ?? 'inline';
   if (!['inline', 'background', 'durable'].includes(mode)) {
     throw new PixhookConfigError(`pixhook: \`mode\` must be inline, background or durable, got "${String(mode)}".`);

@@ -5,7 +5,7 @@ import type { Receiver } from '../intake/receiver-types.js';
 import { receiverOver } from '../intake/receiver-over.js';
 import { logAnswer, logFields } from '../intake/log-fields.js';
 import { createAnswerMetrics } from '../metrics/receiver-metrics.js';
-import { createProcessing } from '../processing/create-processing.js';
+import { buildProcessing } from '../processing/create-processing.js';
 import type { ProcessingOptions } from '../processing/processing-options.js';
 import { guardLogger, silentLogger, type Logger } from '../shared/logger.js';
 import { sourceRegistry, type PspSourceOptions } from '../sources/registry.js';
@@ -26,7 +26,8 @@ export function createPspReceiver(options: PspReceiverOptions): Receiver {
   const intakeOptions = resolvePspIntake(options);
   const source = (sourceRegistry[options.psp].create as (o: PspSourceOptions) => Source)(options);
   if (options.processing) refuseIgnoredWithProcessing(options);
-  const processing = options.processing ?? createProcessing(options as ProcessingOptions);
+  // Its options were checked whole (resolvePspIntake): the processing is built from them without a second check.
+  const processing = options.processing ?? buildProcessing(options as ProcessingOptions);
   const log: Logger = guardLogger(options.logger);
   const answers = createAnswerMetrics();
   const invalidHandlers: InvalidHandler[] = options.onInvalid ? [options.onInvalid] : [];

@@ -2,7 +2,7 @@ import type { QuarantineStore } from '../dedupe/quarantine-store.js';
 import type { InvalidHandler } from '../intake/receiver-options.js';
 import type { Processing } from '../processing/create-processing.js';
 import { allProcessingOptionNames, type ProcessingOptions } from '../processing/processing-options.js';
-import { handOptionsOn, optionNames, refuseUnknownOptions } from '../shared/known-options.js';
+import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 import type { Logger } from '../shared/logger.js';
 import { optionalNumber } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
@@ -79,7 +79,5 @@ export function resolvePspIntake(options: PspReceiverOptions): ResolvedPspIntake
       note: '(15 s, under Mercado Pago’s 22 s)',
     }),
   };
-  // createPspReceiver hands these very options to createProcessing, whose names they were just checked against.
-  if (options.processing === undefined) handOptionsOn(options);
   return resolved;
 }

@@ -26,7 +26,7 @@ export function optionNames<T>() {
  * (ioredis, pg, BullMQ options) is that library's to read.
  */
 export function refuseUnknownOptions(options: unknown, known: readonly string[], factory: string, within = ''): void {
-  if (typeof options !== 'object' || options === null || handedOn.delete(options)) return;
+  if (typeof options !== 'object' || options === null) return;
   for (const key of Object.keys(options)) {
     if (known.includes(key) || (options as Record<string, unknown>)[key] === undefined) continue;
     const near = closestName(key, known);
@@ -34,16 +34,6 @@ export function refuseUnknownOptions(options: unknown, known: readonly string[],
       `pixhook: \`${within}${key}\` is not an option of ${factory}${near === undefined ? '' : `; did you mean \`${within}${near}\`?`}`,
     );
   }
-}
-
-const handedOn = new WeakSet<object>();
-
-/**
- * Marks `options`, just checked whole by a receiver, as handed on to `createProcessing` (which reads the
- * processing part of them): that one next check passes, then the mark is gone.
- */
-export function handOptionsOn(options: object): void {
-  handedOn.add(options);
 }
 
 /** The known name `given` most likely meant: same letters in another case, the start or end of one another, or at most 2 edits away. */

@@ -7,9 +7,9 @@ import type { SourceDelivery } from '../../intake/source-delivery.js';
 import { logAnswer, logFields } from '../../intake/log-fields.js';
 import { deliveryProcessingOf } from '../../processing/delivery-context.js';
 import { createAnswerMetrics } from '../../metrics/receiver-metrics.js';
-import { createProcessing, type Processing } from '../../processing/create-processing.js';
+import { buildProcessing, type Processing } from '../../processing/create-processing.js';
 import { allProcessingOptionNames, type ProcessingOptions } from '../../processing/processing-options.js';
-import { handOptionsOn, optionNames, refuseUnknownOptions } from '../../shared/known-options.js';
+import { optionNames, refuseUnknownOptions } from '../../shared/known-options.js';
 import { guardLogger, silentLogger, type Logger } from '../../shared/logger.js';
 import { optionalNumber } from '../../shared/option-checks.js';
 import { PixhookConfigError } from '../../shared/pixhook-error.js';
@@ -83,8 +83,8 @@ export function createApiPixReceiver(options: ApiPixReceiverOptions): Receiver {
   if (options.onInvalid !== undefined && typeof options.onInvalid !== 'function')
     throw new PixhookConfigError('pixhook: `onInvalid` must be a function.');
   if (options.processing) refuseIgnoredWithProcessing(options);
-  else handOptionsOn(options);
-  const processing = options.processing ?? createProcessing(options as ProcessingOptions);
+  // Its options were checked whole above: the processing is built from them without a second check.
+  const processing = options.processing ?? buildProcessing(options as ProcessingOptions);
   const log: Logger = guardLogger(options.logger);
   const warnRefusal = createRefusalWarnings(options.logger);
   const keyList = keys === undefined ? '' : [...keys].slice(0, 5).join(', ') + (keys.size > 5 ? ', …' : '');
