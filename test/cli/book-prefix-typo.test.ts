@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createReceiver, type PaymentBook, type Receiver } from '../../src/index.js';
-import { postgresInbox, postgresJournal, postgresPaymentBook } from '../../src/postgres/index.js';
-import { redisDedupeStore, redisJournal, redisPaymentBook } from '../../src/redis/index.js';
+import type { PaymentBook, Receiver } from '../../src/index.js';
 import { buildPayload } from '../../src/testing/index.js';
 import { runCli } from '../helpers/cli-process.js';
 import { runsHandlersModule } from '../helpers/handlers-module.js';
+import { postgresJournaledReceiver, redisJournaledReceiver } from '../helpers/journaled-receivers.js';
 import { useRedisTarget } from '../helpers/redis-targets.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
@@ -29,14 +28,7 @@ async function paid(receiver: Receiver, book: PaymentBook, id: string): Promise<
 describe('a --book-prefix with no book behind it', () => {
   it('Postgres: replay refuses (exit 2, one line naming the prefix) and creates no table; the right prefix judges', async () => {
     const { pool, server } = postgres();
-    const inbox = postgresInbox({ pool });
-    await inbox.migrate();
-    const book = postgresPaymentBook({ db: pool });
-    await book.migrate();
-    const receiver = createReceiver({ secret, journal: postgresJournal({ db: pool }), store: inbox.store, book }).on(
-      'transaction_paid',
-      () => undefined,
-    );
+    const { receiver, book, inbox } = await postgresJournaledReceiver(pool, secret);
     const since = new Date(Date.now() - 1000).toISOString();
     await paid(receiver, book, 'txn_pg_typo');
     await receiver.close();
@@ -62,11 +54,7 @@ describe('a --book-prefix with no book behind it', () => {
 
   it('Redis: replay warns once that the book at the prefix is empty; the right prefix does not', async () => {
     const { client, url } = target();
-    const book = redisPaymentBook({ client });
-    const receiver = createReceiver({ secret, journal: redisJournal({ client }), store: redisDedupeStore({ client }), book }).on(
-      'transaction_paid',
-      () => undefined,
-    );
+    const { receiver, book } = redisJournaledReceiver(client, secret);
     const since = new Date(Date.now() - 1000).toISOString();
     await paid(receiver, book, 'txn_redis_typo');
     const { handlers, runsFile } = runsHandlersModule(tempDir());

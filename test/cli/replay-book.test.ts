@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createReceiver, type PaymentBook, type Receiver } from '../../src/index.js';
-import { postgresInbox, postgresJournal, postgresPaymentBook } from '../../src/postgres/index.js';
-import { redisDedupeStore, redisJournal, redisPaymentBook } from '../../src/redis/index.js';
+import type { PaymentBook, Receiver } from '../../src/index.js';
 import { buildPayload } from '../../src/testing/index.js';
 import { jsonLines, runCli } from '../helpers/cli-process.js';
 import { runsHandlersModule } from '../helpers/handlers-module.js';
+import { postgresJournaledReceiver, redisJournaledReceiver } from '../helpers/journaled-receivers.js';
 import { useRedisTarget } from '../helpers/redis-targets.js';
 import { bytesOf, signBytes } from '../helpers/signing.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
@@ -38,12 +37,8 @@ async function paidAndHeld(receiver: Receiver, book: PaymentBook, tag: string): 
 describe('pixhook replay runs through the book kept on its backend', () => {
   it('Redis: once the done marks expired, a handled payment is a duplicate and a held one stays held (--force too); --no-book warns', async () => {
     const { client, url } = target();
-    const book = redisPaymentBook({ client });
     let ran = 0;
-    const receiver = createReceiver({ secret, journal: redisJournal({ client }), store: redisDedupeStore({ client }), book }).on(
-      'transaction_paid',
-      () => void ran++,
-    );
+    const { receiver, book } = redisJournaledReceiver(client, secret, () => void ran++);
     const since = new Date(Date.now() - 1000).toISOString();
     await paidAndHeld(receiver, book, 'redis');
     expect(ran).toBe(1);
@@ -115,14 +110,7 @@ describe('pixhook replay runs through the book kept on its backend', () => {
 
   it('Postgres from PIXHOOK_POSTGRES_URL: a held payment stays held', async () => {
     const { pool, server } = postgres();
-    const inbox = postgresInbox({ pool });
-    await inbox.migrate();
-    const book = postgresPaymentBook({ db: pool });
-    await book.migrate();
-    const receiver = createReceiver({ secret, journal: postgresJournal({ db: pool }), store: inbox.store, book }).on(
-      'transaction_paid',
-      () => undefined,
-    );
+    const { receiver, book, inbox } = await postgresJournaledReceiver(pool, secret);
     const since = new Date(Date.now() - 1000).toISOString();
     await paidAndHeld(receiver, book, 'pg');
     await receiver.close();
