@@ -5,6 +5,7 @@ import { markerOf, sessionLockStore, shareMarker, type PostgresDedupeStore } fro
 import { sharedTransactions, type SharedTransactions } from './shared-transactions.js';
 import { postgresOrderLeases } from './postgres-order-leases.js';
 import { registerOrderLeases } from '../shared/order-lease.js';
+import { registerEffectCommits } from '../shared/not-committed.js';
 import type { IsolationLevel, SqlExecutor } from './sql-database.js';
 import type { RetryOptions } from '../shared/retry-options.js';
 import { checkInteger, checkTtlMs, maxTtlMs, mustBe } from '../shared/option-checks.js';
@@ -169,6 +170,8 @@ function withSharedTransactions(store: PostgresDedupeStore, shared: SharedTransa
     },
   });
   shareMarker(wrapped, store);
+  // While a book's transaction is kept open for the key, its done mark commits the handlers' effects too.
+  registerEffectCommits(wrapped, (key) => shared.take(key) !== undefined);
   return wrapped;
 }
 

@@ -6,7 +6,7 @@ import type { OrderedRun, ResourceOrder } from './resource-order.js';
 import type { JournalRecord, JournalWriter } from '../journal/journal-writer.js';
 import type { ProcessingMetricsRecorder } from '../metrics/receiver-metrics.js';
 import { describeError } from '../shared/describe-error.js';
-import { effectsRolledBack } from '../shared/not-committed.js';
+import { effectsRolledBack, unknownCommit } from '../shared/not-committed.js';
 import type { Logger } from '../shared/logger.js';
 import { andThen, isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import type { ClaimedRun } from './acknowledgement.js';
@@ -92,6 +92,8 @@ export class Run implements ClaimedRun, OrderedRun, DoneMark {
   notCommitted: unknown = undefined;
   /** The succeeding run found the event applied already (counted as a duplicate once committed). */
   duplicate = false;
+  /** A commit of the handlers' effects that outlived `storeTimeoutMs`, still settling: the claim is kept until it ends. */
+  settling: Promise<unknown> | undefined = undefined;
 
   // Copied out of the context: a queued run must not keep the caller's request alive.
   readonly given: string | undefined;
@@ -271,6 +273,13 @@ export class Run implements ClaimedRun, OrderedRun, DoneMark {
     // The handlers did not succeed: the book stays as it was before the event.
     this.pending = undefined;
     this.scope.order.leave(this);
+    const settling = this.settling;
+    if (settling !== undefined) {
+      // A commit still under way may yet apply the event: the claim is given back only once it is known not to have.
+      this.settling = undefined;
+      void settling.then(ignore, (error: unknown) => (effectsRolledBack(error) ? this.release() : undefined));
+      return;
+    }
     try {
       await this.scope.store.release(this.key, this.owner);
     } catch (error) {
@@ -289,7 +298,26 @@ function warnUnmarked(marked: boolean, run: Run): void {
   if (!marked) run.scope.log.warn({ key: run.key }, 'pixhook: another run took this key before the handled event was marked done');
 }
 
-function failedToMark(error: unknown, run: Run): void {
+function failedToMark(error: unknown, run: Run): MaybePromise<void> {
+  const settling = unknownCommit(error);
+  if (settling !== undefined) {
+    // The effects' commit outlived storeTimeoutMs. Background and durable runs have the time: wait for the outcome.
+    if (run.scope.config.mode !== 'inline')
+      return settling.then(
+        (marked) => warnUnmarked(marked === true, run),
+        (late: unknown) => failedToMark(late, run),
+      );
+    // Inline must answer now, and may not say applied: nothing applied as far as the sender can tell (a retryable
+    // answer), the claim kept until the commit ends. Committed: the retry finds the key done. Rolled back: the claim is
+    // given back then, and the retry runs it once.
+    run.notCommitted = error;
+    run.settling = settling;
+    run.scope.log.error(
+      { key: run.key, error: describeError(error) },
+      'pixhook: the commit of a handled event’s effects outlived storeTimeoutMs; its outcome is not known yet: answered as not applied, a retry finds it done or runs it once',
+    );
+    return;
+  }
   if (effectsRolledBack(error)) {
     // The inbox's transaction: the handlers' writes, the book's and the done mark did not commit (the store says
     // so; a `claim_lost` does not: another transaction committed the effects). Not applied: the caller retries or

@@ -23,3 +23,41 @@ export class NotCommittedError extends PixhookError {
 export function effectsRolledBack(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { effectsRolledBack?: unknown }).effectsRolledBack === true;
 }
+
+// Stores whose `complete` may commit the handlers' effects with the done mark (the Postgres inbox's, while a book's
+// transaction is kept open for the key): for them a `complete` that outlives `storeTimeoutMs` has an unknown outcome.
+const effectCommits = new WeakMap<object, (key: string) => boolean>();
+
+/** Internal: `store`'s `complete(key)` commits the handlers' effects when `carries(key)` (asked before the call). */
+export function registerEffectCommits(store: object, carries: (key: string) => boolean): void {
+  effectCommits.set(store, carries);
+}
+
+/** True when `store.complete(key)` would commit the handlers' effects with the done mark. */
+export function completeCarriesEffects(store: object, key: string): boolean {
+  return effectCommits.get(store)?.(key) === true;
+}
+
+/**
+ * Internal: a `complete` that commits the handlers' effects outlived `storeTimeoutMs`. Whether it committed is not
+ * known yet (`settling` tells). An answer must not say applied: the effects and the done mark commit together or
+ * not at all, so the sender's retry finds the key done (duplicate) or free (runs once). The claim is kept until
+ * `settling` ends, and given back only if nothing was committed.
+ */
+export class CommitOutcomeUnknownError extends PixhookError {
+  override name = 'PixhookError';
+
+  constructor(
+    cause: unknown,
+    readonly settling: Promise<unknown>,
+  ) {
+    super('store_unavailable', 'pixhook: the commit of a handled event’s effects outlived storeTimeoutMs; its outcome is not known yet', {
+      cause,
+    });
+  }
+}
+
+/** The still-settling commit `error` stands for (see `CommitOutcomeUnknownError`), else undefined. */
+export function unknownCommit(error: unknown): Promise<unknown> | undefined {
+  return error instanceof CommitOutcomeUnknownError ? error.settling : undefined;
+}
