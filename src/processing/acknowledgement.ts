@@ -30,6 +30,11 @@ export interface ClaimedRun extends HeldClaim {
   succeed(outcome: AttemptOutcome): MaybePromise<boolean>;
   /** Why the last `succeed` answered `false` (the store's error); undefined otherwise. */
   readonly notCommitted: unknown;
+  /**
+   * Takes the resource's order lease again, waiting up to `orderWaitMs` in arrival order, and keeps it: a commit that
+   * failed gave it back, and the run's retry must not overlap another event of its charge. False when still busy.
+   */
+  reenter(): Promise<boolean>;
   /** Marks the key done without a run (durable: queued is as good as handled for the sender). Never rejects. */
   markQueued(): MaybePromise<void>;
   /** A run failed and another follows (background retries): count it, log it. */

@@ -30,6 +30,18 @@ export function createBackgroundMode(config: Pick<ResolvedProcessingOptions, 'ba
       if (ran.ok) run.hold();
       run.retrying(outcome, attempt);
       await new Promise((resolve) => setTimeout(resolve, delayAfter(attempt)));
+      // The failed commit gave the charge's order lease back: the retry takes it again, in line behind the events
+      // of the charge that arrived meanwhile, so it never overlaps one of them. Still busy: a failed attempt.
+      while (ran.ok && !(await run.reenter())) {
+        attempt++;
+        const busy: FailedAttempt = {
+          ok: false,
+          error: new PixhookError('resource_busy', `${run.key}: its charge stayed busy past orderWaitMs`),
+        };
+        if (attempt >= attempts) return run.fail(busy, attempt);
+        run.retrying(busy, attempt);
+        await new Promise((resolve) => setTimeout(resolve, delayAfter(attempt)));
+      }
     }
   }
 

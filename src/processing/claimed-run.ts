@@ -160,6 +160,13 @@ export class Run implements ClaimedRun, OrderedRun, DoneMark {
     this.scope.order.hold(this);
   }
 
+  async reenter(): Promise<boolean> {
+    const { order } = this.scope;
+    if (!(await order.enter(this))) return false;
+    order.hold(this);
+    return true;
+  }
+
   /** Stops renewing the claim, if it ever was. */
   unhold(): void {
     if (this.held) this.scope.keeper.drop(this);

@@ -7,6 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createProcessing, createReceiver, type PixEvent, type QueuedEvent } from '../../src/index.js';
 import { postgresInbox, postgresPaymentBook, type PostgresInbox, type TransactionalContext } from '../../src/postgres/index.js';
 import { freshCharge, paidDelivery, secret } from '../book/applied-on-success-scenarios.js';
+import { buildPayload } from '../../src/testing/index.js';
+import { bytesOf, signBytes } from '../helpers/signing.js';
 import { freshTable, usePostgres } from './use-postgres.js';
 
 const db = usePostgres();
@@ -133,6 +135,51 @@ describe('postgres inbox: a COMMIT that fails after the handler succeeded applie
     expect([retry.status, retry.reason]).toEqual([200, undefined]);
     await receiver.drain();
     expect(counts.calls).toBe(2);
+    expect(await rows(id)).toEqual([false]);
+    expect((await book.get(id))?.status).toBe('paid');
+    await receiver.close();
+  });
+
+  it('background: the retry after a failed COMMIT takes the charge’s order again, never overlapping its next event', async () => {
+    const { inbox, book, ledger, rows } = await setup();
+    const { counts, handler } = ledgerHandler(inbox, ledger, 1);
+    const { errors, logger } = logged();
+    let opened!: () => void;
+    const gate = new Promise<void>((resolve) => (opened = resolve));
+    const created = { started: 0, ended: 0, paidCallsWhileRunning: [] as number[] };
+    const receiver = createReceiver({
+      secret,
+      book,
+      store: inbox.store,
+      mode: 'background',
+      retry: { attempts: 3, backoff: { delayMs: 50 } },
+      logger,
+    })
+      .on('transaction_paid', handler)
+      .on('transaction_created', async () => {
+        created.started += 1;
+        await gate;
+        created.paidCallsWhileRunning.push(counts.calls);
+        created.ended += 1;
+      });
+    const id = freshCharge('commit-fails-order');
+
+    expect((await receiver.receive(paidDelivery(id))).status).toBe(200);
+    // The first COMMIT failed (the fault happened) and gave the charge's order lease back.
+    await expect.poll(() => errors.some((message) => message.includes('did not commit')), { timeout: 10_000 }).toBe(true);
+    const bytes = bytesOf(buildPayload('transaction_created', { variant: 'b', seed: 1, id, amountInCents: 1000 }));
+    expect((await receiver.receive({ method: 'POST', headers: { 'x-signature': signBytes(bytes, secret) }, body: bytes })).status).toBe(
+      200,
+    );
+    await expect.poll(() => created.started, { timeout: 10_000 }).toBe(1);
+    // Well past the retry's backoff: the paid retry waits for the lease the created event holds (on the code before,
+    // it ran beside it).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(counts.calls).toBe(1);
+    opened();
+    await receiver.drain();
+    expect(created.paidCallsWhileRunning).toEqual([1]);
+    expect(counts).toEqual({ calls: 2, returned: 2 });
     expect(await rows(id)).toEqual([false]);
     expect((await book.get(id))?.status).toBe('paid');
     await receiver.close();
