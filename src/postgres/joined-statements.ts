@@ -7,9 +7,12 @@ import { sqlState } from './sql-state.js';
 // its connection the first time it goes (`PREPARE … AS`, in that same query), then sent as `EXECUTE name(literals)`:
 // the server plans it once per connection, not on every delivery. A BEGIN that finds it missing, or finds it
 // prepared already (a pooler that hands the session's transactions to other server connections, a DEALLOCATE),
-// is rolled back and sent again inlined, and that connection stays inlined. Statements later in a transaction
-// (those sent with the COMMIT) are always inlined: a missing one there would abort work that cannot be sent again.
-
+// is rolled back and sent again inlined, and that connection stays inlined.
+// Statements later in a transaction (those sent with the COMMIT) go prepared only as the first statement's
+// companions: prepared in the same query, before it, under names of that group alone, so a first statement found
+// prepared on the server session proves its companions are there too (a pooler keeps a transaction on one server
+// session). Without that proof (the first statement went inlined) they go inlined: a missing one there would abort
+// work that cannot be sent again.
 /** A value a statement inlined by pixhook may carry. */
 export type InlineValue = string | number | boolean | null;
 
@@ -17,7 +20,15 @@ export type InlineValue = string | number | boolean | null;
 export interface InlineStatement {
   text: string;
   values: readonly InlineValue[];
+  /**
+   * A transaction's first statement only: the texts of statements sent later in its transaction (with the COMMIT),
+   * prepared with it as one group (see above).
+   */
+  companions?: readonly string[];
 }
+
+/** The companions' names (text → name) of a first statement that went prepared: proven on this server session. */
+export type ProvenCompanions = ReadonlyMap<string, string>;
 
 /** A string, number, boolean or null as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
 function literal(value: InlineValue): string {
@@ -48,6 +59,17 @@ function nameOf(text: string): string {
   return name;
 }
 
+/** A first statement's group: its own name (from every text of the group) and its companions' names (text → name). */
+function groupOf(statement: InlineStatement): { name: string; companions: ProvenCompanions } {
+  const companions = statement.companions ?? [];
+  if (companions.length === 0) return { name: nameOf(statement.text), companions: new Map() };
+  const name = nameOf([statement.text, ...companions].join('\0'));
+  return { name, companions: new Map(companions.map((text) => [text, nameOf(`${name}\0${text}`)])) };
+}
+
+const executeOf = (name: string, values: readonly InlineValue[]) =>
+  values.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${values.map(literal).join(', ')})`;
+
 /** The statements prepared on each connection (by its client object). */
 const prepared = new WeakMap<object, Set<string>>();
 const unprepared = new WeakSet<object>();
@@ -59,33 +81,52 @@ interface Queryable {
 /**
  * Sends `head` (plain SQL, e.g. BEGIN), `statements` and `tail` (e.g. COMMIT) as one query on `connection`; resolves
  * with what `pg` answers (one result, or an array of them, the last statement's last). `prepare`: the statements go
- * prepared (see above); otherwise inlined.
+ * prepared, with their companions (see above); otherwise inlined, except those `proven` names (the companions of
+ * this transaction's first statement, which went prepared). `onProven`: told the companions of the first statement
+ * once the query succeeded with it prepared.
  */
 export async function sendJoined(
   connection: Queryable,
   statements: readonly InlineStatement[],
-  { head, tail, prepare = false }: { head?: string; tail?: string; prepare?: boolean } = {},
+  {
+    head,
+    tail,
+    prepare = false,
+    proven,
+    onProven,
+  }: { head?: string; tail?: string; prepare?: boolean; proven?: ProvenCompanions; onProven?: (companions: ProvenCompanions) => void } = {},
 ): Promise<unknown> {
   const done = prepared.get(connection) ?? new Set<string>();
   const fresh = new Set<string>();
   const parts = head === undefined ? [] : [head];
+  const asPrepared = prepare && !unprepared.has(connection);
+  let companions: ProvenCompanions | undefined;
   for (const statement of statements) {
-    if (!prepare || unprepared.has(connection)) {
+    const provenName = proven?.get(statement.text);
+    if (provenName !== undefined) {
+      parts.push(executeOf(provenName, statement.values));
+      continue;
+    }
+    if (!asPrepared) {
       parts.push(inlined(statement));
       continue;
     }
-    const name = nameOf(statement.text);
-    if (!done.has(name) && !fresh.has(name)) {
-      parts.push(`PREPARE ${name} AS ${statement.text}`);
-      fresh.add(name);
+    const group = groupOf(statement);
+    if (!done.has(group.name) && !fresh.has(group.name)) {
+      // The companions first: the first statement is prepared only once all of them are.
+      for (const [text, name] of group.companions) parts.push(`PREPARE ${name} AS ${text}`);
+      parts.push(`PREPARE ${group.name} AS ${statement.text}`);
+      fresh.add(group.name);
     }
-    parts.push(statement.values.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${statement.values.map(literal).join(', ')})`);
+    companions ??= group.companions;
+    parts.push(executeOf(group.name, statement.values));
   }
   if (tail !== undefined) parts.push(tail);
   try {
     const result = await connection.query(parts.join('; '));
     for (const name of fresh) done.add(name);
     prepared.set(connection, done);
+    if (companions !== undefined) onProven?.(companions);
     return result;
   } catch (error) {
     // Which of the PREPAREs ran is not known; or the server session is not the one they ran on.

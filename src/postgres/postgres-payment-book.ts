@@ -93,6 +93,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     names,
     link?.claimDoneSql,
   );
+  const commitTexts = [writeSql, ...(link?.commitTexts ?? [])];
 
   /** One record, in `tx` (whose first statement `lockSql` answered `rows`). */
   function decide(event: PixEvent, context: RecordContext, rows: SqlRow[]) {
@@ -168,7 +169,10 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const shared = !onlyRetry && link?.shared.enabled === true;
-    const first = { text: shared ? sharedLockSql : lockSql, values: [rk, context.dedupeKey] };
+    // Kept open: what goes with its COMMIT is prepared with it, as its companions (joined-statements.ts).
+    const first = shared
+      ? { text: sharedLockSql, values: [rk, context.dedupeKey], companions: commitTexts }
+      : { text: lockSql, values: [rk, context.dedupeKey] };
     const body = async (tx: SqlExecutor, rows: SqlRow[]) => {
       if (onlyRetry && typeof rows[0]?.['open_held'] !== 'string') return { value: undefined, keep: false };
       const step = decide(event, context, rows);

@@ -1,0 +1,237 @@
+// The Postgres payment book's cost per delivery, split where it goes (issue 36): this process's CPU
+// (`process.cpuUsage()`), the server's CPU (utime + stime of every PostgreSQL process, from /proc: the backends,
+// the WAL writer, the checkpointer) and the WAL each delivery writes (`pg_current_wal_lsn()` before and after), for
+// the bare transaction (`BEGIN; INSERT; COMMIT`) and an `inbox.transactional` handler inside the book's transaction
+// (what `bench/book.js` times), in alternating rounds of one process. Load-independent figures where the wall clock
+// is not: on a shared machine, read the CPU and WAL columns. Linux only (reads /proc).
+//
+//   npm run build && node bench/book-postgres-cpu.js [--quick] [--no-fsync]
+//   BOOK_PG_BEFORE=/tmp/old node bench/book-postgres-cpu.js   also another build's book (its dist/ under that folder)
+//   BOOK_PG_STATEMENTS=1 node bench/book-postgres-cpu.js      also pg_stat_statements per booked delivery
+//   BOOK_PG_PROFILE=/tmp/prof node bench/book-postgres-cpu.js  this process under the inspector's CPU profiler
+//
+// Prints one JSON line: per subject, medians over the rounds (min–max) per delivery.
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { freePort } from './lib/free-port.js';
+import { median, quick, round } from './lib/stats.js';
+
+const run = promisify(execFile);
+const bin = process.env.PIXHOOK_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const asServerUser = (command, args) =>
+  process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+const pgRun = (command, args) => run(...asServerUser(join(bin, command), args), { timeout: 60_000 });
+const fsync = !process.argv.includes('--no-fsync');
+const statements = process.env.BOOK_PG_STATEMENTS === '1';
+const rounds = quick ? 2 : Number(process.env.BOOK_PG_ROUNDS ?? 6);
+const perRound = quick ? 50 : Number(process.env.BOOK_PG_DELIVERIES ?? 400);
+const ticksPerSecond = 100; // USER_HZ on Linux
+
+async function startServer() {
+  const root = await mkdtemp(join(tmpdir(), 'pixhook-bench-pg-'));
+  await chmod(root, 0o755);
+  if (process.getuid?.() === 0) await run('chown', ['postgres', root]);
+  const dir = join(root, 'data');
+  const port = await freePort();
+  await pgRun('initdb', ['-D', dir, '-A', 'trust', '-U', 'pix', '-E', 'UTF8', '--locale=C', ...(fsync ? [] : ['--no-sync'])]);
+  const preload = statements
+    ? ' -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c pg_stat_statements.track_planning=on'
+    : '';
+  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1${fsync ? '' : ' -c fsync=off'}${preload}`;
+  await pgRun('pg_ctl', ['-D', dir, '-o', options, '-l', join(root, 'log'), '-w', 'start']);
+  const postmaster = Number((await readFile(join(dir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  return {
+    url: `postgres://pix@127.0.0.1:${port}/postgres`,
+    postmaster,
+    async stop() {
+      await pgRun('pg_ctl', ['-D', dir, '-m', 'immediate', '-w', 'stop']).catch(() => {});
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** µs of CPU (user + system) of the postmaster and every process it started, living now. */
+async function serverMicros(postmaster) {
+  let ticks = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(entry) === postmaster || Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1e6) / ticksPerSecond;
+}
+
+const paid = (id) => ({
+  kind: 'transaction',
+  name: 'transaction_paid',
+  variant: 'b',
+  source: 'webhook',
+  warnings: [],
+  payload: {},
+  transaction: { id, status: 'paid', amountInCents: 1000, endToEndId: `E${id}` },
+});
+
+/** A pixhook build's Postgres book and inbox (dist/ under `root`), paired as a processing pairs them. */
+async function bookOf(root, pool, suffix) {
+  const dist = (path) => import(pathToFileURL(join(root, 'dist', path)).href);
+  const { createProcessing } = await dist('src/index.js');
+  const { postgresInbox, postgresPaymentBook } = await dist('src/postgres/index.js');
+  const { inboxLink } = await dist('src/postgres/postgres-inbox.js');
+  const inbox = postgresInbox({ pool, table: `bench_inbox${suffix}` });
+  const book = postgresPaymentBook({ db: pool, inbox, table: `bench_book${suffix}` });
+  await inbox.migrate();
+  await book.migrate();
+  createProcessing({ store: inbox.store, book });
+  return { inbox, book, shared: inboxLink(inbox).shared };
+}
+
+const server = await startServer();
+const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+const books = [];
+try {
+  await pool.query('CREATE TABLE ledger (event_key text NOT NULL, tx_id text NOT NULL, amount_in_cents integer NOT NULL)');
+  if (statements) await pool.query('CREATE EXTENSION pg_stat_statements');
+  const insert = (tx, key, i) =>
+    tx.query('INSERT INTO ledger (event_key, tx_id, amount_in_cents) VALUES ($1, $2, $3)', [key, `tx_${i}`, 1000 + (i % 500)]);
+  const signal = new AbortController().signal;
+  let n = 0;
+  const subjects = {
+    async bare() {
+      const i = ++n;
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await insert(client, `transaction_paid:bare_${i}:paid`, i);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    },
+  };
+  const booked = async (name, root, suffix) => {
+    const { inbox, book, shared } = await bookOf(root, pool, suffix);
+    books.push(inbox);
+    const handler = inbox.transactional(async (_event, { key, tx }) => insert(tx, key, n));
+    subjects[name] = async () => {
+      const i = ++n;
+      const key = `transaction_paid:book${suffix}_${i}:paid`;
+      const event = paid(`book${suffix}_${i}`);
+      const recorded = await book.record(event, { dedupeKey: key });
+      if (recorded.outcome !== 'apply') throw new Error(`the book answered ${recorded.outcome}`);
+      await handler(event, { key, attempt: 1, mode: 'inline', source: 'webhook', signal, markDuplicate() {} });
+      await shared.settle(key, true);
+    };
+  };
+  await booked('handler + book', resolve('.'), '');
+  if (process.env.BOOK_PG_BEFORE) await booked('handler + book (before)', resolve(process.env.BOOK_PG_BEFORE), '_before');
+
+  // BOOK_PG_ONLY=bare (or a subject's name): only that one, for a profile of its own.
+  const names = Object.keys(subjects).filter((name) => (process.env.BOOK_PG_ONLY ?? name) === name);
+  for (const name of names) for (let i = 0; i < perRound; i++) await subjects[name]();
+  const wal = async () => (await pool.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
+  const walBytes = async (from, to) => Number((await pool.query('SELECT pg_wal_lsn_diff($2, $1)::float8 AS d', [from, to])).rows[0].d);
+  if (process.env.BOOK_PG_HEAP) {
+    for (const name of names) {
+      globalThis.gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 3000; i++) await subjects[name]();
+      globalThis.gc();
+      console.error(name, 'heap bytes per delivery kept', (process.memoryUsage().heapUsed - before) / 3000);
+    }
+  }
+  const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [], user: [], server: [], wal: [] }]));
+  const session = process.env.BOOK_PG_PROFILE ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 50 });
+    await session.post('Profiler.start');
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const name of names.map((_, i) => names[(i + r) % names.length])) {
+      const lsn = await wal();
+      const serverBefore = await serverMicros(server.postmaster);
+      const cpuBefore = process.cpuUsage();
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < perRound; i++) await subjects[name]();
+      const wall = Number(process.hrtime.bigint() - start) / 1000;
+      const cpu = process.cpuUsage(cpuBefore);
+      const serverCpu = (await serverMicros(server.postmaster)) - serverBefore;
+      const s = samples[name];
+      s.wall.push(wall / perRound);
+      s.cpu.push((cpu.user + cpu.system) / perRound);
+      s.user.push(cpu.user / perRound);
+      s.server.push(serverCpu / perRound);
+      s.wal.push((await walBytes(lsn, await wal())) / perRound);
+    }
+  }
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(`${process.env.BOOK_PG_PROFILE}.cpuprofile`, JSON.stringify(profile));
+  }
+  const figure = (values, digits = 0) => ({
+    median: round(median(values), digits),
+    min: round(Math.min(...values), digits),
+    max: round(Math.max(...values), digits),
+  });
+  const result = {
+    fsync,
+    rounds,
+    deliveries_per_round: perRound,
+    load: (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' '),
+  };
+  for (const name of names) {
+    const s = samples[name];
+    result[name] = {
+      wall_us: figure(s.wall),
+      process_cpu_us: figure(s.cpu),
+      process_user_us: figure(s.user),
+      server_cpu_us: figure(s.server),
+      wal_bytes: figure(s.wal),
+    };
+    if (name !== 'bare' && samples.bare)
+      result[name].wall_ratio = figure(
+        s.wall.map((w, i) => w / samples.bare.wall[i]),
+        3,
+      );
+  }
+  if (statements) {
+    await pool.query('SELECT pg_stat_statements_reset()');
+    const count = 500;
+    for (let i = 0; i < count; i++) await subjects['handler + book']();
+    const { rows } = await pool.query(
+      `SELECT calls, round((total_exec_time * 1000 / $1)::numeric, 1)::float8 AS exec_us_per_delivery,
+        round((total_plan_time * 1000 / $1)::numeric, 1)::float8 AS plan_us_per_delivery,
+        round((wal_bytes / $1)::numeric)::float8 AS wal_bytes_per_delivery, round((wal_records::numeric / $1), 2)::float8 AS wal_records,
+        round((shared_blks_hit + shared_blks_read)::numeric / $1, 1)::float8 AS blocks, shared_blks_dirtied AS dirtied,
+        left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
+      FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC`.replaceAll('$1', `${count}.0`),
+    );
+    result.statements_per_booked_delivery = rows;
+  }
+  if (process.env.BOOK_PG_THREADS) {
+    for (const task of await readdir('/proc/self/task')) {
+      const stat = await readFile(`/proc/self/task/${task}/stat`, 'utf8');
+      const comm = await readFile(`/proc/self/task/${task}/comm`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      console.error(comm.trim(), (Number(fields[11]) + Number(fields[12])) * 10, 'ms');
+    }
+  }
+  console.log(JSON.stringify(result));
+} finally {
+  for (const inbox of books) await inbox.close();
+  await pool.end();
+  await server.stop();
+}
