@@ -98,6 +98,7 @@ async function bookOf(root, pool, suffix) {
 }
 
 const server = await startServer();
+if (process.env.BOOK_PG_PIDS) await writeFile(process.env.BOOK_PG_PIDS, `${process.pid} ${server.postmaster}\n`);
 const pool = new pg.Pool({ connectionString: server.url, max: 4 });
 const books = [];
 try {

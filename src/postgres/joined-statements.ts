@@ -59,12 +59,24 @@ function nameOf(text: string): string {
   return name;
 }
 
+type Group = { name: string; companions: ProvenCompanions };
+const noCompanions: ProvenCompanions = new Map();
+// By the companions' list (the book makes one per inbox) and the first statement's text: pixhook's own constants.
+const groups = new WeakMap<readonly string[], Map<string, Group>>();
+
 /** A first statement's group: its own name (from every text of the group) and its companions' names (text → name). */
-function groupOf(statement: InlineStatement): { name: string; companions: ProvenCompanions } {
-  const companions = statement.companions ?? [];
-  if (companions.length === 0) return { name: nameOf(statement.text), companions: new Map() };
-  const name = nameOf([statement.text, ...companions].join('\0'));
-  return { name, companions: new Map(companions.map((text) => [text, nameOf(`${name}\0${text}`)])) };
+function groupOf(statement: InlineStatement): Group {
+  const companions = statement.companions;
+  if (companions === undefined || companions.length === 0) return { name: nameOf(statement.text), companions: noCompanions };
+  let byText = groups.get(companions);
+  if (byText === undefined) groups.set(companions, (byText = new Map()));
+  let group = byText.get(statement.text);
+  if (group === undefined) {
+    const name = nameOf([statement.text, ...companions].join('\0'));
+    group = { name, companions: new Map(companions.map((text) => [text, nameOf(`${name}\0${text}`)])) };
+    byText.set(statement.text, group);
+  }
+  return group;
 }
 
 const executeOf = (name: string, values: readonly InlineValue[]) =>
