@@ -140,7 +140,8 @@ try {
 
   // BOOK_PG_ONLY=bare (or a subject's name): only that one, for a profile of its own.
   const names = Object.keys(subjects).filter((name) => (process.env.BOOK_PG_ONLY ?? name) === name);
-  for (const name of names) for (let i = 0; i < perRound; i++) await subjects[name]();
+  const warmup = Number(process.env.BOOK_PG_WARMUP ?? perRound);
+  for (const name of names) for (let i = 0; i < warmup; i++) await subjects[name]();
   const wal = async () => (await pool.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
   const walBytes = async (from, to) => Number((await pool.query('SELECT pg_wal_lsn_diff($2, $1)::float8 AS d', [from, to])).rows[0].d);
   if (process.env.BOOK_PG_HEAP) {
@@ -162,6 +163,11 @@ try {
   }
   for (let r = 0; r < rounds; r++) {
     for (const name of names.map((_, i) => names[(i + r) % names.length])) {
+      const switches = async () => {
+        const t = await readFile('/proc/self/status', 'utf8');
+        return Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(t)[1]) + Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(t)[1]);
+      };
+      const sw0 = await switches();
       const lsn = await wal();
       const serverBefore = await serverMicros(server.postmaster);
       const cpuBefore = process.cpuUsage();
@@ -176,6 +182,7 @@ try {
       s.user.push(cpu.user / perRound);
       s.server.push(serverCpu / perRound);
       s.wal.push((await walBytes(lsn, await wal())) / perRound);
+      (s.sw ??= []).push(((await switches()) - sw0) / perRound);
     }
   }
   if (session) {
@@ -221,6 +228,11 @@ try {
       FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC`.replaceAll('$1', `${count}.0`),
     );
     result.statements_per_booked_delivery = rows;
+    result.tables = (
+      await pool.query(
+        `SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname LIKE 'bench_%' AND n_tup_ins > 0`,
+      )
+    ).rows;
   }
   if (process.env.BOOK_PG_THREADS) {
     for (const task of await readdir('/proc/self/task')) {
