@@ -39,8 +39,9 @@ function literal(value: InlineValue): string {
     return String(value);
   }
   if (value.includes('\0')) throw new PixhookError('internal_error', 'Postgres text cannot hold a NUL character');
-  const quoted = `'${value.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
-  return value.includes('\\') ? ` E${quoted}` : quoted;
+  // Most values (keys, the resource's JSON) hold neither a quote nor a backslash: no copy made for them.
+  const quotes = value.includes("'") ? value.replace(/'/g, "''") : value;
+  return value.includes('\\') ? ` E'${quotes.replace(/\\/g, '\\\\')}'` : `'${quotes}'`;
 }
 
 /** A statement with its parameters written in as literals. */
@@ -108,8 +109,8 @@ export async function sendJoined(
     onProven,
   }: { head?: string; tail?: string; prepare?: boolean; proven?: ProvenCompanions; onProven?: (companions: ProvenCompanions) => void } = {},
 ): Promise<unknown> {
-  const done = prepared.get(connection) ?? new Set<string>();
-  const fresh = new Set<string>();
+  const done = prepared.get(connection);
+  let fresh: string[] | undefined;
   const parts = head === undefined ? [] : [head];
   const asPrepared = prepare && !unprepared.has(connection);
   let companions: ProvenCompanions | undefined;
@@ -124,11 +125,11 @@ export async function sendJoined(
       continue;
     }
     const group = groupOf(statement);
-    if (!done.has(group.name) && !fresh.has(group.name)) {
+    if (done?.has(group.name) !== true && fresh?.includes(group.name) !== true) {
       // The companions first: the first statement is prepared only once all of them are.
       for (const [text, name] of group.companions) parts.push(`PREPARE ${name} AS ${text}`);
       parts.push(`PREPARE ${group.name} AS ${statement.text}`);
-      fresh.add(group.name);
+      (fresh ??= []).push(group.name);
     }
     companions ??= group.companions;
     parts.push(executeOf(group.name, statement.values));
@@ -136,13 +137,15 @@ export async function sendJoined(
   if (tail !== undefined) parts.push(tail);
   try {
     const result = await connection.query(parts.join('; '));
-    for (const name of fresh) done.add(name);
-    prepared.set(connection, done);
+    if (fresh !== undefined) {
+      if (done === undefined) prepared.set(connection, new Set(fresh));
+      else for (const name of fresh) done.add(name);
+    }
     if (companions !== undefined) onProven?.(companions);
     return result;
   } catch (error) {
     // Which of the PREPAREs ran is not known; or the server session is not the one they ran on.
-    if (fresh.size > 0 || isPreparedMismatch(error)) unprepared.add(connection);
+    if (fresh !== undefined || isPreparedMismatch(error)) unprepared.add(connection);
     throw error;
   }
 }

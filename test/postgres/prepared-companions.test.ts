@@ -86,6 +86,9 @@ async function instances(route: number[], sent: Sent[], servers: pg.Client[]) {
   return { one: await make('one'), two: await make('two'), ledger };
 }
 
+/** The book's resources table, from the first statement prepared. */
+const bookTableOf = (sent: Sent[]) => /INSERT INTO ("\w+_resources")/.exec(sent.map((entry) => entry.text).join('\n'))![1]!;
+
 const commits = (sent: Sent[]) => sent.filter((entry) => / COMMIT$/.test(entry.text));
 
 describe('the COMMIT statements go prepared only where the first statement proves them', () => {
@@ -109,6 +112,19 @@ describe('the COMMIT statements go prepared only where the first statement prove
     expect(sent[0]!.text).not.toContain('PREPARE');
     expect(commits(sent)[0]!.text).toMatch(/^EXECUTE pixhook_\w+\(.*; EXECUTE pixhook_\w+\(.*; EXECUTE pixhook_\w+\(.*; COMMIT$/);
     expect(await ledger()).toEqual(ids);
+  });
+
+  it('values with quotes and backslashes go into the executed statements as they are', async () => {
+    const sent: Sent[] = [];
+    const servers = await sessions(1);
+    const { one, ledger } = await instances([0, 0, 0], sent, servers);
+    const ids = [`it's-${freshCharge('odd')}`, `back\\slash'; DROP TABLE x; --${freshCharge('odd')}`];
+    for (const id of ids) expect((await one.receive(paidDelivery(id))).status).toBe(200);
+    // The second went prepared all through: its first statement and its COMMIT's three executed.
+    expect(commits(sent)[1]!.text).toMatch(/^EXECUTE pixhook_\w+\( E'.*; COMMIT$/);
+    expect(await ledger()).toEqual(ids);
+    const { rows } = await db().pool.query(`SELECT state::jsonb ->> 'id' AS id FROM ${bookTableOf(sent)} ORDER BY id`);
+    expect(rows.map((row: { id: string }) => row.id).sort()).toEqual([...ids].sort());
   });
 
   it('a session without the group: the BEGIN fails before the handler runs, goes again inlined, and so does its COMMIT', async () => {
