@@ -93,7 +93,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     names,
     link?.claimDoneSql,
   );
-  const commitTexts = [writeSql, ...(link?.commitTexts ?? [])];
+  const commitTexts = [saveSql, ...(link?.commitTexts ?? [])];
 
   /** One record, in `tx` (whose first statement `lockSql` answered `rows`). */
   function decide(event: PixEvent, context: RecordContext, rows: SqlRow[]) {
@@ -153,13 +153,15 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
 
   function writeOf(rk: string, step: ReturnType<typeof decide>): DeferredStatement {
     const held = step.held;
+    // No hold (an apply: the write that goes with the COMMIT): the update alone, with no INSERT into the held table.
+    if (held === undefined) return { text: saveSql, values: [rk, JSON.stringify(step.resource), step.resource.disputes.length > 0] };
     const values = [
       rk,
       JSON.stringify(step.resource),
       step.resource.disputes.length > 0,
-      held?.heldId ?? null,
-      held?.dedupeKey ?? null,
-      held === undefined ? null : JSON.stringify(held),
+      held.heldId,
+      held.dedupeKey,
+      JSON.stringify(held),
     ];
     return { text: writeSql, values };
   }
