@@ -9,6 +9,9 @@
 //   BOOK_PG_BEFORE=/tmp/old node bench/book-postgres-cpu.js   also another build's book (its dist/ under that folder)
 //   BOOK_PG_STATEMENTS=1 node bench/book-postgres-cpu.js      also pg_stat_statements per booked delivery
 //   BOOK_PG_PROFILE=/tmp/prof node bench/book-postgres-cpu.js  this process under the inspector's CPU profiler
+//   BOOK_PG_ONLY=bare | 'handler + book'                      one subject only (for a profile, or `perf record`)
+//   BOOK_PG_PIDS=/tmp/pids                                    writes "<this pid> <postmaster pid>" there (for perf -p)
+//   BOOK_PG_ROUNDS, BOOK_PG_DELIVERIES (per round), BOOK_PG_WARMUP (deliveries per subject first)
 //
 // Prints one JSON line: per subject, medians over the rounds (min–max) per delivery.
 import { execFile } from 'node:child_process';
@@ -144,15 +147,6 @@ try {
   for (const name of names) for (let i = 0; i < warmup; i++) await subjects[name]();
   const wal = async () => (await pool.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
   const walBytes = async (from, to) => Number((await pool.query('SELECT pg_wal_lsn_diff($2, $1)::float8 AS d', [from, to])).rows[0].d);
-  if (process.env.BOOK_PG_HEAP) {
-    for (const name of names) {
-      globalThis.gc();
-      const before = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 3000; i++) await subjects[name]();
-      globalThis.gc();
-      console.error(name, 'heap bytes per delivery kept', (process.memoryUsage().heapUsed - before) / 3000);
-    }
-  }
   const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [], user: [], server: [], wal: [] }]));
   const session = process.env.BOOK_PG_PROFILE ? new Session() : undefined;
   if (session) {
@@ -163,11 +157,6 @@ try {
   }
   for (let r = 0; r < rounds; r++) {
     for (const name of names.map((_, i) => names[(i + r) % names.length])) {
-      const switches = async () => {
-        const t = await readFile('/proc/self/status', 'utf8');
-        return Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(t)[1]) + Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(t)[1]);
-      };
-      const sw0 = await switches();
       const lsn = await wal();
       const serverBefore = await serverMicros(server.postmaster);
       const cpuBefore = process.cpuUsage();
@@ -182,7 +171,6 @@ try {
       s.user.push(cpu.user / perRound);
       s.server.push(serverCpu / perRound);
       s.wal.push((await walBytes(lsn, await wal())) / perRound);
-      (s.sw ??= []).push(((await switches()) - sw0) / perRound);
     }
   }
   if (session) {
@@ -233,14 +221,6 @@ try {
         `SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname LIKE 'bench_%' AND n_tup_ins > 0`,
       )
     ).rows;
-  }
-  if (process.env.BOOK_PG_THREADS) {
-    for (const task of await readdir('/proc/self/task')) {
-      const stat = await readFile(`/proc/self/task/${task}/stat`, 'utf8');
-      const comm = await readFile(`/proc/self/task/${task}/comm`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      console.error(comm.trim(), (Number(fields[11]) + Number(fields[12])) * 10, 'ms');
-    }
   }
   console.log(JSON.stringify(result));
 } finally {
