@@ -14,50 +14,21 @@
 //   BOOK_PG_ROUNDS, BOOK_PG_DELIVERIES (per round), BOOK_PG_WARMUP (deliveries per subject first)
 //
 // Prints one JSON line: per subject, medians over the rounds (min–max) per delivery.
-import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from './lib/free-port.js';
+import { paidEvent } from './lib/book-deliveries.js';
+import { bareTransaction, createLedger, insertLedger } from './lib/ledger.js';
 import { median, quick, round } from './lib/stats.js';
+import { startPostgresServer } from './postgres-server.js';
 
-const run = promisify(execFile);
-const bin = process.env.PIXHOOK_PG_BIN ?? '/usr/lib/postgresql/15/bin';
-const asServerUser = (command, args) =>
-  process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
-const pgRun = (command, args) => run(...asServerUser(join(bin, command), args), { timeout: 60_000 });
 const fsync = !process.argv.includes('--no-fsync');
 const statements = process.env.BOOK_PG_STATEMENTS === '1';
 const rounds = quick ? 2 : Number(process.env.BOOK_PG_ROUNDS ?? 6);
 const perRound = quick ? 50 : Number(process.env.BOOK_PG_DELIVERIES ?? 400);
 const ticksPerSecond = 100; // USER_HZ on Linux
-
-async function startServer() {
-  const root = await mkdtemp(join(tmpdir(), 'pixhook-bench-pg-'));
-  await chmod(root, 0o755);
-  if (process.getuid?.() === 0) await run('chown', ['postgres', root]);
-  const dir = join(root, 'data');
-  const port = await freePort();
-  await pgRun('initdb', ['-D', dir, '-A', 'trust', '-U', 'pix', '-E', 'UTF8', '--locale=C', ...(fsync ? [] : ['--no-sync'])]);
-  const preload = statements
-    ? ' -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c pg_stat_statements.track_planning=on'
-    : '';
-  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1${fsync ? '' : ' -c fsync=off'}${preload}`;
-  await pgRun('pg_ctl', ['-D', dir, '-o', options, '-l', join(root, 'log'), '-w', 'start']);
-  const postmaster = Number((await readFile(join(dir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  return {
-    url: `postgres://pix@127.0.0.1:${port}/postgres`,
-    postmaster,
-    async stop() {
-      await pgRun('pg_ctl', ['-D', dir, '-m', 'immediate', '-w', 'stop']).catch(() => {});
-      await rm(root, { recursive: true, force: true });
-    },
-  };
-}
 
 /** µs of CPU (user + system) of the postmaster and every process it started, living now. */
 async function serverMicros(postmaster) {
@@ -76,15 +47,7 @@ async function serverMicros(postmaster) {
   return (ticks * 1e6) / ticksPerSecond;
 }
 
-const paid = (id) => ({
-  kind: 'transaction',
-  name: 'transaction_paid',
-  variant: 'b',
-  source: 'webhook',
-  warnings: [],
-  payload: {},
-  transaction: { id, status: 'paid', amountInCents: 1000, endToEndId: `E${id}` },
-});
+const paid = paidEvent;
 
 /** A pixhook build's Postgres book and inbox (dist/ under `root`), paired as a processing pairs them. */
 async function bookOf(root, pool, suffix) {
@@ -100,29 +63,23 @@ async function bookOf(root, pool, suffix) {
   return { inbox, book, shared: inboxLink(inbox).shared };
 }
 
-const server = await startServer();
+const server = await startPostgresServer({
+  fsync,
+  settings: statements
+    ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all', 'pg_stat_statements.track_planning=on']
+    : [],
+});
 if (process.env.BOOK_PG_PIDS) await writeFile(process.env.BOOK_PG_PIDS, `${process.pid} ${server.postmaster}\n`);
 const pool = new pg.Pool({ connectionString: server.url, max: 4 });
 const books = [];
 try {
-  await pool.query('CREATE TABLE ledger (event_key text NOT NULL, tx_id text NOT NULL, amount_in_cents integer NOT NULL)');
+  await createLedger(pool);
   if (statements) await pool.query('CREATE EXTENSION pg_stat_statements');
-  const insert = (tx, key, i) =>
-    tx.query('INSERT INTO ledger (event_key, tx_id, amount_in_cents) VALUES ($1, $2, $3)', [key, `tx_${i}`, 1000 + (i % 500)]);
+  const insert = insertLedger;
   const signal = new AbortController().signal;
   let n = 0;
   const subjects = {
-    async bare() {
-      const i = ++n;
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await insert(client, `transaction_paid:bare_${i}:paid`, i);
-        await client.query('COMMIT');
-      } finally {
-        client.release();
-      }
-    },
+    bare: () => bareTransaction(pool, ++n),
   };
   const booked = async (name, root, suffix) => {
     const { inbox, book, shared } = await bookOf(root, pool, suffix);
