@@ -22,23 +22,17 @@ import { redisDedupeStore, redisPaymentBook } from 'pixhook/redis';
 // Internal (not exported): the joined claim the processing uses, and the inbox's open book transactions.
 import { joinedClaimOf } from '../dist/src/book/joined-claim.js';
 import { inboxLink } from '../dist/src/postgres/postgres-inbox.js';
+import { paidEvent } from './lib/book-deliveries.js';
 import { interleave, pairedSpread } from './lib/interleave.js';
 import { startRedisServer } from './lib/redis-server.js';
+import { bareTransaction, createLedger, insertLedger } from './lib/ledger.js';
 import { median, quick, round } from './lib/stats.js';
 import { startPostgresServer } from './postgres-server.js';
 
 const options = quick
   ? { rounds: 3, sliceMs: 20, warmupMs: 100, calibrate: 20, minIterations: 5 }
   : { rounds: 20, sliceMs: 150, warmupMs: 1000, calibrate: 200, minIterations: 20 };
-const paid = (id) => ({
-  kind: 'transaction',
-  name: 'transaction_paid',
-  variant: 'b',
-  source: 'webhook',
-  warnings: [],
-  payload: {},
-  transaction: { id, status: 'paid', amountInCents: 1000, endToEndId: `E${id}` },
-});
+const paid = paidEvent;
 
 async function redisBench() {
   const server = await startRedisServer();
@@ -166,23 +160,12 @@ async function postgresBench() {
     // The processing pairs the book with the inbox's store: from then on a record stays open for the handlers.
     createProcessing({ store: inbox.store, book });
     const { shared } = inboxLink(inbox);
-    await pool.query('CREATE TABLE ledger (event_key text NOT NULL, tx_id text NOT NULL, amount_in_cents integer NOT NULL)');
-    const insert = (tx, key, i) =>
-      tx.query('INSERT INTO ledger (event_key, tx_id, amount_in_cents) VALUES ($1, $2, $3)', [key, `tx_${i}`, 1000 + (i % 500)]);
+    await createLedger(pool);
+    const insert = insertLedger;
     const signal = new AbortController().signal;
     let n = 0;
     const handler = inbox.transactional(async (_event, { key, tx }) => insert(tx, key, n));
-    async function bare() {
-      const i = ++n;
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await insert(client, `transaction_paid:bare_${i}:paid`, i);
-        await client.query('COMMIT');
-      } finally {
-        client.release();
-      }
-    }
+    const bare = () => bareTransaction(pool, ++n);
     async function withBook() {
       const i = ++n;
       const key = `transaction_paid:book_${i}:paid`;

@@ -1,4 +1,5 @@
-// The deliveries of bench/book-memory.js and bench/book-memory-cpu.js: charge `i` paid once, signed.
+// The deliveries of the book's benches: charge `i` paid once, signed (bench/book-memory.js, bench/book-memory-cpu.js), or
+// as the normalized event a book records (bench/book.js, bench/book-postgres-cpu.js).
 import { createHmac } from 'node:crypto';
 import { buildPayload } from 'pixhook/testing';
 
@@ -16,3 +17,14 @@ export function paidDelivery(i) {
   const signature = `sha256=${createHmac('sha256', bookSecret).update(body).digest('hex')}`;
   return { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body };
 }
+
+/** A normalized `transaction_paid` of charge `id` (R$ 10,00), as a book records it. */
+export const paidEvent = (id) => ({
+  kind: 'transaction',
+  name: 'transaction_paid',
+  variant: 'b',
+  source: 'webhook',
+  warnings: [],
+  payload: {},
+  transaction: { id, status: 'paid', amountInCents: 1000, endToEndId: `E${id}` },
+});

@@ -7,9 +7,12 @@ import { sqlState } from './sql-state.js';
 // its connection the first time it goes (`PREPARE … AS`, in that same query), then sent as `EXECUTE name(literals)`:
 // the server plans it once per connection, not on every delivery. A BEGIN that finds it missing, or finds it
 // prepared already (a pooler that hands the session's transactions to other server connections, a DEALLOCATE),
-// is rolled back and sent again inlined, and that connection stays inlined. Statements later in a transaction
-// (those sent with the COMMIT) are always inlined: a missing one there would abort work that cannot be sent again.
-
+// is rolled back and sent again inlined, and that connection stays inlined.
+// Statements later in a transaction (those sent with the COMMIT) go prepared only as the first statement's
+// companions: prepared in the same query, before it, under names of that group alone, so a first statement found
+// prepared on the server session proves its companions are there too (a pooler keeps a transaction on one server
+// session). Without that proof (the first statement went inlined) they go inlined: a missing one there would abort
+// work that cannot be sent again.
 /** A value a statement inlined by pixhook may carry. */
 export type InlineValue = string | number | boolean | null;
 
@@ -17,7 +20,15 @@ export type InlineValue = string | number | boolean | null;
 export interface InlineStatement {
   text: string;
   values: readonly InlineValue[];
+  /**
+   * A transaction's first statement only: the texts of statements sent later in its transaction (with the COMMIT),
+   * prepared with it as one group (see above).
+   */
+  companions?: readonly string[];
 }
+
+/** The companions' names (text → name) of a first statement that went prepared: proven on this server session. */
+export type ProvenCompanions = ReadonlyMap<string, string>;
 
 /** A string, number, boolean or null as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
 function literal(value: InlineValue): string {
@@ -28,8 +39,9 @@ function literal(value: InlineValue): string {
     return String(value);
   }
   if (value.includes('\0')) throw new PixhookError('internal_error', 'Postgres text cannot hold a NUL character');
-  const quoted = `'${value.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`;
-  return value.includes('\\') ? ` E${quoted}` : quoted;
+  // Most values (keys, the resource's JSON) hold neither a quote nor a backslash: no copy made for them.
+  const quotes = value.includes("'") ? value.replace(/'/g, "''") : value;
+  return value.includes('\\') ? ` E'${quotes.replace(/\\/g, '\\\\')}'` : `'${quotes}'`;
 }
 
 /** A statement with its parameters written in as literals. */
@@ -48,6 +60,29 @@ function nameOf(text: string): string {
   return name;
 }
 
+type Group = { name: string; companions: ProvenCompanions };
+const noCompanions: ProvenCompanions = new Map();
+// By the companions' list (the book makes one per inbox) and the first statement's text: pixhook's own constants.
+const groups = new WeakMap<readonly string[], Map<string, Group>>();
+
+/** A first statement's group: its own name (from every text of the group) and its companions' names (text → name). */
+function groupOf(statement: InlineStatement): Group {
+  const companions = statement.companions;
+  if (companions === undefined || companions.length === 0) return { name: nameOf(statement.text), companions: noCompanions };
+  let byText = groups.get(companions);
+  if (byText === undefined) groups.set(companions, (byText = new Map()));
+  let group = byText.get(statement.text);
+  if (group === undefined) {
+    const name = nameOf([statement.text, ...companions].join('\0'));
+    group = { name, companions: new Map(companions.map((text) => [text, nameOf(`${name}\0${text}`)])) };
+    byText.set(statement.text, group);
+  }
+  return group;
+}
+
+const executeOf = (name: string, values: readonly InlineValue[]) =>
+  values.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${values.map(literal).join(', ')})`;
+
 /** The statements prepared on each connection (by its client object). */
 const prepared = new WeakMap<object, Set<string>>();
 const unprepared = new WeakSet<object>();
@@ -59,37 +94,58 @@ interface Queryable {
 /**
  * Sends `head` (plain SQL, e.g. BEGIN), `statements` and `tail` (e.g. COMMIT) as one query on `connection`; resolves
  * with what `pg` answers (one result, or an array of them, the last statement's last). `prepare`: the statements go
- * prepared (see above); otherwise inlined.
+ * prepared, with their companions (see above); otherwise inlined, except those `proven` names (the companions of
+ * this transaction's first statement, which went prepared). `onProven`: told the companions of the first statement
+ * once the query succeeded with it prepared.
  */
 export async function sendJoined(
   connection: Queryable,
   statements: readonly InlineStatement[],
-  { head, tail, prepare = false }: { head?: string; tail?: string; prepare?: boolean } = {},
+  {
+    head,
+    tail,
+    prepare = false,
+    proven,
+    onProven,
+  }: { head?: string; tail?: string; prepare?: boolean; proven?: ProvenCompanions; onProven?: (companions: ProvenCompanions) => void } = {},
 ): Promise<unknown> {
-  const done = prepared.get(connection) ?? new Set<string>();
-  const fresh = new Set<string>();
+  const done = prepared.get(connection);
+  let fresh: string[] | undefined;
   const parts = head === undefined ? [] : [head];
+  const asPrepared = prepare && !unprepared.has(connection);
+  let companions: ProvenCompanions | undefined;
   for (const statement of statements) {
-    if (!prepare || unprepared.has(connection)) {
+    const provenName = proven?.get(statement.text);
+    if (provenName !== undefined) {
+      parts.push(executeOf(provenName, statement.values));
+      continue;
+    }
+    if (!asPrepared) {
       parts.push(inlined(statement));
       continue;
     }
-    const name = nameOf(statement.text);
-    if (!done.has(name) && !fresh.has(name)) {
-      parts.push(`PREPARE ${name} AS ${statement.text}`);
-      fresh.add(name);
+    const group = groupOf(statement);
+    if (done?.has(group.name) !== true && fresh?.includes(group.name) !== true) {
+      // The companions first: the first statement is prepared only once all of them are.
+      for (const [text, name] of group.companions) parts.push(`PREPARE ${name} AS ${text}`);
+      parts.push(`PREPARE ${group.name} AS ${statement.text}`);
+      (fresh ??= []).push(group.name);
     }
-    parts.push(statement.values.length === 0 ? `EXECUTE ${name}` : `EXECUTE ${name}(${statement.values.map(literal).join(', ')})`);
+    companions ??= group.companions;
+    parts.push(executeOf(group.name, statement.values));
   }
   if (tail !== undefined) parts.push(tail);
   try {
     const result = await connection.query(parts.join('; '));
-    for (const name of fresh) done.add(name);
-    prepared.set(connection, done);
+    if (fresh !== undefined) {
+      if (done === undefined) prepared.set(connection, new Set(fresh));
+      else for (const name of fresh) done.add(name);
+    }
+    if (companions !== undefined) onProven?.(companions);
     return result;
   } catch (error) {
     // Which of the PREPAREs ran is not known; or the server session is not the one they ran on.
-    if (fresh.size > 0 || isPreparedMismatch(error)) unprepared.add(connection);
+    if (fresh !== undefined || isPreparedMismatch(error)) unprepared.add(connection);
     throw error;
   }
 }

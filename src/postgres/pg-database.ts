@@ -1,4 +1,4 @@
-import { isPreparedMismatch, sendJoined, type InlineStatement } from './joined-statements.js';
+import { isPreparedMismatch, sendJoined, type InlineStatement, type ProvenCompanions } from './joined-statements.js';
 import { mustBe } from '../shared/option-checks.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
 
@@ -76,11 +76,19 @@ export function lastRows(result: unknown): SqlRow[] {
   return results[results.length - 1]?.rows ?? [];
 }
 
-/** BEGIN and the first statement as one query: one round trip for both (again, inlined, when its prepared one did not match). */
-async function beginWith(client: PgQueryable, isolation: IsolationLevel, first: SqlStatement): Promise<unknown> {
+/**
+ * BEGIN and the first statement as one query: one round trip for both (again, inlined, when its prepared one did not
+ * match). `onProven`: told its companions when it went prepared (they may then go prepared with the COMMIT).
+ */
+async function beginWith(
+  client: PgQueryable,
+  isolation: IsolationLevel,
+  first: SqlStatement & Pick<InlineStatement, 'companions'>,
+  onProven: (companions: ProvenCompanions) => void,
+): Promise<unknown> {
   const head = beginStatement(isolation);
   try {
-    return await sendJoined(client, [first], { head, prepare: true });
+    return await sendJoined(client, [first], { head, prepare: true, onProven });
   } catch (error) {
     if (!isPreparedMismatch(error)) throw error;
     await client.query('ROLLBACK');
@@ -95,9 +103,10 @@ async function inTransaction<T>(
   first?: SqlStatement,
 ): Promise<T> {
   let result: T;
+  let proven: ProvenCompanions | undefined;
   try {
     let rows: SqlRow[] = [];
-    if (first) rows = lastRows(await beginWith(client, isolation, first));
+    if (first) rows = lastRows(await beginWith(client, isolation, first, (companions) => (proven = companions)));
     else await client.query(beginStatement(isolation));
     result = await fn(client, rows);
   } catch (error) {
@@ -114,7 +123,8 @@ async function inTransaction<T>(
   }
   carriedByCommit.delete(client);
   try {
-    await sendJoined(client, carried, { tail: 'COMMIT' });
+    // The first statement's companions go prepared: it was found prepared on this server session in this transaction.
+    await sendJoined(client, carried, { tail: 'COMMIT', ...(proven && { proven }) });
   } catch (error) {
     // A carried statement failed: the rest of the query (the COMMIT) was skipped and the transaction is aborted.
     await client.query('ROLLBACK').catch(() => {});

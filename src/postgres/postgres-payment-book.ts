@@ -93,6 +93,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     names,
     link?.claimDoneSql,
   );
+  const commitTexts = [saveSql, ...(link?.commitTexts ?? [])];
 
   /** One record, in `tx` (whose first statement `lockSql` answered `rows`). */
   function decide(event: PixEvent, context: RecordContext, rows: SqlRow[]) {
@@ -152,13 +153,15 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
 
   function writeOf(rk: string, step: ReturnType<typeof decide>): DeferredStatement {
     const held = step.held;
+    // No hold (an apply: the write that goes with the COMMIT): the update alone, with no INSERT into the held table.
+    if (held === undefined) return { text: saveSql, values: [rk, JSON.stringify(step.resource), step.resource.disputes.length > 0] };
     const values = [
       rk,
       JSON.stringify(step.resource),
       step.resource.disputes.length > 0,
-      held?.heldId ?? null,
-      held?.dedupeKey ?? null,
-      held === undefined ? null : JSON.stringify(held),
+      held.heldId,
+      held.dedupeKey,
+      JSON.stringify(held),
     ];
     return { text: writeSql, values };
   }
@@ -168,7 +171,10 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const shared = !onlyRetry && link?.shared.enabled === true;
-    const first = { text: shared ? sharedLockSql : lockSql, values: [rk, context.dedupeKey] };
+    // Kept open: what goes with its COMMIT is prepared with it, as its companions (joined-statements.ts).
+    const first = shared
+      ? { text: sharedLockSql, values: [rk, context.dedupeKey], companions: commitTexts }
+      : { text: lockSql, values: [rk, context.dedupeKey] };
     const body = async (tx: SqlExecutor, rows: SqlRow[]) => {
       if (onlyRetry && typeof rows[0]?.['open_held'] !== 'string') return { value: undefined, keep: false };
       const step = decide(event, context, rows);

@@ -39,6 +39,12 @@ interface HeldClaim {
 
 const deliveryScope = 'delivery';
 
+/** The store's done mark of a claim it holds (`$1` scope, `$2` key, `$3` TTL in ms). */
+export function markStatementText(names: InboxNames): string {
+  return `INSERT INTO ${names.table} (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
+    ON CONFLICT (scope, key) DO UPDATE SET done_at = now(), expires_at = EXCLUDED.expires_at`;
+}
+
 /** The done mark of a claim this store holds, for a statement or transaction of another's to commit. */
 interface FoldedMark {
   /** The mark as a statement of its own. */
@@ -100,8 +106,7 @@ export function sessionLockStore(db: SqlDatabase, names: InboxNames, scope = del
   const recheckSql = `SELECT d.done, CASE WHEN d.done THEN pg_advisory_unlock(hashtextextended($1, 0)) END AS unlocked FROM (SELECT EXISTS (${doneSql}) AS done) d`;
   const isDoneSql = `SELECT EXISTS (SELECT 1 FROM ${names.table} WHERE scope = $1 AND key = $2 AND expires_at > now()) AS done`;
   const unlockSql = 'SELECT pg_advisory_unlock(hashtextextended($1, 0)) AS unlocked';
-  const markSql = `INSERT INTO ${names.table} (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
-    ON CONFLICT (scope, key) DO UPDATE SET done_at = now(), expires_at = EXCLUDED.expires_at`;
+  const markSql = markStatementText(names);
   // Nobody holds the claim here: take the lock for this one statement, so a holder elsewhere wins.
   const markUnheldSql = `WITH l AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked)
     INSERT INTO ${names.table} (scope, key, expires_at) SELECT $2, $3, now() + $4::double precision * interval '1 millisecond' FROM l WHERE l.locked

@@ -31,7 +31,7 @@ interface PresumedClaim {
 }
 
 /** The claim, written at the commit: it fails (division by zero, SQLSTATE 22012) when it claims nothing. */
-function assertedClaim(claim: DeferredStatement): DeferredStatement {
+export function assertedClaim(claim: DeferredStatement): DeferredStatement {
   return { text: `WITH claimed AS (${claim.text}) SELECT 1 / (SELECT count(*)::int FROM claimed) AS claimed`, values: claim.values };
 }
 

@@ -73,4 +73,30 @@ describe('postgres book with the inbox', () => {
     expect((await backend.book.get(id))?.status).toBe('paid');
     await receiver.close();
   });
+
+  it('its context, and a copy of it made with Object.create, read the run’s own; markDuplicate marks the run', async () => {
+    const { inbox, backend } = await fresh();
+    const seen: unknown[] = [];
+    const receiver = createReceiver({ secret, book: backend.book, store: backend.store }).on(
+      'transaction_paid',
+      inbox.transactional(async (_event: PixEvent, context: TransactionalContext) => {
+        const copy = Object.create(context) as TransactionalContext;
+        seen.push([
+          context.mode,
+          context.source,
+          copy.attempt,
+          copy.key === context.key,
+          copy.signal === context.signal,
+          copy.tx === context.tx,
+        ]);
+        await copy.tx.query('SELECT 1');
+        copy.markDuplicate();
+      }),
+    );
+    const answer = await receiver.receive(paidDelivery(freshCharge('copy')));
+    expect(seen).toEqual([['inline', 'webhook', 1, true, true, true]]);
+    // Marked through the copy: the run ends as a duplicate, not as a new success.
+    expect([answer.status, answer.reason]).toEqual([200, 'duplicate']);
+    await receiver.close();
+  });
 });

@@ -144,22 +144,28 @@ describe('postgres book with the inbox: a delivery takes the round trips of a ba
     // The first statement reads whether the handler's claim would find its key done: the claim needs no query of its own.
     expect(lock).toContain(`FROM "${table}" WHERE scope = 'effects'`);
     expect(insert).toBe(`INSERT INTO ${table}_ledger (charge) VALUES ($1)`);
-    // The book's write, the claim and the done mark, inlined, then COMMIT.
-    expect(executed(last!)).toEqual([]);
-    expect(last).toMatch(new RegExp(`^WITH w AS \\(UPDATE "${bookTable}_resources" SET state`));
-    expect(last).toContain(`; WITH claimed AS (INSERT INTO "${table}" AS inbox`);
-    expect(last).toContain(`; INSERT INTO "${table}" (scope, key, expires_at) VALUES ('delivery'`);
-    expect(last).toMatch(/; COMMIT$/);
-    // The second delivery: the same three queries, the first statement only executed (planned once per connection).
+    // The book's write, the claim and the done mark, then COMMIT: executed, prepared in the first query as the first
+    // statement's companions, before it (its being found prepared proves they are).
+    const companions = executed(last!);
+    expect(companions.map((name) => texts.get(name)!)).toEqual([
+      expect.stringMatching(new RegExp(`^UPDATE "${bookTable}_resources" SET state = \\$2`)),
+      expect.stringContaining(`WITH claimed AS (INSERT INTO "${table}" AS inbox`),
+      expect.stringMatching(new RegExp(`^INSERT INTO "${table}" \\(scope, key, expires_at\\) VALUES \\(\\$1, \\$2,`)),
+    ]);
+    expect(last).toMatch(/^EXECUTE pixhook_\w+\('t:.*; COMMIT$/);
+    const preparedInFirst = [...first!.matchAll(/PREPARE (pixhook_\w+)/g)].map(([, name]) => name);
+    expect(preparedInFirst).toEqual([...companions, ...executed(first!)]);
+    // The second delivery: the same three queries, nothing prepared again.
     const repeated = bookTransaction(again);
     expect(repeated).toHaveLength(3);
     expect(repeated[0]).not.toContain('PREPARE');
     expect(executed(repeated[0]!)).toEqual(executed(first!));
-    // Nothing else wrote the claim or the done mark.
-    expect(sent.filter((text) => text.includes(`INSERT INTO "${table}" AS inbox`) || deliveryMark(table)(text))).toEqual([
-      last,
-      repeated[2],
-    ]);
+    expect(executed(repeated[2]!)).toEqual(companions);
+    // Nothing else wrote the claim or the done mark: the two COMMIT queries execute them, nothing sends them inlined.
+    expect(sent.filter((text) => companions.some((name) => text.includes(`EXECUTE ${name}(`)))).toEqual([last, repeated[2]]);
+    expect(sent.filter((text) => !text.includes('PREPARE') && (text.includes(`"${table}" AS inbox`) || deliveryMark(table)(text)))).toEqual(
+      [],
+    );
     expect(await ledger()).toEqual([id, again]);
     expect((await book.get(id))?.status).toBe('paid');
     const { rows } = await db().pool.query(`SELECT scope FROM "${table}" WHERE key LIKE $1 ORDER BY scope`, [

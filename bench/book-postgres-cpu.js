@@ -1,0 +1,187 @@
+// The Postgres payment book's cost per delivery, split where it goes (issue 36): this process's CPU
+// (`process.cpuUsage()`), the server's CPU (utime + stime of every PostgreSQL process, from /proc: the backends,
+// the WAL writer, the checkpointer) and the WAL each delivery writes (`pg_current_wal_lsn()` before and after), for
+// the bare transaction (`BEGIN; INSERT; COMMIT`) and an `inbox.transactional` handler inside the book's transaction
+// (what `bench/book.js` times), in alternating rounds of one process. Load-independent figures where the wall clock
+// is not: on a shared machine, read the CPU and WAL columns. Linux only (reads /proc).
+//
+//   npm run build && node bench/book-postgres-cpu.js [--quick] [--no-fsync]
+//   BOOK_PG_BEFORE=/tmp/old node bench/book-postgres-cpu.js   also another build's book (its dist/ under that folder)
+//   BOOK_PG_STATEMENTS=1 node bench/book-postgres-cpu.js      also pg_stat_statements per booked delivery
+//   BOOK_PG_PROFILE=/tmp/prof node bench/book-postgres-cpu.js  this process under the inspector's CPU profiler
+//   BOOK_PG_ONLY=bare | 'handler + book'                      one subject only (for a profile, or `perf record`)
+//   BOOK_PG_PIDS=/tmp/pids                                    writes "<this pid> <postmaster pid>" there (for perf -p)
+//   BOOK_PG_ROUNDS, BOOK_PG_DELIVERIES (per round), BOOK_PG_WARMUP (deliveries per subject first)
+//
+// Prints one JSON line: per subject, medians over the rounds (min–max) per delivery.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { paidEvent } from './lib/book-deliveries.js';
+import { bareTransaction, createLedger, insertLedger } from './lib/ledger.js';
+import { median, quick, round } from './lib/stats.js';
+import { startPostgresServer } from './postgres-server.js';
+
+const fsync = !process.argv.includes('--no-fsync');
+const statements = process.env.BOOK_PG_STATEMENTS === '1';
+const rounds = quick ? 2 : Number(process.env.BOOK_PG_ROUNDS ?? 6);
+const perRound = quick ? 50 : Number(process.env.BOOK_PG_DELIVERIES ?? 400);
+const ticksPerSecond = 100; // USER_HZ on Linux
+
+/** µs of CPU (user + system) of the postmaster and every process it started, living now. */
+async function serverMicros(postmaster) {
+  let ticks = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(entry) === postmaster || Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1e6) / ticksPerSecond;
+}
+
+const paid = paidEvent;
+
+/** A pixhook build's Postgres book and inbox (dist/ under `root`), paired as a processing pairs them. */
+async function bookOf(root, pool, suffix) {
+  const dist = (path) => import(pathToFileURL(join(root, 'dist', path)).href);
+  const { createProcessing } = await dist('src/index.js');
+  const { postgresInbox, postgresPaymentBook } = await dist('src/postgres/index.js');
+  const { inboxLink } = await dist('src/postgres/postgres-inbox.js');
+  const inbox = postgresInbox({ pool, table: `bench_inbox${suffix}` });
+  const book = postgresPaymentBook({ db: pool, inbox, table: `bench_book${suffix}` });
+  await inbox.migrate();
+  await book.migrate();
+  createProcessing({ store: inbox.store, book });
+  return { inbox, book, shared: inboxLink(inbox).shared };
+}
+
+const server = await startPostgresServer({
+  fsync,
+  settings: statements
+    ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all', 'pg_stat_statements.track_planning=on']
+    : [],
+});
+if (process.env.BOOK_PG_PIDS) await writeFile(process.env.BOOK_PG_PIDS, `${process.pid} ${server.postmaster}\n`);
+const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+const books = [];
+try {
+  await createLedger(pool);
+  if (statements) await pool.query('CREATE EXTENSION pg_stat_statements');
+  const insert = insertLedger;
+  const signal = new AbortController().signal;
+  let n = 0;
+  const subjects = {
+    bare: () => bareTransaction(pool, ++n),
+  };
+  const booked = async (name, root, suffix) => {
+    const { inbox, book, shared } = await bookOf(root, pool, suffix);
+    books.push(inbox);
+    const handler = inbox.transactional(async (_event, { key, tx }) => insert(tx, key, n));
+    subjects[name] = async () => {
+      const i = ++n;
+      const key = `transaction_paid:book${suffix}_${i}:paid`;
+      const event = paid(`book${suffix}_${i}`);
+      const recorded = await book.record(event, { dedupeKey: key });
+      if (recorded.outcome !== 'apply') throw new Error(`the book answered ${recorded.outcome}`);
+      await handler(event, { key, attempt: 1, mode: 'inline', source: 'webhook', signal, markDuplicate() {} });
+      await shared.settle(key, true);
+    };
+  };
+  await booked('handler + book', resolve('.'), '');
+  if (process.env.BOOK_PG_BEFORE) await booked('handler + book (before)', resolve(process.env.BOOK_PG_BEFORE), '_before');
+
+  // BOOK_PG_ONLY=bare (or a subject's name): only that one, for a profile of its own.
+  const names = Object.keys(subjects).filter((name) => (process.env.BOOK_PG_ONLY ?? name) === name);
+  const warmup = Number(process.env.BOOK_PG_WARMUP ?? perRound);
+  for (const name of names) for (let i = 0; i < warmup; i++) await subjects[name]();
+  const wal = async () => (await pool.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
+  const walBytes = async (from, to) => Number((await pool.query('SELECT pg_wal_lsn_diff($2, $1)::float8 AS d', [from, to])).rows[0].d);
+  const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [], user: [], server: [], wal: [] }]));
+  const session = process.env.BOOK_PG_PROFILE ? new Session() : undefined;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 50 });
+    await session.post('Profiler.start');
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const name of names.map((_, i) => names[(i + r) % names.length])) {
+      const lsn = await wal();
+      const serverBefore = await serverMicros(server.postmaster);
+      const cpuBefore = process.cpuUsage();
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < perRound; i++) await subjects[name]();
+      const wall = Number(process.hrtime.bigint() - start) / 1000;
+      const cpu = process.cpuUsage(cpuBefore);
+      const serverCpu = (await serverMicros(server.postmaster)) - serverBefore;
+      const s = samples[name];
+      s.wall.push(wall / perRound);
+      s.cpu.push((cpu.user + cpu.system) / perRound);
+      s.user.push(cpu.user / perRound);
+      s.server.push(serverCpu / perRound);
+      s.wal.push((await walBytes(lsn, await wal())) / perRound);
+    }
+  }
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(`${process.env.BOOK_PG_PROFILE}.cpuprofile`, JSON.stringify(profile));
+  }
+  const figure = (values, digits = 0) => ({
+    median: round(median(values), digits),
+    min: round(Math.min(...values), digits),
+    max: round(Math.max(...values), digits),
+  });
+  const result = {
+    fsync,
+    rounds,
+    deliveries_per_round: perRound,
+    load: (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' '),
+  };
+  for (const name of names) {
+    const s = samples[name];
+    result[name] = {
+      wall_us: figure(s.wall),
+      process_cpu_us: figure(s.cpu),
+      process_user_us: figure(s.user),
+      server_cpu_us: figure(s.server),
+      wal_bytes: figure(s.wal),
+    };
+    if (name !== 'bare' && samples.bare)
+      result[name].wall_ratio = figure(
+        s.wall.map((w, i) => w / samples.bare.wall[i]),
+        3,
+      );
+  }
+  if (statements) {
+    await pool.query('SELECT pg_stat_statements_reset()');
+    const count = 500;
+    for (let i = 0; i < count; i++) await subjects['handler + book']();
+    const { rows } = await pool.query(
+      `SELECT calls, round((total_exec_time * 1000 / $1)::numeric, 1)::float8 AS exec_us_per_delivery,
+        round((total_plan_time * 1000 / $1)::numeric, 1)::float8 AS plan_us_per_delivery,
+        round((wal_bytes / $1)::numeric)::float8 AS wal_bytes_per_delivery, round((wal_records::numeric / $1), 2)::float8 AS wal_records,
+        round((shared_blks_hit + shared_blks_read)::numeric / $1, 1)::float8 AS blocks, shared_blks_dirtied AS dirtied,
+        left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
+      FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC`.replaceAll('$1', `${count}.0`),
+    );
+    result.statements_per_booked_delivery = rows;
+    result.tables = (
+      await pool.query(
+        `SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname LIKE 'bench_%' AND n_tup_ins > 0`,
+      )
+    ).rows;
+  }
+  console.log(JSON.stringify(result));
+} finally {
+  for (const inbox of books) await inbox.close();
+  await pool.end();
+  await server.stop();
+}
