@@ -9,7 +9,7 @@ import {
 import type { DedupeStore, PixEvent } from '../index.js';
 import { registeredOrderLeases } from '../shared/order-lease.js';
 import { claimAndReadScript, leaveClaimScript } from './joined-book-script.js';
-import { keepMs, orderLeaseKeys } from './order-lease.js';
+import { keepMs, orderLeaseKey, orderLeaseKeys } from './order-lease.js';
 import { isClusterClient, type RedisClientLike, type RedisScript } from './redis-client.js';
 import { dedupeSiteOf } from './redis-dedupe-store.js';
 import { replyArray, replyText } from './redis-replies.js';
@@ -55,14 +55,15 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const dedupeKey = site.prefix + key;
-    const leaseKeys = orderLeaseKeys(site.prefix, lease.resource);
+    // The lease's counter, tickets and expiries are this key with a suffix: the script names them (claim-and-read.lua).
+    const leaseKey = orderLeaseKey(site.prefix, lease.resource);
     // Whether this call may hold the claim or the lease: only an answer that took nothing proves it does not.
     let mayHold = true;
     try {
       const reply = replyArray(
         await book.run(
           claimAndReadScript,
-          [dedupeKey, keys.resource(rk), keys.heldKeys, keys.held, keys.expecting, ...leaseKeys],
+          [dedupeKey, keys.resource(rk), keys.heldKeys, keys.held, keys.expecting, leaseKey],
           [
             owner,
             ms(ttlMs),
@@ -88,7 +89,10 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
     } catch (error) {
       // The script may still land after a timeout, or the book's write failed after the claim: give back the claim,
       // the lease and a ticket, each only if this owner's (queued behind the script on the same connection).
-      if (mayHold) book.run(leaveClaimScript, [dedupeKey, leaseKeys[0], leaseKeys[2], leaseKeys[3]], [owner], 'release').catch(() => {});
+      if (mayHold) {
+        const [, , tickets, expiries] = orderLeaseKeys(site.prefix, lease.resource);
+        book.run(leaveClaimScript, [dedupeKey, leaseKey, tickets, expiries], [owner], 'release').catch(() => {});
+      }
       throw error;
     }
   };

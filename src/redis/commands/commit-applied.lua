@@ -10,7 +10,10 @@ local read = redis.call('GET', KEYS[1])
 if (read and redis.sha1hex(read) or '') ~= ARGV[1] then return 0 end
 if ARGV[2] ~= '' then
   if tonumber(ARGV[3]) > 0 and ARGV[4] ~= '2' then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) else redis.call('SET', KEYS[1], ARGV[2]) end
-  if ARGV[4] ~= '0' then redis.call('SADD', KEYS[2], ARGV[5]) else redis.call('SREM', KEYS[2], ARGV[5]) end
+  -- No SREM for a write without disputes: a resource's disputes never go (dispute-update.ts only adds or updates), so
+  -- only a resource that expired and came back without any can be a stale member, which `disputes()` reads as none
+  -- and list-disputed.lua drops once it is gone again.
+  if ARGV[4] ~= '0' then redis.call('SADD', KEYS[2], ARGV[5]) end
 end
 local marked = 1
 if KEYS[3] then

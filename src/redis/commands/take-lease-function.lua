@@ -7,7 +7,11 @@
 local function takeLease(lease, counter, tickets, expiries, owner, ttl, keep, ticketTtl)
   local head = false
   local now = 0
-  if redis.call('EXISTS', tickets) == 1 then
+  -- One call counts the lease and the ticket queue (0, the common case: nobody holds it, nobody waits); once the
+  -- queue is looked at, `leased` counts the lease alone.
+  local leased = redis.call('EXISTS', lease, tickets)
+  if leased > 0 and redis.call('EXISTS', tickets) == 1 then
+    leased = leased - 1
     local t = redis.call('TIME')
     now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
     -- A ticket not renewed in time (its waiter died) is skipped: it never holds up the waiters behind it.
@@ -18,7 +22,7 @@ local function takeLease(lease, counter, tickets, expiries, owner, ttl, keep, ti
     end
     head = redis.call('ZRANGE', tickets, 0, 0)[1] or false
   end
-  if redis.call('EXISTS', lease) == 0 and (not head or head == owner) then
+  if leased == 0 and (not head or head == owner) then
     if head then
       redis.call('ZREM', tickets, owner)
       redis.call('ZREM', expiries, owner)
