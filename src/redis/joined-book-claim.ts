@@ -7,6 +7,7 @@ import {
   resourceKey,
 } from '../book/backend.js';
 import type { DedupeStore, PixEvent } from '../index.js';
+import { isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import { registeredOrderLeases } from '../shared/order-lease.js';
 import { claimAndReadScript, leaveClaimScript } from './joined-book-script.js';
 import { keepMs, orderLeaseKey, orderLeaseKeys } from './order-lease.js';
@@ -29,8 +30,8 @@ export interface BookSite {
     expecting: string;
   };
   run(script: RedisScript, keys: string[], args: (string | number)[], what: string): Promise<unknown>;
-  /** The book's own record (the one decision every backend shares), starting from `read`. */
-  record(event: PixEvent, context: RecordContext, onlyRetry: boolean, read: RecordRead): Promise<Judged | undefined>;
+  /** The book's own record (the one decision every backend shares), starting from `read`: at once when it writes nothing. */
+  record(event: PixEvent, context: RecordContext, onlyRetry: boolean, read: RecordRead): MaybePromise<Judged | undefined>;
 }
 
 /**
@@ -74,18 +75,20 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
           ],
           'claim',
         ),
-      ).map(replyText);
-      const claim = reply[0];
+      );
+      const claim = replyText(reply[0]);
       if (claim !== 'claimed') mayHold = false;
       if (claim === 'in_flight' || claim === 'busy') return { claim };
-      const read: RecordRead = [reply[2] ?? '', reply[3] ?? '', reply[4] ?? ''];
+      const read: RecordRead = [replyText(reply[2]), replyText(reply[3]), replyText(reply[4])];
       if (claim === 'done') {
         if (read[2] === '') return { claim };
         const retry = asDuplicateHold(await book.record(event, context, true, read));
         return retry === undefined ? { claim } : { claim, retry };
       }
       if (claim !== 'claimed') throw new RedisUnavailableError(`unexpected answer from the redis claim and book script: ${String(claim)}`);
-      return { claim, fence: reply[1] ?? '', recorded: (await book.record(event, context, false, read)) as Judged };
+      // An apply is judged at once (nothing written before the handlers): no tick spent awaiting a value.
+      const recorded = book.record(event, context, false, read);
+      return { claim, fence: replyText(reply[1]), recorded: (isPromise(recorded) ? await recorded : recorded) as Judged };
     } catch (error) {
       // The script may still land after a timeout, or the book's write failed after the claim: give back the claim,
       // the lease and a ticket, each only if this owner's (queued behind the script on the same connection).
