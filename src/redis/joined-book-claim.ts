@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   asDuplicateHold,
   type JoinedClaim,
@@ -72,6 +73,7 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
             ms(lease.ttlMs),
             ms(keepMs),
             lease.ticketTtlMs === undefined ? '' : ms(lease.ticketTtlMs),
+            takeToken(),
           ],
           'claim',
         ),
@@ -99,6 +101,14 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
       throw error;
     }
   };
+}
+
+// A fence names one take: '<token>:<owner>', the token unique to the take (a letter and this process's random tag,
+// then a count), so no stale holder's fence is ever another take's, and a take makes no counter key on Redis.
+const processTag = 'j' + randomUUID().slice(0, 8);
+let takes = 0;
+function takeToken(): string {
+  return processTag + (++takes).toString(36);
 }
 
 function ms(value: number): number {

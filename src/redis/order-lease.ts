@@ -39,7 +39,7 @@ export function orderLeaseKeys(prefix: string, resource: string): [lease: string
  * without one, each resource's keys share a slot of their own (`{t:<id>}`), which also works on a Cluster.
  *
  * Keys of one resource, `<base>` = `<prefix>order:<resource>` (or `<prefix>order:{<resource>}`): `<base>` the
- * lease (its fence, PX the lease TTL) · `<base>:n` the counter (fences and ticket numbers) · `<base>:w` the
+ * lease (its fence, PX the lease TTL) · `<base>:n` the counter (ticket numbers, and the fences of counted takes: the joined claim fences its take with a token of its own) · `<base>:w` the
  * waiters' tickets (ZSET, owner by arrival number) · `<base>:x` their expiries (ZSET, owner by server ms). A take reads the delivery's dedupe key in the same step
  * when it shares the lease's slot (one server, or a tagged prefix), so a delivery already done never queues.
  */

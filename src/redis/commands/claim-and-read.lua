@@ -4,7 +4,7 @@
 -- KEYS: 1 dedupe key · 2 resource · 3 held-keys · 4 held · 5 expecting · 6 order lease (order-lease.ts, in the dedupe
 --       key's slot; its counter, tickets and ticket expiries are that key with ':n', ':w', ':x', the same slot)
 -- ARGV: 1 owner · 2 claim TTL ms · 3 held-keys field ("<resource key>\n<dedupe key>") · 4 lease TTL ms · 5 keep ms
---       · 6 ticket TTL ms, or '' to queue nothing
+--       · 6 ticket TTL ms, or '' to queue nothing · 7 this take's token (the fence '<token>:<owner>': no counter)
 -- → { 'claimed', fence, resource JSON or '', expecting or '', open held of this key or '' }: lease taken, key claimed
 --   | { 'done', '', resource, expecting, open held } (the book read only when this key has an open held event)
 --   | { 'in_flight' }: another owner's claim | { 'busy' }: the lease is another's, or a waiter is ahead (with ARGV[6],
@@ -19,7 +19,7 @@ if claim == 'd' then
   return { 'done', '', read[1] or '', read[2] or '', held }
 end
 local lease = KEYS[6]
-local fence = takeLease(lease, lease .. ':n', lease .. ':w', lease .. ':x', ARGV[1], ARGV[4], ARGV[5], ARGV[6])
+local fence = takeLease(lease, lease .. ':n', lease .. ':w', lease .. ':x', ARGV[1], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
 if fence == '' then return { 'busy' } end
 redis.call('SET', KEYS[1], 'c:' .. ARGV[1], 'PX', ARGV[2])
 local read = redis.call('MGET', KEYS[2], KEYS[5])

@@ -2,9 +2,10 @@
 -- scripts that take the lease (take-lease.lua, claim-and-read.lua) run with it prepended (order-lease-scripts.ts
 -- `withTakeLease`), so the fair ticket queue is written once.
 -- takeLease(lease, counter, tickets (ZSET: owner by arrival number), ticket expiries (ZSET: owner by ms), owner,
---           lease TTL ms, keep ms (counter and tickets), ticket TTL ms or '' to queue nothing)
--- → the fence '<counter>:<owner>' | '' busy (with a ticket TTL, the owner's ticket queued or renewed where it stands)
-local function takeLease(lease, counter, tickets, expiries, owner, ttl, keep, ticketTtl)
+--           lease TTL ms, keep ms (counter and tickets), ticket TTL ms or '' to queue nothing, token or nil)
+-- → the fence '<counter>:<owner>' ('<token>:<owner>' with a token: the taker's own, unique to this take, so the take
+--   creates no counter) | '' busy (with a ticket TTL, the owner's ticket queued or renewed where it stands)
+local function takeLease(lease, counter, tickets, expiries, owner, ttl, keep, ticketTtl, token)
   local head = false
   local now = 0
   -- One call counts the lease and the ticket queue (0, the common case: nobody holds it, nobody waits); once the
@@ -27,8 +28,11 @@ local function takeLease(lease, counter, tickets, expiries, owner, ttl, keep, ti
       redis.call('ZREM', tickets, owner)
       redis.call('ZREM', expiries, owner)
     end
-    local n = redis.call('INCR', counter)
-    redis.call('PEXPIRE', counter, keep)
+    local n = token
+    if not n then
+      n = redis.call('INCR', counter)
+      redis.call('PEXPIRE', counter, keep)
+    end
     local fence = n .. ':' .. owner
     redis.call('SET', lease, fence, 'PX', ttl)
     return fence
