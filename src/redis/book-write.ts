@@ -18,7 +18,7 @@ export interface Write {
 }
 
 /** What the book lends its writes. */
-export interface WriteSite {
+interface WriteSite {
   keys: BookKeys;
   retentionMs: number;
   maxClosed: number;
