@@ -131,6 +131,36 @@ describe.each(redisTargetNames)('the order lease, the claim and the book read in
     expect(await leases.give(resource, second.fence)).toBe(true);
   });
 
+  it("the commit's one read: another run's claim is left to it, another fence's lease is kept, a changed resource is read again", async () => {
+    const { client, store, book, storePrefix } = joinedPair(targets(name));
+    const joined = joinedClaimOf(store, book)!;
+    const event = chargeEvent('transaction_paid', { id: 'ch_read', endToEndId: 'E_read' });
+    const resource = resourceOf(event);
+    const [leaseKey] = orderLeaseKeys(storePrefix, resource);
+    const first = await joined('k_read', 'a', 60_000, event, { dedupeKey: 'k_read' }, { resource, ttlMs: 60_000, ticketTtlMs: 60_000 });
+    if (first.claim !== 'claimed') throw new Error(`answered ${first.claim}`);
+    // While the handlers ran: the claim lapsed and another run took it, the lease lapsed and another fence took it,
+    // and an expectation was written to the charge (outside the lease, as `expect` is).
+    await client.set(`${storePrefix}k_read`, 'c:b', 'PX', 60_000);
+    await client.set(leaseKey, '9:other', 'PX', 60_000);
+    const amountInCents = event.kind === 'transaction' ? event.transaction.amountInCents : 0;
+    await book.expect({ id: 'ch_read', amountInCents });
+    const committed = await first.recorded.commit!({
+      store,
+      key: 'k_read',
+      owner: 'a',
+      ttlMs: 60_000,
+      lease: { resource, fence: first.fence },
+    });
+    expect(committed.marked).toBe(false);
+    expect(await client.get(`${storePrefix}k_read`)).toBe('c:b');
+    expect(await client.get(leaseKey)).toBe('9:other');
+    // The compare-and-set saw the expectation and wrote the apply on top of it: both are there.
+    const after = await book.get('ch_read');
+    expect(after?.status).toBe('paid');
+    expect(after?.expected?.amountInCents).toBe(amountInCents);
+  });
+
   it('a joined claim whose book step fails gives back the claim and the lease it took', async () => {
     const { client, store, book, storePrefix } = joinedPair(targets(name));
     const joined = joinedClaimOf(store, book)!;
