@@ -9,18 +9,18 @@
 --   | { 'done', '', resource, expecting, open held } (the book read only when this key has an open held event)
 --   | { 'in_flight' }: another owner's claim | { 'busy' }: the lease is another's, or a waiter is ahead (with ARGV[6],
 --   this owner's ticket queued or renewed). Done, in flight and busy take nothing and claim nothing.
--- One read for the claim and the book (the script is atomic: what it writes below touches neither).
-local read = redis.call('MGET', KEYS[1], KEYS[2], KEYS[5])
-local claim = read[1]
+local claim = redis.call('GET', KEYS[1])
 if claim and claim ~= 'd' and claim ~= 'c:' .. ARGV[1] then return { 'in_flight' } end
 local heldId = redis.call('HGET', KEYS[3], ARGV[3])
 local held = heldId and redis.call('HGET', KEYS[4], heldId) or ''
 if claim == 'd' then
   if held == '' then return { 'done' } end
-  return { 'done', '', read[2] or '', read[3] or '', held }
+  local read = redis.call('MGET', KEYS[2], KEYS[5])
+  return { 'done', '', read[1] or '', read[2] or '', held }
 end
 local lease = KEYS[6]
 local fence = takeLease(lease, lease .. ':n', lease .. ':w', lease .. ':x', ARGV[1], ARGV[4], ARGV[5], ARGV[6], ARGV[7])
 if fence == '' then return { 'busy' } end
 redis.call('SET', KEYS[1], 'c:' .. ARGV[1], 'PX', ARGV[2])
-return { 'claimed', fence, read[2] or '', read[3] or '', held }
+local read = redis.call('MGET', KEYS[2], KEYS[5])
+return { 'claimed', fence, read[1] or '', read[2] or '', held }
