@@ -58,7 +58,9 @@ export function pendingApply(
         current === read
           ? judged.resource
           : applyStep({ ...input, resource: current === '' ? undefined : parseResource(current) }, violations);
-      const keys = [site.resourceKey(rk), site.disputedKey, ...(joined === undefined ? [] : joined.keys)];
+      const keys =
+        joined === undefined ? [site.resourceKey(rk), site.disputedKey] : [site.resourceKey(rk), site.disputedKey, ...joined.keys];
+      const disputes = disputesFlag(next);
       const reply = Number(
         await site.run(
           commitAppliedScript,
@@ -67,8 +69,9 @@ export function pendingApply(
             site.sha(current),
             next === undefined ? '' : JSON.stringify(next),
             site.retentionMs,
-            disputesFlag(next),
-            rk,
+            disputes,
+            // Only a write with disputes adds the resource to the disputed set.
+            disputes === '0' ? '' : rk,
             mark.owner,
             Math.max(1, Math.ceil(mark.ttlMs)),
             mark.lease?.fence ?? '',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   asDuplicateHold,
   type JoinedClaim,
@@ -7,9 +8,10 @@ import {
   resourceKey,
 } from '../book/backend.js';
 import type { DedupeStore, PixEvent } from '../index.js';
+import { isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import { registeredOrderLeases } from '../shared/order-lease.js';
 import { claimAndReadScript, leaveClaimScript } from './joined-book-script.js';
-import { keepMs, orderLeaseKeys } from './order-lease.js';
+import { keepMs, orderLeaseKey, orderLeaseKeys } from './order-lease.js';
 import { isClusterClient, type RedisClientLike, type RedisScript } from './redis-client.js';
 import { dedupeSiteOf } from './redis-dedupe-store.js';
 import { replyArray, replyText } from './redis-replies.js';
@@ -29,8 +31,8 @@ export interface BookSite {
     expecting: string;
   };
   run(script: RedisScript, keys: string[], args: (string | number)[], what: string): Promise<unknown>;
-  /** The book's own record (the one decision every backend shares), starting from `read`. */
-  record(event: PixEvent, context: RecordContext, onlyRetry: boolean, read: RecordRead): Promise<Judged | undefined>;
+  /** The book's own record (the one decision every backend shares), starting from `read`: at once when it writes nothing. */
+  record(event: PixEvent, context: RecordContext, onlyRetry: boolean, read: RecordRead): MaybePromise<Judged | undefined>;
 }
 
 /**
@@ -55,14 +57,15 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const dedupeKey = site.prefix + key;
-    const leaseKeys = orderLeaseKeys(site.prefix, lease.resource);
+    // The lease's counter, tickets and expiries are this key with a suffix: the script names them (claim-and-read.lua).
+    const leaseKey = orderLeaseKey(site.prefix, lease.resource);
     // Whether this call may hold the claim or the lease: only an answer that took nothing proves it does not.
     let mayHold = true;
     try {
       const reply = replyArray(
         await book.run(
           claimAndReadScript,
-          [dedupeKey, keys.resource(rk), keys.heldKeys, keys.held, keys.expecting, ...leaseKeys],
+          [dedupeKey, keys.resource(rk), keys.heldKeys, keys.held, keys.expecting, leaseKey],
           [
             owner,
             ms(ttlMs),
@@ -70,28 +73,42 @@ export function joinedClaimFor(store: DedupeStore, book: BookSite): JoinedClaim 
             ms(lease.ttlMs),
             ms(keepMs),
             lease.ticketTtlMs === undefined ? '' : ms(lease.ticketTtlMs),
+            takeToken(),
           ],
           'claim',
         ),
-      ).map(replyText);
-      const claim = reply[0];
+      );
+      const claim = replyText(reply[0]);
       if (claim !== 'claimed') mayHold = false;
       if (claim === 'in_flight' || claim === 'busy') return { claim };
-      const read: RecordRead = [reply[2] ?? '', reply[3] ?? '', reply[4] ?? ''];
+      const read: RecordRead = [replyText(reply[2]), replyText(reply[3]), replyText(reply[4])];
       if (claim === 'done') {
         if (read[2] === '') return { claim };
         const retry = asDuplicateHold(await book.record(event, context, true, read));
         return retry === undefined ? { claim } : { claim, retry };
       }
       if (claim !== 'claimed') throw new RedisUnavailableError(`unexpected answer from the redis claim and book script: ${String(claim)}`);
-      return { claim, fence: reply[1] ?? '', recorded: (await book.record(event, context, false, read)) as Judged };
+      // An apply is judged at once (nothing written before the handlers): no tick spent awaiting a value.
+      const recorded = book.record(event, context, false, read);
+      return { claim, fence: replyText(reply[1]), recorded: (isPromise(recorded) ? await recorded : recorded) as Judged };
     } catch (error) {
       // The script may still land after a timeout, or the book's write failed after the claim: give back the claim,
       // the lease and a ticket, each only if this owner's (queued behind the script on the same connection).
-      if (mayHold) book.run(leaveClaimScript, [dedupeKey, leaseKeys[0], leaseKeys[2], leaseKeys[3]], [owner], 'release').catch(() => {});
+      if (mayHold) {
+        const [, , tickets, expiries] = orderLeaseKeys(site.prefix, lease.resource);
+        book.run(leaveClaimScript, [dedupeKey, leaseKey, tickets, expiries], [owner], 'release').catch(() => {});
+      }
       throw error;
     }
   };
+}
+
+// A fence names one take: '<token>:<owner>', the token unique to the take (a letter and this process's random tag,
+// then a count), so no stale holder's fence is ever another take's, and a take makes no counter key on Redis.
+const processTag = 'j' + randomUUID().slice(0, 8);
+let takes = 0;
+function takeToken(): string {
+  return processTag + (++takes).toString(36);
 }
 
 function ms(value: number): number {

@@ -1,8 +1,9 @@
 import { luaSources } from './commands/lua-sources.js';
 import { defineScript } from './redis-client.js';
 
-// One lease per resource: its value is the fence `<counter>:<owner>`; the counter key outlives the lease
-// so a later fence of the resource orders after an earlier one. Waiters hold tickets in arrival order. Every key
+// One lease per resource: its value is the fence `<counter>:<owner>` (`<token>:<owner>` when the joined claim takes
+// it: a token unique to that take, so the fast path makes no counter key); the counter key outlives the lease so a
+// later counted fence of the resource orders after an earlier one. Waiters hold tickets in arrival order. Every key
 // of one resource shares a slot. The scripts' KEYS and ARGV are described in their .lua files.
 
 /** A script that takes the lease: its own text after the one `takeLease` function (src/redis/commands/take-lease-function.lua). */

@@ -11,7 +11,20 @@ export const keepMs = 60 * 60_000;
  * script that gives the lease back in the same step as its own writes passes as that key (give-lease.lua).
  */
 export function orderLeaseKey(prefix: string, resource: string): string {
-  return /\{[^}]+\}/.test(prefix) ? `${prefix}order:${resource}` : `${prefix}order:{${resource}}`;
+  return isTagged(prefix) ? `${prefix}order:${resource}` : `${prefix}order:{${resource}}`;
+}
+
+// A process has a handful of prefixes and asks about them on every delivery: each is looked at once.
+const taggedPrefixes = new Map<string, boolean>();
+
+/** True when `prefix` holds a `{…}` with something inside (then every lease shares the prefix's slot). */
+function isTagged(prefix: string): boolean {
+  let known = taggedPrefixes.get(prefix);
+  if (known === undefined) {
+    known = /\{[^}]+\}/.test(prefix);
+    if (taggedPrefixes.size < 64) taggedPrefixes.set(prefix, known);
+  }
+  return known;
 }
 
 /** The keys a take of `resource`'s lease touches: the lease, its counter, its tickets and their expiries. */
@@ -26,13 +39,13 @@ export function orderLeaseKeys(prefix: string, resource: string): [lease: string
  * without one, each resource's keys share a slot of their own (`{t:<id>}`), which also works on a Cluster.
  *
  * Keys of one resource, `<base>` = `<prefix>order:<resource>` (or `<prefix>order:{<resource>}`): `<base>` the
- * lease (its fence, PX the lease TTL) · `<base>:n` the counter (fences and ticket numbers) · `<base>:w` the
+ * lease (its fence, PX the lease TTL) · `<base>:n` the counter (ticket numbers, and the fences of counted takes: the joined claim fences its take with a token of its own) · `<base>:w` the
  * waiters' tickets (ZSET, owner by arrival number) · `<base>:x` their expiries (ZSET, owner by server ms). A take reads the delivery's dedupe key in the same step
  * when it shares the lease's slot (one server, or a tagged prefix), so a delivery already done never queues.
  */
 export function redisOrderLeases(client: RedisClientLike, prefix: string): OrderLeases {
   const redis = scriptRunner(client);
-  const tagged = /\{[^}]+\}/.test(prefix);
+  const tagged = isTagged(prefix);
   const base = (resource: string) => orderLeaseKey(prefix, resource);
   const ms = (value: number) => String(Math.max(1, Math.ceil(value)));
   const seesClaims = tagged || !isClusterClient(client);

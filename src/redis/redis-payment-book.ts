@@ -31,14 +31,16 @@ import {
   toBookResource,
   wantsClosed,
 } from '../book/backend.js';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { RecordRead } from './joined-book-claim.js';
 import type { PixEvent } from '../index.js';
 import { checkInteger, checkTimeoutMs } from '../shared/option-checks.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { withTimeout } from '../shared/with-timeout.js';
+import { isPromise, type MaybePromise } from '../shared/maybe-promise.js';
 import { pendingApply } from './commit-applied.js';
-import { bookKeys, commitScript, listDisputedScript, listHeldScript, readForRecordScript, readScript } from './book-scripts.js';
+import { sha, writeBook, type Write } from './book-write.js';
+import { bookKeys, listDisputedScript, listHeldScript, readForRecordScript, readScript } from './book-scripts.js';
 import { joinedClaimFor } from './joined-book-claim.js';
 import { checkClusterPrefix, scriptRunner, type RedisClientLike, type RedisScript } from './redis-client.js';
 import { persistenceGate, type RedisPersistenceOptions } from './redis-persistence.js';
@@ -102,53 +104,19 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
   // Release claims this book made: finishRelease ends only its own.
   const owners = new Map<string, string>();
 
-  async function run(script: RedisScript, scriptKeys: string[], args: (string | number)[], what: string): Promise<unknown> {
-    if (!redis.ready()) throw new RedisUnavailableError('redis is not connected');
-    const checking = persistence.before();
-    if (checking) await withTimeout(checking, timeoutMs, 'redis persistence check');
-    return withTimeout(redis.run(script, scriptKeys, args.map(String)), timeoutMs, `payment book ${what}`);
+  // Not async: a delivery makes two of these calls, and an async function returning a promise costs ticks of its own.
+  function run(script: RedisScript, scriptKeys: string[], args: (string | number)[], what: string): Promise<unknown> {
+    const send = () => withTimeout(redis.run(script, scriptKeys, args.map(String)), timeoutMs, `payment book ${what}`);
+    try {
+      if (!redis.ready()) throw new RedisUnavailableError('redis is not connected');
+      const checking = persistence.before();
+      return checking ? withTimeout(checking, timeoutMs, 'redis persistence check').then(send) : send();
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
-  interface Write {
-    rk: string;
-    /** The resource as read ('' absent), and its next state; no `next`: not written. */
-    read?: string;
-    next?: ResourceState;
-    heldId?: string;
-    heldRead?: string;
-    held?: StoredHeld;
-    op?: 'open' | 'close' | 'keep';
-    score?: number;
-    expecting?: boolean;
-  }
-
-  async function commit(write: Write): Promise<boolean> {
-    const next = write.next;
-    const disputes = next === undefined ? '0' : next.disputes.some((d) => d.open) ? '2' : next.disputes.length > 0 ? '1' : '0';
-    const held = write.held?.held;
-    const args = [
-      next === undefined ? '*' : sha(write.read ?? ''),
-      next === undefined ? '' : JSON.stringify(next),
-      retentionMs,
-      disputes,
-      write.rk,
-      write.heldId ?? '',
-      sha(write.heldRead ?? ''),
-      write.held === undefined ? '' : JSON.stringify(write.held),
-      write.op ?? 'keep',
-      Math.round(write.score ?? 0),
-      held === undefined ? '' : write.rk + '\n' + held.dedupeKey,
-      maxClosed,
-      write.expecting === true ? '1' : '0',
-    ];
-    const done = await run(
-      commitScript,
-      [keys.resource(write.rk), keys.held, keys.heldKeys, keys.open, keys.closed, keys.disputed, keys.expecting],
-      args,
-      'write',
-    );
-    return Number(done) === 1;
-  }
+  const commit = (write: Write): Promise<boolean> => writeBook({ keys, retentionMs, maxClosed, run }, write);
 
   /** Runs `attempt` until its compare-and-set lands. */
   async function rounds<T>(attempt: () => Promise<{ done: boolean; value: T }>): Promise<T> {
@@ -171,57 +139,70 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
   /**
    * `record`, `judge` and `retryOfHeld`: read, decide with the pure step, write if nothing changed meanwhile.
    * `judging`: an apply is not written; it comes back with its commit (the run's, once its handlers succeeded).
+   * With `firstRead` (the joined claim read it in its own script) a first round that writes nothing answers at once.
    */
-  async function recordRounds(
+  function recordRounds(
     event: PixEvent,
     context: RecordContext,
     onlyRetry: boolean,
     firstRead?: RecordRead,
     judging = false,
-  ): Promise<Judged | undefined> {
+  ): MaybePromise<Judged | undefined> {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now();
-    let given = firstRead;
-    return rounds(async () => {
-      // The joined claim read the first round already, in the claim's own script.
-      const [read = '', expecting = '', heldRaw = ''] =
-        given ??
-        replyArray(
-          await run(
-            readForRecordScript,
-            [keys.resource(rk), keys.heldKeys, keys.held, keys.expecting],
-            [rk + '\n' + context.dedupeKey],
-            'read',
-          ),
-        ).map(replyText);
-      given = undefined;
-      if (onlyRetry && heldRaw === '') return { done: true, value: undefined };
-      const openHeld = heldRaw === '' ? undefined : parseStoredHeld(heldRaw).held;
-      const input: RecordInput = {
-        resource: read === '' ? undefined : parseResource(read),
-        event,
-        dedupeKey: context.dedupeKey,
-        channel: context.channel ?? channelOf(event),
-        deliveryId: context.deliveryId ?? event.deliveryId,
-        at,
-        policy: context.policy ?? defaultPolicy,
-        confirmed: context.confirmed,
-        expectationsInUse: expecting === '1',
-        openHeld,
-        newHeldId,
-        maxTimeline,
-      };
-      const step = recordStep(input);
-      if (judging && step.result.outcome === 'apply') {
-        const commit = pendingApply(commits, rk, input, read, step);
-        return { done: true, value: { ...step.result, commit } };
-      }
-      const write: Write = { rk, read, next: step.resource };
-      if (step.held !== undefined)
-        Object.assign(write, { heldId: step.held.heldId, held: { held: step.held }, op: 'open', score: Date.now() });
-      return { done: await commit(write), value: step.result };
-    });
+    const round = (read: RecordRead) => recordRound(event, context, onlyRetry, judging, rk, at, read);
+    const again = () =>
+      rounds(async () =>
+        round(
+          replyArray(
+            await run(
+              readForRecordScript,
+              [keys.resource(rk), keys.heldKeys, keys.held, keys.expecting],
+              [rk + '\n' + context.dedupeKey],
+              'read',
+            ),
+          ).map(replyText) as RecordRead,
+        ),
+      );
+    if (firstRead === undefined) return again();
+    const first = round(firstRead);
+    if (!isPromise(first)) return first.done ? first.value : again();
+    return first.then((landed) => (landed.done ? landed.value : again()));
+  }
+
+  /** One round on `read`: an apply being judged comes back unwritten (at once); anything else is written (compare-and-set). */
+  function recordRound(
+    event: PixEvent,
+    context: RecordContext,
+    onlyRetry: boolean,
+    judging: boolean,
+    rk: string,
+    at: number,
+    [read, expecting, heldRaw]: RecordRead,
+  ): MaybePromise<{ done: boolean; value: Judged | undefined }> {
+    if (onlyRetry && heldRaw === '') return { done: true, value: undefined };
+    const input: RecordInput = {
+      resource: read === '' ? undefined : parseResource(read),
+      event,
+      dedupeKey: context.dedupeKey,
+      channel: context.channel ?? channelOf(event),
+      deliveryId: context.deliveryId ?? event.deliveryId,
+      at,
+      policy: context.policy ?? defaultPolicy,
+      confirmed: context.confirmed,
+      expectationsInUse: expecting === '1',
+      openHeld: heldRaw === '' ? undefined : parseStoredHeld(heldRaw).held,
+      newHeldId,
+      maxTimeline,
+    };
+    const step = recordStep(input);
+    if (judging && step.result.outcome === 'apply')
+      return { done: true, value: { ...step.result, commit: pendingApply(commits, rk, input, read, step) } };
+    const write: Write = { rk, read, next: step.resource };
+    if (step.held !== undefined)
+      Object.assign(write, { heldId: step.held.heldId, held: { held: step.held }, op: 'open', score: Date.now() });
+    return commit(write).then((done) => ({ done, value: step.result }));
   }
 
   const commits = {
@@ -389,8 +370,4 @@ const heldProcess = randomUUID().slice(0, 8);
 /** Sortable by creation in this process (the open list is ordered by creation time, then by id), unique across instances. */
 function newHeldId(): string {
   return `held_${Date.now().toString(36).padStart(9, '0')}${(++heldSeq % 1_679_616).toString(36).padStart(4, '0')}${heldProcess}`;
-}
-
-function sha(text: string): string {
-  return text === '' ? '' : createHash('sha1').update(text, 'utf8').digest('hex');
 }

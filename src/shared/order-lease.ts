@@ -3,8 +3,9 @@ import type { MaybePromise } from './maybe-promise.js';
 /**
  * One lease per resource (a charge or a transfer), kept where the dedupe store keeps its claims, so every
  * processing sharing the store runs one resource's handlers one at a time and in the order its book applied
- * them. A lease is named by its fence: the store's counter for the resource and the taker's owner token, so a
- * run whose lease lapsed can never extend or give back the lease someone took after it.
+ * them. A lease is named by its fence: the store's counter for the resource (or, in the Redis joined claim, a token
+ * made for that one take) and the taker's owner token, so a run whose lease lapsed can never extend or give back the
+ * lease someone took after it.
  */
 export interface OrderLeases {
   /**

@@ -105,6 +105,62 @@ describe.each(redisTargetNames)('the order lease, the claim and the book read in
     expect((await ask('w2')).claim).toBe('claimed');
   });
 
+  it('a joined take is fenced by a token of its own: no counter key is made, and a stale fence of the same owner touches nothing', async () => {
+    const { client, store, book, storePrefix } = joinedPair(targets(name));
+    const joined = joinedClaimOf(store, book)!;
+    const leases = registeredOrderLeases(store)!;
+    const event = chargeEvent('transaction_paid', { id: 'ch_token', endToEndId: 'E_token' });
+    const resource = resourceOf(event);
+    const [leaseKey, counter] = orderLeaseKeys(storePrefix, resource);
+    const ask = (ttlMs: number) =>
+      joined('k_token', 'o', 60_000, event, { dedupeKey: 'k_token' }, { resource, ttlMs, ticketTtlMs: 60_000 });
+
+    const first = await ask(40);
+    if (first.claim !== 'claimed') throw new Error(`answered ${first.claim}`);
+    expect(first.fence).toMatch(/^j[0-9a-f]{8}[0-9a-z]+:o$/);
+    // One key fewer per charge than a counted take (take-lease.lua keeps `<lease>:n` for an hour).
+    expect(await client.exists(counter)).toBe(0);
+    // The lease lapses; the same owner (its claim is still its own) takes it again: another fence.
+    while ((await client.exists(leaseKey)) === 1) await wait(10);
+    const second = await ask(60_000);
+    if (second.claim !== 'claimed') throw new Error(`answered ${second.claim}`);
+    expect(second.fence).not.toBe(first.fence);
+    expect(await leases.extend(resource, first.fence, 60_000)).toBe(false);
+    expect(await leases.give(resource, first.fence)).toBe(false);
+    expect(await client.get(leaseKey)).toBe(second.fence);
+    expect(await leases.give(resource, second.fence)).toBe(true);
+  });
+
+  it("the commit's one read: another run's claim is left to it, another fence's lease is kept, a changed resource is read again", async () => {
+    const { client, store, book, storePrefix } = joinedPair(targets(name));
+    const joined = joinedClaimOf(store, book)!;
+    const event = chargeEvent('transaction_paid', { id: 'ch_read', endToEndId: 'E_read' });
+    const resource = resourceOf(event);
+    const [leaseKey] = orderLeaseKeys(storePrefix, resource);
+    const first = await joined('k_read', 'a', 60_000, event, { dedupeKey: 'k_read' }, { resource, ttlMs: 60_000, ticketTtlMs: 60_000 });
+    if (first.claim !== 'claimed') throw new Error(`answered ${first.claim}`);
+    // While the handlers ran: the claim lapsed and another run took it, the lease lapsed and another fence took it,
+    // and an expectation was written to the charge (outside the lease, as `expect` is).
+    await client.set(`${storePrefix}k_read`, 'c:b', 'PX', 60_000);
+    await client.set(leaseKey, '9:other', 'PX', 60_000);
+    const amountInCents = event.kind === 'transaction' ? event.transaction.amountInCents : 0;
+    await book.expect({ id: 'ch_read', amountInCents });
+    const committed = await first.recorded.commit!({
+      store,
+      key: 'k_read',
+      owner: 'a',
+      ttlMs: 60_000,
+      lease: { resource, fence: first.fence },
+    });
+    expect(committed.marked).toBe(false);
+    expect(await client.get(`${storePrefix}k_read`)).toBe('c:b');
+    expect(await client.get(leaseKey)).toBe('9:other');
+    // The compare-and-set saw the expectation and wrote the apply on top of it: both are there.
+    const after = await book.get('ch_read');
+    expect(after?.status).toBe('paid');
+    expect(after?.expected?.amountInCents).toBe(amountInCents);
+  });
+
   it('a joined claim whose book step fails gives back the claim and the lease it took', async () => {
     const { client, store, book, storePrefix } = joinedPair(targets(name));
     const joined = joinedClaimOf(store, book)!;

@@ -2,12 +2,17 @@
 -- scripts that take the lease (take-lease.lua, claim-and-read.lua) run with it prepended (order-lease-scripts.ts
 -- `withTakeLease`), so the fair ticket queue is written once.
 -- takeLease(lease, counter, tickets (ZSET: owner by arrival number), ticket expiries (ZSET: owner by ms), owner,
---           lease TTL ms, keep ms (counter and tickets), ticket TTL ms or '' to queue nothing)
--- → the fence '<counter>:<owner>' | '' busy (with a ticket TTL, the owner's ticket queued or renewed where it stands)
-local function takeLease(lease, counter, tickets, expiries, owner, ttl, keep, ticketTtl)
+--           lease TTL ms, keep ms (counter and tickets), ticket TTL ms or '' to queue nothing, token or nil)
+-- → the fence '<counter>:<owner>' ('<token>:<owner>' with a token: the taker's own, unique to this take, so the take
+--   creates no counter) | '' busy (with a ticket TTL, the owner's ticket queued or renewed where it stands)
+local function takeLease(lease, counter, tickets, expiries, owner, ttl, keep, ticketTtl, token)
   local head = false
   local now = 0
-  if redis.call('EXISTS', tickets) == 1 then
+  -- One call counts the lease and the ticket queue (0, the common case: nobody holds it, nobody waits); once the
+  -- queue is looked at, `leased` counts the lease alone.
+  local leased = redis.call('EXISTS', lease, tickets)
+  if leased > 0 and redis.call('EXISTS', tickets) == 1 then
+    leased = leased - 1
     local t = redis.call('TIME')
     now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
     -- A ticket not renewed in time (its waiter died) is skipped: it never holds up the waiters behind it.
@@ -18,13 +23,16 @@ local function takeLease(lease, counter, tickets, expiries, owner, ttl, keep, ti
     end
     head = redis.call('ZRANGE', tickets, 0, 0)[1] or false
   end
-  if redis.call('EXISTS', lease) == 0 and (not head or head == owner) then
+  if leased == 0 and (not head or head == owner) then
     if head then
       redis.call('ZREM', tickets, owner)
       redis.call('ZREM', expiries, owner)
     end
-    local n = redis.call('INCR', counter)
-    redis.call('PEXPIRE', counter, keep)
+    local n = token
+    if not n then
+      n = redis.call('INCR', counter)
+      redis.call('PEXPIRE', counter, keep)
+    end
     local fence = n .. ':' .. owner
     redis.call('SET', lease, fence, 'PX', ttl)
     return fence
