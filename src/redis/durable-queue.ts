@@ -112,9 +112,8 @@ export async function createDurableQueue(options: DurableQueueOptions): Promise<
     queue,
     claims: true,
     async enqueue(event) {
-      const keyId = jobIdForKey(event.key);
-      const jobId = freshJobId(keyId);
-      const job = await queue.add(event.name, event, { jobId, deduplication: { id: keyId, ttl: dedupeTtlMs } });
+      const jobId = freshJobId();
+      const job = await queue.add(event.name, event, { jobId, deduplication: { id: jobIdForKey(event.key), ttl: dedupeTtlMs } });
       return job.id === jobId ? undefined : 'duplicate';
     },
     listDeadLetters: (range) => bounded(() => listDeadLetters(queue, range), 'listing dead letters'),
