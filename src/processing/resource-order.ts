@@ -77,6 +77,11 @@ export class OrderBusyError extends PixhookError {
   }
 }
 
+// A run lease's owner: unique per job (`takeMany` needs it), 72 random bits per process, then a counter.
+const ownerPrefix = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(9)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+let ownerSeq = 0;
+const runOwner = (): string => `w${ownerPrefix}.${(++ownerSeq).toString(36)}`;
+
 // How long a queued job whose resource is busy waits before the worker looks again.
 const busyDelayMs = 250;
 const shared = new WeakMap<object, OrderLeases>();
@@ -299,7 +304,7 @@ export function createResourceOrder(config: {
     async runInTurn(job, run) {
       // The workers' own lease (not the receivers'): accepting the next event never waits for a handler.
       const running = resourceOf(job.event) + '#run';
-      const owner = `w${Math.random().toString(36).slice(2, 10)}`;
+      const owner = runOwner();
       // Every ask (the first, and each while another job of the charge runs) goes with the batch of this turn, which
       // also gives finished jobs' leases back: a job waiting for its charge's lease takes it in the step that gives it.
       const fence = await inTurn(

@@ -25,7 +25,8 @@ export interface OrderLeases {
    * Optional (Redis, where every lease shares one slot): gives the `given` leases back (each only while its fence
    * holds it), then takes one lease for each of `takes` as `take` does, in one step; one answer per take, in order.
    * A durable worker takes the run leases of the jobs that start in one turn of its event loop this way, with the
-   * leases its finished jobs still hold.
+   * leases its finished jobs still hold. Each take's `owner` must be unique (never used for another take): a free
+   * lease nobody waits for may be taken without the resource's counter, its fence told apart by the owner alone.
    */
   takeMany?(
     given: readonly { resource: string; fence: string }[],

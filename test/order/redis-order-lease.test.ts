@@ -129,22 +129,25 @@ describe.each(redisTargetNames)('the resource order lease on Redis (%s)', (name)
       { resource: 't:give_a', fence: a! },
       { resource: 't:give_b', fence: '9:stale' },
     ];
-    // c is free, a was given back in the same step, b is still its owner's, and a second take of c finds it busy.
+    // c is free, a was given back in the same step, b is still its owner's, and a second take of c finds it busy. A
+    // free lease nobody waits for is taken without the counter: its fence is '0:<owner>'.
     const takes = [
       { resource: 't:give_c', owner: 'owner-c' },
       { resource: 't:give_a', owner: 'owner-d' },
       { resource: 't:give_b', owner: 'owner-e' },
       { resource: 't:give_c', owner: 'owner-x' },
     ];
-    expect(await leases.takeMany!(given, takes, 30_000)).toEqual(['1:owner-c', '2:owner-d', undefined, undefined]);
+    expect(await leases.takeMany!(given, takes, 30_000)).toEqual(['0:owner-c', '0:owner-d', undefined, undefined]);
+    expect(await target.client.exists(`${prefix}order:t:give_c:n`)).toBe(0);
     // A stale fence gave nothing back: b is still held by its own.
     expect(await target.client.get(`${prefix}order:t:give_b`)).toBe(b);
     expect(await leases.give('t:give_b', b!)).toBe(true);
     // With a ticket TTL a refused take queues its ticket, so it is served before a later asker.
     expect(await leases.takeMany!([], [{ resource: 't:give_c', owner: 'owner-y' }], 30_000, { ticketTtlMs: 5_000 })).toEqual([undefined]);
-    expect(await leases.give('t:give_c', '1:owner-c')).toBe(true);
+    expect(await leases.give('t:give_c', '0:owner-c')).toBe(true);
     expect(await leases.take('t:give_c', 'owner-z', 30_000, { ticketTtlMs: 5_000 })).toBeUndefined();
-    expect(await leases.takeMany!([], [{ resource: 't:give_c', owner: 'owner-y' }], 30_000, { ticketTtlMs: 5_000 })).toEqual(['4:owner-y']);
+    // A waiter's queue exists: the take goes through the counter and the tickets (y's ticket 1, z's 2, y's fence 3).
+    expect(await leases.takeMany!([], [{ resource: 't:give_c', owner: 'owner-y' }], 30_000, { ticketTtlMs: 5_000 })).toEqual(['3:owner-y']);
   });
 
   it("a worker's jobs that start in one turn take their run leases in one script, with the finished jobs' give-backs; given back alone when no take follows", async () => {

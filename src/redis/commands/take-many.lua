@@ -5,7 +5,7 @@
 --       then the leases to give back
 -- ARGV: 1 n · 2 lease TTL ms · 3 keep ms · 4 ticket TTL ms or '' (as take-lease.lua) · 5…4+n the takes' owners,
 --       then the given leases' fences, in order
--- → one answer per take, in order, as take-lease.lua's: the fence | '' busy. A lease is given back only while its
+-- → one answer per take, in order, as take-lease.lua's: the fence | '' busy (the owners must be unique per take). A lease is given back only while its
 --   fence holds it (as give-lease.lua), before any take, so a job may take the lease a finished job of its
 --   resource gave back in the same step; two takes of one resource: the first takes it, the second finds it busy.
 local n = tonumber(ARGV[1])
@@ -15,6 +15,13 @@ end
 local taken = {}
 for t = 1, n do
   local k = 4 * (t - 1)
-  taken[t] = takeLease(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], ARGV[4 + t], ARGV[2], ARGV[3], ARGV[4])
+  local owner = ARGV[4 + t]
+  -- Nobody waits and the lease is free: taken at once, its fence '0:<owner>' (a worker's owner is unique per job, so
+  -- no counter is needed to tell a stale fence from the current one: no counter key is written or kept).
+  if redis.call('EXISTS', KEYS[k + 3]) == 0 and redis.call('SET', KEYS[k + 1], '0:' .. owner, 'NX', 'PX', ARGV[2]) then
+    taken[t] = '0:' .. owner
+  else
+    taken[t] = takeLease(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], owner, ARGV[2], ARGV[3], ARGV[4])
+  end
 end
 return taken
