@@ -60,7 +60,7 @@ export function createDurableMode(config: Pick<ResolvedProcessingOptions, 'queue
 const claimsOf = (queue: EventQueue): boolean => queue.claims === true;
 
 /** What a job is made of: a claimed run's, or (on a queue whose add is the claim) the delivery's own, no run made. */
-export type JobSource = Pick<ClaimedRun, 'event' | 'key' | 'body' | 'link' | 'journal'>;
+type JobSource = Pick<ClaimedRun, 'event' | 'key' | 'body' | 'link' | 'journal'>;
 
 /** The run's job: its verified bytes (a PSP's event as read at intake), where it came from, its trace and journal entry. */
 function jobOf(run: JobSource): QueuedEvent {

@@ -8,7 +8,7 @@ import type { OrderLeases, Taken } from '../shared/order-lease.js';
  * batch instead of one per job. Each job still holds its own lease, so one job of a charge at a time still holds
  * across workers.
  */
-export interface RunLeaseBatch {
+interface RunLeaseBatch {
   /** The first ask of `resource`'s run lease for `owner`, sent with the others of this turn; undefined: ask alone. */
   ask(resource: string, owner: string): Promise<Taken> | undefined;
   /** A finished job's lease: given back with the next batch, or alone after `giveLaterMs`. */
