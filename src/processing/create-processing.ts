@@ -100,10 +100,19 @@ export function buildProcessing(options: ProcessingOptions): Processing {
     // 1. The key, then the claim, before any side effect.
     const key = config.dedupeKey(event);
     if (typeof key !== 'string' || key === '') throw new PixhookError('internal_error', 'dedupeKey must return a non-empty string');
+    // Durable, on a queue that claims: the add is the claim, and the order and the book are the worker's, so no run
+    // is made here (no owner, no claim to hold). A Pix to another key is held in the book at intake (below), so it
+    // takes the store's claim.
+    if (queueAsClaim !== undefined && !heldAtIntake(event)) {
+      return queueAsClaim({
+        event,
+        key,
+        body: context.body ?? JSON.stringify(event.payload),
+        link: context.trace ?? scope.currentTrace(),
+        journal: writer && context.journal,
+      });
+    }
     const run = new Run(scope, event, key, newOwner(), context);
-    // Durable, on a queue that claims: the add is the claim, and the order and the book are the worker's. A Pix to
-    // another key is held in the book at intake (below), so it takes the store's claim.
-    if (queueAsClaim !== undefined && !heldAtIntake(run)) return queueAsClaim(run);
     // The resource's lease, the claim and the book's read in one step (Redis: one script), so the book always decides
     // under the lease; the step reads the claim first, so a delivery already done (or in flight) answers before it queues.
     if (joined !== undefined) return bookStage!.claimAndRecord(joined, run);
@@ -126,14 +135,14 @@ export function buildProcessing(options: ProcessingOptions): Processing {
    */
   function claimedToQueue(result: ClaimResult, run: Run): MaybePromise<AcceptResult> {
     if (result === 'in_flight') return { reason: 'in_flight', key: run.key };
-    const foreign = heldAtIntake(run);
+    const foreign = heldAtIntake(run.event);
     if (result === 'done') return foreign ? bookStage!.retryOfHeld(book!, run) : { reason: 'duplicate', key: run.key };
     return foreign ? bookStage!.recordInBook(book!, run) : dispatch(run);
   }
 
   /** Durable intake's one judgement of its own: a Pix to another key is held in the book, never queued. */
-  function heldAtIntake(run: Run): boolean {
-    return book !== undefined && (run.event as { keyKnown?: boolean }).keyKnown === false;
+  function heldAtIntake(event: PixEvent): boolean {
+    return book !== undefined && (event as { keyKnown?: boolean }).keyKnown === false;
   }
 
   function claimFailed(error: unknown, run: Run): AcceptResult {

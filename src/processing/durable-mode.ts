@@ -12,7 +12,7 @@ interface DurableMode extends Acknowledgement {
    * its claim, and answers: 200 when queued, `duplicate` when the key's job is already held, `enqueue_failed`
    * when the queue could not say (the sender's retry then finds the job, or queues it).
    */
-  readonly queueAsClaim: ((run: ClaimedRun) => Promise<AcceptResult>) | undefined;
+  readonly queueAsClaim: ((job: JobSource) => Promise<AcceptResult>) | undefined;
 }
 
 /**
@@ -22,7 +22,7 @@ interface DurableMode extends Acknowledgement {
  */
 export function createDurableMode(config: Pick<ResolvedProcessingOptions, 'queue' | 'storeTimeoutMs'>): DurableMode {
   const queue = config.queue!;
-  const enqueue = (run: ClaimedRun): Promise<void | 'duplicate'> => {
+  const enqueue = (run: JobSource): Promise<void | 'duplicate'> => {
     let adding: Promise<void | 'duplicate'>;
     try {
       // Promise.resolve: the same promise when it is one; a custom queue that returns nothing still counts as queued.
@@ -59,8 +59,11 @@ export function createDurableMode(config: Pick<ResolvedProcessingOptions, 'queue
 
 const claimsOf = (queue: EventQueue): boolean => queue.claims === true;
 
+/** What a job is made of: a claimed run's, or (on a queue whose add is the claim) the delivery's own, no run made. */
+type JobSource = Pick<ClaimedRun, 'event' | 'key' | 'body' | 'link' | 'journal'>;
+
 /** The run's job: its verified bytes (a PSP's event as read at intake), where it came from, its trace and journal entry. */
-function jobOf(run: ClaimedRun): QueuedEvent {
+function jobOf(run: JobSource): QueuedEvent {
   // A PSP's event is queued as read (and confirmed) at intake: the worker has neither its credentials nor its API.
   const psp = pspOf(run.event);
   return {

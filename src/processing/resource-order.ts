@@ -10,6 +10,7 @@ import { PixhookError } from '../shared/pixhook-error.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import type { ClaimedRun } from './acknowledgement.js';
 import { memoryOrderLeases } from './memory-order-leases.js';
+import { createRunLeaseBatch } from './run-lease-batch.js';
 import type { AttemptOutcome } from './run-attempt.js';
 
 /**
@@ -76,6 +77,11 @@ export class OrderBusyError extends PixhookError {
   }
 }
 
+// A run lease's owner: unique per job (`takeMany` needs it), 72 random bits per process, then a counter.
+const ownerPrefix = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(9)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+let ownerSeq = 0;
+const runOwner = (): string => `w${ownerPrefix}.${(++ownerSeq).toString(36)}`;
+
 // How long a queued job whose resource is busy waits before the worker looks again.
 const busyDelayMs = 250;
 const shared = new WeakMap<object, OrderLeases>();
@@ -102,28 +108,22 @@ export function resourceOf(event: PixEvent): string {
 }
 
 /** The lease calls processing makes. */
-type LeaseCalls = Pick<OrderLeases, 'take' | 'withdraw' | 'extend' | 'give' | 'takeGiving'>;
+type LeaseCalls = Pick<OrderLeases, 'take' | 'withdraw' | 'extend' | 'give' | 'takeMany'>;
 
 /** Every remote lease call bounded like the store's: a Redis that stops answering fails the delivery closed. */
 function bounded(leases: OrderLeases, ms: number): LeaseCalls {
   const bound = <T>(value: MaybePromise<T>, what: string): MaybePromise<T> => (isPromise(value) ? withTimeout(value, ms, what) : value);
-  const takeGiving = leases.takeGiving?.bind(leases);
+  const takeMany = leases.takeMany?.bind(leases);
   return {
     take: (resource, owner, ttlMs, ask) => bound(leases.take(resource, owner, ttlMs, ask), 'resource order lease'),
     withdraw: (resource, owner) => bound(leases.withdraw(resource, owner), 'resource order ticket'),
     extend: (resource, fence, ttlMs) => bound(leases.extend(resource, fence, ttlMs), 'resource order lease renewal'),
     give: (resource, fence) => bound(leases.give(resource, fence), 'resource order lease release'),
-    ...(takeGiving && {
-      takeGiving: (given, resource, owner, ttlMs, ask) => bound(takeGiving(given, resource, owner, ttlMs, ask), 'resource order lease'),
+    ...(takeMany && {
+      takeMany: (given, takes, ttlMs, ask) => bound(takeMany(given, takes, ttlMs, ask), 'resource order lease'),
     }),
   };
 }
-
-/**
- * How long a worker's finished run lease waits to be given back with the next job's take (one script instead of
- * two) before it is given back alone: about one queue round trip, the time the worker takes to fetch its next job.
- */
-const giveLaterMs = 20;
 
 export function createResourceOrder(config: {
   store: DedupeStore;
@@ -132,6 +132,8 @@ export function createResourceOrder(config: {
   orderWaitMs: number;
   storeTimeoutMs: number;
   logger: Logger;
+  /** How long a finished job's run lease waits for the next batch of takes (tests; default `giveLaterMs`). */
+  giveLaterMs?: number;
 }): ResourceOrder {
   const kept = orderLeasesOf(config.store, config.book);
   const leases = bounded(kept, config.storeTimeoutMs);
@@ -235,40 +237,12 @@ export function createResourceOrder(config: {
     }
   }
 
-  // Run leases of finished jobs not given back yet (where the leases can give them with the next take).
-  const later: { resource: string; fence: string }[] = [];
-  let laterTimer: ReturnType<typeof setTimeout> | undefined;
-
-  function giveLater(resource: string, fence: string): void {
-    if (leases.takeGiving === undefined) return give(resource, fence);
-    later.push({ resource, fence });
-    laterTimer ??= setTimeout(giveNow, giveLaterMs);
-  }
-
-  function giveNow(): void {
-    laterTimer = undefined;
-    for (const { resource, fence } of later.splice(0)) give(resource, fence);
-  }
-
-  /** The first ask of a run lease: with the leases finished jobs still hold, given back in the same step. */
-  function takeGivingLater(resource: string, owner: string): MaybePromise<Taken> | undefined {
-    if (later.length === 0) return undefined;
-    clearTimeout(laterTimer);
-    laterTimer = undefined;
-    const given = later.splice(0);
-    const ask = config.orderWaitMs === 0 ? undefined : { ticketTtlMs };
-    try {
-      const taken = leases.takeGiving!(given, resource, owner, ttlMs, ask);
-      if (!isPromise(taken)) return taken;
-      return taken.catch((error: unknown) => {
-        for (const { resource: other, fence } of given) give(other, fence);
-        throw error;
-      });
-    } catch (error) {
-      for (const { resource: other, fence } of given) give(other, fence);
-      throw error;
-    }
-  }
+  // The durable worker's run leases: the first asks of one turn's jobs in one step, with finished jobs' give-backs.
+  const runLeases = createRunLeaseBatch(leases.takeMany, give, {
+    ttlMs,
+    ticketTtlMs: config.orderWaitMs === 0 ? undefined : ticketTtlMs,
+    giveLaterMs: config.giveLaterMs,
+  });
 
   function gaveUp(resource: string, error: unknown): void {
     log.warn({ resource, error: describeError(error) }, 'pixhook: could not give back a resource order lease; it lapses after claimTtlMs');
@@ -330,20 +304,28 @@ export function createResourceOrder(config: {
     async runInTurn(job, run) {
       // The workers' own lease (not the receivers'): accepting the next event never waits for a handler.
       const running = resourceOf(job.event) + '#run';
-      const owner = `w${Math.random().toString(36).slice(2, 10)}`;
-      const fence = await take(running, owner, config.orderWaitMs, takeGivingLater(running, owner));
+      const owner = runOwner();
+      // Every ask (the first, and each while another job of the charge runs) goes with the batch of this turn, which
+      // also gives finished jobs' leases back: a job waiting for its charge's lease takes it in the step that gives it.
+      const fence = await inTurn(
+        running,
+        owner,
+        config.orderWaitMs,
+        (ticket) =>
+          runLeases.ask(running, owner) ?? leases.take(running, owner, ttlMs, ticket === undefined ? undefined : { ticketTtlMs: ticket }),
+      );
       if (!isFence(fence)) throw new OrderBusyError(job.key, busyDelayMs);
       job.order = { resource: running, fence, lease: held(running, fence) };
       try {
         return await run();
       } finally {
-        // Not given back yet (no commit gave it, no hold or failure left it): given back with the worker's next take,
-        // or alone after giveLaterMs.
+        // Not given back yet (no commit gave it, no hold or failure left it): given back with the worker's next batch
+        // of takes, or alone after giveLaterMs.
         const taken = job.order;
         if (taken !== undefined) {
           job.order = undefined;
           if (taken.lease !== undefined) keeper.drop(taken.lease);
-          giveLater(taken.resource, taken.fence);
+          runLeases.giveLater(taken.resource, taken.fence);
         }
       }
     },

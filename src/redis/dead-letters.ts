@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { EventJobQueue } from './durable-queue.js';
 import type { QueuedEvent } from '../index.js';
-import { jobIdForKey } from './job-id.js';
+import { dedupeIdForKey, jobIdForKey } from './job-id.js';
 
 /** A durable job that failed its last attempt: nothing is lost, it waits here for a replay. */
 export interface DeadLetter {
@@ -40,7 +40,7 @@ export async function replayDeadLetter(queue: EventJobQueue, key: string): Promi
  */
 async function failedJobOf(queue: EventJobQueue, key: string): Promise<Job<QueuedEvent> | undefined> {
   const keyId = jobIdForKey(key);
-  const pointed = await queue.getDeduplicationJobId(keyId);
+  const pointed = await queue.getDeduplicationJobId(dedupeIdForKey(key));
   for (const id of pointed ? [pointed, keyId] : [keyId]) {
     const job = await queue.getJob(id);
     if (job && (await job.isFailed())) return job as Job<QueuedEvent>;

@@ -5,7 +5,7 @@ import { guardLogger } from '../shared/logger.js';
 import { checkTtlMs } from '../shared/option-checks.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { listDeadLetters, replayDeadLetter, replayDeadLetters, type DeadLetter, type DeadLetterRange } from './dead-letters.js';
-import { freshJobId, jobIdForKey } from './job-id.js';
+import { dedupeIdForKey, freshJobId } from './job-id.js';
 import { hasHashTag } from './redis-client.js';
 import {
   answeredWithin,
@@ -40,7 +40,7 @@ export interface DurableQueueOptions {
   prefix?: string;
   /**
    * How long a completed job is kept, and how long the add of an event's key refuses a second job for it
-   * (BullMQ's deduplication id, the dedupe key): the receiver answers such a delivery `duplicate`. Default
+   * (BullMQ's deduplication id, a digest of the dedupe key): the receiver answers such a delivery `duplicate`. Default
    * 24 h, like the receiver's `dedupeTtlMs`.
    */
   keepCompletedMs?: number;
@@ -71,7 +71,7 @@ export interface DurableQueue extends EventQueue {
 
 /**
  * Writes verified events to BullMQ before the receiver answers 200. The add is the claim: its deduplication
- * id is the dedupe key, so the one script that writes the job refuses a second one for the key (kept
+ * id is the dedupe key's (`dedupeIdForKey`), so the one script that writes the job refuses a second one for the key (kept
  * `keepCompletedMs`), and even an enqueue that timed out and was retried by the sender makes one job. Each
  * add gets a job id of its own, so it knows which it was: its id back (queued) or the first job's (duplicate).
  */
@@ -112,9 +112,8 @@ export async function createDurableQueue(options: DurableQueueOptions): Promise<
     queue,
     claims: true,
     async enqueue(event) {
-      const keyId = jobIdForKey(event.key);
-      const jobId = freshJobId(keyId);
-      const job = await queue.add(event.name, event, { jobId, deduplication: { id: keyId, ttl: dedupeTtlMs } });
+      const jobId = freshJobId();
+      const job = await queue.add(event.name, event, { jobId, deduplication: { id: dedupeIdForKey(event.key), ttl: dedupeTtlMs } });
       return job.id === jobId ? undefined : 'duplicate';
     },
     listDeadLetters: (range) => bounded(() => listDeadLetters(queue, range), 'listing dead letters'),

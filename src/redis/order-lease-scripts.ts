@@ -14,8 +14,8 @@ export function withTakeLease(source: string): string {
 /** Takes the lease, or queues (renews) the asker's ticket (src/redis/commands/take-lease.lua). */
 export const takeLeaseScript = defineScript(withTakeLease(luaSources['take-lease']));
 
-/** Gives a worker's finished run leases back, then takes the next one (src/redis/commands/give-then-take.lua). */
-export const giveThenTakeScript = defineScript(withTakeLease(luaSources['give-then-take']));
+/** Gives a worker's finished run leases back, then takes the next jobs' (src/redis/commands/take-many.lua). */
+export const takeManyScript = defineScript(withTakeLease(luaSources['take-many']));
 
 /** Renews the lease for its fence (src/redis/commands/extend-lease.lua). */
 export const extendLeaseScript = defineScript(luaSources['extend-lease']);

@@ -1,7 +1,7 @@
 import type { OrderLeases, Taken } from '../shared/order-lease.js';
 import { isClusterClient, scriptRunner, type RedisClientLike } from './redis-client.js';
-import { replyText } from './redis-replies.js';
-import { extendLeaseScript, giveLeaseScript, giveThenTakeScript, takeLeaseScript, withdrawTicketScript } from './order-lease-scripts.js';
+import { replyArray, replyText } from './redis-replies.js';
+import { extendLeaseScript, giveLeaseScript, takeManyScript, takeLeaseScript, withdrawTicketScript } from './order-lease-scripts.js';
 
 // A resource's counter and its waiters' tickets are kept this long after its last use.
 export const keepMs = 60 * 60_000;
@@ -71,15 +71,22 @@ export function redisOrderLeases(client: RedisClientLike, prefix: string): Order
   };
   // Leases of several resources in one script: only where they share a slot (a tagged prefix, or one server).
   if (tagged || !isClusterClient(client)) {
-    leases.takeGiving = async (given, resource, owner, ttlMs, ask) => {
-      const keys: string[] = orderLeaseKeys(prefix, resource);
-      const args = [owner, ms(ttlMs), ms(keepMs), ask?.ticketTtlMs === undefined ? '' : ms(ask.ticketTtlMs)];
-      for (const { resource: other, fence } of given) {
-        keys.push(base(other));
+    leases.takeMany = async (given, takes, ttlMs, ask) => {
+      const keys: string[] = [];
+      const args = [String(takes.length), ms(ttlMs), ms(keepMs), ask?.ticketTtlMs === undefined ? '' : ms(ask.ticketTtlMs)];
+      for (const { resource, owner } of takes) {
+        keys.push(...orderLeaseKeys(prefix, resource));
+        args.push(owner);
+      }
+      for (const { resource, fence } of given) {
+        keys.push(base(resource));
         args.push(fence);
       }
-      const taken = replyText(await redis.run(giveThenTakeScript, keys, args));
-      return taken === '' ? undefined : (taken as Taken);
+      const answers = replyArray(await redis.run(takeManyScript, keys, args));
+      return takes.map((_, i) => {
+        const taken = replyText(answers[i]);
+        return taken === '' ? undefined : (taken as Taken);
+      });
     };
   }
   return leases;

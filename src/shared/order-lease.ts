@@ -24,16 +24,17 @@ export interface OrderLeases {
   ): MaybePromise<Taken>;
   /**
    * Optional (Redis, where every lease shares one slot): gives the `given` leases back (each only while its fence
-   * holds it), then takes as `take` does, in one step: a durable worker's finished job gives its run lease back with
-   * the next job's take.
+   * holds it), then takes one lease for each of `takes` as `take` does, in one step; one answer per take, in order.
+   * A durable worker takes the run leases of the jobs that start in one turn of its event loop this way, with the
+   * leases its finished jobs still hold. Each take's `owner` must be unique (never used for another take): a free
+   * lease nobody waits for may be taken without the resource's counter, its fence told apart by the owner alone.
    */
-  takeGiving?(
+  takeMany?(
     given: readonly { resource: string; fence: string }[],
-    resource: string,
-    owner: string,
+    takes: readonly { resource: string; owner: string }[],
     ttlMs: number,
     ask?: { ticketTtlMs?: number | undefined },
-  ): MaybePromise<Taken>;
+  ): MaybePromise<Taken[]>;
   /** `owner` stops waiting (it gave up, or no longer needs the lease): its ticket leaves the queue. */
   withdraw(resource: string, owner: string): MaybePromise<void>;
   /** Renews the lease to `ttlMs` from now; false when `fence` no longer holds it. */

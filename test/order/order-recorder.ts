@@ -69,12 +69,20 @@ export function orderRecorder(charges: readonly string[]) {
         }
         return fence;
       };
+      const takeMany = leases.takeMany?.bind(leases);
       registerOrderLeases(store, {
         ...leases,
         take: (resource, owner, ttlMs, ask) => {
           const fence = leases.take(resource, owner, ttlMs, ask);
           return fence instanceof Promise ? fence.then((value) => seeRefusal(resource, value)) : seeRefusal(resource, fence);
         },
+        // A durable worker's run leases, several in one step.
+        ...(takeMany && {
+          takeMany: async (given, takes, ttlMs, ask) => {
+            const fences = await takeMany(given, takes, ttlMs, ask);
+            return takes.map(({ resource }, i) => seeRefusal(resource, fences[i]));
+          },
+        }),
       });
     },
   };

@@ -119,7 +119,7 @@ describe.each(redisTargetNames)('the resource order lease on Redis (%s)', (name)
     expect(await leases.take('t:ch_fence', 'owner-c', 30_000)).toBe('3:owner-c');
   });
 
-  it('takeGiving gives back each lease its fence still holds, then takes, in one step', async () => {
+  it('takeMany gives back each lease its fence still holds, then takes one lease per take, in one step', async () => {
     const target = targets(name);
     const prefix = `{lease${++run}}:`;
     const leases = redisOrderLeases(target.client, prefix);
@@ -129,18 +129,28 @@ describe.each(redisTargetNames)('the resource order lease on Redis (%s)', (name)
       { resource: 't:give_a', fence: a! },
       { resource: 't:give_b', fence: '9:stale' },
     ];
-    expect(await leases.takeGiving!(given, 't:give_c', 'owner-c', 30_000)).toBe('1:owner-c');
-    expect(await leases.take('t:give_a', 'owner-d', 30_000)).toBe('2:owner-d');
+    // c is free, a was given back in the same step, b is still its owner's, and a second take of c finds it busy. A
+    // free lease nobody waits for is taken without the counter: its fence is '0:<owner>'.
+    const takes = [
+      { resource: 't:give_c', owner: 'owner-c' },
+      { resource: 't:give_a', owner: 'owner-d' },
+      { resource: 't:give_b', owner: 'owner-e' },
+      { resource: 't:give_c', owner: 'owner-x' },
+    ];
+    expect(await leases.takeMany!(given, takes, 30_000)).toEqual(['0:owner-c', '0:owner-d', undefined, undefined]);
+    expect(await target.client.exists(`${prefix}order:t:give_c:n`)).toBe(0);
     // A stale fence gave nothing back: b is still held by its own.
-    expect(await leases.take('t:give_b', 'owner-e', 30_000)).toBeUndefined();
+    expect(await target.client.get(`${prefix}order:t:give_b`)).toBe(b);
     expect(await leases.give('t:give_b', b!)).toBe(true);
-    // Another take of a held lease gives its leases back all the same, and answers busy.
-    const d = await leases.take('t:give_d', 'owner-f', 30_000);
-    expect(await leases.takeGiving!([{ resource: 't:give_d', fence: d! }], 't:give_c', 'owner-g', 30_000)).toBeUndefined();
-    expect(await leases.take('t:give_d', 'owner-h', 30_000)).toBe('2:owner-h');
+    // With a ticket TTL a refused take queues its ticket, so it is served before a later asker.
+    expect(await leases.takeMany!([], [{ resource: 't:give_c', owner: 'owner-y' }], 30_000, { ticketTtlMs: 5_000 })).toEqual([undefined]);
+    expect(await leases.give('t:give_c', '0:owner-c')).toBe(true);
+    expect(await leases.take('t:give_c', 'owner-z', 30_000, { ticketTtlMs: 5_000 })).toBeUndefined();
+    // A waiter's queue exists: the take goes through the counter and the tickets (y's ticket 1, z's 2, y's fence 3).
+    expect(await leases.takeMany!([], [{ resource: 't:give_c', owner: 'owner-y' }], 30_000, { ticketTtlMs: 5_000 })).toEqual(['3:owner-y']);
   });
 
-  it("a worker gives a finished job's run lease back with its next take (one script per job), and alone when no take follows", async () => {
+  it("a worker's jobs that start in one turn take their run leases in one script, with the finished jobs' give-backs; given back alone when no take follows", async () => {
     const target = targets(name);
     const prefix = `{lease${++run}}:`;
     const leases = redisOrderLeases(target.client, prefix);
@@ -149,25 +159,58 @@ describe.each(redisTargetNames)('the resource order lease on Redis (%s)', (name)
       ...leases,
       take: (...args) => (calls.push('take'), leases.take(...args)),
       give: (...args) => (calls.push('give'), leases.give(...args)),
-      takeGiving: (...args) => (calls.push('takeGiving'), leases.takeGiving!(...args)),
+      takeMany: (given, takes, ttlMs, ask) => (
+        calls.push(`takeMany ${given.length} given, ${takes.length} taken`),
+        leases.takeMany!(given, takes, ttlMs, ask)
+      ),
     };
     const store = registerOrderLeases({} as DedupeStore, counting);
-    const order = createResourceOrder({ store, claimTtlMs: 30_000, orderWaitMs: 100, storeTimeoutMs: 5_000, logger: silentLogger });
-    const job = (id: string) => ({ event: { kind: 'transaction', transaction: { id } } as PixEvent, key: `k:${id}`, owner: `o:${id}` });
+    // Finished jobs' leases wait for the next batch (no timer gives them alone within the test), then the default.
+    const config = { store, claimTtlMs: 30_000, orderWaitMs: 2_000, storeTimeoutMs: 5_000, logger: silentLogger };
+    const order = createResourceOrder({ ...config, giveLaterMs: 60_000 });
+    const job = (id: string, n = 1) => ({
+      event: { kind: 'transaction', transaction: { id } } as PixEvent,
+      key: `k:${id}:${n}`,
+      owner: `o:${id}`,
+    });
     const leaseOf = (id: string) => target.client.exists(`${prefix}order:t:${id}#run`);
     const ok = (): AttemptOutcome => ({ ok: true });
-    await order.runInTurn(job('run_a'), async () => {
-      expect(await leaseOf('run_a')).toBe(1);
-      return ok();
-    });
-    // The next job's take gives a's lease back in the same script.
-    await order.runInTurn(job('run_b'), async () => {
+    // Three jobs handed over in one turn, two of them of one charge: one script takes a and b; the second job of a
+    // waits for the first to end (one job of a charge at a time): its next ask gives that lease back and takes it.
+    const running: string[] = [];
+    const first = gate();
+    const jobs = [
+      order.runInTurn(job('run_a', 1), async () => {
+        running.push('a1');
+        await first.wait;
+        running.push('a1 done');
+        return ok();
+      }),
+      order.runInTurn(job('run_b'), async () => (running.push('b'), ok())),
+      order.runInTurn(job('run_a', 2), async () => (running.push('a2'), ok())),
+    ];
+    await until(() => running.includes('b') && running.includes('a1'));
+    expect(calls[0]).toBe('takeMany 0 given, 3 taken');
+    expect(running).not.toContain('a2');
+    first.open();
+    await Promise.all(jobs);
+    // No take alone: a2's asks went with batches, the one that took its lease also gave a1's back.
+    expect(calls.filter((call) => !call.startsWith('takeMany'))).toEqual([]);
+    expect(running.indexOf('a2')).toBeGreaterThan(running.indexOf('a1 done'));
+    // The next job's take gives the finished jobs' leases back in the same script.
+    calls.length = 0;
+    await order.runInTurn(job('run_c'), async () => {
+      expect(await leaseOf('run_b')).toBe(0);
       expect(await leaseOf('run_a')).toBe(0);
       return ok();
     });
-    expect(calls).toEqual(['take', 'takeGiving']);
-    // No take follows b's: its lease is given back alone.
-    await until(async () => (await leaseOf('run_b')) === 0);
-    expect(calls).toEqual(['take', 'takeGiving', 'give']);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatch(/^takeMany [1-9]\d* given, 1 taken$/);
+    // With the default wait, a lease no take follows is given back alone.
+    calls.length = 0;
+    await createResourceOrder(config).runInTurn(job('run_d'), async () => ok());
+    expect(await leaseOf('run_d')).toBe(1);
+    await until(async () => (await leaseOf('run_d')) === 0);
+    expect(calls).toEqual(['takeMany 0 given, 1 taken', 'give']);
   });
 });

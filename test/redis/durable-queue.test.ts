@@ -2,7 +2,7 @@ import { Redis, type Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver, type HandlerFailure, type Receiver } from '../../src/index.js';
 import { createDurableQueue, redisDedupeStore, startWorker, type DurableQueue } from '../../src/redis/index.js';
-import { jobIdForKey, keyForJobId } from '../../src/redis/job-id.js';
+import { dedupeIdForKey, freshJobId, jobIdForKey, keyForJobId } from '../../src/redis/job-id.js';
 import { internalsOf } from '../../src/adapter-kit/index.js';
 import { startRedisServer } from '../helpers/redis-server.js';
 import { headersOf, paidDelivery, testSecret, until, type Delivery } from './deliveries.js';
@@ -10,7 +10,7 @@ import { redisTargetNames, useRedisTarget } from '../helpers/redis-targets.js';
 
 /** The job the key's add made: the one its deduplication id points at. */
 async function jobOfKey(queue: DurableQueue, key: string) {
-  const id = await queue.queue.getDeduplicationJobId(jobIdForKey(key));
+  const id = await queue.queue.getDeduplicationJobId(dedupeIdForKey(key));
   return id ? queue.queue.getJob(id) : undefined;
 }
 
@@ -25,6 +25,21 @@ describe('job ids', () => {
       expect(id).not.toContain(':');
       expect(`${parseInt(id, 10)}`).not.toBe(id);
       expect(keyForJobId(id)).toBe(key);
+    }
+  });
+
+  it('a deduplication id of bounded length per key, and short fresh job ids BullMQ accepts', () => {
+    const long = `transaction_paid:${'x'.repeat(500)}:paid:1000`;
+    const ids = ['transaction_paid:tx:1:paid', 'transaction_paid:tx:2:paid', long].map(dedupeIdForKey);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids.map((id) => id.length)).toEqual([26, 26, 26]);
+    expect(dedupeIdForKey(long)).toBe(ids[2]);
+    const fresh = [freshJobId(), freshJobId()];
+    expect(fresh[0]).not.toBe(fresh[1]);
+    for (const id of fresh) {
+      expect(id).not.toContain(':');
+      expect(`${parseInt(id, 10)}`).not.toBe(id);
+      expect(id.length).toBeLessThan(20);
     }
   });
 });
@@ -176,7 +191,7 @@ describe.each(redisTargetNames)('on %s', (kind) => {
 
         failing = false;
         // Found by the key even once its deduplication id has lapsed (the failed jobs are searched for it).
-        expect(await queue.queue.removeDeduplicationKey(jobIdForKey(a.key))).toBe(1);
+        expect(await queue.queue.removeDeduplicationKey(dedupeIdForKey(a.key))).toBe(1);
         expect(await queue.replayDeadLetter(a.key)).toBe(true);
         expect(await queue.replayDeadLetter('transaction_paid:nope:paid')).toBe(false);
         await until(() => handled === 1);
