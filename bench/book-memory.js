@@ -50,6 +50,8 @@ const wall = ratios('wall');
 const cpu = ratios('cpu');
 const ns = (name, clock) => round(median(samples[name].map((s) => s[clock])), 0);
 const out = {
+  rounds,
+  slice,
   bare_ns: ns('bare', 'wall'),
   book_ns: ns('book', 'wall'),
   book_vs_bare: wall,
