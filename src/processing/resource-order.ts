@@ -77,10 +77,14 @@ export class OrderBusyError extends PixhookError {
   }
 }
 
-// A run lease's owner: unique per job (`takeMany` needs it), 72 random bits per process, then a counter.
-const ownerPrefix = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(9)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+// A run lease's owner: unique per job (`takeMany` needs it), 72 random bits per process, then a counter. Drawn at the
+// first use, never at import: Workers (workerd) refuse random values in a module's global scope.
+let ownerPrefix: string | undefined;
 let ownerSeq = 0;
-const runOwner = (): string => `w${ownerPrefix}.${(++ownerSeq).toString(36)}`;
+const runOwner = (): string => {
+  ownerPrefix ??= Array.from(globalThis.crypto.getRandomValues(new Uint8Array(9)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `w${ownerPrefix}.${(++ownerSeq).toString(36)}`;
+};
 
 // How long a queued job whose resource is busy waits before the worker looks again.
 const busyDelayMs = 250;

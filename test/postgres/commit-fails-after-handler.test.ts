@@ -143,7 +143,9 @@ describe('postgres inbox: a COMMIT that fails after the handler succeeded applie
   it('background: the retry after a failed COMMIT takes the charge’s order again, never overlapping its next event', async () => {
     const { inbox, book, ledger, rows } = await setup();
     const { counts, handler } = ledgerHandler(inbox, ledger, 1);
-    const { errors, logger } = logged();
+    const { errors, logger: base } = logged();
+    const warnings: string[] = [];
+    const logger = { ...base, warn: (_: unknown, message?: string) => void warnings.push(String(message)) };
     let opened!: () => void;
     const gate = new Promise<void>((resolve) => (opened = resolve));
     const created = { started: 0, ended: 0, paidCallsWhileRunning: [] as number[] };
@@ -152,7 +154,8 @@ describe('postgres inbox: a COMMIT that fails after the handler succeeded applie
       book,
       store: inbox.store,
       mode: 'background',
-      retry: { attempts: 3, backoff: { delayMs: 50 } },
+      // A long backoff: the charge's next event takes the lease the failed COMMIT gave back long before the retry is due.
+      retry: { attempts: 3, backoff: { delayMs: 3_000 } },
       logger,
     })
       .on('transaction_paid', handler)
@@ -171,10 +174,11 @@ describe('postgres inbox: a COMMIT that fails after the handler succeeded applie
     expect((await receiver.receive({ method: 'POST', headers: { 'x-signature': signBytes(bytes, secret) }, body: bytes })).status).toBe(
       200,
     );
-    await expect.poll(() => created.started, { timeout: 10_000 }).toBe(1);
-    // Well past the retry's backoff: the paid retry waits for the lease the created event holds (on the code before,
-    // it ran beside it).
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => created.started, { timeout: 20_000 }).toBe(1);
+    // Past the retry's backoff: the paid retry waits for the lease the created event holds (on the code before, it
+    // ran beside it).
+    await expect.poll(() => warnings.some((message) => message.includes('retrying')), { timeout: 20_000 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
     expect(counts.calls).toBe(1);
     opened();
     await receiver.drain();
