@@ -14,29 +14,14 @@
 // process's CPU, the server's CPU (every PostgreSQL process, from /proc, in 10 ms ticks) and the WAL.
 //
 //   node bench/book-postgres-lock-probe.js [--quick]      PROBE_ROUNDS (8), PROBE_DELIVERIES (400 a round)
-import { readdir, readFile } from 'node:fs/promises';
+//   PROBE_STATEMENTS=1 node bench/book-postgres-lock-probe.js   also each statement's execution time and WAL (pg_stat_statements)
 import pg from 'pg';
-import { median, quick, round } from './lib/stats.js';
+import { quick } from './lib/stats.js';
+import { alternatingRounds, loadAverage, roundFigures } from './lib/server-rounds.js';
 import { startPostgresServer } from './postgres-server.js';
 
 const rounds = quick ? 2 : Number(process.env.PROBE_ROUNDS ?? 8);
 const perRound = quick ? 50 : Number(process.env.PROBE_DELIVERIES ?? 400);
-
-async function serverMicros(postmaster) {
-  let ticks = 0;
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(entry) === postmaster || Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * 10_000;
-}
 
 const statements = process.env.PROBE_STATEMENTS === '1';
 const server = await startPostgresServer({
@@ -134,49 +119,10 @@ try {
   }
   await client.query('VACUUM ANALYZE row_res, adv_res'); // not the empty tables: a generic plan made on a table vacuumed empty scans it whole
   for (const name of names) for (let i = 0; i < warmup; i++) await subjects[name]();
-  const wal = async () => (await client.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
-  const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [], server: [], wal: [] }]));
-  for (let r = 0; r < rounds; r++) {
-    for (const name of names.map((_, i) => names[(i + r) % names.length])) {
-      const lsn = await wal();
-      const serverBefore = await serverMicros(server.postmaster);
-      const cpuBefore = process.cpuUsage();
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < perRound; i++) await subjects[name]();
-      const wall = Number(process.hrtime.bigint() - start) / 1000;
-      const cpu = process.cpuUsage(cpuBefore);
-      const serverCpu = (await serverMicros(server.postmaster)) - serverBefore;
-      const walDiff = (await client.query('SELECT pg_wal_lsn_diff($1, $2)::float8 AS d', [await wal(), lsn])).rows[0].d;
-      const s = samples[name];
-      s.wall.push(wall / perRound);
-      s.cpu.push((cpu.user + cpu.system) / perRound);
-      s.server.push(serverCpu / perRound);
-      s.wal.push(walDiff / perRound);
-    }
-  }
-  const figure = (values, digits = 0) => ({
-    median: round(median(values), digits),
-    min: round(Math.min(...values), digits),
-    max: round(Math.max(...values), digits),
-  });
-  const result = {
-    rounds,
-    deliveries_per_round: perRound,
-    load: (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' '),
-  };
-  for (const name of names) {
-    const s = samples[name];
-    result[name] = {
-      wall_us: figure(s.wall),
-      process_cpu_us: figure(s.cpu),
-      server_cpu_us: figure(s.server),
-      wal_bytes: figure(s.wal),
-      wall_ratio: figure(
-        s.wall.map((wall, r) => wall / samples.bare.wall[r]),
-        3,
-      ),
-    };
-  }
+  const query = (text, values) => client.query(text, values);
+  const samples = await alternatingRounds({ subjects, names, rounds, perRound, postmaster: server.postmaster, query });
+  const result = { rounds, deliveries_per_round: perRound, load: await loadAverage() };
+  for (const name of names) result[name] = roundFigures(samples, name);
   const tables = await client.query(
     `SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup FROM pg_stat_user_tables WHERE relname LIKE '%_res' ORDER BY relname`,
   );
