@@ -14,38 +14,21 @@
 //   BOOK_PG_ROUNDS, BOOK_PG_DELIVERIES (per round), BOOK_PG_WARMUP (deliveries per subject first)
 //
 // Prints one JSON line: per subject, medians over the rounds (min–max) per delivery.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { paidEvent } from './lib/book-deliveries.js';
 import { bareTransaction, createLedger, insertLedger } from './lib/ledger.js';
-import { median, quick, round } from './lib/stats.js';
+import { quick } from './lib/stats.js';
+import { alternatingRounds, loadAverage, roundFigures } from './lib/server-rounds.js';
 import { startPostgresServer } from './postgres-server.js';
 
 const fsync = !process.argv.includes('--no-fsync');
 const statements = process.env.BOOK_PG_STATEMENTS === '1';
 const rounds = quick ? 2 : Number(process.env.BOOK_PG_ROUNDS ?? 6);
 const perRound = quick ? 50 : Number(process.env.BOOK_PG_DELIVERIES ?? 400);
-const ticksPerSecond = 100; // USER_HZ on Linux
-
-/** µs of CPU (user + system) of the postmaster and every process it started, living now. */
-async function serverMicros(postmaster) {
-  let ticks = 0;
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(entry) === postmaster || Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return (ticks * 1e6) / ticksPerSecond;
-}
 
 const paid = paidEvent;
 
@@ -102,9 +85,6 @@ try {
   const names = Object.keys(subjects).filter((name) => (process.env.BOOK_PG_ONLY ?? name) === name);
   const warmup = Number(process.env.BOOK_PG_WARMUP ?? perRound);
   for (const name of names) for (let i = 0; i < warmup; i++) await subjects[name]();
-  const wal = async () => (await pool.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
-  const walBytes = async (from, to) => Number((await pool.query('SELECT pg_wal_lsn_diff($2, $1)::float8 AS d', [from, to])).rows[0].d);
-  const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [], user: [], server: [], wal: [] }]));
   const session = process.env.BOOK_PG_PROFILE ? new Session() : undefined;
   if (session) {
     session.connect();
@@ -112,54 +92,14 @@ try {
     await session.post('Profiler.setSamplingInterval', { interval: 50 });
     await session.post('Profiler.start');
   }
-  for (let r = 0; r < rounds; r++) {
-    for (const name of names.map((_, i) => names[(i + r) % names.length])) {
-      const lsn = await wal();
-      const serverBefore = await serverMicros(server.postmaster);
-      const cpuBefore = process.cpuUsage();
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < perRound; i++) await subjects[name]();
-      const wall = Number(process.hrtime.bigint() - start) / 1000;
-      const cpu = process.cpuUsage(cpuBefore);
-      const serverCpu = (await serverMicros(server.postmaster)) - serverBefore;
-      const s = samples[name];
-      s.wall.push(wall / perRound);
-      s.cpu.push((cpu.user + cpu.system) / perRound);
-      s.user.push(cpu.user / perRound);
-      s.server.push(serverCpu / perRound);
-      s.wal.push((await walBytes(lsn, await wal())) / perRound);
-    }
-  }
+  const query = (text, values) => pool.query(text, values);
+  const samples = await alternatingRounds({ subjects, names, rounds, perRound, postmaster: server.postmaster, query });
   if (session) {
     const { profile } = await session.post('Profiler.stop');
     await writeFile(`${process.env.BOOK_PG_PROFILE}.cpuprofile`, JSON.stringify(profile));
   }
-  const figure = (values, digits = 0) => ({
-    median: round(median(values), digits),
-    min: round(Math.min(...values), digits),
-    max: round(Math.max(...values), digits),
-  });
-  const result = {
-    fsync,
-    rounds,
-    deliveries_per_round: perRound,
-    load: (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' '),
-  };
-  for (const name of names) {
-    const s = samples[name];
-    result[name] = {
-      wall_us: figure(s.wall),
-      process_cpu_us: figure(s.cpu),
-      process_user_us: figure(s.user),
-      server_cpu_us: figure(s.server),
-      wal_bytes: figure(s.wal),
-    };
-    if (name !== 'bare' && samples.bare)
-      result[name].wall_ratio = figure(
-        s.wall.map((w, i) => w / samples.bare.wall[i]),
-        3,
-      );
-  }
+  const result = { fsync, rounds, deliveries_per_round: perRound, load: await loadAverage() };
+  for (const name of names) result[name] = roundFigures(samples, name);
   if (statements) {
     await pool.query('SELECT pg_stat_statements_reset()');
     const count = 500;
