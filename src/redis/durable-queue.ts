@@ -111,10 +111,11 @@ export async function createDurableQueue(options: DurableQueueOptions): Promise<
     queueName,
     queue,
     claims: true,
-    async enqueue(event) {
+    enqueue(event) {
       const jobId = freshJobId();
-      const job = await queue.add(event.name, event, { jobId, deduplication: { id: dedupeIdForKey(event.key), ttl: dedupeTtlMs } });
-      return job.id === jobId ? undefined : 'duplicate';
+      return queue
+        .add(event.name, event, { jobId, deduplication: { id: dedupeIdForKey(event.key), ttl: dedupeTtlMs } })
+        .then((job) => (job.id === jobId ? undefined : 'duplicate'));
     },
     listDeadLetters: (range) => bounded(() => listDeadLetters(queue, range), 'listing dead letters'),
     replayDeadLetter: (key) => bounded(() => replayDeadLetter(queue, key), 'replaying a dead letter'),
