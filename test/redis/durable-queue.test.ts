@@ -187,6 +187,9 @@ describe.each(redisTargetNames)('on %s', (kind) => {
         expect(dead.map((d) => d.key).sort()).toEqual([a.key, b.key].sort());
         expect(dead[0]).toMatchObject({ name: 'transaction_paid', attemptsMade: 2 });
         expect(dead[0]!.failedReason).toContain('ledger rejected');
+        // Kept by BullMQ's default: the jobs carry no `removeOnFail` option.
+        const [failedJob] = await queue.queue.getFailed();
+        expect(failedJob!.opts).not.toHaveProperty('removeOnFail');
         expect(receiver.metrics()).toMatchObject({ deadLettered: 2, failed: 4, handled: 0 });
         expect(failures.map((f) => f.attempt)).toEqual([2, 2]);
         // The sender's retries of a dead-lettered event are duplicates: only a replay runs it again.
