@@ -1,4 +1,6 @@
 import { describeError } from '../shared/describe-error.js';
+import { isPromise } from '../shared/maybe-promise.js';
+import { PixhookTimeoutError } from '../shared/pixhook-error.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import type { Acknowledgement, ClaimedRun } from './acknowledgement.js';
 import type { AcceptResult } from './processing.js';
@@ -45,19 +47,47 @@ export function createDurableMode(config: Pick<ResolvedProcessingOptions, 'queue
       await run.markQueued();
       return undefined;
     },
-    queueAsClaim: claimsOf(queue)
-      ? (run) =>
-          enqueue(run).then(
-            (answer) => (answer === 'duplicate' ? { reason: 'duplicate', key: run.key } : { key: run.key }),
-            (error: unknown) => ({ reason: 'enqueue_failed', key: run.key, hint: describeError(error) }),
-          )
-      : undefined,
+    queueAsClaim: claimsOf(queue) ? (run) => queueClaiming(queue, run, config.storeTimeoutMs) : undefined,
     size: 0,
     idle: () => Promise.resolve(),
   };
 }
 
 const claimsOf = (queue: EventQueue): boolean => queue.claims === true;
+
+/**
+ * The add that is the claim, answered: 200 when queued, `duplicate` when the key's job is held, `enqueue_failed`
+ * when it throws, rejects or takes longer than `ms` (as `withTimeout` bounds it). One promise and one timer per
+ * event, the answer made where the add settles (not a bound's promise, then a mapping `then`).
+ */
+function queueClaiming(queue: EventQueue, run: JobSource, ms: number): Promise<AcceptResult> {
+  return new Promise<AcceptResult>((resolve) => {
+    const failed = (error: unknown) => resolve({ reason: 'enqueue_failed', key: run.key, hint: describeError(error) });
+    let adding: Promise<void | 'duplicate'> | void | 'duplicate';
+    try {
+      adding = queue.enqueue(jobOf(run));
+    } catch (error) {
+      return failed(error);
+    }
+    // A custom queue that returns nothing (or no promise) still counts as queued.
+    if (!isPromise(adding)) return resolve(answerOf(adding, run.key));
+    const timer = setTimeout(() => failed(new PixhookTimeoutError(`enqueue took longer than ${ms} ms`)), ms);
+    (timer as { unref?: () => void }).unref?.();
+    adding.then(
+      (answer) => {
+        clearTimeout(timer);
+        resolve(answerOf(answer, run.key));
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        failed(error);
+      },
+    );
+  });
+}
+
+const answerOf = (answer: void | 'duplicate', key: string): AcceptResult =>
+  answer === 'duplicate' ? { reason: 'duplicate', key } : { key };
 
 /** What a job is made of: a claimed run's, or (on a queue whose add is the claim) the delivery's own, no run made. */
 type JobSource = Pick<ClaimedRun, 'event' | 'key' | 'body' | 'link' | 'journal'>;
@@ -66,14 +96,16 @@ type JobSource = Pick<ClaimedRun, 'event' | 'key' | 'body' | 'link' | 'journal'>
 function jobOf(run: JobSource): QueuedEvent {
   // A PSP's event is queued as read (and confirmed) at intake: the worker has neither its credentials nor its API.
   const psp = pspOf(run.event);
-  return {
+  // Built field by field (not with conditional spreads, which copy an object per field): one job per event.
+  const job: QueuedEvent = {
     key: run.key,
     name: run.event.name,
     body: psp === undefined ? run.body : pspJobBody(run.event),
-    ...(psp !== undefined && { provider: psp }),
     source: run.event.source ?? 'webhook',
     receivedAt: new Date().toISOString(),
-    ...(run.link && { trace: run.link }),
-    ...(run.journal !== undefined && { journalId: run.journal.id }),
   };
+  if (psp !== undefined) job.provider = psp;
+  if (run.link) job.trace = run.link;
+  if (run.journal !== undefined) job.journalId = run.journal.id;
+  return job;
 }

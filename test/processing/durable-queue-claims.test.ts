@@ -76,6 +76,31 @@ describe('durable intake on a queue that claims', () => {
     expect(jobs).toHaveLength(1);
   });
 
+  it('answers 503 enqueue_failed when the add never settles within storeTimeoutMs, and a synchronous answer is taken as given', async () => {
+    let mode: 'hang' | 'sync-duplicate' | 'sync-queued' = 'hang';
+    const receiver = createReceiver({
+      secret,
+      mode: 'durable',
+      storeTimeoutMs: 100,
+      queue: {
+        claims: true,
+        enqueue: (() => {
+          if (mode === 'hang') return new Promise<void>(() => {});
+          return mode === 'sync-duplicate' ? 'duplicate' : undefined;
+        }) as unknown as EventQueue['enqueue'],
+      },
+    });
+    const body = bytesOf(buildPayload('transaction_paid', { id: 'txn_claims_hang', amountInCents: 1000 }));
+    const deliver = () => receiver.receive({ method: 'POST', headers: { 'x-signature': signBytes(body, secret) }, body });
+    const hung = await deliver();
+    expect([hung.status, hung.reason]).toEqual([503, 'enqueue_failed']);
+    mode = 'sync-queued';
+    const queued = await deliver();
+    expect([queued.status, queued.reason]).toEqual([200, undefined]);
+    mode = 'sync-duplicate';
+    expect(await deliver()).toMatchObject({ status: 200, reason: 'duplicate' });
+  });
+
   it("a queue without claims keeps the store's claim and its done mark", async () => {
     const { store, calls } = countedStore();
     const deliver = receiverOn({ enqueue: async () => {} }, store);

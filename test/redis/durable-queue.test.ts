@@ -34,6 +34,9 @@ describe('job ids', () => {
     expect(new Set(ids).size).toBe(3);
     expect(ids.map((id) => id.length)).toEqual([26, 26, 26]);
     expect(dedupeIdForKey(long)).toBe(ids[2]);
+    // The same id as every earlier version (132 bits of the key's SHA-256), so a queue keeps refusing the keys of
+    // jobs added before an upgrade: pinned, whichever node:crypto call computes it.
+    expect(ids[0]).toBe('pix.WzKFlNGoKl1QGkg8Pd5RQt');
     const fresh = [freshJobId(), freshJobId()];
     expect(fresh[0]).not.toBe(fresh[1]);
     for (const id of fresh) {
@@ -184,6 +187,9 @@ describe.each(redisTargetNames)('on %s', (kind) => {
         expect(dead.map((d) => d.key).sort()).toEqual([a.key, b.key].sort());
         expect(dead[0]).toMatchObject({ name: 'transaction_paid', attemptsMade: 2 });
         expect(dead[0]!.failedReason).toContain('ledger rejected');
+        // Kept by BullMQ's default: the jobs carry no `removeOnFail` option.
+        const [failedJob] = await queue.queue.getFailed();
+        expect(failedJob!.opts).not.toHaveProperty('removeOnFail');
         expect(receiver.metrics()).toMatchObject({ deadLettered: 2, failed: 4, handled: 0 });
         expect(failures.map((f) => f.attempt)).toEqual([2, 2]);
         // The sender's retries of a dead-lettered event are duplicates: only a replay runs it again.
