@@ -6,7 +6,16 @@
 export type { DismissResult, DuplicateHold, HeldEvent, PaymentBook, RecordContext, RecordResult, ReleaseClaim } from './payment-book.js';
 
 // Argument checks and answers shaped like the memory book's.
-export { asDuplicateHold, checkDedupeKey, checkNote, checkTrail, disputesWithAge, wantsClosed } from './book-arguments.js';
+export {
+  asDuplicateHold,
+  checkDedupeKey,
+  checkNote,
+  checkTrail,
+  disputesWithAge,
+  recordAt,
+  recordInput,
+  wantsClosed,
+} from './book-arguments.js';
 export { checkExpectation } from './check-expectation.js';
 
 // The per-resource update and the policy: a backend stores `ResourceState`, never decides by itself.

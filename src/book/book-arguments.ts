@@ -1,5 +1,9 @@
+import { channelOf } from '../events/book-channel.js';
+import type { PixEvent } from '../events/event-types.js';
 import { PixhookError } from '../shared/pixhook-error.js';
+import type { RecordInput } from './book-state.js';
 import type { Dispute, DisputeWithAge, DuplicateHold, RecordContext, RecordResult, ReleaseTrail } from './payment-book.js';
+import { defaultPolicy } from './payment-policy.js';
 
 // What every backend of the payment book checks and builds the same way, so the three agree.
 
@@ -59,4 +63,30 @@ export function disputesWithAge(lists: Iterable<readonly Dispute[]>, filter: { o
     }
   }
   return listed.sort((a, b) => b.ageMs - a.ageMs);
+}
+
+/** When a delivery is recorded: the context's `at` when it is a finite number, else the book's clock now. */
+export function recordAt(context: RecordContext, now: () => number): number {
+  return typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now();
+}
+
+/** What a backend read of the resource and its holds; the rest of a `RecordInput` comes from the delivery. */
+type StoredSide = Pick<RecordInput, 'resource' | 'expectationsInUse' | 'openHeld' | 'newHeldId' | 'maxTimeline'>;
+
+/** A delivery's `RecordInput`, every default of its context resolved as on every other backend. */
+export function recordInput(event: PixEvent, context: RecordContext, at: number, stored: StoredSide): RecordInput {
+  return {
+    resource: stored.resource,
+    event,
+    dedupeKey: context.dedupeKey,
+    channel: context.channel ?? channelOf(event),
+    deliveryId: context.deliveryId ?? event.deliveryId,
+    at,
+    policy: context.policy ?? defaultPolicy,
+    confirmed: context.confirmed,
+    expectationsInUse: stored.expectationsInUse,
+    openHeld: stored.openHeld,
+    newHeldId: stored.newHeldId,
+    maxTimeline: stored.maxTimeline,
+  };
 }

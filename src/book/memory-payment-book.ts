@@ -1,22 +1,20 @@
-import { asDuplicateHold, checkDedupeKey, checkNote, checkTrail, disputesWithAge, wantsClosed } from './book-arguments.js';
+import {
+  asDuplicateHold,
+  checkDedupeKey,
+  checkNote,
+  checkTrail,
+  disputesWithAge,
+  recordAt,
+  recordInput,
+  wantsClosed,
+} from './book-arguments.js';
 import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { checkInteger } from '../shared/option-checks.js';
-import { channelOf } from '../events/book-channel.js';
-import {
-  applyStep,
-  dismissStep,
-  recordStep,
-  releaseRefusal,
-  releaseStep,
-  toBookResource,
-  type RecordInput,
-  type ResourceState,
-} from './book-state.js';
+import { applyStep, dismissStep, recordStep, releaseRefusal, releaseStep, toBookResource, type ResourceState } from './book-state.js';
 import { checkExpectation } from './check-expectation.js';
 import type { PixEvent } from '../events/event-types.js';
 import type { HeldEvent, PaymentBook, RecordContext } from './payment-book.js';
 import type { Committed, Judged, PaymentBookBackend } from './joined-claim.js';
-import { defaultPolicy } from './payment-policy.js';
 import { optionNames, refuseUnknownOptions } from '../shared/known-options.js';
 
 export interface MemoryPaymentBookOptions {
@@ -144,20 +142,13 @@ export function memoryPaymentBook(options: MemoryPaymentBookOptions = {}): Memor
     const openHeldId = openHeldByKey.size === 0 ? undefined : openHeldByKey.get(key + '\n' + context.dedupeKey);
     const resource = read(key);
     const seen = writes;
-    const input: RecordInput = {
+    const input = recordInput(event, context, recordAt(context, now), {
       resource,
-      event,
-      dedupeKey: context.dedupeKey,
-      channel: context.channel ?? channelOf(event),
-      deliveryId: context.deliveryId ?? event.deliveryId,
-      at: typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now(),
-      policy: context.policy ?? defaultPolicy,
-      confirmed: context.confirmed,
       expectationsInUse,
       openHeld: openHeldId === undefined ? undefined : held.get(openHeldId),
       newHeldId,
       maxTimeline,
-    };
+    });
     const step = recordStep(input);
     const { result } = step;
     if (judging && result.outcome === 'apply') {

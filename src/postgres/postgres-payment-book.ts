@@ -1,14 +1,14 @@
 import {
   asDuplicateHold,
-  channelOf,
   checkDedupeKey,
+  recordAt,
+  recordInput,
   checkExpectation,
   checkNote,
   checkTrail,
   claimedHeld,
   closedReason,
   currentHeld,
-  defaultPolicy,
   dismissStep,
   disputesWithAge,
   type HeldEvent,
@@ -98,22 +98,15 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
   /** One record, in `tx` (whose first statement `lockSql` answered `rows`). */
   function decide(event: PixEvent, context: RecordContext, rows: SqlRow[]) {
     const row = rows[0] ?? {};
-    const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now();
+    const at = recordAt(context, now);
     const openHeld = typeof row['open_held'] === 'string' ? (JSON.parse(row['open_held']) as HeldEvent) : undefined;
-    const input = {
+    const input = recordInput(event, context, at, {
       resource: typeof row['state'] === 'string' ? (JSON.parse(row['state']) as ResourceState) : undefined,
-      event,
-      dedupeKey: context.dedupeKey,
-      channel: context.channel ?? channelOf(event),
-      deliveryId: context.deliveryId ?? event.deliveryId,
-      at,
-      policy: context.policy ?? defaultPolicy,
-      confirmed: context.confirmed,
       expectationsInUse: row['expecting'] === true,
       openHeld,
       newHeldId: () => 'held_' + randomUUID(),
       maxTimeline,
-    };
+    });
     return { ...recordStep(input), input, read: typeof row['state'] === 'string' ? row['state'] : null };
   }
 

@@ -1,14 +1,14 @@
 import {
   asDuplicateHold,
-  channelOf,
   checkDedupeKey,
+  recordAt,
+  recordInput,
   checkExpectation,
   checkNote,
   checkTrail,
   claimedHeld,
   closedReason,
   currentHeld,
-  defaultPolicy,
   type DismissResult,
   dismissStep,
   disputesWithAge,
@@ -18,7 +18,6 @@ import {
   type Judged,
   type PaymentBook,
   type RecordContext,
-  type RecordInput,
   type RecordResult,
   recordStep,
   type ReleaseClaim,
@@ -150,7 +149,7 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
   ): MaybePromise<Judged | undefined> {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
-    const at = typeof context.at === 'number' && Number.isFinite(context.at) ? context.at : now();
+    const at = recordAt(context, now);
     const round = (read: RecordRead) => recordRound(event, context, onlyRetry, judging, rk, at, read);
     const again = () =>
       rounds(async () =>
@@ -182,20 +181,13 @@ export function redisPaymentBook(options: RedisPaymentBookOptions): RedisPayment
     [read, expecting, heldRaw]: RecordRead,
   ): MaybePromise<{ done: boolean; value: Judged | undefined }> {
     if (onlyRetry && heldRaw === '') return { done: true, value: undefined };
-    const input: RecordInput = {
+    const input = recordInput(event, context, at, {
       resource: read === '' ? undefined : parseResource(read),
-      event,
-      dedupeKey: context.dedupeKey,
-      channel: context.channel ?? channelOf(event),
-      deliveryId: context.deliveryId ?? event.deliveryId,
-      at,
-      policy: context.policy ?? defaultPolicy,
-      confirmed: context.confirmed,
       expectationsInUse: expecting === '1',
       openHeld: heldRaw === '' ? undefined : parseStoredHeld(heldRaw).held,
       newHeldId,
       maxTimeline,
-    };
+    });
     const step = recordStep(input);
     if (judging && step.result.outcome === 'apply')
       return { done: true, value: { ...step.result, commit: pendingApply(commits, rk, input, read, step) } };
