@@ -33,9 +33,9 @@ export function registerEffectCommits(store: object, carries: (key: string) => b
   effectCommits.set(store, carries);
 }
 
-/** True when `store.complete(key)` would commit the handlers' effects with the done mark. */
-export function completeCarriesEffects(store: object, key: string): boolean {
-  return effectCommits.get(store)?.(key) === true;
+/** For `store`, which of its keys' `complete` commit the handlers' effects with the done mark; undefined: none ever do. */
+export function effectCommitsOf(store: object): ((key: string) => boolean) | undefined {
+  return effectCommits.get(store);
 }
 
 /**
