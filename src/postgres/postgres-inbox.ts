@@ -2,7 +2,7 @@ import { eventKey, type HandlerContext, type PixEvent, type UnknownEvent } from 
 import { inboxNames, inboxSchemaSql, type InboxTableOptions } from './inbox-schema.js';
 import { toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { markerOf, markStatementText, sessionLockStore, shareMarker, type PostgresDedupeStore } from './session-lock-store.js';
-import { assertedClaim, sharedTransactions, type SharedTransactions } from './shared-transactions.js';
+import { sharedTransactions, type SharedTransactions } from './shared-transactions.js';
 import { postgresOrderLeases } from './postgres-order-leases.js';
 import { registerOrderLeases } from '../shared/order-lease.js';
 import { registerEffectCommits } from '../shared/not-committed.js';
@@ -81,8 +81,9 @@ interface InboxLink {
   claimOf(key: string): { text: string; values: (string | number)[] };
   /** A column reading whether that claim would find the key (`$2`) done. */
   readonly claimDoneSql: string;
-  /** The texts of what the inbox sends with a book transaction's COMMIT: that claim, asserted, and the store's done mark. */
-  readonly commitTexts: readonly string[];
+  /** The texts of what the inbox sends with a book transaction's COMMIT: that claim (asserted there), and the store's done mark. */
+  readonly claimText: string;
+  readonly markText: string;
 }
 
 const links = new WeakMap<PostgresInbox, InboxLink>();
@@ -153,7 +154,8 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     shared,
     claimOf: (key) => defaultClaim(settings, key),
     claimDoneSql: defaultClaimDoneSql(names),
-    commitTexts: [assertedClaim(defaultClaim(settings, '')).text, markStatementText(names)],
+    claimText: defaultClaim(settings, '').text,
+    markText: markStatementText(names),
   });
   // The resource order leases live in the inbox's table (durable workers need them; src/postgres/postgres-order-leases.ts).
   registerOrderLeases(store, postgresOrderLeases(db, names));

@@ -36,6 +36,7 @@ import { checkInteger } from '../shared/option-checks.js';
 import { PixhookConfigError, PixhookError } from '../shared/pixhook-error.js';
 import { bookNames, bookSchemaSql, type BookTableOptions } from './book-schema.js';
 import { bookStatements } from './book-statements.js';
+import { commitTexts } from './commit-statement.js';
 import { sameDatabase, toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { markerOf } from './session-lock-store.js';
 import { inboxLink, type PostgresInbox } from './postgres-inbox.js';
@@ -93,7 +94,8 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     names,
     link?.claimDoneSql,
   );
-  const commitTexts = [saveSql, ...(link?.commitTexts ?? [])];
+  // What goes with a kept transaction's COMMIT (the write, the claim, the done mark; folded where they fold), prepared with its first statement.
+  const companions = link === undefined ? [] : commitTexts(saveSql, link.claimText, link.markText);
 
   /** One record, in `tx` (whose first statement `lockSql` answered `rows`). */
   function decide(event: PixEvent, context: RecordContext, rows: SqlRow[]) {
@@ -166,7 +168,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     const shared = !onlyRetry && link?.shared.enabled === true;
     // Kept open: what goes with its COMMIT is prepared with it, as its companions (joined-statements.ts).
     const first = shared
-      ? { text: sharedLockSql, values: [rk, context.dedupeKey], companions: commitTexts }
+      ? { text: sharedLockSql, values: [rk, context.dedupeKey], companions }
       : { text: lockSql, values: [rk, context.dedupeKey] };
     const body = async (tx: SqlExecutor, rows: SqlRow[]) => {
       if (onlyRetry && typeof rows[0]?.['open_held'] !== 'string') return { value: undefined, keep: false };

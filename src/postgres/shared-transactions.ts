@@ -2,6 +2,7 @@ import { effectsRolledBack, NotCommittedError } from '../shared/not-committed.js
 import { PixhookError } from '../shared/pixhook-error.js';
 import type { InlineValue } from './joined-statements.js';
 import { joinedStatements, lastRows, sendWithCommit } from './pg-database.js';
+import { commitStatements } from './commit-statement.js';
 import { sqlState } from './sql-state.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
 
@@ -28,11 +29,6 @@ interface PresumedClaim {
   claim: DeferredStatement;
   /** The read found its key done: the handler will be skipped. */
   done: boolean;
-}
-
-/** The claim, written at the commit: it fails (division by zero, SQLSTATE 22012) when it claims nothing. */
-export function assertedClaim(claim: DeferredStatement): DeferredStatement {
-  return { text: `WITH claimed AS (${claim.text}) SELECT 1 / (SELECT count(*)::int FROM claimed) AS claimed`, values: claim.values };
 }
 
 const sameStatement = (a: DeferredStatement, b: DeferredStatement) =>
@@ -104,10 +100,13 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
     return true;
   }
 
-  /** The statements still to run before the COMMIT: sent with it, in one query, where the handle allows. */
+  /**
+   * The statements still to run before the COMMIT (folded into one where they can be: commit-statement.ts): sent with
+   * it, in one query, where the handle allows.
+   */
   async function beforeCommit(entry: OpenTransaction, mark: DeferredStatement | undefined): Promise<void> {
-    const claim = entry.presumed?.state === 'claimed' ? assertedClaim(entry.presumed.claim) : undefined;
-    const statements = [entry.deferred, claim, mark].filter((statement) => statement !== undefined);
+    const claim = entry.presumed?.state === 'claimed' ? entry.presumed.claim : undefined;
+    const statements = commitStatements(entry.deferred, claim, mark);
     entry.deferred = undefined;
     if (statements.length === 0 || sendWithCommit(entry.db, entry.tx, statements)) return;
     for (const statement of statements) await entry.tx.query(statement.text, [...statement.values]);

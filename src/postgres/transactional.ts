@@ -70,7 +70,13 @@ export function transactionalOutcome(context: HandlerContext): TransactionalOutc
  * finds the row committed (nothing returned: skip) or rolled back (inserted: run). Under repeatable
  * read or serializable it fails with 40001 instead, and the retry sees the committed row.
  */
+const claimTexts = new WeakMap<InboxNames, string>();
 function claimStatement(names: InboxNames): string {
+  let text = claimTexts.get(names);
+  if (text === undefined) claimTexts.set(names, (text = claimText(names)));
+  return text;
+}
+function claimText(names: InboxNames): string {
   return `INSERT INTO ${names.table} AS inbox (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
     ON CONFLICT (scope, key) DO UPDATE SET done_at = now(), expires_at = EXCLUDED.expires_at WHERE inbox.expires_at <= now()
     RETURNING 1 AS claimed`;
