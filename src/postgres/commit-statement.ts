@@ -93,19 +93,19 @@ export function commitStatements(
 }
 
 /**
- * Every text `commitStatements` can send for this `write`, `claim` and `mark` texts: the book prepares them with its
- * first statement, as its companions (joined-statements.ts).
+ * Every text `commitStatements` can send for this `write`, the `claims` texts (each claim the COMMIT may write) and
+ * the `mark` text: the book prepares them with its first statement, as its companions (joined-statements.ts).
  */
-export function commitTexts(write: string, claim: string | undefined, mark: string | undefined): string[] {
+export function commitTexts(write: string, claims: readonly string[], mark: string | undefined): string[] {
   const texts = new Set<string>();
-  for (const c of claim === undefined ? [undefined] : [claim, undefined]) {
+  for (const c of [...claims, undefined]) {
     for (const m of mark === undefined ? [undefined] : [mark, undefined]) {
       const text = foldedText(write, c, m);
       if (text !== null) texts.add(text);
     }
   }
   texts.add(write);
-  if (claim !== undefined) texts.add(assertedText(claim));
+  for (const claim of claims) texts.add(assertedText(claim));
   if (mark !== undefined) texts.add(mark);
   return [...texts];
 }

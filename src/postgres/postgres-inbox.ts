@@ -14,6 +14,7 @@ import {
   claimIn,
   defaultClaim,
   defaultClaimDoneSql,
+  freshClaim,
   keyOf,
   transactional,
   transactionRetry,
@@ -79,10 +80,12 @@ interface InboxLink {
   shared: SharedTransactions;
   /** A transactional handler's default claim of `key`, as it sends it. */
   claimOf(key: string): { text: string; values: (string | number)[] };
-  /** A column reading whether that claim would find the key (`$2`) done. */
+  /** That claim as written at the COMMIT when the key had no row when read (transactional.ts, `freshClaim`). */
+  freshClaimOf(key: string): { text: string; values: (string | number)[] };
+  /** A column reading what that claim would find of the key (`$2`): `true` done, `false` expired, `NULL` no row. */
   readonly claimDoneSql: string;
-  /** The texts of what the inbox sends with a book transaction's COMMIT: that claim (asserted there), and the store's done mark. */
-  readonly claimText: string;
+  /** The texts of what the inbox sends with a book transaction's COMMIT: those claims (asserted there), and the store's done mark. */
+  readonly claimTexts: readonly string[];
   readonly markText: string;
 }
 
@@ -153,8 +156,9 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     store,
     shared,
     claimOf: (key) => defaultClaim(settings, key),
+    freshClaimOf: (key) => freshClaim(settings, key),
     claimDoneSql: defaultClaimDoneSql(names),
-    claimText: defaultClaim(settings, '').text,
+    claimTexts: [freshClaim(settings, '').text, defaultClaim(settings, '').text],
     markText: markStatementText(names),
   });
   // The resource order leases live in the inbox's table (durable workers need them; src/postgres/postgres-order-leases.ts).

@@ -95,7 +95,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     link?.claimDoneSql,
   );
   // What goes with a kept transaction's COMMIT (the write, the claim, the done mark; folded where they fold), prepared with its first statement.
-  const companions = link === undefined ? [] : commitTexts(saveSql, link.claimText, link.markText);
+  const companions = link === undefined ? [] : commitTexts(saveSql, link.claimTexts, link.markText);
 
   /** One record, in `tx` (whose first statement `lockSql` answered `rows`). */
   function decide(event: PixEvent, context: RecordContext, rows: SqlRow[]) {
@@ -180,7 +180,13 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
       const statement = writeOf(rk, step);
       // Kept open (the inbox's transaction): the write goes with the COMMIT (or a claim sent before it); the
       // handler's claim is answered from what the first statement read.
-      const presumed = shared && { claim: link.claimOf(context.dedupeKey), done: rows[0]?.['claim_done'] === true };
+      // `claim_done`: true (done), false (a row whose TTL ran out: the claim as the handler sends it takes it over), null (no row).
+      const found = rows[0]?.['claim_done'];
+      const presumed = shared && {
+        claim: link.claimOf(context.dedupeKey),
+        done: found === true,
+        ...(found !== false && { write: link.freshClaimOf(context.dedupeKey) }),
+      };
       if (keep && presumed) return { value: step.result as Judged | undefined, keep, deferred: statement, presumed };
       await tx.query(statement.text, [...statement.values]);
       return { value: step.result as Judged | undefined, keep };

@@ -29,6 +29,8 @@ interface PresumedClaim {
   claim: DeferredStatement;
   /** The read found its key done: the handler will be skipped. */
   done: boolean;
+  /** What is written at the COMMIT for it when it claims (the read found no row: a plain insert); default `claim`. */
+  write?: DeferredStatement | undefined;
 }
 
 const sameStatement = (a: DeferredStatement, b: DeferredStatement) =>
@@ -105,7 +107,7 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
    * it, in one query, where the handle allows.
    */
   async function beforeCommit(entry: OpenTransaction, mark: DeferredStatement | undefined): Promise<void> {
-    const claim = entry.presumed?.state === 'claimed' ? entry.presumed.claim : undefined;
+    const claim = entry.presumed?.state === 'claimed' ? (entry.presumed.write ?? entry.presumed.claim) : undefined;
     const statements = commitStatements(entry.deferred, claim, mark);
     entry.deferred = undefined;
     if (statements.length === 0 || sendWithCommit(entry.db, entry.tx, statements)) return;

@@ -84,14 +84,35 @@ function claimText(names: InboxNames): string {
 
 /**
  * The claim a transactional handler of `key` makes by default (scope `effects`), exactly as it sends it, and a
- * read of whether it would find the key done (`$2` the key; no row written, no lock taken): the payment book
- * reads it with its own first statement, so that claim needs no round trip of its own (shared-transactions.ts).
+ * read of what it would find (`$2` the key; no row written, no lock taken): `true` the key done, `false` a row
+ * whose TTL ran out (the claim takes it over), `NULL` no row. The payment book reads it with its own first
+ * statement, so that claim needs no round trip of its own (shared-transactions.ts).
  */
 export function defaultClaim(settings: Pick<TransactionalSettings, 'names' | 'dedupeTtlMs'>, key: string) {
   return { text: claimStatement(settings.names), values: [effectsScope, key, settings.dedupeTtlMs] as (string | number)[] };
 }
 export function defaultClaimDoneSql(names: InboxNames): string {
-  return `EXISTS (SELECT 1 FROM ${names.table} WHERE scope = '${effectsScope}' AND key = $2 AND expires_at > now())`;
+  return `(SELECT expires_at > now() FROM ${names.table} WHERE scope = '${effectsScope}' AND key = $2)`;
+}
+
+/**
+ * That claim as the book writes it at the COMMIT when the read found no row: a plain insert (`DO NOTHING` on a
+ * conflict, so a row another transaction committed meanwhile claims nothing, as the default claim would find it
+ * done). It has no `DO UPDATE` for the server to set up on each run: only a row that was there when read can have
+ * expired, and then the default claim is written instead.
+ */
+export function freshClaim(settings: Pick<TransactionalSettings, 'names' | 'dedupeTtlMs'>, key: string) {
+  return { text: freshClaimStatement(settings.names), values: [effectsScope, key, settings.dedupeTtlMs] as (string | number)[] };
+}
+const freshClaimTexts = new WeakMap<InboxNames, string>();
+function freshClaimStatement(names: InboxNames): string {
+  let text = freshClaimTexts.get(names);
+  if (text === undefined) {
+    text = `INSERT INTO ${names.table} (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
+    ON CONFLICT (scope, key) DO NOTHING RETURNING 1 AS claimed`;
+    freshClaimTexts.set(names, text);
+  }
+  return text;
 }
 
 export function keyOf(settings: Pick<TransactionalSettings, 'dedupeKey'>, event: PixEvent | UnknownEvent | string, key?: string): string {

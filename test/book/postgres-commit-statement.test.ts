@@ -52,16 +52,24 @@ describe('the statements sent before a kept book transaction’s COMMIT', () => 
   });
 
   it('the texts to prepare with the first statement: every one the COMMIT can send', () => {
-    const texts = commitTexts(write.text, claim.text, mark.text);
+    const other = {
+      text: 'INSERT INTO "i" (scope, key, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1',
+      values: claim.values,
+    };
+    const texts = commitTexts(write.text, [claim.text, other.text], mark.text);
     const sent = [
       commitStatements(write, claim, mark),
       commitStatements(write, claim, undefined),
       commitStatements(write, undefined, mark),
       commitStatements(write, undefined, undefined),
       commitStatements(undefined, claim, mark),
+      commitStatements(write, other, mark),
+      commitStatements(write, other, undefined),
+      commitStatements(undefined, other, mark),
     ].flat();
     for (const statement of sent) expect(texts).toContain(statement.text);
     expect(new Set(texts).size).toBe(texts.length);
-    expect(commitTexts('SELECT 1', undefined, undefined)).toEqual(['SELECT 1']);
+    expect(texts).toHaveLength(9);
+    expect(commitTexts('SELECT 1', [], undefined)).toEqual(['SELECT 1']);
   });
 });

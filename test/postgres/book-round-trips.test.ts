@@ -150,7 +150,9 @@ describe('postgres book with the inbox: a delivery takes the round trips of a ba
     const companions = executed(last!);
     expect(companions).toHaveLength(1);
     const folded = texts.get(companions[0]!)!;
-    expect(folded).toMatch(new RegExp(`^WITH claimed AS \\(INSERT INTO "${table}" AS inbox`));
+    // The claim as written when the first statement found no row for the key: a plain insert (DO NOTHING on a conflict).
+    expect(folded).toMatch(new RegExp(`^WITH claimed AS \\(INSERT INTO "${table}" \\(scope, key, expires_at\\) VALUES \\(\\$4, \\$5,`));
+    expect(folded).toContain('ON CONFLICT (scope, key) DO NOTHING RETURNING 1 AS claimed), marked AS');
     expect(folded).toContain(`marked AS (INSERT INTO "${table}" (scope, key, expires_at) VALUES ($7, $8,`);
     expect(folded).toMatch(
       new RegExp(
@@ -239,6 +241,35 @@ describe('postgres book with the inbox: a delivery takes the round trips of a ba
     await receiver.close();
   });
 
+  it('an effects row whose TTL ran out: the first statement reads it expired, the COMMIT takes it over with the default claim', async () => {
+    let key: string | undefined;
+    let calls = 0;
+    const { receiver, book, ledger, table } = await withInbox(db().pool, async (k) => {
+      key = k;
+      // The first run fails (nothing commits): the test learns the key, then leaves an expired row for it.
+      if (++calls === 1) throw new Error('first run fails');
+    });
+    const id = freshCharge('expired');
+    expect((await receiver.receive(paidDelivery(id))).status).toBe(500);
+    await db().pool.query(
+      `INSERT INTO "${table}" (scope, key, expires_at, done_at) VALUES ('effects', $1, now() - interval '1 minute', now() - interval '1 day')`,
+      [key],
+    );
+    recordQueries();
+    const retry = await receiver.receive(paidDelivery(id));
+    pg.Client.prototype.query = query;
+    expect([retry.status, retry.reason]).toEqual([200, undefined]);
+    expect(calls).toBe(2);
+    // The claim written is the handler's own, which takes over a row whose TTL ran out (a plain insert would claim
+    // nothing: the commit would fail as `claim_lost`, the ledger stay empty and the row expired).
+    const { rows } = await db().pool.query(`SELECT expires_at > now() AS live FROM "${table}" WHERE scope = 'effects' AND key = $1`, [key]);
+    expect(rows).toEqual([{ live: true }]);
+    expect(await ledger()).toEqual([id]);
+    expect((await book.get(id))?.status).toBe('paid');
+    expect((await receiver.receive(paidDelivery(id))).reason).toBe('duplicate');
+    await receiver.close();
+  });
+
   it('two transactional handlers on the default scope: the second finds the key taken by the first, as its claim would', async () => {
     const table = freshTable();
     const inbox = postgresInbox({ pool: db().pool, table });
@@ -276,10 +307,14 @@ describe('postgres book with the inbox: a delivery takes the round trips of a ba
     const write = sent.findIndex((text) => text.includes(`UPDATE "${bookTable}_resources" SET state`));
     expect(write).toBeGreaterThan(-1);
     // The claim (answered from the first statement's read) and the mark ride in the write, as its CTEs; then COMMIT.
-    expect(sent[write]).toMatch(new RegExp(`^WITH claimed AS \\(INSERT INTO "${table}" AS inbox`));
+    expect(sent[write]).toMatch(new RegExp(`^WITH claimed AS \\(INSERT INTO "${table}" \\(scope, key, expires_at\\)`));
     expect(sent[write]).toContain(`marked AS (INSERT INTO "${table}" (scope, key, expires_at)`);
     expect(nextOnSameClient(sent[write]!)).toBe('COMMIT');
-    expect(sent.filter((text) => text.includes(`"${table}" AS inbox`))).toEqual([sent[write]]);
+    // No other statement claims or marks the key.
+    const claimsOrMarks = sent.filter(
+      (text) => text.includes(`INSERT INTO "${table}" (scope, key, expires_at)`) || text.includes('AS inbox'),
+    );
+    expect(claimsOrMarks).toEqual([sent[write]]);
     expect(await ledger()).toEqual([id]);
     expect((await book.get(id))?.status).toBe('paid');
     await receiver.close();
