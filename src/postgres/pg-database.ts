@@ -149,6 +149,22 @@ function closedSignal(client: PgEvents): { closed: Promise<void>; detach: () => 
   return { closed, detach };
 }
 
+// The pooled connections whose end or error this module listens for: the listener stays on the connection for its
+// life (one pair per connection, not one added and removed per transaction). It must be there while the connection is
+// checked out: without a listener, an error on a checked-out pg client is an uncaught exception, the process would crash.
+const brokenConnections = new WeakMap<PgPoolClientLike, { broken: boolean }>();
+function connectionState(client: PgPoolClientLike): { broken: boolean } {
+  let state = brokenConnections.get(client);
+  if (state === undefined) {
+    const known = { broken: false };
+    const onClose = () => void (known.broken = true);
+    client.on('error', onClose);
+    client.on('end', onClose);
+    brokenConnections.set(client, (state = known));
+  }
+  return state;
+}
+
 function fromPgPool(pool: PgPoolLike): SqlDatabase {
   async function inPooled<T>(
     isolation: IsolationLevel,
@@ -156,14 +172,12 @@ function fromPgPool(pool: PgPoolLike): SqlDatabase {
     first?: SqlStatement,
   ): Promise<T> {
     const client = await pool.connect();
-    const { closed, detach } = closedSignal(client);
-    let broken = false;
-    void closed.then(() => (broken = true));
+    const state = connectionState(client);
     try {
       return await inTransaction(client, isolation, fn, first);
     } finally {
-      detach();
-      client.release(broken);
+      // A connection that ended or failed is not handed back to the pool for another transaction.
+      client.release(state.broken);
     }
   }
   const db: SqlDatabase = {

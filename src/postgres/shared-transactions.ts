@@ -48,7 +48,8 @@ interface OpenTransaction {
   ended: Promise<void>;
   /** Records the event again in a transaction of its own (a later attempt succeeded after a rollback). */
   redo: () => Promise<unknown>;
-  timer: ReturnType<typeof setTimeout>;
+  /** When it was kept open (epoch ms): past `maxOpenMs` it is committed by the sweep. */
+  openedAt: number;
 }
 
 export interface SharedTransactions {
@@ -92,11 +93,28 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
   const open = new Map<string, OpenTransaction>();
   const rolledBack = new Map<string, () => Promise<unknown>>();
 
+  // One timer for them all, not one per transaction: the map keeps them in the order they were opened, so the first
+  // is the oldest. It commits those open longer than `maxOpenMs` and waits for the next.
+  let sweeping: ReturnType<typeof setTimeout> | undefined;
+  function sweepIn(ms: number): void {
+    sweeping = setTimeout(sweep, ms);
+    (sweeping as { unref?: () => void }).unref?.();
+  }
+  function sweep(): void {
+    sweeping = undefined;
+    const now = Date.now();
+    for (const [key, entry] of open) {
+      const left = entry.openedAt + maxOpenMs - now;
+      if (left > 0) return sweepIn(left);
+      onLate(key);
+      end(key, true).catch(() => {});
+    }
+  }
+
   async function end(key: string, commit: boolean, mark?: DeferredStatement): Promise<boolean> {
     const entry = open.get(key);
     if (entry === undefined) return false;
     open.delete(key);
-    clearTimeout(entry.timer);
     entry.finish(commit, mark);
     await entry.ended;
     return true;
@@ -145,11 +163,6 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
           const finished = new Promise<{ commit: boolean; mark: DeferredStatement | undefined }>(
             (done) => (finish = (commit, mark) => done({ commit, mark })),
           );
-          const timer = setTimeout(() => {
-            onLate(key);
-            end(key, true).catch(() => {});
-          }, maxOpenMs);
-          (timer as { unref?: () => void }).unref?.();
           const entry: OpenTransaction = {
             tx,
             db,
@@ -158,10 +171,12 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
             finish,
             ended,
             redo,
-            timer,
+            openedAt: Date.now(),
           };
           kept = entry;
+          open.delete(key); // to the map's end, as the newest
           open.set(key, entry);
+          if (sweeping === undefined) sweepIn(maxOpenMs);
           answered = true;
           resolve(value);
           const { commit, mark } = await finished;
