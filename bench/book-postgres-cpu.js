@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { paidEvent } from './lib/book-deliveries.js';
-import { bareTransaction, createLedger, insertLedger } from './lib/ledger.js';
+import { bareTransaction, bookedDelivery, createLedger, insertLedger } from './lib/ledger.js';
 import { quick } from './lib/stats.js';
 import { alternatingRounds, loadAverage, roundFigures } from './lib/server-rounds.js';
 import { startPostgresServer } from './postgres-server.js';
@@ -68,14 +68,9 @@ try {
     const { inbox, book, shared } = await bookOf(root, pool, suffix);
     books.push(inbox);
     const handler = inbox.transactional(async (_event, { key, tx }) => insert(tx, key, n));
-    subjects[name] = async () => {
+    subjects[name] = () => {
       const i = ++n;
-      const key = `transaction_paid:book${suffix}_${i}:paid`;
-      const event = paid(`book${suffix}_${i}`);
-      const recorded = await book.record(event, { dedupeKey: key });
-      if (recorded.outcome !== 'apply') throw new Error(`the book answered ${recorded.outcome}`);
-      await handler(event, { key, attempt: 1, mode: 'inline', source: 'webhook', signal, markDuplicate() {} });
-      await shared.settle(key, true);
+      return bookedDelivery({ book, handler, shared, signal }, paid(`book${suffix}_${i}`), `transaction_paid:book${suffix}_${i}:paid`);
     };
   };
   await booked('handler + book', resolve('.'), '');

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { paidEvent } from './lib/book-deliveries.js';
-import { bareTransaction, createLedger, insertLedger } from './lib/ledger.js';
+import { bareTransaction, bookedDelivery, createLedger, insertLedger } from './lib/ledger.js';
 import { quick } from './lib/stats.js';
 import { alternatingRounds, loadAverage, roundFigures } from './lib/server-rounds.js';
 import { startPostgresServer } from './postgres-server.js';
@@ -42,14 +42,9 @@ try {
     createProcessing({ store: inbox.store, book });
     const { shared } = inboxLink(inbox);
     const handler = inbox.transactional(async (_event, { key, tx }) => insertLedger(tx, key, n));
-    subjects[`book (${root})`] = async () => {
+    subjects[`book (${root})`] = () => {
       const i = ++n;
-      const key = `transaction_paid:b${j}_${i}:paid`;
-      const event = paidEvent(`b${j}_${i}`);
-      const recorded = await book.record(event, { dedupeKey: key });
-      if (recorded.outcome !== 'apply') throw new Error(`the book answered ${recorded.outcome}`);
-      await handler(event, { key, attempt: 1, mode: 'inline', source: 'webhook', signal, markDuplicate() {} });
-      await shared.settle(key, true);
+      return bookedDelivery({ book, handler, shared, signal }, paidEvent(`b${j}_${i}`), `transaction_paid:b${j}_${i}:paid`);
     };
   }
 

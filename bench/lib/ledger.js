@@ -19,3 +19,15 @@ export async function bareTransaction(pool, i) {
     client.release();
   }
 }
+
+/**
+ * A delivery of `event` (dedupe key `key`) with the Postgres book and its inbox, as `bench/book.js` times it: the
+ * book's record (BEGIN with its lock and read), the transactional `handler` inside the book's transaction, then the
+ * settle (the book's write, the claim and the COMMIT). `shared`: the inbox's open transactions (`inboxLink(inbox)`).
+ */
+export async function bookedDelivery({ book, handler, shared, signal }, event, key) {
+  const recorded = await book.record(event, { dedupeKey: key });
+  if (recorded.outcome !== 'apply') throw new Error(`the book answered ${recorded.outcome}`);
+  await handler(event, { key, attempt: 1, mode: 'inline', source: 'webhook', signal, markDuplicate() {} });
+  await shared.settle(key, true);
+}

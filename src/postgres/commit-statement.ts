@@ -12,7 +12,7 @@ import type { InlineValue } from './joined-statements.js';
 // nothing of what each writes.
 
 /** A statement of pixhook's own (a constant text with `$1…$n`) and its values. */
-export interface CommitStatement {
+interface CommitStatement {
   text: string;
   values: readonly InlineValue[];
 }
@@ -45,7 +45,7 @@ const parameters = (text: string) => Math.max(0, ...[...text.matchAll(/\$(\d+)/g
 const folds = new Map<string, Map<string, Map<string, string | null>>>();
 
 /** The folded text of `write` (an UPDATE), `claim` and `mark`; `null` when the write cannot carry them. */
-export function foldedText(write: string, claim: string | undefined, mark: string | undefined): string | null {
+function foldedText(write: string, claim: string | undefined, mark: string | undefined): string | null {
   let byClaim = folds.get(write);
   if (byClaim === undefined) folds.set(write, (byClaim = new Map()));
   let byMark = byClaim.get(claim ?? '');

@@ -27,22 +27,28 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Kept transactions open at most 1 s on a fake database; `keep(key, value)` opens one kept for `key`. */
+function setup() {
+  vi.useFakeTimers();
+  const ended: string[] = [];
+  const late: string[] = [];
+  const shared = sharedTransactions(1_000, (key) => late.push(key));
+  const db = fakeDatabase(ended);
+  const keep = (key: string, value = key) =>
+    shared.open(
+      key,
+      db,
+      'read committed',
+      { text: 'SELECT 1', values: [] },
+      async () => ({ value, keep: true }),
+      async () => {},
+    );
+  return { ended, late, shared, keep };
+}
+
 describe('book transactions kept open past their limit', () => {
   it('each is committed once it has been open maxOpenMs, oldest first, one warning each; those ended in time are not', async () => {
-    vi.useFakeTimers();
-    const ended: string[] = [];
-    const late: string[] = [];
-    const shared = sharedTransactions(1_000, (key) => late.push(key));
-    const db = fakeDatabase(ended);
-    const keep = (key: string) =>
-      shared.open(
-        key,
-        db,
-        'read committed',
-        { text: 'SELECT 1', values: [] },
-        async () => ({ value: key, keep: true }),
-        async () => {},
-      );
+    const { ended, late, shared, keep } = setup();
     expect(await keep('a')).toBe('a');
     await vi.advanceTimersByTimeAsync(400);
     expect(await keep('b')).toBe('b');
@@ -67,20 +73,7 @@ describe('book transactions kept open past their limit', () => {
   });
 
   it('a key opened again moves to the end: the entries after its old place are swept in their time', async () => {
-    vi.useFakeTimers();
-    const ended: string[] = [];
-    const late: string[] = [];
-    const shared = sharedTransactions(1_000, (key) => late.push(key));
-    const db = fakeDatabase(ended);
-    const keep = (key: string, value: string) =>
-      shared.open(
-        key,
-        db,
-        'read committed',
-        { text: 'SELECT 1', values: [] },
-        async () => ({ value, keep: true }),
-        async () => {},
-      );
+    const { ended, late, keep } = setup();
     await keep('a', 'a1');
     await vi.advanceTimersByTimeAsync(100);
     await keep('b', 'b');
