@@ -41,9 +41,12 @@ function isPgClient(value: unknown): value is PgClientLike {
 }
 
 /** `BEGIN ISOLATION LEVEL …`: one round trip, whatever `default_transaction_isolation` says. */
-function beginStatement(isolation: IsolationLevel): string {
-  return `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`;
-}
+const beginStatements: Readonly<Record<IsolationLevel, string>> = {
+  'read committed': 'BEGIN ISOLATION LEVEL READ COMMITTED',
+  'repeatable read': 'BEGIN ISOLATION LEVEL REPEATABLE READ',
+  serializable: 'BEGIN ISOLATION LEVEL SERIALIZABLE',
+};
+const beginStatement = (isolation: IsolationLevel): string => beginStatements[isolation];
 
 // The handles built here on `pg`: their connections run several statements sent as one simple-protocol query.
 const joinable = new WeakSet<SqlDatabase>();

@@ -77,7 +77,7 @@ export interface SharedTransactions {
    * Runs `statement` first in `key`'s open transaction `tx`, the book's deferred write before it in the same round trip;
    * the presumed claim is answered without a round trip.
    */
-  first(key: string, tx: SqlExecutor, statement: DeferredStatement): Promise<SqlRow[]>;
+  first(key: string, tx: SqlExecutor, statement: DeferredStatement): SqlRow[] | Promise<SqlRow[]>;
   /** Rolls back the open transaction of `key` (its handler failed); a later success records the event again. */
   fail(key: string): Promise<void>;
   /**
@@ -145,6 +145,17 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
     return new PixhookError('claim_lost', 'pixhook: another transaction marked this event’s effects done first; nothing was committed');
   }
 
+  /** The statement, the book's deferred write (when still unsent) with it in the same round trip. */
+  async function sendFirst(entry: OpenTransaction | undefined, tx: SqlExecutor, statement: DeferredStatement): Promise<SqlRow[]> {
+    const deferred = entry?.tx === tx ? entry.deferred : undefined;
+    if (entry === undefined || deferred === undefined) return (await tx.query(statement.text, [...statement.values])).rows;
+    entry.deferred = undefined;
+    const joined = joinedStatements(entry.db, tx, [deferred, statement]);
+    if (joined !== undefined) return lastRows(await joined);
+    await tx.query(deferred.text, [...deferred.values]);
+    return (await tx.query(statement.text, [...statement.values])).rows;
+  }
+
   return {
     enabled: false,
     open(key, db, isolation, first, body, redo) {
@@ -202,22 +213,17 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
       });
     },
     take: (key) => open.get(key)?.tx,
-    async first(key, tx, statement) {
+    first(key, tx, statement) {
       const entry = open.get(key);
       const presumed = entry?.tx === tx ? entry.presumed : undefined;
       if (presumed !== undefined && sameStatement(presumed.claim, statement)) {
         // As the claim would answer: claimed the first time (unless done), then found taken (by this transaction).
+        // Answered at once (no promise of its own: this is every transactional handler's path).
         const claimed = presumed.state === 'open' && !presumed.done;
         if (presumed.state === 'open') presumed.state = claimed ? 'claimed' : 'answered';
         return claimed ? [{ claimed: 1 }] : [];
       }
-      const deferred = entry?.tx === tx ? entry.deferred : undefined;
-      if (entry === undefined || deferred === undefined) return (await tx.query(statement.text, [...statement.values])).rows;
-      entry.deferred = undefined;
-      const joined = joinedStatements(entry.db, tx, [deferred, statement]);
-      if (joined !== undefined) return lastRows(await joined);
-      await tx.query(deferred.text, [...deferred.values]);
-      return (await tx.query(statement.text, [...statement.values])).rows;
+      return sendFirst(entry, tx, statement);
     },
     async fail(key) {
       const entry = open.get(key);
