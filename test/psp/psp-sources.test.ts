@@ -368,6 +368,10 @@ describe('Woovi / OpenPix', () => {
 describe('Pagar.me v5', () => {
   it('requires the URL secret and confirms every charge a hook names', () => {
     expect(() => pagarmeSource({ psp: 'pagarme', secretKey: 'sk' } as never)).toThrow(/`urlSecret` is required/);
+    // A typo inside urlSecret (`parm`) would leave the default param `secret` in force: every delivery 401.
+    expect(() => pagarmeSource({ psp: 'pagarme', secretKey: 'sk', urlSecret: { secret: 's3', parm: 'k' } } as never)).toThrow(
+      /`urlSecret\.parm` is not an option of urlSecret \{ secret, param\? \}; did you mean `urlSecret\.param`\?/,
+    );
     const source = pagarmeSource({ psp: 'pagarme', secretKey: 'sk', urlSecret: { secret: 's3', param: 'k' } });
     expect(source.authenticate({ headers: {}, url: '/p?k=s3' })).toEqual({ ok: true });
     expect(source.authenticate({ headers: {}, url: '/p?k=s4' })).toMatchObject({ reason: 'signature_mismatch' });
