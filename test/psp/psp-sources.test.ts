@@ -310,6 +310,16 @@ describe('Woovi / OpenPix', () => {
   it('parses the keys once at construction and names a bad one', () => {
     expect(() => wooviSource({ psp: 'woovi', publicKeys: [] })).toThrow(/`publicKeys` is required/);
     expect(() => wooviSource({ psp: 'woovi', publicKeys: ['nope'] })).toThrow(/`publicKeys\[0\]`/);
+    // Base64 that atob refuses (a length of 4n+1, padding inside) is a config error naming the key, not a DOMException.
+    for (const key of ['x', 'abcde', 'ab=c'])
+      expect(() => wooviSource({ psp: 'woovi', publicKeys: [wooviKeys.publicKey, key] })).toThrow(
+        expect.objectContaining({ name: 'PixhookConfigError', message: expect.stringContaining('`publicKeys[1]`') as string }),
+      );
+    // Base64 of the PEM, wrapped in lines as it is often pasted, still reads.
+    const wrapped = Buffer.from(wooviKeys.publicKey)
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n');
+    expect(() => wooviSource({ psp: 'woovi', publicKeys: [wrapped] })).not.toThrow();
     const ec = generateKeyPairSync('ec', {
       namedCurve: 'P-256',
       publicKeyEncoding: { type: 'spki', format: 'pem' },
