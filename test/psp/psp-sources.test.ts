@@ -186,6 +186,10 @@ describe('Asaas', () => {
   });
   it('refuses a missing token', () => {
     expect(() => asaasSource({ psp: 'asaas', token: '' })).toThrow(/`token` is required/);
+    // The sandbox's URL with the API key forgotten: nothing would be confirmed, so it is refused, naming it.
+    expect(() => asaasSource({ psp: 'asaas', token: 'tok', apiBaseUrl: 'https://api-sandbox.asaas.com' })).toThrow(
+      /`apiBaseUrl` needs `apiKey`/,
+    );
   });
 });
 
