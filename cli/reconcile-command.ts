@@ -123,7 +123,9 @@ function apiPixReconcileCommand(argv: string[]): Promise<number> {
       cursorStore = redisCursorStore({ client: redis, ...(values.prefix !== undefined && { prefix: values.prefix }) });
       backend = { redis };
     } else {
-      process.stderr.write('pixhook reconcile: no --redis: the cursor, dedupe and the payment book are in this process only\n');
+      process.stderr.write(
+        'pixhook reconcile: no --redis: the cursor and dedupe are in this process only, and no payment book judges the payments (a payment your book held or applied runs here)\n',
+      );
     }
     try {
       // The webhook's door: dedupe, the resource's order, the book kept on the same Redis, then the handlers.
@@ -265,7 +267,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
       }
     } else {
       process.stderr.write(
-        'pixhook reconcile: no --redis: dedupe is in this process only, so a webhook your receiver already handled is handled again\n',
+        'pixhook reconcile: no --redis: dedupe is in this process only, so a webhook your receiver already handled is handled again, and no payment book judges the payments (a payment your book held or applied runs here)\n',
       );
     }
 

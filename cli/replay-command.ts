@@ -122,6 +122,9 @@ function summary(result: BulkReplayResult): string {
   const skipped = result.skipped === 0 ? '' : `; ${result.skipped} skipped (unverified, without a body, or replays)`;
   const handled = result.duplicates === 0 ? '' : `; ${result.duplicates} already handled (they would come back duplicate)`;
   if (result.dryRun) return `dry run: ${result.matched} would be replayed${handled}${skipped}`;
-  const outcomes = Object.entries(result.outcomes).map(([state, n]) => `${n} ${state}`);
-  return `replayed ${result.matched}: ${outcomes.length === 0 ? 'nothing ran' : outcomes.join(', ')}; ${result.failed} failed${skipped}`;
+  // `failed` is told once, last (it also counts every other answer of 300 or more), never twice.
+  const entries = Object.entries(result.outcomes);
+  const outcomes = entries.filter(([state]) => state !== 'failed').map(([state, n]) => `${n} ${state}`);
+  const ran = entries.length === 0 ? 'nothing ran; ' : outcomes.length === 0 ? '' : `${outcomes.join(', ')}; `;
+  return `replayed ${result.matched}: ${ran}${result.failed} failed${skipped}`;
 }

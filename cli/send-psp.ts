@@ -1,6 +1,7 @@
 // `pixhook send --profile <psp>`: one webhook as the PSP sends it, shaped and signed by the emulator's profile
 // of that PSP (which signs with the sources' own signers): Mercado Pago's id-only notification with
 // `x-signature`, Asaas's token, PagBank's `x-authenticity-token`, Woovi's RSA signature, Pagar.me's URL secret.
+import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { pspProfiles } from '../src/emulator/psp/psp-profiles.js';
 import { isPspProfileName } from '../src/emulator/psp/psp-profiles.js';
@@ -49,7 +50,7 @@ export async function pspCallFrom(
   if (secretName !== undefined) credentials[secretName] = values.secret!;
   if (psp === 'woovi') {
     if (values.key === undefined) throw new UsageError('--profile woovi signs with RSA: give --key <private key PEM file>');
-    credentials['privateKey'] = readFileSync(values.key, 'utf8');
+    credentials['privateKey'] = rsaPrivateKeyFile(values.key);
   }
   const status = values.status ?? 'paid';
   if (status !== 'paid' && status !== 'pending') throw new UsageError(`--status must be paid or pending, got ${jsonText(status)}`);
@@ -82,3 +83,24 @@ export async function pspCallFrom(
 
 /** True when the PSP's webhook needs `--secret` (or PIXHOOK_SECRET). */
 export const pspNeedsSecret = (psp: PspProfileName): boolean => secretNames[psp] !== undefined;
+
+/**
+ * Woovi's `--key`: a file named on the command line that cannot be read, or holds no RSA private key, is a usage
+ * error (exit 2), never an unexpected one from OpenSSL. Its content is never echoed: it is a private key.
+ */
+function rsaPrivateKeyFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --key ${jsonText(path)}: ${String((error as { code?: unknown } | null)?.code ?? 'unreadable')}`);
+  }
+  let type: string | undefined;
+  try {
+    type = createPrivateKey(text).asymmetricKeyType;
+  } catch {
+    type = undefined;
+  }
+  if (type !== 'rsa') throw new UsageError(`--key ${jsonText(path)} holds no RSA private key (PEM): Woovi signs with RSA-SHA256`);
+  return text;
+}

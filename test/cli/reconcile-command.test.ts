@@ -90,6 +90,8 @@ describe('pixhook reconcile', () => {
     });
     expect(jsonLines(await readFile(handled, 'utf8')).map((h) => h['source'])).toEqual(['reconcile', 'reconcile']);
     expect(running.stderr()).toMatch(/no --redis/);
+    // Without --redis no book is used at all: said, not left to be guessed (it said only dedupe).
+    expect(running.stderr()).toContain('no payment book judges the payments');
     expect(running.stdout() + running.stderr()).not.toContain(env.PIXHOOK_API_SECRET);
   });
 

@@ -31,6 +31,12 @@ describe('docs/reference/cli.md', () => {
     expect(counts).toEqual(names.map((name) => [name, 1, 1]));
   });
 
+  it('links every command from the contents at its top', async () => {
+    const contents = reference.split('\n## Conventions')[0]!;
+    const names = await commandNames();
+    expect(names.filter((name) => !contents.includes(`[${name}](#pixhook-${name})`))).toEqual([]);
+  });
+
   it('leaves no command for later', () => {
     expect(reference).not.toMatch(/documented elsewhere|once they are part of/i);
   });

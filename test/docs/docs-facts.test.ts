@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reasonCodes, reasonStatus, type ReasonCode } from '../../src/shared/reasons.js';
+import { pspNames } from '../../src/sources/registry.js';
 import { requireBuiltPackage } from '../examples/example-process.js';
 import { codeBlocks, docFiles, repoRoot } from './doc-files.js';
 
@@ -76,6 +77,13 @@ describe('facts checked against the code', () => {
     const page = read('docs/reference/reasons.md');
     const cases = page.slice(page.indexOf('## When each is answered'));
     for (const reason of reasonCodes) expect(cases).toContain(`| ${reasonStatus[reason]} | \`${reason}\` |`);
+  });
+
+  it("the event reference's field table names event.provider with every provider", () => {
+    const events = readFileSync(`${repoRoot}docs/reference/events.md`, 'utf8');
+    const row = events.split('\n').find((line) => line.startsWith('| `provider` |'));
+    expect(row).toBeDefined();
+    expect(['gateway', 'api-pix', ...pspNames].filter((provider) => !row!.includes(`'${provider}'`))).toEqual([]);
   });
 
   it('the dedupe key format lists its tagged parts in the order eventKey writes them', () => {

@@ -186,6 +186,10 @@ describe('Asaas', () => {
   });
   it('refuses a missing token', () => {
     expect(() => asaasSource({ psp: 'asaas', token: '' })).toThrow(/`token` is required/);
+    // The sandbox's URL with the API key forgotten: nothing would be confirmed, so it is refused, naming it.
+    expect(() => asaasSource({ psp: 'asaas', token: 'tok', apiBaseUrl: 'https://api-sandbox.asaas.com' })).toThrow(
+      /`apiBaseUrl` needs `apiKey`/,
+    );
   });
 });
 
@@ -310,6 +314,16 @@ describe('Woovi / OpenPix', () => {
   it('parses the keys once at construction and names a bad one', () => {
     expect(() => wooviSource({ psp: 'woovi', publicKeys: [] })).toThrow(/`publicKeys` is required/);
     expect(() => wooviSource({ psp: 'woovi', publicKeys: ['nope'] })).toThrow(/`publicKeys\[0\]`/);
+    // Base64 that atob refuses (a length of 4n+1, padding inside) is a config error naming the key, not a DOMException.
+    for (const key of ['x', 'abcde', 'ab=c'])
+      expect(() => wooviSource({ psp: 'woovi', publicKeys: [wooviKeys.publicKey, key] })).toThrow(
+        expect.objectContaining({ name: 'PixhookConfigError', message: expect.stringContaining('`publicKeys[1]`') as string }),
+      );
+    // Base64 of the PEM, wrapped in lines as it is often pasted, still reads.
+    const wrapped = Buffer.from(wooviKeys.publicKey)
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n');
+    expect(() => wooviSource({ psp: 'woovi', publicKeys: [wrapped] })).not.toThrow();
     const ec = generateKeyPairSync('ec', {
       namedCurve: 'P-256',
       publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -368,6 +382,10 @@ describe('Woovi / OpenPix', () => {
 describe('Pagar.me v5', () => {
   it('requires the URL secret and confirms every charge a hook names', () => {
     expect(() => pagarmeSource({ psp: 'pagarme', secretKey: 'sk' } as never)).toThrow(/`urlSecret` is required/);
+    // A typo inside urlSecret (`parm`) would leave the default param `secret` in force: every delivery 401.
+    expect(() => pagarmeSource({ psp: 'pagarme', secretKey: 'sk', urlSecret: { secret: 's3', parm: 'k' } } as never)).toThrow(
+      /`urlSecret\.parm` is not an option of urlSecret \{ secret, param\? \}; did you mean `urlSecret\.param`\?/,
+    );
     const source = pagarmeSource({ psp: 'pagarme', secretKey: 'sk', urlSecret: { secret: 's3', param: 'k' } });
     expect(source.authenticate({ headers: {}, url: '/p?k=s3' })).toEqual({ ok: true });
     expect(source.authenticate({ headers: {}, url: '/p?k=s4' })).toMatchObject({ reason: 'signature_mismatch' });

@@ -97,7 +97,7 @@ export function createPspDeliveries(config: DeliveriesConfig) {
         id: `dlv_${String(++sequence).padStart(5, '0')}`,
         chargeId,
         kind,
-        url: url + webhook.query,
+        url: withQuery(url, webhook.query),
         headers: webhook.headers,
         body: webhook.body,
         state: 'pending',
@@ -130,3 +130,9 @@ export function createPspDeliveries(config: DeliveriesConfig) {
 }
 
 export type PspDeliveries = ReturnType<typeof createPspDeliveries>;
+
+/** The registered URL with the PSP's query (`?data.id=…`) added, after the URL's own query (`?shop=1`) with `&`. */
+export function withQuery(url: string, query: string): string {
+  const parameters = query.replace(/^\?/, '');
+  return parameters === '' ? url : url + (url.includes('?') ? '&' : '?') + parameters;
+}

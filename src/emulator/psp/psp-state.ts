@@ -1,6 +1,6 @@
 import { RequestError } from '../http-io.js';
 import type { PspDeliveries, PspDelivery } from './psp-deliveries.js';
-import type { PspCharge, PspProfile } from './psp-profile.js';
+import type { PspCharge, PspProfile, PspWebhook } from './psp-profile.js';
 
 /** How the pay control pays: another amount, and the PSP's faults around the payment's webhook. */
 export interface PspPayment {
@@ -26,6 +26,8 @@ export function createPspState({ profile, deliveries, now, webhookUrl }: StatePa
   const charges = new Map<string, PspCharge>();
   let chargeSequence = 0;
   let eventSequence = 0;
+  /** The last webhook sent for each charge: what a duplicate sends again. */
+  const lastWebhook = new Map<string, PspWebhook>();
 
   function find(id: string): PspCharge {
     const charge = charges.get(id);
@@ -37,8 +39,11 @@ export function createPspState({ profile, deliveries, now, webhookUrl }: StatePa
     const url = webhookUrl();
     if (url === undefined) return;
     const told = kind === 'late-pending' ? { ...charge, status: 'pending' as const } : charge;
-    // A duplicate is the same webhook sent again: the same body, the same signature.
-    const webhook = await profile.webhook(told, kind === 'duplicate' ? eventSequence : ++eventSequence, now());
+    // A duplicate is the same webhook sent again: the same body, the same signature (the profiles draw a fresh
+    // event id, request id or timestamp on every call, so it is the last one sent for this charge, kept).
+    const kept = kind === 'duplicate' ? lastWebhook.get(charge.id) : undefined;
+    const webhook = kept ?? (await profile.webhook(told, ++eventSequence, now()));
+    lastWebhook.set(charge.id, webhook);
     deliveries.send(url, charge.id, kind, webhook);
   }
 

@@ -31,6 +31,10 @@ const header = 'asaas-access-token';
 export function asaasSource(options: AsaasOptions): Source {
   const token = requiredText('token', options.token);
   const apiKey = optionalText('apiKey', options.apiKey);
+  // Without apiKey nothing is fetched: an apiBaseUrl alone (the sandbox's, apiKey forgotten) would be ignored, and
+  // every body trusted unconfirmed.
+  if (apiKey === undefined && options.apiBaseUrl !== undefined)
+    configFail('apiBaseUrl', 'needs `apiKey`: without it no payment is confirmed with the API, so the URL would be ignored.');
   const api = baseUrl('apiBaseUrl', options.apiBaseUrl, 'https://api.asaas.com', configFail);
   if (apiKey !== undefined) prepareHttpGet();
 

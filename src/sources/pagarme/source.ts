@@ -7,6 +7,7 @@ import { configFail, requiredText } from '../shared/options.js';
 import { queryParam, urlSecretMatches } from '../shared/url-secret.js';
 import { pagarmeChargeEvent, pagarmeHints } from './read.js';
 import { isPresent } from '../shared/present.js';
+import { refuseUnknownOptions } from '../../shared/known-options.js';
 
 export interface PagarmeOptions {
   psp: 'pagarme';
@@ -27,6 +28,7 @@ export function pagarmeSource(options: PagarmeOptions): Source {
   const secretKey = requiredText('secretKey', options.secretKey);
   const urlSecret = object(options.urlSecret as unknown);
   if (urlSecret === undefined) configFail('urlSecret', 'is required: { secret, param? } (Pagar.me v5 documents no signature).');
+  refuseUnknownOptions(urlSecret, ['secret', 'param'], 'urlSecret { secret, param? }', 'urlSecret.');
   const secret = requiredText('urlSecret.secret', urlSecret['secret']);
   const param = urlSecret['param'] === undefined ? 'secret' : requiredText('urlSecret.param', urlSecret['param']);
   const api = baseUrl('apiBaseUrl', options.apiBaseUrl, 'https://api.pagar.me', configFail);

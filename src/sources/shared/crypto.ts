@@ -118,9 +118,11 @@ export function base64Bytes(text: string): Uint8Array | undefined {
 export function pemOf(text: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed.startsWith('-----BEGIN')) return trimmed;
-  if (!/^[A-Za-z0-9+/=\s]+$/.test(trimmed)) return undefined;
-  const decoded = new TextDecoder().decode(Uint8Array.from(atob(trimmed.replace(/\s/g, '')), (c) => c.charCodeAt(0)));
-  return decoded.trim().startsWith('-----BEGIN') ? decoded.trim() : undefined;
+  // base64Bytes, not atob: atob throws a DOMException on a length or padding it refuses ('x'), which is no
+  // PixhookConfigError naming the key.
+  const bytes = base64Bytes(trimmed.replace(/\s/g, ''));
+  const decoded = bytes === undefined ? '' : new TextDecoder().decode(bytes).trim();
+  return decoded.startsWith('-----BEGIN') ? decoded : undefined;
 }
 
 /** One RSA public key, parsed once, verifying RSASSA-PKCS1-v1_5 with SHA-256 (`sha256WithRSAEncryption`). */

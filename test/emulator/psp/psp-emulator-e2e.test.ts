@@ -23,18 +23,18 @@ afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
 
-async function start(c: PspCase): Promise<Run> {
+async function start(c: PspCase, { withBook = true, query = '' } = {}): Promise<Run> {
   const emulator = await startEmulator({ profile: c.psp, timeFactor: 0.0001 });
   open.push(emulator);
   const book = memoryPaymentBook();
-  const receiver = createPspReceiver({ ...c.options(emulator), book, fetchTimeoutMs: 2_000 });
+  const receiver = createPspReceiver({ ...c.options(emulator), ...(withBook && { book }), fetchTimeoutMs: 2_000 });
   const paid: PixEvent[] = [];
   receiver.on('transaction_paid', (event) => void paid.push(event));
   const server: Server = createServer(createNodeHandler(receiver));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   open.push({ close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) });
   const { port } = server.address() as AddressInfo;
-  emulator.setWebhookUrl(`http://127.0.0.1:${port}${c.path}`);
+  emulator.setWebhookUrl(`http://127.0.0.1:${port}${c.path}${query === '' ? '' : (c.path.includes('?') ? '&' : '?') + query}`);
   const post = async (d: SentDelivery) => {
     const response = await fetch(d.url, { method: 'POST', headers: { ...d.headers, 'content-type': 'application/json' }, body: d.body });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -67,6 +67,29 @@ describe.each([...pspCases, asaasTokenOnly])('the $label emulator against create
     expect(statuses(run.emulator)).toEqual([[200], [200], [200]]);
     expect(run.paid).toHaveLength(1);
     expect((await run.book.get(charge.id))?.status).toBe('paid');
+  });
+
+  it('the duplicate is the same webhook sent again, byte for byte: without a book it is answered duplicate and runs once', async () => {
+    const run = await start(c, { withBook: false });
+    const charge = run.emulator.createCharge({ amountInCents: 700 });
+    await run.emulator.pay(charge.id, { duplicate: true });
+    await run.emulator.idle();
+    const [paid, duplicate] = run.emulator.deliveries();
+    expect(duplicate).toMatchObject({ kind: 'duplicate', url: paid!.url, headers: paid!.headers, body: paid!.body });
+    expect(statuses(run.emulator)).toEqual([[200], [200]]);
+    expect(run.paid).toHaveLength(1);
+  });
+
+  it('a registered URL with a query of its own keeps it, and the PSP adds its parameters after it', async () => {
+    const run = await start(c, { query: 'shop=1' });
+    const charge = run.emulator.createCharge({ amountInCents: 700 });
+    await run.emulator.pay(charge.id);
+    await run.emulator.idle();
+    const url = new URL(run.emulator.deliveries()[0]!.url);
+    expect(url.searchParams.get('shop')).toBe('1');
+    expect(url.search.split('?')).toHaveLength(2);
+    expect(statuses(run.emulator)).toEqual([[200]]);
+    expect(run.paid).toHaveLength(1);
   });
 
   it('a wrong amount against the book’s expectation is held: acknowledged, the handler does not run', async () => {

@@ -1,7 +1,7 @@
 // `pixhook send --profile <psp>`, in process: one payment webhook signed as each PSP signs it, received by
 // a createPspReceiver (its confirmation API an emulator of the same PSP, where the body is only a hint).
 import { generateKeyPairSync } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -137,5 +137,24 @@ describe('pixhook send --profile <psp>', () => {
     expect(status.err).toContain('--status must be paid or pending');
     const profile = await send(['--profile', 'stripe', '--url', 'http://127.0.0.1:9/x', '--secret', 's']);
     expect(profile.err).toContain('--profile must be gateway, api-pix, mercado-pago');
+  });
+
+  it('Woovi: a --key that cannot be read, or holds no RSA private key, is a usage error (exit 2), its content never printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pixhook-send-key-'));
+    try {
+      const missing = await send(['--profile', 'woovi', '--url', 'http://127.0.0.1:9/x', '--key', join(dir, 'none.pem')]);
+      expect([missing.code, missing.err]).toEqual([2, expect.stringMatching(/cannot read --key ".*none\.pem": ENOENT/)]);
+      const ed25519 = join(dir, 'ed25519.pem');
+      writeFileSync(ed25519, generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
+      const junk = join(dir, 'junk.pem');
+      writeFileSync(junk, 'not-a-key-secret-material');
+      for (const path of [ed25519, junk]) {
+        const wrong = await send(['--profile', 'woovi', '--url', 'http://127.0.0.1:9/x', '--key', path]);
+        expect([wrong.code, wrong.err]).toEqual([2, expect.stringContaining('holds no RSA private key (PEM)')]);
+        expect(wrong.err).not.toContain('not-a-key-secret-material');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
