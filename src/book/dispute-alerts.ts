@@ -1,3 +1,4 @@
+import { bodyOf } from '../events/event-body.js';
 import type { TransactionEvent } from '../events/event-types.js';
 import type { DisputeWithAge, PaymentBook } from './payment-book.js';
 import type { Violation } from '../events/violation.js';
@@ -79,7 +80,7 @@ export function createDisputeAlerts(options: DisputeAlertsOptions): DisputeAlert
       // The book keeps no sender: an alert names the gateway's family, whose dispute event it mirrors.
       provider: 'gateway',
       warnings: [],
-      payload: { dispute: { ...dispute } },
+      ...bodyOf({ dispute: { ...dispute } }),
       transaction: {
         id: dispute.resourceId,
         status: resource?.kind === 'transaction' ? resource.status : 'paid',

@@ -117,6 +117,8 @@ interface EventBase<N extends string> {
   warnings: readonly EventWarning[];
   /** The verified JSON payload exactly as parsed, every field included. */
   payload: JsonObject;
+  /** The sender's body as it was read: the same object as `payload`, under the name PSP webhooks' docs use. */
+  raw: JsonObject;
   /**
    * With a payment book: the violations the book found and the policy flags (the handlers run), or, on a
    * release, the ones that held the event. Absent when there were none, or without a book.
@@ -164,6 +166,8 @@ export interface UnknownEvent {
   provider: Provider;
   deliveryId?: string;
   payload: JsonObject;
+  /** The same object as `payload`. */
+  raw: JsonObject;
 }
 
 // The standard API Pix's events: each carries a `transaction` view so the book, the journal and the console read it as a charge.

@@ -38,7 +38,7 @@ export function normalizeEvent(value: unknown, options?: NormalizeOptions): Norm
   }
   if (!isPixEventName(name)) {
     const deliveryId = asId(value['id']);
-    const event: UnknownEvent = { kind: 'unknown', name, source, provider: 'gateway', payload: value };
+    const event: UnknownEvent = { kind: 'unknown', name, source, provider: 'gateway', payload: value, raw: value };
     if (deliveryId !== undefined) event.deliveryId = deliveryId;
     return { ok: true, event };
   }
@@ -88,5 +88,6 @@ export function normalizeEvent(value: unknown, options?: NormalizeOptions): Norm
   if (timestamp !== undefined) event.timestamp = timestamp;
   event.warnings = r.warnings ?? noWarnings;
   event.payload = value;
+  event.raw = value;
   return { ok: true, event };
 }

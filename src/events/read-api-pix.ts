@@ -2,6 +2,7 @@
 // RecNotification, CobRNotification) into typed events. Strict about what decides money (the
 // endToEndId, txid, amount, time, a refund's id and status), lenient about the rest.
 import type { ApiPixEventName } from './event-names.js';
+import { bodyOf } from './event-body.js';
 import type {
   ApiPixEvent,
   PixReceivedEvent,
@@ -118,7 +119,7 @@ function receivedFrom(read: PixRead, source: EventSource, item: JsonObject): Pix
     pix: read.pix,
     transaction: chargeOf(read.pix, 'paid'),
     warnings: read.warnings,
-    payload: { event: 'pix_received', pix: item },
+    ...bodyOf({ event: 'pix_received', pix: item }),
   };
 }
 
@@ -187,7 +188,7 @@ function refundFrom(
     pix: read.pix,
     transaction,
     warnings: read.warnings,
-    payload: { event: 'pix_refund_updated', pix: item, devolucao: devolucao as JsonObject },
+    ...bodyOf({ event: 'pix_refund_updated', pix: item, devolucao: devolucao as JsonObject }),
   };
 }
 
@@ -242,7 +243,7 @@ export function recurrenceEvent(item: unknown, base: string, source: EventSource
       // An authorization moves no money: the book keeps its status under its own id, amount 0.
       transaction: { id: 'rec:' + id, status, amountInCents: 0 },
       warnings: noWarnings,
-      payload: { event: 'recurrence_updated', rec: item },
+      ...bodyOf({ event: 'recurrence_updated', rec: item }),
     },
   };
 }
@@ -274,7 +275,7 @@ export function recurringChargeEvent(
       // The payment itself arrives as a `pix_received` for this txid; this only tells the charge's state.
       transaction: { id: 'cobr:' + txid, status, amountInCents: 0 },
       warnings: noWarnings,
-      payload: { event: 'recurring_charge_updated', cobr: item },
+      ...bodyOf({ event: 'recurring_charge_updated', cobr: item }),
     },
   };
 }

@@ -24,7 +24,9 @@ export async function releaseHeld(input: ReleaseInput, heldId: string, trail?: R
   const claim = await book.claimRelease(heldId);
   if (!claim.ok) return claim;
   const { held } = claim;
-  const event: PixEvent = held.violations.length > 0 ? { ...held.event, violations: held.violations } : held.event;
+  // An event held by a version before `raw` existed (stored as JSON) gets it back: the handlers read one shape.
+  const stored = held.event.raw === undefined ? { ...held.event, raw: held.event.payload } : held.event;
+  const event: PixEvent = held.violations.length > 0 ? { ...stored, violations: held.violations } : stored;
   const running = () => scope.runOnce(event, held.dedupeKey, scope.currentTrace());
   // The claim outlives the handlers: renewed at a third of its lease while they run.
   const renewing = renewWhileRunning(book, heldId, claim.leaseMs, log);

@@ -1,6 +1,7 @@
 import type { HeldEvent } from '../../src/book/payment-book.js';
 import type { PixEvent, Transaction, TransactionEventName, Transfer, TransferEventName } from '../../src/index.js';
 import { defaultStatusOf } from '../../src/testing/index.js';
+import { bodyOf } from '../../src/events/event-body.js';
 
 export interface Delivery {
   source?: PixEvent['source'];
@@ -19,7 +20,7 @@ export function chargeEvent(name: TransactionEventName, fields: Partial<Transact
     source: 'webhook',
     provider: 'gateway',
     warnings: [],
-    payload: {},
+    ...bodyOf({}),
     ...delivery,
     transaction,
   } as PixEvent;
@@ -34,7 +35,7 @@ export function transferEvent(name: TransferEventName, fields: Partial<Transfer>
     source: 'webhook',
     provider: 'gateway',
     warnings: [],
-    payload: {},
+    ...bodyOf({}),
     ...delivery,
     transfer,
   } as PixEvent;

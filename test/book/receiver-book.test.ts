@@ -69,6 +69,31 @@ describe('createReceiver({ book }): the payment book before any named handler', 
     expect(violations).toHaveLength(1);
   });
 
+  it('a release hands the handlers `raw` (the same object as `payload`), also for an event held before `raw` was stored', async () => {
+    const memory = memoryPaymentBook();
+    // The book as an older version left it: the held event's JSON has no `raw`.
+    const book: PaymentBook = {
+      ...memory,
+      async claimRelease(heldId) {
+        const claim = await memory.claimRelease(heldId);
+        if (!claim.ok) return claim;
+        const { raw: _raw, ...older } = claim.held.event;
+        return { ...claim, held: { ...claim.held, event: older as PixEvent } };
+      },
+    };
+    const { receiver, paid } = setup({}, book);
+    await memory.expect({ id: 'c9', amountInCents: 1000 });
+    expect(await answer(receiver, delivery('transaction_paid', { id: 'c9', amountInCents: 900, endToEndId: e2eA }))).toMatchObject({
+      reason: 'held',
+    });
+    const [held] = await memory.held();
+    expect(held!.event.raw).toBe(held!.event.payload);
+    expect(await receiver.release(held!.heldId)).toEqual({ ok: true });
+    const event = paid.mock.calls[0]![0];
+    expect(event.raw).toBe(event.payload);
+    expect(event.raw).toMatchObject({ event: 'transaction_paid' });
+  });
+
   it('payer mismatch is held; a dismissed hold answers duplicate and never runs', async () => {
     const { receiver, book, paid } = setup();
     await book.expect({ id: 'c2', amountInCents: 1000, payerDocument: '529.982.247-25' });

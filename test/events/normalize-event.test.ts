@@ -84,6 +84,7 @@ describe('normalizeEvent', () => {
       transaction: { id: 'tx_a_0001', status: 'paid', amountInCents: 15990, netAmountInCents: 15510, customer: { name: 'Maria da Silva' } },
       warnings: [],
       payload: variantAPaid,
+      raw: variantAPaid,
     });
   });
 
@@ -166,14 +167,17 @@ describe('normalizeEvent', () => {
   });
 
   it('returns unknown event names as kind unknown with the payload', () => {
-    expect(ok({ event: 'transaction_chargeback', id: 'd1', whatever: [1] })).toEqual({
+    const event = ok({ event: 'transaction_chargeback', id: 'd1', whatever: [1] });
+    expect(event).toEqual({
       kind: 'unknown',
       name: 'transaction_chargeback',
       source: 'webhook',
       provider: 'gateway',
       deliveryId: 'd1',
       payload: { event: 'transaction_chargeback', id: 'd1', whatever: [1] },
+      raw: { event: 'transaction_chargeback', id: 'd1', whatever: [1] },
     });
+    expect(event.raw).toBe(event.payload);
   });
 
   it('names the path of what is wrong', () => {

@@ -30,6 +30,7 @@ describe('published samples', () => {
     });
     expect(e.warnings).toEqual([]);
     expect(e.payload).toBe(sampleTransferCompletedB);
+    expect(e.raw).toBe(sampleTransferCompletedB);
   });
 
   it('a 1-cent charge with a 50-cent fee nets -49, and null pix, payerInfo and refund read as absent', () => {
@@ -372,6 +373,7 @@ describe('source', () => {
         provider: 'gateway',
         deliveryId: '9',
         payload: { event: 'transaction_chargeback', id: 9 },
+        raw: { event: 'transaction_chargeback', id: 9 },
       },
     });
   });

@@ -52,6 +52,9 @@ export function runPspContract(adapter: AdapterUnderTest, profile: PspProfile): 
       const event = h.paid[0]!;
       expect(event.provider).toBe(profile.psp);
       expect(event.source).toBe('webhook');
+      // `raw` is the PSP's own record the event was read from (`payload` under its other name), never the union's view.
+      expect(event.raw).toBe(event.payload);
+      expect(JSON.stringify(event.raw)).toContain('CHG1');
       expect(event.kind === 'transaction' && event.transaction.amountInCents).toBe(1990);
       expect(event.kind === 'transaction' && event.transaction.id).toBe('CHG1');
     });

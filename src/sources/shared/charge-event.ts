@@ -46,6 +46,7 @@ export function chargeEvent(facts: ChargeFacts): PspTransactionEvent {
     provider: facts.provider,
     warnings: noWarnings,
     payload: facts.payload,
+    raw: facts.payload,
     transaction,
   };
   if (facts.deliveryId !== undefined) event.deliveryId = facts.deliveryId;
