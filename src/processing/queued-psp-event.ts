@@ -19,7 +19,9 @@ export function pspOf(event: PixEvent): Provider | undefined {
  * credentials nor its API, and the book judges the state that was confirmed.
  */
 export function pspJobBody(event: PixEvent): string {
-  return JSON.stringify(event);
+  // `raw` is `payload` again: sent once, and the worker's event gets it back from `chargeEvent`.
+  const { raw: _raw, ...sent } = event;
+  return JSON.stringify(sent);
 }
 
 const names: ReadonlySet<string> = new Set(transactionEventNames);

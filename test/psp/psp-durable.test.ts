@@ -52,10 +52,13 @@ describe.each(profiles.map((profile) => [profile.psp, profile] as const))('durab
     expect(setup.jobs).toHaveLength(1);
     const job = setup.jobs[0]!;
     expect(job).toMatchObject({ provider: psp, name: 'transaction_paid', source: 'webhook' });
+    // The PSP's record rides once in the job (`raw` is `payload` again), and the worker's event has both.
+    expect(JSON.parse(job.body)).not.toHaveProperty('raw');
 
     await setup.worker.runQueued(job, { attempt: 1, final: false });
     expect(setup.ran).toHaveLength(1);
     expect(setup.ran[0]).toMatchObject({ provider: psp, source: 'webhook', transaction: { id, amountInCents: 2590, status: 'paid' } });
+    expect(setup.ran[0]!.raw).toBe(setup.ran[0]!.payload);
     expect((await setup.book.get(id))?.status).toBe('paid');
 
     // The PSP's duplicate: answered at the door, nothing queued; the same job again (a stalled job) runs nothing.

@@ -18,7 +18,7 @@ function typedView(body: string | undefined): { text: string; warnings: string[]
   try {
     const normalized = normalizeEvent(JSON.parse(body));
     if (!normalized.ok) return { text: normalized.message, warnings: [] };
-    const { payload: _payload, ...typed } = normalized.event;
+    const { payload: _payload, raw: _raw, ...typed } = normalized.event;
     const warnings =
       'warnings' in normalized.event ? normalized.event.warnings.map((w) => `${w.path}: ${w.message ?? `found ${w.found}`}`) : [];
     return { text: JSON.stringify(typed, undefined, 2), warnings };
