@@ -2,12 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
-import { startEmulator, type ApiPixEmulator, type Emulator } from '../../src/emulator/index.js';
+import type { ApiPixEmulator, Emulator } from '../../src/emulator/index.js';
 import { postgresPaymentBook, postgresWatchStore } from '../../src/postgres/index.js';
-import { clientFor, startApiPix, txid } from '../api-pix-client/emulator-setup.js';
+import { apiPixCliEnv, expectedCharges, startApiPix, txid } from '../api-pix-client/emulator-setup.js';
 import { jsonLines, runCli } from '../helpers/cli-process.js';
-import { customer } from '../helpers/customer.js';
+import { paidGatewayCharges } from '../helpers/paid-gateway-charges.js';
 import { useTempDirs } from '../helpers/temp-dirs.js';
 import { usePostgres } from '../postgres/use-postgres.js';
 
@@ -25,26 +24,13 @@ afterEach(async () => {
   emulators = [];
 });
 
-/** The gateway emulator with one paid charge per amount; the app's client watches each in `watch`. */
+/** The gateway emulator with one paid charge per amount (watched in `watch`), and a HANDLED_FILE for the handlers. */
 async function paidCharges(amounts: number[], watch?: { watch(id: string, createdAt?: number): unknown }) {
-  const emulator = await startEmulator({ retry: { backoff: { delayMs: 1 } } });
+  const { emulator, ids, env: gateway } = await paidGatewayCharges(amounts, watch);
   emulators.push(emulator);
-  const pix = createClient({ ...emulator.credentials, baseUrl: emulator.url, ...(watch && { watch }) });
-  const ids: string[] = [];
-  for (const amountInCents of amounts) {
-    const charge = await pix.createCharge({ amountInCents, customer });
-    emulator.pay(charge.id);
-    ids.push(charge.id);
-  }
   const handled = join(tempDir(), 'handled.jsonl');
   writeFileSync(handled, '');
-  const env = {
-    ...noEnv,
-    PIXHOOK_API_KEY: emulator.credentials.apiKey,
-    PIXHOOK_API_SECRET: emulator.credentials.apiSecret,
-    PIXHOOK_BASE_URL: emulator.url,
-    HANDLED_FILE: handled,
-  };
+  const env = { ...noEnv, ...gateway, HANDLED_FILE: handled };
   return { ids, env, handledIds: () => jsonLines(readFileSync(handled, 'utf8')).map((line) => line['id']) };
 }
 
@@ -88,6 +74,9 @@ describe('pixhook reconcile --postgres (gateway profile)', () => {
     expect(run.stderr.match(/--no-book: the handlers run without the payment book/g)).toHaveLength(1);
     expect(run.stderr).not.toContain('no --redis or --postgres');
     expect(handledIds()).toEqual(ids);
+    // It ran on that database: its done mark is the inbox's row, as the app's receivers would find it.
+    const marks = await pool.query('SELECT key FROM "pixhook_inbox" WHERE scope = $1 AND key LIKE $2', ['delivery', `%${ids[0]!}%`]);
+    expect(marks.rows).toHaveLength(1);
     // The database is the file's: the first test's held payment is there too, this one is not.
     expect((await book.held()).map((held) => held.resourceId)).not.toContain(ids[0]);
   }, 90_000);
@@ -113,27 +102,13 @@ describe('pixhook reconcile --profile api-pix --postgres', () => {
     const heldSince = async () => (await book.held()).filter((held) => !heldBefore.has(held.heldId));
     const emulator = await startApiPix();
     emulators.push(emulator);
-    const client = clientFor(emulator);
     const from = new Date(Date.now() - 5_000).toISOString();
     const [right, wrong] = [txid('pg1'), txid('pg2')];
-    for (const id of [right, wrong]) {
-      await client.createCharge({ txid: id, amountInCents: 2590 });
-      await book.expect({ id, amountInCents: 2590 });
-    }
-    client.close();
+    await expectedCharges(emulator, book, [right, wrong], 2590);
     const paid = emulator.pay(right)['endToEndId'] as string;
     emulator.pay(wrong, { amountInCents: 100 });
     await emulator.idle();
-    const env = {
-      ...noEnv,
-      PIXHOOK_API_PIX_URL: emulator.url,
-      PIXHOOK_API_PIX_CLIENT_ID: emulator.credentials.clientId,
-      PIXHOOK_API_PIX_CLIENT_SECRET: emulator.credentials.clientSecret,
-      PIXHOOK_API_PIX_CLIENT_CERT: emulator.certificates.clientCert,
-      PIXHOOK_API_PIX_CLIENT_KEY: emulator.certificates.clientKey,
-      PIXHOOK_API_PIX_CA: emulator.certificates.ca,
-      PIXHOOK_API_PIX_KEY: emulator.credentials.pixKey,
-    };
+    const env = apiPixCliEnv(emulator);
     const args = ['reconcile', '--profile', 'api-pix', '--postgres', server.url, '--handlers', pixHandlers, '--once'];
     const window = ['--from', from, '--overlap', '0s', '--settle', '0s'];
 
