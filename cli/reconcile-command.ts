@@ -1,25 +1,22 @@
 import { PixApiError, PixNetworkError, PixResponseError } from '../src/client/client-errors.js';
 import { createClient } from '../src/client/create-client.js';
 import { checkNumber } from '../src/shared/option-checks.js';
-import { createProcessing, memoryDedupeStore, type DedupeStore, type Logger, type PixEvent } from '../src/index.js';
-import {
-  createListingReconciler,
-  createReconciler,
-  memoryCursorStore,
-  memoryWatchStore,
-  type CursorStore,
-  type ListingRunResult,
-  type RunResult,
-  type WatchStore,
-} from '../src/reconcile/index.js';
+import { createProcessing, type Logger, type PixEvent } from '../src/index.js';
+import { createListingReconciler, createReconciler, type ListingRunResult, type RunResult } from '../src/reconcile/index.js';
 import { createApiPixClient } from '../src/api-pix/index.js';
 import { durationFlag, flagBounds, integerFlag, parseCommandLine, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import type { CommandHelp } from './shared/command-help.js';
-import { closeClient, connectRedis, redisFlags, redisFlagsHelp, redisUrlFrom, redisWaitFrom } from './shared/redis-backend.js';
 import { loadHandlers } from './shared/load-handlers.js';
 import { jsonText } from './shared/json-text.js';
 import { credentialsFromEnv } from './shared/api-credentials.js';
-import { bookFlags, bookFlagsHelp, bookFrom, type BookBackend } from './shared/book-flags.js';
+import { bookFlags, bookFlagsHelp, bookFrom } from './shared/book-flags.js';
+import {
+  openReconcileBackend,
+  reconcileBackendFlags,
+  reconcileBackendHelp,
+  reconcileBackendUrl,
+  type ReconcileBackend,
+} from './shared/reconcile-backends.js';
 import { redactedUrl } from '../src/shared/redacted-url.js';
 import { reconcileApiPixFlagsHelp, reconcileEnvHelp } from './shared/profile-help.js';
 
@@ -32,8 +29,11 @@ export const reconcileHelp: CommandHelp = {
     { flag: '--once', meaning: 'one run, then exit (default: run every --every until Ctrl-C)' },
     { flag: '--every <d>', meaning: 'the time between runs, 1ms–24h, e.g. 60s, 5m (default 60s)' },
     { flag: '--charge <id>', meaning: 'follow this charge too (repeatable); read at once' },
-    ...redisFlagsHelp('the watch list and dedupe your app shares'),
-    { flag: '--prefix <p>', meaning: "the watch list's key prefix in Redis (default: the library's)" },
+    ...reconcileBackendHelp('the watch list and dedupe your app shares'),
+    {
+      flag: '--prefix <p>',
+      meaning: "the watch list's (api-pix: the cursor's) key prefix in Redis or table prefix in PostgreSQL (default: the library's)",
+    },
     { flag: '--min-age <d>', meaning: 'read a charge only once it is this old, 0–24h (default 2m)' },
     { flag: '--max-age <d>', meaning: 'stop following a charge this old, 1ms–366d (default 48h)' },
     { flag: '--batch <n>', meaning: 'charges read per run, 1–1000 (default 50)' },
@@ -45,7 +45,7 @@ export const reconcileHelp: CommandHelp = {
     {
       flag: '--profile <p>',
       meaning:
-        'gateway (default) or api-pix: walk the standard GET /pix in windows from a cursor kept in Redis (--redis) or in memory; with api-pix only --handlers, --once, --every, --redis, --prefix, --book-prefix, --no-book and the api-pix: flags below apply, and the PIXHOOK_API_PIX_* variables (as `pixhook emulator --profile api-pix` and `pixhook dev --profile api-pix` print them)',
+        'gateway (default) or api-pix: walk the standard GET /pix in windows from a cursor kept in Redis (--redis), in PostgreSQL (--postgres) or in memory; with api-pix only --handlers, --once, --every, --redis, --redis-wait, --postgres, --prefix, --book-prefix, --no-book and the api-pix: flags below apply, and the PIXHOOK_API_PIX_* variables (as `pixhook emulator --profile api-pix` and `pixhook dev --profile api-pix` print them)',
     },
     ...reconcileApiPixFlagsHelp,
   ],
@@ -85,7 +85,7 @@ function apiPixReconcileCommand(argv: string[]): Promise<number> {
       handlers: { type: 'string' },
       once: { type: 'boolean', default: false },
       every: { type: 'string' },
-      ...redisFlags,
+      ...reconcileBackendFlags,
       prefix: { type: 'string' },
       from: { type: 'string' },
       window: { type: 'string' },
@@ -104,33 +104,28 @@ function apiPixReconcileCommand(argv: string[]): Promise<number> {
     const pageSize = values['page-size'] === undefined ? undefined : integerFlag('--page-size', values['page-size'], { min: 1, max: 1000 });
     const from = values.from === undefined ? undefined : Date.parse(values.from);
     if (from !== undefined && !Number.isFinite(from)) throw new UsageError(`--from must be an ISO 8601 date, got ${jsonText(values.from)}`);
-    const redisWait = redisWaitFrom(values['redis-wait']);
-    const redisUrl = redisUrlFrom(values.redis, false);
+    const url = reconcileBackendUrl(values);
     const client = apiPixClientFromEnv();
     // The key check, as on the webhook: --key, else the account's own key (PIXHOOK_API_PIX_KEY) — a Pix to another is held.
     const keys = values.key ?? (client.pixKey === undefined ? undefined : [client.pixKey]);
     const register = await loadHandlers(values.handlers);
 
-    let store: DedupeStore = memoryDedupeStore();
-    let cursorStore: CursorStore = memoryCursorStore();
-    let closeRedis = async () => {};
-    let backend: BookBackend;
-    if (redisUrl) {
-      const { redisDedupeStore, redisCursorStore } = await import('../src/redis/index.js');
-      const redis = await connectReconcileRedis(redisUrl, redisWait);
-      closeRedis = () => closeClient(redis);
-      store = redisDedupeStore({ client: redis });
-      cursorStore = redisCursorStore({ client: redis, ...(values.prefix !== undefined && { prefix: values.prefix }) });
-      backend = { redis };
-    } else {
+    if (url === undefined)
       process.stderr.write(
-        'pixhook reconcile: no --redis: the cursor and dedupe are in this process only, and no payment book judges the payments (a payment your book held or applied runs here)\n',
+        'pixhook reconcile: no --redis or --postgres: the cursor and dedupe are in this process only, and no payment book judges the payments (a payment your book held or applied runs here)\n',
       );
+    let shared: ReconcileBackend;
+    try {
+      shared = await openReconcileBackend(url, values, stderrLogger);
+    } catch (error) {
+      client.close();
+      throw error;
     }
     try {
-      // The webhook's door: dedupe, the resource's order, the book kept on the same Redis, then the handlers.
-      const book = await bookFrom('reconcile', values, backend);
-      const processing = createProcessing({ store, logger: stderrLogger, ...(book && { book }) });
+      const cursorStore = await shared.cursorStore(values.prefix);
+      // The webhook's door: dedupe, the resource's order, the book kept on the same backend, then the handlers.
+      const book = await bookFrom('reconcile', values, shared.backend);
+      const processing = createProcessing({ store: shared.store, logger: stderrLogger, ...(book && { book }) });
       await register(processing);
       const reconciler = createListingReconciler({
         client,
@@ -173,7 +168,7 @@ function apiPixReconcileCommand(argv: string[]): Promise<number> {
       return 0;
     } finally {
       client.close();
-      await closeRedis();
+      await shared.close();
     }
   });
 }
@@ -197,8 +192,8 @@ const stderrLogger: Logger = {
 /**
  * `pixhook reconcile`: reads the watched charges from the gateway and hands each final status to the
  * `--handlers` module's handlers. stdout: one JSON line per recovered event, and a summary line per
- * run. Exit 0: done (or stopped by a signal); 1: a read or a handler failed, or the gateway or Redis
- * could not be reached; 2: usage.
+ * run. Exit 0: done (or stopped by a signal); 1: a read or a handler failed, or the gateway, Redis or
+ * PostgreSQL could not be reached; 2: usage.
  */
 export function reconcileCommand(argv: string[]): Promise<number> {
   const profileAt = argv.findIndex((arg) => arg === '--profile' || arg.startsWith('--profile='));
@@ -218,7 +213,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
       handlers: { type: 'string' },
       once: { type: 'boolean', default: false },
       every: { type: 'string' },
-      ...redisFlags,
+      ...reconcileBackendFlags,
       prefix: { type: 'string' },
       charge: { type: 'string', multiple: true },
       'min-age': { type: 'string' },
@@ -241,40 +236,24 @@ export function reconcileCommand(argv: string[]): Promise<number> {
     const queryLimit =
       values['query-limit'] === undefined ? undefined : integerFlag('--query-limit', values['query-limit'], bounds.queryLimit);
     const queryShare = values['query-share'] === undefined ? undefined : share(values['query-share']);
-    const redisWait = redisWaitFrom(values['redis-wait']);
     const credentials = credentialsFromEnv();
-    const redisUrl = redisUrlFrom(values.redis, false);
+    const url = reconcileBackendUrl(values);
     const register = await loadHandlers(values.handlers);
-    if (!redisUrl && (values.charge ?? []).length === 0) {
-      throw new UsageError('nothing to follow: give --redis <url> (the watch list your app fills) or --charge <id>');
+    if (url === undefined && (values.charge ?? []).length === 0) {
+      throw new UsageError('nothing to follow: give --redis <url> or --postgres <url> (the watch list your app fills) or --charge <id>');
     }
-
-    let store: DedupeStore = memoryDedupeStore();
-    let watchStore: WatchStore = memoryWatchStore();
-    let closeRedis = async () => {};
-    let backend: BookBackend;
-    if (redisUrl) {
-      const { redisDedupeStore, redisWatchStore } = await import('../src/redis/index.js');
-      const client = await connectReconcileRedis(redisUrl, redisWait);
-      closeRedis = () => closeClient(client);
-      backend = { redis: client };
-      try {
-        store = redisDedupeStore({ client });
-        watchStore = redisWatchStore({ client, ...(values.prefix !== undefined && { prefix: values.prefix }) });
-      } catch (error) {
-        await closeRedis();
-        throw error;
-      }
-    } else {
+    if (url === undefined)
       process.stderr.write(
-        'pixhook reconcile: no --redis: dedupe is in this process only, so a webhook your receiver already handled is handled again, and no payment book judges the payments (a payment your book held or applied runs here)\n',
+        'pixhook reconcile: no --redis or --postgres: dedupe is in this process only, so a webhook your receiver already handled is handled again, and no payment book judges the payments (a payment your book held or applied runs here)\n',
       );
-    }
+    const shared = await openReconcileBackend(url, values, stderrLogger);
+    const redisUrl = url !== undefined && 'redis' in url ? url.redis : undefined;
 
     try {
-      // The webhook's door: dedupe, the resource's order, the book kept on the same Redis, then the handlers.
-      const book = await bookFrom('reconcile', values, backend);
-      const processing = createProcessing({ store, logger: stderrLogger, ...(book && { book }) });
+      const watchStore = await shared.watchStore(values.prefix);
+      // The webhook's door: dedupe, the resource's order, the book kept on the same backend, then the handlers.
+      const book = await bookFrom('reconcile', values, shared.backend);
+      const processing = createProcessing({ store: shared.store, logger: stderrLogger, ...(book && { book }) });
       await register(processing);
       const reconciler = createReconciler({
         client: createClient({ ...credentials, variant: values.variant }),
@@ -328,7 +307,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
       }
       throw error;
     } finally {
-      await closeRedis();
+      await shared.close();
     }
   });
 }
@@ -359,13 +338,4 @@ function sleepUnless(ms: number, signalled: Promise<void>): Promise<void> {
       resolve();
     });
   });
-}
-
-/** The Redis both profiles keep their dedupe store and cursor or watch list on; a connection error is logged, masked. */
-async function connectReconcileRedis(redisUrl: string, redisWait: Parameters<typeof connectRedis>[1]) {
-  const client = await connectRedis(redisUrl, redisWait);
-  client.on('error', (error: Error) =>
-    stderrLogger.warn({ redis: redactedUrl(redisUrl), error: error.message }, 'pixhook reconcile: redis connection error'),
-  );
-  return client;
 }

@@ -1,4 +1,4 @@
-import { redisEnvHelp } from './redis-backend.js';
+import { reconcileBackendEnvHelp } from './reconcile-backends.js';
 import type { FlagHelp } from './command-help.js';
 
 // The flags and variables of a command's `--profile api-pix`, listed as flags (each marked `api-pix:`), not
@@ -50,5 +50,5 @@ export const reconcileEnvHelp: Record<string, string> = {
   PIXHOOK_API_PIX_CA: "api-pix: the CA (PEM file) of the PSP's server certificate (default: the system's)",
   PIXHOOK_API_PIX_TOKEN_URL: 'api-pix: the OAuth2 token URL (default: <URL>/oauth/token)',
   PIXHOOK_API_PIX_KEY: 'api-pix: the receiving key (chave) the listing keeps to',
-  ...redisEnvHelp,
+  ...reconcileBackendEnvHelp,
 };

@@ -5,7 +5,7 @@ import type { ApiPixEmulator } from '../../src/emulator/index.js';
 import { redisPaymentBook } from '../../src/redis/index.js';
 import { jsonLines, runCli } from '../helpers/cli-process.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { clientFor, startApiPix, txid } from './emulator-setup.js';
+import { apiPixCliEnv, expectedCharges, startApiPix, txid } from './emulator-setup.js';
 
 // Issue 36 §2: `pixhook reconcile --profile api-pix` passes the webhook's door — the book kept on its Redis, and the keys.
 const handlers = fileURLToPath(new URL('./fixtures/pix-handlers.js', import.meta.url));
@@ -22,31 +22,13 @@ afterAll(async () => {
   await redisServer?.dispose();
 });
 
-function envOf(emulator: ApiPixEmulator): Record<string, string | undefined> {
-  return {
-    PIXHOOK_API_PIX_URL: emulator.url,
-    PIXHOOK_API_PIX_CLIENT_ID: emulator.credentials.clientId,
-    PIXHOOK_API_PIX_CLIENT_SECRET: emulator.credentials.clientSecret,
-    PIXHOOK_API_PIX_CLIENT_CERT: emulator.certificates.clientCert,
-    PIXHOOK_API_PIX_CLIENT_KEY: emulator.certificates.clientKey,
-    PIXHOOK_API_PIX_CA: emulator.certificates.ca,
-    PIXHOOK_API_PIX_KEY: emulator.credentials.pixKey,
-    PIXHOOK_REDIS_URL: undefined,
-  };
-}
-
 describe('pixhook reconcile --profile api-pix with the book on its Redis', () => {
   it('holds a wrong-amount Pix (amount_mismatch) and a Pix to another key (unknown_key); runs only the right one', async () => {
     const book = redisPaymentBook({ client: redis });
-    const client = clientFor(emulator);
     const from = new Date(Date.now() - 5_000).toISOString();
     const right = txid(1);
     const wrong = txid(2);
-    for (const id of [right, wrong]) {
-      await client.createCharge({ txid: id, amountInCents: 2590 });
-      await book.expect({ id, amountInCents: 2590 });
-    }
-    client.close();
+    await expectedCharges(emulator, book, [right, wrong], 2590);
     const paid = emulator.pay(right)['endToEndId'] as string;
     emulator.pay(wrong, { amountInCents: 100 });
     emulator.pixToKey({ amountInCents: 99_900, key: 'outra-loja@example.com', notify: false });
@@ -54,7 +36,7 @@ describe('pixhook reconcile --profile api-pix with the book on its Redis', () =>
 
     const args = ['reconcile', '--profile', 'api-pix', '--redis', redisServer.url, '--handlers', handlers, '--once'];
     const window = ['--from', from, '--overlap', '0s', '--settle', '0s', '--key', emulator.credentials.pixKey];
-    const result = await runCli([...args, ...window], { env: envOf(emulator), killAfterMs: 30_000 });
+    const result = await runCli([...args, ...window], { env: apiPixCliEnv(emulator), killAfterMs: 30_000 });
     expect(result.code).toBe(0);
     expect(result.stderr.match(/handled \S+ reconcile/g)).toEqual([`handled ${paid} reconcile`]);
     expect(jsonLines(result.stdout).find((line) => line['type'] === 'summary')).toMatchObject({ recovered: 1, held: 2, failed: 0 });
@@ -65,7 +47,7 @@ describe('pixhook reconcile --profile api-pix with the book on its Redis', () =>
     ]);
 
     // Again from the start (a cursor of its own): each is what it was (applied → duplicate, held → held); nothing runs twice.
-    const again = await runCli([...args, ...window, '--prefix', 'again:'], { env: envOf(emulator), killAfterMs: 30_000 });
+    const again = await runCli([...args, ...window, '--prefix', 'again:'], { env: apiPixCliEnv(emulator), killAfterMs: 30_000 });
     expect(again.stderr).not.toMatch(/handled \S+ reconcile/);
     expect(jsonLines(again.stdout).find((line) => line['type'] === 'summary')).toMatchObject({ recovered: 0, held: 2, duplicates: 1 });
   }, 90_000);
@@ -80,7 +62,7 @@ describe('pixhook reconcile --profile api-pix with the book on its Redis', () =>
     await emulator.idle();
     const args = ['reconcile', '--profile', 'api-pix', '--redis', redisServer.url, '--handlers', handlers, '--once'];
     const window = ['--from', from, '--overlap', '0s', '--settle', '0s', '--prefix', 'env-key:', '--book-prefix', 'env-key:{book}:'];
-    const result = await runCli([...args, ...window], { env: envOf(emulator), killAfterMs: 30_000 });
+    const result = await runCli([...args, ...window], { env: apiPixCliEnv(emulator), killAfterMs: 30_000 });
     expect(result.code).toBe(0);
     expect(result.stderr.match(/handled \S+ reconcile/g)).toEqual([`handled ${own} reconcile`]);
     const held = await redisPaymentBook({ client: redis, prefix: 'env-key:{book}:' }).held();

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { createApiPixClient, type ApiPixClient, type ApiPixClientOptions } from '../../src/api-pix/index.js';
 import { startEmulator, type ApiPixEmulator, type ApiPixEmulatorOptions } from '../../src/emulator/index.js';
+import type { PaymentBook } from '../../src/index.js';
 
 export const txid = (n: number | string) => `txid${String(n).padStart(4, '0')}abcdefghijklmnopqrstuvwx`.slice(0, 32);
 
@@ -20,6 +21,34 @@ export function clientFor(emulator: ApiPixEmulator, options: Partial<ApiPixClien
     retry: { attempts: 3, backoff: { delayMs: 5, factor: 1, maxDelayMs: 50 } },
     ...options,
   });
+}
+
+/** The environment `pixhook reconcile --profile api-pix` reads for `emulator`; no Redis or Postgres URL from the shell. */
+export function apiPixCliEnv(emulator: ApiPixEmulator): Record<string, string | undefined> {
+  return {
+    PIXHOOK_API_PIX_URL: emulator.url,
+    PIXHOOK_API_PIX_CLIENT_ID: emulator.credentials.clientId,
+    PIXHOOK_API_PIX_CLIENT_SECRET: emulator.credentials.clientSecret,
+    PIXHOOK_API_PIX_CLIENT_CERT: emulator.certificates.clientCert,
+    PIXHOOK_API_PIX_CLIENT_KEY: emulator.certificates.clientKey,
+    PIXHOOK_API_PIX_CA: emulator.certificates.ca,
+    PIXHOOK_API_PIX_KEY: emulator.credentials.pixKey,
+    PIXHOOK_REDIS_URL: undefined,
+    PIXHOOK_POSTGRES_URL: undefined,
+  };
+}
+
+/** One charge per txid, each of `amountInCents`, which `book` expects at that amount. */
+export async function expectedCharges(emulator: ApiPixEmulator, book: PaymentBook, ids: string[], amountInCents: number): Promise<void> {
+  const client = clientFor(emulator);
+  try {
+    for (const id of ids) {
+      await client.createCharge({ txid: id, amountInCents });
+      await book.expect({ id, amountInCents });
+    }
+  } finally {
+    client.close();
+  }
 }
 
 export async function startApiPix(options: Omit<ApiPixEmulatorOptions, 'profile'> = {}): Promise<ApiPixEmulator> {

@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { redisWatchStore } from '../../src/redis/index.js';
 import { jsonLines, startCli, type RunningCli } from '../helpers/cli-process.js';
 import { freePort } from '../helpers/free-port.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { customer } from '../helpers/customer.js';
+import { paidGatewayCharges } from '../helpers/paid-gateway-charges.js';
 
 // Runs the built CLI (`npm run build` first), against the emulator and a real redis-server.
 const handlers = fileURLToPath(new URL('../reconcile/fixtures/handlers.js', import.meta.url));
@@ -33,20 +32,9 @@ afterEach(async () => {
 });
 
 async function paidCharges(amounts: number[], watch?: { watch(id: string, createdAt?: number): unknown }) {
-  emulator = await startEmulator({ retry: { backoff: { delayMs: 1 } } });
-  const pix = createClient({ ...emulator.credentials, baseUrl: emulator.url, ...(watch && { watch }) });
-  const ids: string[] = [];
-  for (const amountInCents of amounts) {
-    const charge = await pix.createCharge({ amountInCents, customer });
-    emulator.pay(charge.id);
-    ids.push(charge.id);
-  }
-  const env = {
-    PIXHOOK_API_KEY: emulator.credentials.apiKey,
-    PIXHOOK_API_SECRET: emulator.credentials.apiSecret,
-    PIXHOOK_BASE_URL: emulator.url,
-  };
-  return { ids, env };
+  const paid = await paidGatewayCharges(amounts, watch);
+  emulator = paid.emulator;
+  return paid;
 }
 
 describe('pixhook reconcile', () => {
