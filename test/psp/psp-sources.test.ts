@@ -90,6 +90,13 @@ describe('Asaas', () => {
         name: 'transaction_created',
         deliveryId: 'evt_d26e303b238e509335ac9ba210e51b0f&7686444',
       });
+      // Confirmed, it is keyed on the fact the API stated, not on the event's id (issue 38: a late event of a paid
+      // payment, fetched as paid, is the same fact and runs no handler again).
+      const confirmed = (fetched as { events: PixEvent[] }).events[0]!;
+      expect(sourceKey(confirmed)).toBe('asaas:transaction_created:pay_6egmyz6lpfxazko3:pending:4223');
+      expect(sourceKey(confirmed)).toBe(confirming.key(confirmed));
+      const replayed = sourceReaders.asaas.confirmed!(confirmed.payload, pspSamples.asaas.paymentReceived, confirmed.deliveryId, 'replay');
+      expect(replayed && sourceKey(replayed)).toBe(sourceKey(confirmed));
       expect(await confirming.fetch!({ ...read.hints[0]!, id: 'other' }, AbortSignal.timeout(2000))).toMatchObject({ status: 'not_found' });
     } finally {
       await server.close();
