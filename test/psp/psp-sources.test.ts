@@ -499,9 +499,32 @@ describe('createPspReceiver', () => {
     expect(() => createPspReceiver({ psp: 'pagbank', token: 't', signature: {} } as never)).toThrow(PixhookConfigError);
     // Durable mode is the processing's: its one requirement, the queue, is named (issue 38: a worker reads PSP jobs).
     expect(() => createPspReceiver({ psp: 'pagbank', token: 't', mode: 'durable' })).toThrow(/`queue` must be given in durable mode/);
-    expect(() => createPspReceiver({ psp: 'pagbank', token: 't', fetchTimeoutMs: 30_000 })).toThrow(/fetchTimeoutMs/);
+    expect(() => createPspReceiver({ psp: 'mercado-pago', secret: 's', accessToken: 'a', fetchTimeoutMs: 30_000 })).toThrow(
+      /`fetchTimeoutMs` must be/,
+    );
     expect(() => createPspReceiver({ psp: 'pagbank', token: 't', onInvalid: 1 as never })).toThrow(/onInvalid/);
     expect(() => createPspReceiver(null as never)).toThrow(/must be an object/);
+  });
+
+  it('refuses fetchTimeoutMs, by name and why, where nothing is fetched: PagBank, Woovi, Asaas without apiKey', () => {
+    const ignored = [
+      { psp: 'pagbank', token: 't' },
+      { psp: 'woovi', publicKeys: [wooviKeys.publicKey] },
+      { psp: 'asaas', token: 't' },
+    ] as const;
+    for (const options of ignored) {
+      const make = () => createPspReceiver({ ...options, fetchTimeoutMs: 2_000 });
+      expect(make).toThrow(PixhookConfigError);
+      expect(make).toThrow(new RegExp(`\`fetchTimeoutMs\` does not apply to psp "${options.psp}".*nothing is fetched`));
+    }
+    expect(() => createPspReceiver({ psp: 'asaas', token: 't', fetchTimeoutMs: 2_000 })).toThrow(/without `apiKey`/);
+    // Where the PSP's API confirms, it is taken.
+    const taken = [
+      createPspReceiver({ psp: 'asaas', token: 't', apiKey: 'k', fetchTimeoutMs: 2_000 }),
+      createPspReceiver({ psp: 'mercado-pago', secret: 's', accessToken: 'a', fetchTimeoutMs: 2_000 }),
+      createPspReceiver({ psp: 'pagarme', secretKey: 'sk', urlSecret: { secret: 'url-s3cret' }, fetchTimeoutMs: 2_000 }),
+    ];
+    return Promise.all(taken.map((r) => r.close()));
   });
 
   it('answers 405, 413, 400 json_invalid (kept, the token masked) and 200 unknown_event as the gateway receiver does', async () => {
