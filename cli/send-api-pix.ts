@@ -20,7 +20,7 @@ export const apiPixSendFlagsHelp = [
   {
     flag: '--profile <p>',
     meaning:
-      'gateway (a signed event), api-pix (a standard API Pix call to <url>/pix), or a PSP: mercado-pago, asaas, pagbank, woovi (signed with --key <private key PEM>) or pagarme (the --secret goes in the URL), its payment webhook signed as the PSP signs (default gateway)',
+      'gateway (a signed event), api-pix (a standard API Pix call to <url>/pix), or a PSP: mercado-pago, asaas, pagbank, woovi (signed with --key <private key PEM>) or pagarme (the --secret, required, goes in the URL), its payment webhook signed as the PSP signs (default gateway)',
   },
   { flag: '--count <n>', meaning: 'api-pix: Pix grouped in the call, 1–1000 (default 1)' },
   { flag: '--shape <s>', meaning: 'api-pix: wrapped ({ "pix": [...] }) or bare (the array alone, as Inter sends) (default wrapped)' },

@@ -11,7 +11,7 @@ import { jsonText } from './shared/json-text.js';
 
 export { isPspProfileName };
 
-/** What `--secret` is for each PSP (Woovi signs with `--key <private key PEM>` instead). */
+/** What `--secret` is for each PSP (Woovi signs with `--key <private key PEM>` instead; Pagar.me's goes in the URL). */
 const secretNames: Record<PspProfileName, string | undefined> = {
   'mercado-pago': 'secret',
   asaas: 'token',
@@ -72,7 +72,12 @@ export async function pspCallFrom(
   const webhook = await profile.webhook(charge, 1, now);
   const url = new URL(values.url);
   for (const [name, value] of new URLSearchParams(webhook.query)) url.searchParams.set(name, value);
-  if (psp === 'pagarme' && values.secret !== undefined && !url.searchParams.has('secret')) url.searchParams.set('secret', values.secret);
+  if (psp === 'pagarme') {
+    // Pagar.me signs nothing: the URL secret is all its receiver checks, so it is given once, with --secret.
+    if (url.searchParams.has('secret'))
+      throw new UsageError('--profile pagarme puts --secret in the URL: drop the secret parameter from --url and give it with --secret');
+    url.searchParams.set('secret', values.secret!);
+  }
   return {
     url: url.href,
     headers: webhook.headers,
@@ -81,8 +86,8 @@ export async function pspCallFrom(
   };
 }
 
-/** True when the PSP's webhook needs `--secret` (or PIXHOOK_SECRET). */
-export const pspNeedsSecret = (psp: PspProfileName): boolean => secretNames[psp] !== undefined;
+/** True when the PSP's webhook needs `--secret` (or PIXHOOK_SECRET): every one but Woovi's (its --key signs). */
+export const pspNeedsSecret = (psp: PspProfileName): boolean => psp !== 'woovi';
 
 /**
  * Woovi's `--key`: a file named on the command line that cannot be read, or holds no RSA private key, is a usage

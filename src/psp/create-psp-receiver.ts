@@ -8,6 +8,7 @@ import { createAnswerMetrics } from '../metrics/receiver-metrics.js';
 import { buildProcessing } from '../processing/create-processing.js';
 import type { ProcessingOptions } from '../processing/processing-options.js';
 import { guardLogger, silentLogger, type Logger } from '../shared/logger.js';
+import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { sourceRegistry, type PspSourceOptions } from '../sources/registry.js';
 import type { Source } from '../sources/source.js';
 import { createPspKeeper } from './keep-psp-body.js';
@@ -25,6 +26,12 @@ import { resolvePspIntake, type PspReceiverOptions } from './psp-options.js';
 export function createPspReceiver(options: PspReceiverOptions): Receiver {
   const intakeOptions = resolvePspIntake(options);
   const source = (sourceRegistry[options.psp].create as (o: PspSourceOptions) => Source)(options);
+  // Nothing ignored in silence: a bound on a fetch this source never makes (PagBank, Woovi, Asaas without `apiKey`).
+  if (options.fetchTimeoutMs !== undefined && source.fetch === undefined)
+    throw new PixhookConfigError(
+      `pixhook: \`fetchTimeoutMs\` does not apply to psp "${options.psp}"${options.psp === 'asaas' ? ' without `apiKey`' : ''}: ` +
+        'its webhooks are read from their own body and nothing is fetched from its API, so the bound would be ignored.',
+    );
   if (options.processing) refuseIgnoredWithProcessing(options);
   // Its options were checked whole (resolvePspIntake): the processing is built from them without a second check.
   const processing = options.processing ?? buildProcessing(options as ProcessingOptions);

@@ -17,6 +17,7 @@ export interface PspIntakeOptions {
   /**
    * How long the PSP's API may take to confirm a delivery (Mercado Pago, Pagar.me, Asaas with `apiKey`), in ms.
    * Default 8 000; at most 15 000, well under Mercado Pago's 22 s answer limit. Past it: 503 `gateway_unavailable`.
+   * Refused (`PixhookConfigError`) where nothing is fetched: PagBank, Woovi, Asaas without `apiKey`.
    */
   fetchTimeoutMs?: number;
   /** Gets every authenticated body that cannot be read (and every fetched 404), with its exact bytes. */

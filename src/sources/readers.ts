@@ -54,7 +54,7 @@ export const sourceReaders: { readonly [P in Provider]: SourceReader } = {
   },
   asaas: {
     ...payloadReader((payload, source) => readAsaasBody(payload, source) ?? asaasEvent(payload, payload, {}, source)),
-    // With `apiKey`: the fetched payment decides, the event keeps the webhook's id (its dedupe key) and date.
+    // With `apiKey`: the fetched payment decides and keys the event (`asaasKey`); it keeps the webhook's id and date.
     confirmed: (record, body, deliveryId, source) =>
       asaasEvent(record, record, { id: deliveryId, dateCreated: isObject(body) ? text(body['dateCreated']) : undefined }, source),
   },

@@ -90,6 +90,13 @@ describe('Asaas', () => {
         name: 'transaction_created',
         deliveryId: 'evt_d26e303b238e509335ac9ba210e51b0f&7686444',
       });
+      // Confirmed, it is keyed on the fact the API stated, not on the event's id (issue 38: a late event of a paid
+      // payment, fetched as paid, is the same fact and runs no handler again).
+      const confirmed = (fetched as { events: PixEvent[] }).events[0]!;
+      expect(sourceKey(confirmed)).toBe('asaas:transaction_created:pay_6egmyz6lpfxazko3:pending:4223');
+      expect(sourceKey(confirmed)).toBe(confirming.key(confirmed));
+      const replayed = sourceReaders.asaas.confirmed!(confirmed.payload, pspSamples.asaas.paymentReceived, confirmed.deliveryId, 'replay');
+      expect(replayed && sourceKey(replayed)).toBe(sourceKey(confirmed));
       expect(await confirming.fetch!({ ...read.hints[0]!, id: 'other' }, AbortSignal.timeout(2000))).toMatchObject({ status: 'not_found' });
     } finally {
       await server.close();
@@ -492,9 +499,32 @@ describe('createPspReceiver', () => {
     expect(() => createPspReceiver({ psp: 'pagbank', token: 't', signature: {} } as never)).toThrow(PixhookConfigError);
     // Durable mode is the processing's: its one requirement, the queue, is named (issue 38: a worker reads PSP jobs).
     expect(() => createPspReceiver({ psp: 'pagbank', token: 't', mode: 'durable' })).toThrow(/`queue` must be given in durable mode/);
-    expect(() => createPspReceiver({ psp: 'pagbank', token: 't', fetchTimeoutMs: 30_000 })).toThrow(/fetchTimeoutMs/);
+    expect(() => createPspReceiver({ psp: 'mercado-pago', secret: 's', accessToken: 'a', fetchTimeoutMs: 30_000 })).toThrow(
+      /`fetchTimeoutMs` must be/,
+    );
     expect(() => createPspReceiver({ psp: 'pagbank', token: 't', onInvalid: 1 as never })).toThrow(/onInvalid/);
     expect(() => createPspReceiver(null as never)).toThrow(/must be an object/);
+  });
+
+  it('refuses fetchTimeoutMs, by name and why, where nothing is fetched: PagBank, Woovi, Asaas without apiKey', () => {
+    const ignored = [
+      { psp: 'pagbank', token: 't' },
+      { psp: 'woovi', publicKeys: [wooviKeys.publicKey] },
+      { psp: 'asaas', token: 't' },
+    ] as const;
+    for (const options of ignored) {
+      const make = () => createPspReceiver({ ...options, fetchTimeoutMs: 2_000 });
+      expect(make).toThrow(PixhookConfigError);
+      expect(make).toThrow(new RegExp(`\`fetchTimeoutMs\` does not apply to psp "${options.psp}".*nothing is fetched`));
+    }
+    expect(() => createPspReceiver({ psp: 'asaas', token: 't', fetchTimeoutMs: 2_000 })).toThrow(/without `apiKey`/);
+    // Where the PSP's API confirms, it is taken.
+    const taken = [
+      createPspReceiver({ psp: 'asaas', token: 't', apiKey: 'k', fetchTimeoutMs: 2_000 }),
+      createPspReceiver({ psp: 'mercado-pago', secret: 's', accessToken: 'a', fetchTimeoutMs: 2_000 }),
+      createPspReceiver({ psp: 'pagarme', secretKey: 'sk', urlSecret: { secret: 'url-s3cret' }, fetchTimeoutMs: 2_000 }),
+    ];
+    return Promise.all(taken.map((r) => r.close()));
   });
 
   it('answers 405, 413, 400 json_invalid (kept, the token masked) and 200 unknown_event as the gateway receiver does', async () => {

@@ -34,7 +34,11 @@ export function runPspContract(adapter: AdapterUnderTest, profile: PspProfile): 
 
     async function harness(): Promise<Harness> {
       const book = memoryPaymentBook();
-      const receiver = createPspReceiver({ ...profile.options(server?.url ?? 'http://127.0.0.1:9'), book, fetchTimeoutMs: 2_000 });
+      const receiver = createPspReceiver({
+        ...profile.options(server?.url ?? 'http://127.0.0.1:9'),
+        book,
+        ...(profile.credential !== undefined && { fetchTimeoutMs: 2_000 }),
+      });
       const paid: PixEvent[] = [];
       const all: PixEvent[] = [];
       receiver.on('transaction_paid', (event) => void paid.push(event)).onAny((event) => void all.push(event));

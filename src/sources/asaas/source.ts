@@ -1,5 +1,5 @@
 import { escapePart } from '../../events/key-part.js';
-import type { PixEvent } from '../../events/event-types.js';
+import type { JsonObject, PixEvent } from '../../events/event-types.js';
 import { readHeader } from '../../shared/read-header.js';
 import type { Fetched, Hint, RequestHead, Source, SourceRead, Verdict } from '../source.js';
 import { object, text } from '../shared/charge-event.js';
@@ -26,7 +26,7 @@ const header = 'asaas-access-token';
 /**
  * Asaas (docs.asaas.com, "Sobre os webhooks" / "Como implementar a autenticação"): no signature, a static
  * token in `asaas-access-token`, compared in constant time and masked wherever a request is kept. At
- * least once: the dedupe key is the event's own `id` (`evt_…`).
+ * least once: the dedupe key is the event's own `id` (`evt_…`); with `apiKey`, the confirmed fact (`asaasKey`).
  */
 export function asaasSource(options: AsaasOptions): Source {
   const token = requiredText('token', options.token);
@@ -62,7 +62,8 @@ export function asaasSource(options: AsaasOptions): Source {
   async function fetchPayment(hint: Hint, signal: AbortSignal): Promise<Fetched> {
     const got = await fetchRecord(`${api}/v3/payments/${encodeURIComponent(hint.id)}`, { access_token: apiKey! }, signal);
     if (got.status !== 'found') return got;
-    // The fetched payment's own status decides; the event keeps the webhook's id (its dedupe key).
+    // The fetched payment's own status decides, and its fact is the dedupe key (`asaasKey`); the event keeps the
+    // webhook's id and date for the journal and the book's timeline.
     const event = asaasEvent(got.record, got.record, { id: hint.deliveryId, dateCreated: text(hint.body['dateCreated']) });
     return event === undefined
       ? { status: 'unavailable', hint: 'the fetched payment misses its id, status or value' }
@@ -80,7 +81,18 @@ export function asaasSource(options: AsaasOptions): Source {
   };
 }
 
-/** `asaas:evt:<event id>` (at least once: a resent event keeps its id); the fact's key when there is no id. */
+/**
+ * An event read from the webhook's own body: `asaas:evt:<event id>` (at least once: a resent event keeps its
+ * id). An event confirmed with `GET /v3/payments/{id}` (its payload the fetched payment, not the webhook's
+ * `{ event, payment }`), or one without an id: the confirmed fact's key (`factKey`), so every event Asaas sends
+ * of one payment — `PAYMENT_RECEIVED`, a late `PAYMENT_CREATED` fetched as `RECEIVED` — names one fact, and the
+ * handlers run once. Pure: intake, replay and the durable worker key an event alike.
+ */
 export function asaasKey(event: PixEvent): string {
-  return event.deliveryId === undefined ? factKey(event) : 'asaas:evt:' + escapePart(event.deliveryId);
+  return event.deliveryId === undefined || !isWebhookBody(event.payload) ? factKey(event) : 'asaas:evt:' + escapePart(event.deliveryId);
+}
+
+/** The webhook's envelope (`{ id, event, payment }`) rather than a payment fetched from the API. */
+function isWebhookBody(payload: JsonObject): boolean {
+  return typeof payload['event'] === 'string' && object(payload['payment']) !== undefined;
 }

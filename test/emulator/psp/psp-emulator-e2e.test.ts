@@ -27,7 +27,7 @@ async function start(c: PspCase, { withBook = true, query = '' } = {}): Promise<
   const emulator = await startEmulator({ profile: c.psp, timeFactor: 0.0001 });
   open.push(emulator);
   const book = memoryPaymentBook();
-  const receiver = createPspReceiver({ ...c.options(emulator), ...(withBook && { book }), fetchTimeoutMs: 2_000 });
+  const receiver = createPspReceiver({ ...c.options(emulator), ...(withBook && { book }), ...(c.fetches && { fetchTimeoutMs: 2_000 }) });
   const paid: PixEvent[] = [];
   receiver.on('transaction_paid', (event) => void paid.push(event));
   const server: Server = createServer(createNodeHandler(receiver));
@@ -78,6 +78,31 @@ describe.each([...pspCases, asaasTokenOnly])('the $label emulator against create
     expect(duplicate).toMatchObject({ kind: 'duplicate', url: paid!.url, headers: paid!.headers, body: paid!.body });
     expect(statuses(run.emulator)).toEqual([[200], [200]]);
     expect(run.paid).toHaveLength(1);
+  });
+
+  it('without a book, the late pending (a new event of the paid payment) runs the paid handler no second time, in either order', async () => {
+    const run = await start(c, { withBook: false });
+    const charge = run.emulator.createCharge({ amountInCents: 700 });
+    await run.emulator.pay(charge.id, { latePending: true });
+    await run.emulator.idle();
+    const [paid, late] = run.emulator.deliveries();
+    expect([paid!.kind, late!.kind]).toEqual(['paid', 'late-pending']);
+    // A new delivery, not a copy: Asaas's late PAYMENT_CREATED carries an event id of its own.
+    expect(late!.body).not.toBe(paid!.body);
+    expect(statuses(run.emulator)).toEqual([[200], [200]]);
+    expect(run.paid).toHaveLength(1);
+    // The other order, to a receiver that saw neither: the late event first (confirmed as paid where the PSP's API
+    // decides), then the payment's own webhook.
+    const fresh = createPspReceiver({ ...c.options(run.emulator), ...(c.fetches && { fetchTimeoutMs: 2_000 }) });
+    const freshPaid: PixEvent[] = [];
+    fresh.on('transaction_paid', (event) => void freshPaid.push(event));
+    for (const d of [late!, paid!]) {
+      const url = new URL(d.url);
+      const answer = await fresh.receive({ method: 'POST', headers: { ...d.headers }, body: d.body, url: url.pathname + url.search });
+      expect(answer.status).toBe(200);
+    }
+    expect(freshPaid).toHaveLength(1);
+    await fresh.close();
   });
 
   it('a registered URL with a query of its own keeps it, and the PSP adds its parameters after it', async () => {

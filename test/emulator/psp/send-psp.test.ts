@@ -94,6 +94,37 @@ describe('pixhook send --profile <psp>', () => {
     expect(pagarme.paid.map((e) => e.kind === 'transaction' && e.transaction.id)).toEqual([charge.id]);
   });
 
+  // Found from outside: without --secret, Pagar.me's webhook went out with no URL secret (refused 401, exit 1)
+  // instead of a usage error.
+  it('Pagar.me: without --secret (nor PIXHOOK_SECRET) a usage error, exit 2, one line naming --secret; nothing sent', async () => {
+    let requests = 0;
+    const server = createServer((_, response) => (requests++, response.end('{}')));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    open.push({ close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    vi.stubEnv('PIXHOOK_SECRET', '');
+    try {
+      for (const extra of [[], ['--print']]) {
+        const run = await send(['--profile', 'pagarme', '--url', url, '--id', 'ch_1', ...extra]);
+        expect(run.code).toBe(2);
+        expect(run.err).toContain('--secret');
+        expect(run.err.trim().split('\n')).toHaveLength(1);
+        expect(run.out).toBe('');
+      }
+      // The secret given twice (in --url and with --secret) is refused too: one of them would be ignored.
+      const twice = await send(['--profile', 'pagarme', '--url', `${url}?secret=a`, '--secret', 'b', '--id', 'ch_1']);
+      expect([twice.code, twice.err]).toEqual([2, expect.stringContaining('drop the secret parameter from --url')]);
+      expect(requests).toBe(0);
+      // PIXHOOK_SECRET serves as --secret does: it goes in the URL.
+      vi.stubEnv('PIXHOOK_SECRET', 'env-url-s');
+      const printed = await send(['--profile', 'pagarme', '--url', url, '--id', 'ch_1', '--print']);
+      expect(printed.code).toBe(0);
+      expect(printed.out).toContain('?secret=***');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   // Found from outside: --print printed the gateway's request (an `x-signature: sha256=` made from --secret) instead
   // of the PSP's, and Woovi's --print asked for a gateway secret (exit 2).
   it('--print prints the request as the PSP signs it (its own headers, no gateway x-signature), the token masked', async () => {
