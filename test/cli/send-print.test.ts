@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/index.js';
 import { runCli } from '../helpers/cli-process.js';
+import { useTempDirs } from '../helpers/temp-dirs.js';
+
+const tempDir = useTempDirs('pixhook-print-');
 
 // Issue 37 §4: "a way to see a payload before sending it". `pixhook send … --print` prints the signed request
 // (method, URL, headers, a blank line, the body) and sends nothing; the printed signature verifies with the library.
@@ -53,10 +56,9 @@ describe('pixhook send --print', () => {
   });
 
   it('a --body file is printed byte for byte, signed; credentials in the URL are masked', async () => {
-    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const file = join(mkdtempSync(join(tmpdir(), 'pixhook-print-')), 'body.json');
+    const file = join(tempDir(), 'body.json');
     writeFileSync(file, '{ "event": "transaction_paid",\n  "data": {"id": "txn_file"} }');
     const withCredentials = url.replace('http://', 'http://shop:hunter2@');
     const run = await send(['--body', file, '--url', withCredentials, '--secret', secret]);

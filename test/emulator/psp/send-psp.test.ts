@@ -13,7 +13,9 @@ import { startEmulator } from '../../../src/emulator/index.js';
 import type { PixEvent } from '../../../src/index.js';
 import { createPspReceiver, type PspSourceOptions } from '../../../src/psp/index.js';
 import { signPagBank, signWoovi } from '../../../src/testing/index.js';
+import { useTempDirs } from '../../helpers/temp-dirs.js';
 
+const tempDir = useTempDirs('pixhook-send-psp-');
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -72,7 +74,7 @@ describe('pixhook send --profile <psp>', () => {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    const keyFile = join(tmpdir(), `pixhook-woovi-${process.pid}.pem`);
+    const keyFile = join(tempDir(), 'woovi.pem');
     writeFileSync(keyFile, privateKey);
     const woovi = await serve({ psp: 'woovi', publicKeys: [publicKey] });
     expect((await send(['--profile', 'woovi', '--url', woovi.url, '--key', keyFile])).code).toBe(0);
@@ -150,7 +152,7 @@ describe('pixhook send --profile <psp>', () => {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    const keyFile = join(tmpdir(), `pixhook-woovi-print-${process.pid}.pem`);
+    const keyFile = join(tempDir(), 'woovi-print.pem');
     writeFileSync(keyFile, privateKey);
     const woovi = await send(['--profile', 'woovi', '--url', 'http://127.0.0.1:9/x', '--key', keyFile, '--print']);
     expect([woovi.code, woovi.err]).toEqual([0, '']);
