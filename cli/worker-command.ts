@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { DurableQueue } from '../src/redis/index.js';
 import { createProcessing } from '../src/index.js';
 import { loadHandlers } from './shared/load-handlers.js';
@@ -41,7 +42,7 @@ const queueFlagsHelp: FlagHelp[] = [
 ];
 
 export const workerHelp: CommandHelp = {
-  usage: 'worker --redis <url> --handlers <module> [flags]',
+  usage: 'worker --redis <url> --handlers <module> [--postgres <url>] [flags]',
   about:
     'Runs the durable jobs a receiver queued (listen --mode durable) through your handlers: one JSON line on stdout per handled event, until Ctrl-C.',
   flags: [
@@ -50,6 +51,10 @@ export const workerHelp: CommandHelp = {
     { flag: '--concurrency <n>', meaning: 'jobs at a time, 1–1000 (default 10)' },
     ...retryFlagsHelp({ attempts: 5, delayMs: 1_000, maxDelayMs: 300_000 }, ', per job'),
     ...workerHealthFlagsHelp,
+    {
+      flag: '--postgres <url>',
+      meaning: 'the PostgreSQL database whose payment book the handlers run behind (the queue stays on --redis)',
+    },
     ...bookFlagsHelp,
   ],
   env: redisEnvHelp,
@@ -108,6 +113,7 @@ async function runWorker(argv: string[]): Promise<number> {
     ...retryFlags,
     handlers: { type: 'string' },
     ...workerHealthFlags,
+    postgres: { type: 'string' },
     ...bookFlags,
   });
   const redis = redisUrlFrom(values.redis, true);
@@ -128,7 +134,12 @@ async function runWorker(argv: string[]): Promise<number> {
   const { startWorker, redisDedupeStore } = await import('../src/redis/index.js');
   // The receivers' Redis: its store keeps each charge's order across workers, and the book judges every job.
   const client = await connectRedis(redis, redisWait);
-  const book = await bookFrom('worker', values, { redis: client });
+  // With --postgres the book is the app's Postgres one; the queue and the store stay on Redis.
+  const pool = values.postgres === undefined ? undefined : await openBookPool(values.postgres);
+  const book = await bookFrom('worker', values, pool === undefined ? { redis: client } : { pool }).catch(async (error: unknown) => {
+    await pool?.end();
+    throw error;
+  });
   // A worker never verifies a signature: it runs the handlers on the verified bytes the receiver queued.
   const processing = createProcessing({
     logger: stderrLogger,
@@ -165,7 +176,16 @@ async function runWorker(argv: string[]): Promise<number> {
   await worker.close();
   await processing.close();
   await closeClient(client);
+  await pool?.end();
   return 0;
+}
+
+/** The pool of `--postgres`, opened as `pixhook replay` and `reconcile` open theirs; a connection error is logged. */
+async function openBookPool(url: string): Promise<pg.Pool> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on('error', (error: Error) => stderrLogger.warn({ error: error.message }, 'pixhook worker: postgres connection error'));
+  return pool;
 }
 
 async function listCommand(argv: string[]): Promise<number> {
