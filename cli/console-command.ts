@@ -8,6 +8,7 @@ import { redactedUrl } from '../src/shared/redacted-url.js';
 import { parseCommandLine, portFrom, requirePackage, runCommand, untilSignal, UsageError } from './shared/cli-args.js';
 import { closeClient, connectRedis } from './shared/redis-backend.js';
 import { stderrLogger } from './shared/stderr-logger.js';
+import { openPostgresPool } from './shared/postgres-pool.js';
 import { checkHealth } from '../src/processing/health-checks.js';
 import { withHealthRoute } from './shared/health-route.js';
 import type { CommandHelp } from './shared/command-help.js';
@@ -141,10 +142,8 @@ async function redisShared(url: string): Promise<Shared> {
 }
 
 async function postgresShared(url: string): Promise<Shared> {
-  const { default: pg } = await import('pg');
   const { postgresJournal, postgresPaymentBook } = await import('../src/postgres/index.js');
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', (error: Error) => stderrLogger.warn({ error: error.message }, 'pixhook console: postgres connection error'));
+  const pool = await openPostgresPool(url, 'console');
   const book = postgresPaymentBook({ db: pool });
   // The book's tables, as a receiver using it would have made them (idempotent; one migration at a time).
   await book.migrate();

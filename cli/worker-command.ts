@@ -1,7 +1,7 @@
-import type pg from 'pg';
 import type { DurableQueue } from '../src/redis/index.js';
 import { createProcessing } from '../src/index.js';
 import { loadHandlers } from './shared/load-handlers.js';
+import { openPostgresPool } from './shared/postgres-pool.js';
 import { bookFlags, bookFlagsHelp, bookFrom } from './shared/book-flags.js';
 import { quarantineCommand, quarantineHelp } from './shared/worker-quarantine.js';
 import {
@@ -135,7 +135,7 @@ async function runWorker(argv: string[]): Promise<number> {
   // The receivers' Redis: its store keeps each charge's order across workers, and the book judges every job.
   const client = await connectRedis(redis, redisWait);
   // With --postgres the book is the app's Postgres one; the queue and the store stay on Redis.
-  const pool = values.postgres === undefined ? undefined : await openBookPool(values.postgres);
+  const pool = values.postgres === undefined ? undefined : await openPostgresPool(values.postgres, 'worker');
   const book = await bookFrom('worker', values, pool === undefined ? { redis: client } : { pool }).catch(async (error: unknown) => {
     await pool?.end();
     throw error;
@@ -178,14 +178,6 @@ async function runWorker(argv: string[]): Promise<number> {
   await closeClient(client);
   await pool?.end();
   return 0;
-}
-
-/** The pool of `--postgres`, opened as `pixhook replay` and `reconcile` open theirs; a connection error is logged. */
-async function openBookPool(url: string): Promise<pg.Pool> {
-  const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', (error: Error) => stderrLogger.warn({ error: error.message }, 'pixhook worker: postgres connection error'));
-  return pool;
 }
 
 async function listCommand(argv: string[]): Promise<number> {

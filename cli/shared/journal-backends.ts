@@ -4,6 +4,7 @@ import { requirePackage } from './cli-args.js';
 import { closeClient, connectRedis } from './redis-backend.js';
 import { stderrLogger } from './stderr-logger.js';
 import type { BookBackend } from './book-flags.js';
+import { openPostgresInbox } from './postgres-pool.js';
 
 /** The journal and the dedupe store receivers share, as `pixhook replay` and `pixhook resend` open them. */
 export interface Shared {
@@ -29,20 +30,13 @@ export async function redisShared(url: string): Promise<Shared> {
 }
 
 export async function postgresShared(url: string): Promise<Shared> {
-  const { default: pg } = await import('pg');
-  const { postgresJournal, postgresInbox } = await import('../../src/postgres/index.js');
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', (error: Error) => stderrLogger.warn({ error: error.message }, 'pixhook replay: postgres connection error'));
-  const inbox = postgresInbox({ pool });
-  await inbox.migrate();
+  const { postgresJournal } = await import('../../src/postgres/index.js');
+  const { pool, store, close } = await openPostgresInbox(url, 'replay');
   return {
     journal: postgresJournal({ db: pool }),
-    store: inbox.store,
+    store,
     backend: { pool },
     label: redactedUrl(url),
-    close: async () => {
-      await inbox.close();
-      await pool.end();
-    },
+    close,
   };
 }

@@ -4,6 +4,7 @@ import { redactedUrl } from '../../src/shared/redacted-url.js';
 import type { BookBackend } from './book-flags.js';
 import { UsageError } from './cli-args.js';
 import type { FlagHelp } from './command-help.js';
+import { openPostgresInbox } from './postgres-pool.js';
 import { closeClient, connectRedis, redisEnvHelp, redisFlags, redisFlagsHelp, redisUrlFrom, redisWaitFrom } from './redis-backend.js';
 
 /** `--redis`, `--redis-wait` and `--postgres`: where both profiles of `pixhook reconcile` find what the app shares. */
@@ -96,24 +97,11 @@ async function openRedis(url: string, redisWait: number, logger: Logger): Promis
  * never created here (see book-presence.ts). Closing gives the inbox's connection back before `pool.end()`.
  */
 async function openPostgres(url: string, logger: Logger): Promise<ReconcileBackend> {
-  const { default: pg } = await import('pg');
-  const { postgresInbox, postgresWatchStore, postgresCursorStore } = await import('../../src/postgres/index.js');
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', (error: Error) => logger.warn({ error: error.message }, 'pixhook reconcile: postgres connection error'));
-  const inbox = postgresInbox({ pool });
-  const close = async () => {
-    await inbox.close();
-    await pool.end();
-  };
-  try {
-    await inbox.migrate();
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  const { postgresWatchStore, postgresCursorStore } = await import('../../src/postgres/index.js');
+  const { pool, store, close } = await openPostgresInbox(url, 'reconcile', logger);
   return {
     kind: 'postgres',
-    store: inbox.store,
+    store,
     backend: { pool },
     async watchStore(prefix) {
       const store = postgresWatchStore({ pool, ...(prefix !== undefined && { prefix }) });
