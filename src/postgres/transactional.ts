@@ -64,23 +64,27 @@ export function transactionalOutcome(context: HandlerContext): TransactionalOutc
   return outcomes.get(context);
 }
 
+/** `text(names)` built once per inbox (its names), not on every delivery. */
+function perInbox(text: (names: InboxNames) => string): (names: InboxNames) => string {
+  const built = new WeakMap<InboxNames, string>();
+  return (names) => {
+    let found = built.get(names);
+    if (found === undefined) built.set(names, (found = text(names)));
+    return found;
+  };
+}
+
 /**
  * The claim statement, first in the transaction: inserts the key's row, or takes over an expired one.
  * A concurrent duplicate's INSERT waits on the unique index until the first transaction ends; then it
  * finds the row committed (nothing returned: skip) or rolled back (inserted: run). Under repeatable
  * read or serializable it fails with 40001 instead, and the retry sees the committed row.
  */
-const claimTexts = new WeakMap<InboxNames, string>();
-function claimStatement(names: InboxNames): string {
-  let text = claimTexts.get(names);
-  if (text === undefined) claimTexts.set(names, (text = claimText(names)));
-  return text;
-}
-function claimText(names: InboxNames): string {
-  return `INSERT INTO ${names.table} AS inbox (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
+const claimStatement = perInbox(function claimText({ table }) {
+  return `INSERT INTO ${table} AS inbox (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
     ON CONFLICT (scope, key) DO UPDATE SET done_at = now(), expires_at = EXCLUDED.expires_at WHERE inbox.expires_at <= now()
     RETURNING 1 AS claimed`;
-}
+});
 
 /**
  * The claim a transactional handler of `key` makes by default (scope `effects`), exactly as it sends it, and a
@@ -104,16 +108,10 @@ export function defaultClaimDoneSql(names: InboxNames): string {
 export function freshClaim(settings: Pick<TransactionalSettings, 'names' | 'dedupeTtlMs'>, key: string) {
   return { text: freshClaimStatement(settings.names), values: [effectsScope, key, settings.dedupeTtlMs] as (string | number)[] };
 }
-const freshClaimTexts = new WeakMap<InboxNames, string>();
-function freshClaimStatement(names: InboxNames): string {
-  let text = freshClaimTexts.get(names);
-  if (text === undefined) {
-    text = `INSERT INTO ${names.table} (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
-    ON CONFLICT (scope, key) DO NOTHING RETURNING 1 AS claimed`;
-    freshClaimTexts.set(names, text);
-  }
-  return text;
-}
+const freshClaimStatement = perInbox(
+  ({ table }) => `INSERT INTO ${table} (scope, key, expires_at) VALUES ($1, $2, now() + $3::double precision * interval '1 millisecond')
+    ON CONFLICT (scope, key) DO NOTHING RETURNING 1 AS claimed`,
+);
 
 export function keyOf(settings: Pick<TransactionalSettings, 'dedupeKey'>, event: PixEvent | UnknownEvent | string, key?: string): string {
   if (typeof event === 'string') return event;
