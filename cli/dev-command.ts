@@ -126,7 +126,12 @@ export function devCommand(argv: string[]): Promise<number> {
         receiver.onAny((event, context) => void process.stdout.write(`${jsonText(eventLine(event, context))}\n`));
 
       const reconciler = createReconciler({
-        client: createClient({ ...emulator.credentials, baseUrl: emulator.url, variant: variant === 'a' ? 'a' : 'b' }),
+        client: createClient({
+          ...emulator.credentials,
+          baseUrl: emulator.url,
+          variant: variant === 'a' ? 'a' : 'b',
+          logger: stderrLogger,
+        }),
         processing: internalsOf(receiver).processing,
         minAgeMs: 2_000,
         retry: { backoff: [3_000, 10_000, 30_000] },
@@ -139,6 +144,7 @@ export function devCommand(argv: string[]): Promise<number> {
         baseUrl: emulator.url,
         variant: variant === 'a' ? 'a' : 'b',
         watch: reconciler,
+        logger: stderrLogger,
       });
       let running: Promise<unknown> | undefined;
       const reconcileNow = async () => {

@@ -72,6 +72,7 @@ function apiPixClientFromEnv() {
     ...(ca !== undefined && { ca }),
     ...(tokenUrl !== undefined && { tokenUrl }),
     ...(pixKey !== undefined && { pixKey }),
+    logger: stderrLogger,
   });
 }
 
@@ -256,7 +257,7 @@ export function reconcileCommand(argv: string[]): Promise<number> {
       const processing = createProcessing({ store: shared.store, logger: stderrLogger, ...(book && { book }) });
       await register(processing);
       const reconciler = createReconciler({
-        client: createClient({ ...credentials, variant: values.variant }),
+        client: createClient({ ...credentials, variant: values.variant, logger: stderrLogger }),
         processing,
         watchStore,
         minAgeMs,

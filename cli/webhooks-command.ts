@@ -8,6 +8,7 @@ import { escapeControls as plain } from '../src/shared/escape-controls.js';
 import { jsonText } from './shared/json-text.js';
 import { redactedUrl } from '../src/shared/redacted-url.js';
 import { credentialsFromEnv } from './shared/api-credentials.js';
+import { stderrLogger } from './shared/stderr-logger.js';
 
 const apiEnv = apiEnvHelp;
 const jsonFlag = { flag: '--json', meaning: 'print JSON instead of tab-separated lines (default off)' };
@@ -61,7 +62,7 @@ export function webhooksCommand(argv: string[]): Promise<number> {
       },
       true,
     );
-    const client = createClient(credentialsFromEnv());
+    const client = createClient({ ...credentialsFromEnv(), logger: stderrLogger });
     const print = (webhooks: Webhook[]) =>
       process.stdout.write(
         values.json

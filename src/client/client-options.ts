@@ -66,7 +66,10 @@ export interface ClientOptions {
   watchTimeoutMs?: number;
   /** Told when a created charge could not be handed to `watch` after every retry (it will not be reconciled). */
   onError?: (failure: WatchFailure) => void | Promise<void>;
-  /** pino-compatible; failed watch attempts are logged (warn), a watch given up on too (error). */
+  /**
+   * pino-compatible; each wait before a call is retried (a 429, a 5xx, no answer) is logged (warn), so is a
+   * failed watch attempt; a watch given up on is logged as an error.
+   */
   logger?: Logger;
   /** Default `crypto.randomUUID`. */
   generateIdempotencyKey?: () => string;

@@ -12,6 +12,7 @@ import { sendTransferInputSchema, transferResponseSchema, type SendTransferInput
 import { waitForStatus, type WaitForStatusOptions } from './wait-for-status.js';
 import { createChargeWatching } from './watch-charge.js';
 import { expectCharge } from './expect-charge.js';
+import { guardLogger } from '../shared/logger.js';
 import {
   registerWebhookInputSchema,
   webhookIdSchema,
@@ -89,6 +90,7 @@ export function createClient(options: ClientOptions): PixClient {
     retry: clientRetryPolicy(options),
     renewBeforeMs: options.renewBeforeMs ?? 60_000,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    logger: guardLogger(options.logger),
   });
 
   async function getTransaction(id: string, call?: CallOptions): Promise<TransactionRecord> {

@@ -4,9 +4,12 @@ import { rateLimitWaitMs, readRateLimit, type RateLimitInfo } from './rate-limit
 import { createTokenCache } from './token-cache.js';
 import type { RetryPolicy } from '../shared/retry-options.js';
 import type { ReadBudget } from './read-budget.js';
+import type { Logger } from '../shared/logger.js';
+import { loggedRetryWait } from '../shared/logged-retry-wait.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+export type { Sleep } from '../shared/logged-retry-wait.js';
+import type { Sleep } from '../shared/logged-retry-wait.js';
 
 interface TransportConfig {
   apiKey: string;
@@ -19,6 +22,8 @@ interface TransportConfig {
   retry: RetryPolicy;
   renewBeforeMs: number;
   requestTimeoutMs: number;
+  /** Guarded. Told of every wait before a retry, so a stalled call (a 429 on the token) is never silent. */
+  logger: Logger;
 }
 
 interface CallSpec {
@@ -69,11 +74,6 @@ export function createTransport(config: TransportConfig): Transport {
     },
   });
 
-  /** The wait after `retries` retries (0-based), or longer when the gateway asked for it. */
-  function backoffMs(retries: number, hintMs: number | undefined): number {
-    return Math.max(hintMs ?? 0, config.retry.delayAfter(retries + 1));
-  }
-
   async function readJson(response: Response): Promise<unknown> {
     const text = await response.text();
     if (text === '') return undefined;
@@ -113,7 +113,7 @@ export function createTransport(config: TransportConfig): Transport {
       } catch (error) {
         spec.signal?.throwIfAborted();
         if (spec.retrySafe && retries < config.retry.attempts - 1) {
-          await config.sleep(backoffMs(retries++, undefined), spec.signal);
+          await loggedRetryWait(config, { operation, cause: 'got no answer', retry: ++retries, signal: spec.signal });
           continue;
         }
         const reason = error instanceof Error ? error.message : String(error);
@@ -137,7 +137,13 @@ export function createTransport(config: TransportConfig): Transport {
         const hint = response.status === 429 ? (rateLimitWaitMs(info, config.now()) ?? retryAfterFrom(error)) : undefined;
         // A wait longer than the bound is the caller's decision, not a hidden stall.
         if (hint !== undefined && hint > config.retry.maxDelayMs) throw error;
-        await config.sleep(backoffMs(retries++, hint), spec.signal);
+        await loggedRetryWait(config, {
+          operation,
+          cause: `answered ${response.status}`,
+          retry: ++retries,
+          hintMs: hint,
+          signal: spec.signal,
+        });
         continue;
       }
       throw error;

@@ -220,14 +220,18 @@ describe('tokens, retries and rate limits', () => {
   it('a 429 with Retry-After is waited for and retried on a safe call; POST /cob is never retried', async () => {
     emulator = await startApiPix();
     const waits: number[] = [];
+    const warnings: string[] = [];
     const client = clientFor(emulator, {
       sleep: async (ms) => void waits.push(ms),
       retry: { attempts: 3, backoff: { delayMs: 5, factor: 1, maxDelayMs: 60_000 } },
+      logger: { info() {}, error() {}, warn: (_fields, message) => void warnings.push(message ?? '') },
     });
     await client.createCharge({ txid: txid(8), amountInCents: 100 });
     emulator.injectFault({ method: 'GET', path: `/cob/${txid(8)}`, action: 'status', status: 429, retryAfter: 2 });
     expect((await client.getCharge(txid(8))).txid).toBe(txid(8));
     expect(waits).toEqual([2000]);
+    // The wait is said before it is slept: a stalled call is never silent.
+    expect(warnings).toEqual([`pixhook client: GET /cob/${txid(8)} answered 429; retry 1 of 2 in 2000 ms`]);
     emulator.injectFault({ method: 'POST', path: '/cob', action: 'status', status: 503 });
     await expect(client.createCharge({ amountInCents: 100 })).rejects.toMatchObject({ status: 503 });
     expect(emulator.requests().filter((r) => r.method === 'POST' && r.path === '/cob')).toHaveLength(1);

@@ -121,6 +121,8 @@ describe('pixhook reconcile', () => {
     expect(await running.exited).toBe(1);
     expect(jsonLines(running.stdout()).at(-1)).toMatchObject({ type: 'summary', checked: 1, failed: 1, watched: 1 });
     expect(running.stderr()).toMatch(/reading the charge failed; it is read again later \{"chargeId":"txn_1","error":"/);
+    // Each wait before a retry is said as it starts: the run is never a silent stall.
+    expect(running.stderr()).toContain('pixhook client: POST /api/auth got no answer; retry 1 of 3 in 500 ms');
     expect(running.stderr()).not.toContain('sk_never_printed');
   }, 20_000);
 

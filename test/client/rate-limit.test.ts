@@ -65,6 +65,33 @@ describe('rate limits', () => {
     expect(clock.sleeps).toEqual([500, 1000, 2000]);
   });
 
+  it('says every wait before a retry on the logger: a 429 on the token is never a silent stall', async () => {
+    const warnings: { fields: Record<string, unknown>; message: string | undefined }[] = [];
+    const logger = {
+      info() {},
+      error() {},
+      warn: (fields: object, message?: string) => void warnings.push({ fields: { ...fields }, message }),
+    };
+    const clock = fakeClock();
+    emulator = await startEmulator({ now: clock.now });
+    const client = createClient({ ...emulator.credentials, baseUrl: emulator.url, now: clock.now, sleep: clock.sleep, logger });
+    emulator.injectFault({ path: '/api/auth', action: 'status', status: 429, times: 1 });
+    emulator.injectFault({ path: '/api/v1/company', action: 'status', status: 503, times: 1 });
+
+    expect((await client.getCompany()).company.name).toMatch(/Pixhook/);
+    expect(clock.sleeps).toEqual([500, 500]);
+    expect(warnings).toEqual([
+      {
+        fields: { operation: 'POST /api/auth', cause: 'answered 429', waitMs: 500, retry: 1, retries: 3 },
+        message: 'pixhook client: POST /api/auth answered 429; retry 1 of 3 in 500 ms',
+      },
+      {
+        fields: { operation: 'GET /api/v1/company', cause: 'answered 503', waitMs: 500, retry: 1, retries: 3 },
+        message: 'pixhook client: GET /api/v1/company answered 503; retry 1 of 3 in 500 ms',
+      },
+    ]);
+  });
+
   it('throws a Retry-After longer than the bound instead of stalling', async () => {
     const { clock, client, statuses } = await setup({ rateLimits: { readCompany: 1 } }, { retry: { backoff: { maxDelayMs: 10_000 } } });
     await client.getCompany();

@@ -35,7 +35,7 @@ export interface ApiPixClientOptions {
   readBudget?: ReadBudget;
   /** Every charge created is expected in it by its txid (amount, expiry). A failing book never fails the charge. */
   book?: ExpectingBook;
-  /** pino-compatible; a book that could not record a charge is logged (error). */
+  /** pino-compatible; each wait before a call is retried (a 429, a 5xx, no answer) is logged (warn), a book that could not record a charge too (error). */
   logger?: Logger;
   /** Epoch milliseconds. Default `Date.now`. */
   now?: () => number;

@@ -177,6 +177,7 @@ export function createApiPixClient(options: ApiPixClientOptions): ApiPixClient {
     retry: resolveRetry('retry', options.retry, { attempts: 4, backoff: { delayMs: 500, factor: 2, maxDelayMs: 60_000 } }),
     renewBeforeMs: options.renewBeforeMs === undefined ? 60_000 : checkDelayMs('renewBeforeMs', options.renewBeforeMs),
     requestTimeoutMs: options.requestTimeoutMs === undefined ? 30_000 : checkTimeoutMs('requestTimeoutMs', options.requestTimeoutMs),
+    logger,
   });
 
   function keyFor(operation: string, given: string | undefined): string {

@@ -4,7 +4,8 @@ import { PixNetworkError, PixResponseError } from '../../client/client-errors.js
 import type { ReadBudget } from '../../client/read-budget.js';
 import { rateLimitWaitMs, readRateLimit, type RateLimitInfo } from '../../client/rate-limit.js';
 import { createTokenCache } from '../../client/token-cache.js';
-import type { Sleep } from '../../client/http-transport.js';
+import { loggedRetryWait, type Sleep } from '../../shared/logged-retry-wait.js';
+import type { Logger } from '../../shared/logger.js';
 import type { RetryPolicy } from '../../shared/retry-options.js';
 import { ApiPixRateLimitedError, apiPixErrorFrom, type ApiPixError } from './api-pix-errors.js';
 
@@ -37,6 +38,8 @@ interface MtlsTransportConfig {
   retry: RetryPolicy;
   renewBeforeMs: number;
   requestTimeoutMs: number;
+  /** Guarded. Told of every wait before a retry. */
+  logger: Logger;
 }
 
 interface ApiPixCall {
@@ -183,7 +186,7 @@ export function createMtlsTransport(config: MtlsTransportConfig): MtlsTransport 
       } catch (error) {
         spec.signal?.throwIfAborted();
         if (spec.retrySafe && retries < config.retry.attempts - 1) {
-          await config.sleep(config.retry.delayAfter(++retries), spec.signal);
+          await loggedRetryWait(config, { operation, cause: 'got no answer', retry: ++retries, signal: spec.signal });
           continue;
         }
         const reason = error instanceof Error ? error.message : String(error);
@@ -204,7 +207,13 @@ export function createMtlsTransport(config: MtlsTransportConfig): MtlsTransport 
         const hint = answer.status === 429 ? rateLimitWaitMs(info, config.now()) : undefined;
         // A wait longer than the policy's longest is the caller's decision, not a hidden stall.
         if (hint !== undefined && hint > config.retry.maxDelayMs) throw error;
-        await config.sleep(Math.max(hint ?? 0, config.retry.delayAfter(++retries)), spec.signal);
+        await loggedRetryWait(config, {
+          operation,
+          cause: `answered ${answer.status}`,
+          retry: ++retries,
+          hintMs: hint,
+          signal: spec.signal,
+        });
         continue;
       }
       throw error satisfies ApiPixError;
