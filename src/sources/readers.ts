@@ -1,11 +1,10 @@
 import type { EventSource, JsonObject, PixEvent, Provider } from '../events/event-types.js';
 import { readCall } from './api-pix/read-batch.js';
-import { asaasEvent, readAsaasBody } from './asaas/read.js';
+import { asaasEvent, confirmedAsaasEvent, readAsaasBody } from './asaas/read.js';
 import { rereadGateway } from './gateway/read.js';
 import { paymentEvent } from './mercado-pago/read.js';
 import { pagarmeChargeEvent } from './pagarme/read.js';
 import { readOrder } from './pagbank/read.js';
-import { text } from './shared/charge-event.js';
 import { readWoovi } from './woovi/read.js';
 
 /** What replay, the durable worker and the reconcilers need of a source without its credentials: its readers. */
@@ -55,8 +54,7 @@ export const sourceReaders: { readonly [P in Provider]: SourceReader } = {
   asaas: {
     ...payloadReader((payload, source) => readAsaasBody(payload, source) ?? asaasEvent(payload, payload, {}, source)),
     // With `apiKey`: the fetched payment decides and keys the event (`asaasKey`); it keeps the webhook's id and date.
-    confirmed: (record, body, deliveryId, source) =>
-      asaasEvent(record, record, { id: deliveryId, dateCreated: isObject(body) ? text(body['dateCreated']) : undefined }, source),
+    confirmed: confirmedAsaasEvent,
   },
   pagbank: {
     single: false,

@@ -191,6 +191,72 @@ describe('Asaas', () => {
       await server.close();
     }
   });
+  it('with apiKey, a partial refund is confirmed by the refund the still-paid payment lists, not read as its paid fact', async () => {
+    const server = await startConfirmationServer({ header: 'access_token', value: 'key' });
+    try {
+      const confirming = asaasSource({ psp: 'asaas', token: 'tok', apiKey: 'key', apiBaseUrl: server.url });
+      const partial = { ...pspSamples.asaas.paymentRefunded, event: 'PAYMENT_PARTIALLY_REFUNDED' };
+      const hint = confirming.read(partial, { headers: {} }).hints[0]!;
+      const path = '/v3/payments/pay_6egmyz6lpfxazko3';
+      const payment = { id: 'pay_6egmyz6lpfxazko3', status: 'RECEIVED', value: 42.23 };
+      const first = { dateCreated: '2024-11-10 09:00:00', status: 'DONE', value: 10.1, description: null };
+      const pending = { dateCreated: '2024-11-11 09:00:00', status: 'PENDING', value: 5, description: null };
+      const fetchOne = async (body: unknown) => {
+        const fetched = await confirming.fetch!({ ...hint, body: body as typeof hint.body }, AbortSignal.timeout(2000));
+        return fetched.status === 'events' ? fetched.events[0]! : expect.unreachable(fetched.status);
+      };
+
+      // Asaas keeps a partially refunded payment RECEIVED and lists the refund: that confirms the webhook's refund.
+      server.set(path, { ...payment, refunds: [first, pending] });
+      const refunded = await fetchOne(partial);
+      expect(refunded).toMatchObject({
+        name: 'transaction_refunded',
+        deliveryId: partial.id,
+        transaction: { status: 'refunded', amountInCents: 4223, refund: { amountInCents: 1010, refundedAt: '2024-11-10 09:00:00' } },
+      });
+      expect(sourceKey(refunded)).toBe('asaas:transaction_refunded:pay_6egmyz6lpfxazko3:refunded:4223:ra=1010:rt=2024-11-10 09%3A00%3A00');
+      // A replay of the journaled record reads it as the same event, under the same key.
+      const replayed = sourceReaders.asaas.confirmed!(refunded.payload, partial, refunded.deliveryId, 'replay');
+      expect(replayed && sourceKey(replayed)).toBe(sourceKey(refunded));
+
+      // Nothing done listed (only a pending refund): no money returned yet, so the API states the paid fact alone.
+      server.set(path, { ...payment, refunds: [pending] });
+      const unconfirmed = await fetchOne(partial);
+      expect(unconfirmed).toMatchObject({ name: 'transaction_paid', transaction: { status: 'paid' } });
+      expect(unconfirmed).not.toHaveProperty('transaction.refund');
+      // A late PAYMENT_RECEIVED fetched after the refund is still the paid fact, never a refund.
+      server.set(path, { ...payment, refunds: [first] });
+      expect(await fetchOne(pspSamples.asaas.paymentReceived)).toMatchObject({ name: 'transaction_paid', transaction: { status: 'paid' } });
+    } finally {
+      await server.close();
+    }
+  });
+  it('with apiKey, the handlers hear a confirmed partial refund once; the paid fact ran once before it', async () => {
+    const server = await startConfirmationServer({ header: 'access_token', value: 'key' });
+    const book = memoryPaymentBook();
+    const heard: string[] = [];
+    const receiver = createPspReceiver({ psp: 'asaas', token: 'tok', apiKey: 'key', apiBaseUrl: server.url, book })
+      .on('transaction_paid', (event) => void heard.push(`paid ${event.transaction.amountInCents}`))
+      .on('transaction_refunded', (event) => void heard.push(`refunded ${event.transaction.refund?.amountInCents}`));
+    const send = (body: unknown) =>
+      receiver.receive({ method: 'POST', headers: { 'asaas-access-token': 'tok' }, body: JSON.stringify(body) });
+    try {
+      const path = '/v3/payments/pay_6egmyz6lpfxazko3';
+      server.set(path, { id: 'pay_6egmyz6lpfxazko3', status: 'RECEIVED', value: 42.23, refunds: null });
+      expect(await send(pspSamples.asaas.paymentReceived)).toMatchObject({ status: 200, body: '{"ok":true}' });
+      const refunds = [{ dateCreated: '2024-11-10 09:00:00', status: 'DONE', value: 10.1 }];
+      server.set(path, { id: 'pay_6egmyz6lpfxazko3', status: 'RECEIVED', value: 42.23, refunds });
+      const partial = { ...pspSamples.asaas.paymentRefunded, id: 'evt_partial', event: 'PAYMENT_PARTIALLY_REFUNDED' };
+      expect(await send(partial)).toMatchObject({ status: 200, body: '{"ok":true}' });
+      // Asaas resends it: the same confirmed fact, no second run.
+      expect(await send(partial)).toMatchObject({ status: 200, reason: 'duplicate' });
+      expect(heard).toEqual(['paid 4223', 'refunded 1010']);
+      expect((await book.get('pay_6egmyz6lpfxazko3'))?.status).toBe('refunded');
+    } finally {
+      await receiver.close();
+      await server.close();
+    }
+  });
   it('refuses a missing token', () => {
     expect(() => asaasSource({ psp: 'asaas', token: '' })).toThrow(/`token` is required/);
     // The sandbox's URL with the API key forgotten: nothing would be confirmed, so it is refused, naming it.

@@ -94,13 +94,13 @@ export function asaasEvent(
 }
 
 /**
- * The refund a refunded payment states: the last of its `refunds` (`{ dateCreated, value, description }`)
- * where it lists them; else, for a whole refund, the payment's value. A partial refund without its list
- * states no amount (never guessed from the payment's value).
+ * The refund a refunded payment states: the last done one of its `refunds` (`{ dateCreated, status, value,
+ * description }`; `status` PENDING, CANCELLED or DONE, absent read as done) where it lists them; else, for a
+ * whole refund, the payment's value. A partial refund without its list states no amount (never guessed from
+ * the payment's value).
  */
 function refundOf(payment: JsonObject, stage: string): PixRefund {
-  const refunds = Array.isArray(payment['refunds']) ? payment['refunds'] : [];
-  const last = object(refunds[refunds.length - 1]);
+  const last = lastDoneRefund(payment);
   const refund: PixRefund = {};
   const amount =
     last !== undefined
@@ -116,6 +116,32 @@ function refundOf(payment: JsonObject, stage: string): PixRefund {
   return refund;
 }
 
+/** The last refund the payment lists as done (a pending or cancelled one has returned no money). */
+function lastDoneRefund(payment: JsonObject): JsonObject | undefined {
+  const refunds = Array.isArray(payment['refunds']) ? payment['refunds'] : [];
+  for (let i = refunds.length - 1; i >= 0; i--) {
+    const refund = object(refunds[i]);
+    if (refund !== undefined && (refund['status'] === undefined || refund['status'] === null || refund['status'] === 'DONE')) return refund;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a payment fetched for a refund's webhook corroborates a partial refund: Asaas keeps a partially
+ * refunded payment's status (RECEIVED, CONFIRMED) and lists the refund in `refunds`. Read as the refund, not as
+ * the paid fact the status alone would say (which the handlers already had).
+ */
+function confirmsPartialRefund(webhookEvent: string | undefined, payment: JsonObject): boolean {
+  if (webhookEvent !== 'PAYMENT_PARTIALLY_REFUNDED' && webhookEvent !== 'PAYMENT_REFUNDED') return false;
+  const status = payment['status'];
+  return (
+    typeof status === 'string' &&
+    paymentStatuses[status] === 'paid' &&
+    !Object.hasOwn(chargebackStages, status) &&
+    lastDoneRefund(payment) !== undefined
+  );
+}
+
 /** A chargeback as the union's infraction: its stage, the payment's value, and its reason where the payment states one. */
 function chargebackOf(payment: JsonObject, status: string, amountInCents: number): PixInfraction {
   const reason = text(object(payment['chargeback'])?.['reason']);
@@ -128,4 +154,25 @@ export function readAsaasBody(body: JsonObject, source: EventSource = 'webhook')
   const event = text(body['event']);
   if (payment === undefined || !isAsaasPaymentEvent(event)) return undefined;
   return asaasEvent(payment, body, { event, id: text(body['id']), dateCreated: text(body['dateCreated']) }, source);
+}
+
+/**
+ * A payment fetched with `GET /v3/payments/{id}` for a webhook (`body`) as its event: the payment's own status
+ * decides (its fact keys the event, `asaasKey`), the event keeps the webhook's id and date for the journal and the
+ * book's timeline. Intake and a replay of the journaled record read it alike.
+ */
+export function confirmedAsaasEvent(
+  payment: JsonObject,
+  body: unknown,
+  deliveryId: string | undefined,
+  source: EventSource = 'webhook',
+): PspTransactionEvent | undefined {
+  const webhook = object(body);
+  const refund = confirmsPartialRefund(text(webhook?.['event']), payment);
+  return asaasEvent(
+    payment,
+    payment,
+    { ...(refund && { event: 'PAYMENT_PARTIALLY_REFUNDED' }), id: deliveryId, dateCreated: text(webhook?.['dateCreated']) },
+    source,
+  );
 }

@@ -2,13 +2,13 @@ import { escapePart } from '../../events/key-part.js';
 import type { JsonObject, PixEvent } from '../../events/event-types.js';
 import { readHeader } from '../../shared/read-header.js';
 import type { Fetched, Hint, RequestHead, Source, SourceRead, Verdict } from '../source.js';
-import { object, text } from '../shared/charge-event.js';
+import { object } from '../shared/charge-event.js';
 import { sameText } from '../shared/constant-time.js';
 import { factKey } from '../shared/fact-key.js';
 import { baseUrl, fetchRecord } from '../shared/fetch-record.js';
 import { prepareHttpGet } from '../shared/http-get.js';
 import { configFail, optionalText, requiredText } from '../shared/options.js';
-import { asaasEvent, isAsaasPaymentEvent, readAsaasBody } from './read.js';
+import { confirmedAsaasEvent, isAsaasPaymentEvent, readAsaasBody } from './read.js';
 import { isPresent } from '../shared/present.js';
 
 export interface AsaasOptions {
@@ -62,9 +62,8 @@ export function asaasSource(options: AsaasOptions): Source {
   async function fetchPayment(hint: Hint, signal: AbortSignal): Promise<Fetched> {
     const got = await fetchRecord(`${api}/v3/payments/${encodeURIComponent(hint.id)}`, { access_token: apiKey! }, signal);
     if (got.status !== 'found') return got;
-    // The fetched payment's own status decides, and its fact is the dedupe key (`asaasKey`); the event keeps the
-    // webhook's id and date for the journal and the book's timeline.
-    const event = asaasEvent(got.record, got.record, { id: hint.deliveryId, dateCreated: text(hint.body['dateCreated']) });
+    // A partial refund leaves the payment's status paid: the refund it lists confirms the webhook's.
+    const event = confirmedAsaasEvent(got.record, hint.body, hint.deliveryId);
     return event === undefined
       ? { status: 'unavailable', hint: 'the fetched payment misses its id, status or value' }
       : { status: 'events', events: [event] };
