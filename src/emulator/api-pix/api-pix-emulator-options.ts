@@ -42,7 +42,7 @@ export interface ApiPixEmulatorOptions {
   onRequest?: (entry: { method: string; path: string; status: number }) => void;
 }
 
-interface ResolvedApiPixEmulatorOptions {
+export interface ResolvedApiPixEmulatorOptions {
   port: number;
   host: string;
   certificatesDir: string | undefined;

@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import type { ActiveDeliveryFault } from '../delivery-faults.js';
 import { controlRoutes, type PixToKeyInput } from './api-pix-controls.js';
 import { createApiPixDeliveries, type ApiPixDelivery } from './api-pix-deliveries.js';
-import { resolveApiPixEmulatorOptions, type ApiPixEmulatorOptions } from './api-pix-emulator-options.js';
+import {
+  resolveApiPixEmulatorOptions,
+  type ApiPixEmulatorOptions,
+  type ResolvedApiPixEmulatorOptions,
+} from './api-pix-emulator-options.js';
 import { createApiPixFaults, requestFaultSchema, type ApiPixDeliveryFault, type ApiPixRequestFault } from './api-pix-faults.js';
 import { controlBody } from './api-pix-request-body.js';
 import { pspRoutes } from './api-pix-routes.js';
@@ -51,7 +55,18 @@ export interface ApiPixEmulator {
 /** Starts an emulated standard PSP (bacen/pix-api) on `127.0.0.1` over mTLS, with certificates made for this run. */
 export async function startApiPixEmulator(options: ApiPixEmulatorOptions): Promise<ApiPixEmulator> {
   const config = resolveApiPixEmulatorOptions(options);
-  const dir = config.certificatesDir ?? (await mkdtemp(join(tmpdir(), 'pixhook-api-pix-')));
+  if (config.certificatesDir !== undefined) return startIn(config, options, config.certificatesDir);
+  const dir = await mkdtemp(join(tmpdir(), 'pixhook-api-pix-'));
+  try {
+    return await startIn(config, options, dir);
+  } catch (error) {
+    // A start that fails (its port taken) leaves no certificates behind.
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startIn(config: ResolvedApiPixEmulatorOptions, options: ApiPixEmulatorOptions, dir: string): Promise<ApiPixEmulator> {
   const certificates = await makeRunCertificates(dir, config.hosts);
   const closing = new AbortController();
   setMaxListeners(0, closing.signal);
