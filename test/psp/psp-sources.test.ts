@@ -231,26 +231,44 @@ describe('Asaas', () => {
       await server.close();
     }
   });
-  it('with apiKey, the handlers hear a confirmed partial refund once; the paid fact ran once before it', async () => {
+  it('with apiKey, each confirmed fact runs once while Asaas resends: a handler failing once, the paid fact, then a partial refund', async () => {
     const server = await startConfirmationServer({ header: 'access_token', value: 'key' });
     const book = memoryPaymentBook();
     const heard: string[] = [];
+    const failing = new Set(['paid', 'refunded']);
+    const once = (what: string) => {
+      if (failing.delete(what)) throw new Error(`the ${what} handler fails once`);
+    };
     const receiver = createPspReceiver({ psp: 'asaas', token: 'tok', apiKey: 'key', apiBaseUrl: server.url, book })
-      .on('transaction_paid', (event) => void heard.push(`paid ${event.transaction.amountInCents}`))
-      .on('transaction_refunded', (event) => void heard.push(`refunded ${event.transaction.refund?.amountInCents}`));
+      .on('transaction_paid', (event) => {
+        once('paid');
+        heard.push(`paid ${event.transaction.amountInCents}`);
+      })
+      .on('transaction_refunded', (event) => {
+        once('refunded');
+        heard.push(`refunded ${event.transaction.refund?.amountInCents}`);
+      });
+    const errors: unknown[] = [];
+    receiver.onError((error) => void errors.push(error));
     const send = (body: unknown) =>
       receiver.receive({ method: 'POST', headers: { 'asaas-access-token': 'tok' }, body: JSON.stringify(body) });
+    const handled = { status: 200, body: '{"ok":true}' };
     try {
       const path = '/v3/payments/pay_6egmyz6lpfxazko3';
       server.set(path, { id: 'pay_6egmyz6lpfxazko3', status: 'RECEIVED', value: 42.23, refunds: null });
-      expect(await send(pspSamples.asaas.paymentReceived)).toMatchObject({ status: 200, body: '{"ok":true}' });
+      // The handler's failure is the sender's 500: Asaas resends, and the resend runs it.
+      expect(await send(pspSamples.asaas.paymentReceived)).toMatchObject({ status: 500, reason: 'handler_failed' });
+      expect(await send(pspSamples.asaas.paymentReceived)).toMatchObject(handled);
       const refunds = [{ dateCreated: '2024-11-10 09:00:00', status: 'DONE', value: 10.1 }];
       server.set(path, { id: 'pay_6egmyz6lpfxazko3', status: 'RECEIVED', value: 42.23, refunds });
       const partial = { ...pspSamples.asaas.paymentRefunded, id: 'evt_partial', event: 'PAYMENT_PARTIALLY_REFUNDED' };
-      expect(await send(partial)).toMatchObject({ status: 200, body: '{"ok":true}' });
-      // Asaas resends it: the same confirmed fact, no second run.
+      expect(await send(partial)).toMatchObject({ status: 500, reason: 'handler_failed' });
+      expect(await send(partial)).toMatchObject(handled);
+      // Resent again, and the late paid event fetched now: the same confirmed facts, no second run.
       expect(await send(partial)).toMatchObject({ status: 200, reason: 'duplicate' });
+      expect(await send(pspSamples.asaas.paymentReceived)).toMatchObject({ status: 200, reason: 'duplicate' });
       expect(heard).toEqual(['paid 4223', 'refunded 1010']);
+      expect(errors).toHaveLength(2);
       expect((await book.get('pay_6egmyz6lpfxazko3'))?.status).toBe('refunded');
     } finally {
       await receiver.close();
