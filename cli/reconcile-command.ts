@@ -28,7 +28,7 @@ export const reconcileHelp: CommandHelp = {
     { flag: '--handlers <module>', meaning: 'the module that registers your handlers (required)' },
     { flag: '--once', meaning: 'one run, then exit (default: run every --every until Ctrl-C)' },
     { flag: '--every <d>', meaning: 'the time between runs, 1ms–24h, e.g. 60s, 5m (default 60s)' },
-    { flag: '--charge <id>', meaning: 'follow this charge too (repeatable); read at once' },
+    { flag: '--charge <id>', meaning: 'follow this charge too (repeatable); read at once, even one the watch list follows already' },
     ...reconcileBackendHelp('the watch list and dedupe your app shares'),
     {
       flag: '--prefix <p>',
@@ -270,8 +270,12 @@ export function reconcileCommand(argv: string[]): Promise<number> {
         logger: stderrLogger,
         onRecovered: (event, result) => process.stdout.write(`${jsonText(recoveredLine(event, result.key))}\n`),
       });
-      // A charge named on the command line is read now: it counts as old enough.
-      for (const id of values.charge ?? []) await reconciler.watch(id, Date.now() - minAgeMs);
+      // A charge named on the command line is read now: it counts as old enough, and one the shared watch list
+      // follows already (scheduled later, say after a failed read) is made due now.
+      for (const id of values.charge ?? []) {
+        await reconciler.watch(id, Date.now() - minAgeMs);
+        await watchStore.due?.(id, Date.now());
+      }
 
       const summary = async (result: RunResult) => {
         const metrics = await reconciler.metrics();

@@ -63,6 +63,14 @@ export function postgresWatchStore(options: PostgresWatchStoreOptions): Postgres
         createdAt,
       ]);
     },
+    async due(chargeId, at) {
+      const { rows } = await db.query(
+        `UPDATE ${watch} SET next_check_at = LEAST(next_check_at, $2)
+         WHERE charge_id = $1 AND (lease_until IS NULL OR lease_until <= $3) RETURNING 1 AS ok`,
+        [chargeId, Math.round(at), now()],
+      );
+      return rows.length > 0;
+    },
     async lease(at, limit, leaseMs, owner) {
       const { rows } = await db.query(
         `WITH due AS (

@@ -23,6 +23,13 @@ export function memoryWatchStore(options: MemoryWatchStoreOptions = {}): WatchSt
     async watch(chargeId, createdAt = now()) {
       if (!entries.has(chargeId)) entries.set(chargeId, { chargeId, createdAt, checks: 0, nextCheckAt: createdAt });
     },
+    async due(chargeId, at) {
+      const entry = entries.get(chargeId);
+      const lease = leases.get(chargeId);
+      if (entry === undefined || (lease !== undefined && lease.until > now())) return false;
+      entry.nextCheckAt = Math.min(entry.nextCheckAt, at);
+      return true;
+    },
     async lease(at, limit, leaseMs, owner) {
       const due: WatchEntry[] = [];
       const sorted = [...entries.values()].sort((a, b) => a.nextCheckAt - b.nextCheckAt);

@@ -23,6 +23,12 @@ export interface WatchStats {
 export interface WatchStore {
   /** Starts following a charge (a no-op when it is followed already). `createdAt` defaults to now. */
   watch(chargeId: string, createdAt?: number): Promise<void>;
+  /**
+   * Makes a followed charge due at `at` at the latest (`pixhook reconcile --charge`: read at once, even when the
+   * charge was followed and scheduled later). False when it is not followed, or leased now (its holder reads it).
+   * Optional for a store of your own; pixhook's stores have it.
+   */
+  due?(chargeId: string, at: number): Promise<boolean>;
   /** Up to `limit` charges due at `now`, leased to `owner` for `leaseMs` (nobody else gets them meanwhile). */
   lease(now: number, limit: number, leaseMs: number, owner: string): Promise<WatchEntry[]>;
   /** The next read of a leased charge; false when `owner` lost the lease. */

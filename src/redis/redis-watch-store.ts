@@ -37,6 +37,13 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 return 1`);
 
+// A charge leased now keeps its score (its lease's expiry): its holder reads it.
+const dueScript = defineScript(`
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 or redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) > tonumber(ARGV[2]) then redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1]) end
+return 1`);
+
 const leaseScript = defineScript(`
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 local out = {}
@@ -106,6 +113,10 @@ export function redisWatchStore(options: RedisWatchStoreOptions): RedisWatchStor
     async watch(chargeId, createdAt = now()) {
       await persistence.before();
       await run(watchScript, [due, entries, created], [chargeId, Math.round(createdAt)]);
+    },
+    async due(chargeId, at) {
+      await persistence.before();
+      return Number(await run(dueScript, [due, entries, leaseKey(chargeId)], [chargeId, Math.round(at)])) === 1;
     },
     async lease(at, limit, leaseMs, owner) {
       await persistence.before();

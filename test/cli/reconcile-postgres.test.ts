@@ -60,6 +60,34 @@ describe('pixhook reconcile --postgres (gateway profile)', () => {
     expect(handledIds()).toEqual([right]);
   }, 90_000);
 
+  it('a handler that fails once: nothing counts as applied, and the next run handles the payment once', async () => {
+    const { pool, server } = postgres();
+    const book = postgresPaymentBook({ db: pool });
+    await book.migrate();
+    const { ids, env, handledIds } = await paidCharges([1990]);
+    const id = ids[0]!;
+    await book.expect({ id, amountInCents: 1990 });
+    const failOnce = join(tempDir(), 'failed-once');
+    const args = ['reconcile', '--handlers', gatewayHandlers, '--once', '--postgres', server.url, '--charge', id];
+    const run = (n: number) =>
+      runCli(args, { env: { ...env, FAIL_ONCE_FILE: failOnce }, killAfterMs: 60_000 }).then((r) => [n, r] as const);
+
+    const [, failed] = await run(1);
+    expect(readFileSync(failOnce, 'utf8')).toBe(id); // the fault happened, in this run
+    expect(failed.code).toBe(1);
+    expect(jsonLines(failed.stdout).at(-1)).toMatchObject({ type: 'summary', recovered: 0, failed: 1 });
+    expect(handledIds()).toEqual([]);
+    expect((await book.get(id))?.status).not.toBe('paid');
+
+    const [, handled] = await run(2);
+    expect(handled.code).toBe(0);
+    expect(jsonLines(handled.stdout).at(-1)).toMatchObject({ type: 'summary', recovered: 1, failed: 0 });
+    const [, again] = await run(3);
+    expect(jsonLines(again.stdout).at(-1)).toMatchObject({ type: 'summary', recovered: 0, failed: 0 });
+    expect(handledIds()).toEqual([id]);
+    expect((await book.get(id))?.status).toBe('paid');
+  }, 90_000);
+
   it('--no-book runs without the book and warns once; PIXHOOK_POSTGRES_URL names the database too', async () => {
     const { pool, server } = postgres();
     const book = postgresPaymentBook({ db: pool });

@@ -83,6 +83,21 @@ describe.each(Object.keys(stores))('%s watch store', (kind) => {
     expect(await a.stats()).toEqual({ watched: 2, oldestCreatedAt: t0 + 1 });
   });
 
+  it('due: a followed charge scheduled later is due at once; a leased one stays its holder’s; an unknown one is not followed', async () => {
+    const { a, b } = open();
+    await a.watch('txn_later', t0 + 60_000);
+    await a.watch('txn_held', t0);
+    expect(await a.lease(t0 + 10, 10, 5_000, 'owner-a')).toMatchObject([{ chargeId: 'txn_held' }]);
+    expect(await b.due!('txn_later', t0 + 10)).toBe(true);
+    expect(await b.due!('txn_held', t0 + 10)).toBe(false);
+    expect(await b.due!('txn_unknown', t0 + 10)).toBe(false);
+    expect((await b.lease(t0 + 10, 10, 5_000, 'owner-b')).map((e) => e.chargeId)).toEqual(['txn_later']);
+    // Never later than it was: a charge due already keeps its time.
+    expect(await a.reschedule('txn_held', 'owner-a', t0 + 5, 1)).toBe(true);
+    expect(await a.due!('txn_held', t0 + 9_000)).toBe(true);
+    expect((await a.lease(t0 + 6, 10, 5_000, 'owner-a')).map((e) => [e.chargeId, e.nextCheckAt])).toEqual([['txn_held', t0 + 5]]);
+  });
+
   it('shares one read budget over a sliding window', async () => {
     const { a, b } = open();
     expect(await a.reserveReads(3, 5, 60_000, t0)).toBe(3);
