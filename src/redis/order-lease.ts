@@ -74,8 +74,9 @@ export function redisOrderLeases(client: RedisClientLike, prefix: string): Order
     leases.takeMany = async (given, takes, ttlMs, ask) => {
       const keys: string[] = [];
       const args = [String(takes.length), ms(ttlMs), ms(keepMs), ask?.ticketTtlMs === undefined ? '' : ms(ask.ticketTtlMs)];
+      // One key per take: the script names the lease's counter, tickets and expiries from it (the same slot).
       for (const { resource, owner } of takes) {
-        keys.push(...orderLeaseKeys(prefix, resource));
+        keys.push(base(resource));
         args.push(owner);
       }
       for (const { resource, fence } of given) {
