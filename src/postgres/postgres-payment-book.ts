@@ -109,7 +109,8 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
       newHeldId: () => 'held_' + randomUUID(),
       maxTimeline,
     });
-    return { ...recordStep(input), input, read: typeof row['state'] === 'string' ? row['state'] : null };
+    const { resource, result, held } = recordStep(input);
+    return { resource, result, held, input, read: typeof row['state'] === 'string' ? row['state'] : null };
   }
 
   /**
@@ -182,12 +183,12 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
       // handler's claim is answered from what the first statement read.
       // `claim_done`: true (done), false (a row whose TTL ran out: the claim as the handler sends it takes it over), null (no row).
       const found = rows[0]?.['claim_done'];
-      const presumed = shared && {
-        claim: link.claimOf(context.dedupeKey),
-        done: found === true,
-        ...(found !== false && { write: link.freshClaimOf(context.dedupeKey) }),
-      };
-      if (keep && presumed) return { value: step.result as Judged | undefined, keep, deferred: statement, presumed };
+      if (keep && shared) {
+        const claim = link.claimOf(context.dedupeKey);
+        const write = found === false ? undefined : { text: link.freshClaimText, values: claim.values };
+        const presumed = { claim, done: found === true, write, state: 'open' as const };
+        return { value: step.result as Judged | undefined, keep, deferred: statement, presumed };
+      }
       await tx.query(statement.text, [...statement.values]);
       return { value: step.result as Judged | undefined, keep };
     };

@@ -177,17 +177,35 @@ class WithTransaction implements TransactionalContext {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The handler, once its claim answered `rows` in `tx`: `skipped` (no row: the key was done) or `handled`. */
+async function runHandler<E>(
+  handler: TransactionalHandler<E>,
+  event: E,
+  context: HandlerContext,
+  tx: SqlExecutor,
+  rows: SqlRow[],
+): Promise<TransactionalOutcome> {
+  if (rows.length === 0) return 'skipped';
+  await handler(event, new WithTransaction(context, tx));
+  // The run was abandoned (time limit, claim lost): roll back rather than commit behind its back.
+  if (context.signal.aborted) throw context.signal.reason;
+  return 'handled';
+}
+
 /** The claim and the handler inside the book's open transaction; a failure rolls back the book's entry with the handler's writes. */
-async function inShared<T>(
+async function inShared<E>(
   tx: SqlExecutor,
   shared: SharedTransactions,
   key: string,
   first: { text: string; values: (string | number)[] },
-  body: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>,
-): Promise<T> {
+  handler: TransactionalHandler<E>,
+  event: E,
+  context: HandlerContext,
+): Promise<TransactionalOutcome> {
   try {
-    // The claim carries the book's write, still unsent, in the same round trip.
-    return await body(tx, await shared.first(key, tx, first));
+    // The claim carries the book's write, still unsent, in the same round trip; the presumed one answers at once.
+    const rows = shared.first(key, tx, first);
+    return await runHandler(handler, event, context, tx, Array.isArray(rows) ? rows : await rows);
   } catch (error) {
     await shared.fail(key);
     throw error;
@@ -208,20 +226,15 @@ export function transactional<E extends PixEvent | UnknownEvent>(
     for (let retry = 0; ; retry++) {
       try {
         const first = { text: claim, values: [scope, key, settings.dedupeTtlMs] };
-        const body = async (tx: SqlExecutor, rows: SqlRow[]): Promise<TransactionalOutcome> => {
-          if (rows.length === 0) return 'skipped';
-          await handler(event, new WithTransaction(context, tx));
-          // The run was abandoned (time limit, claim lost): roll back rather than commit behind its back.
-          if (context.signal.aborted) throw context.signal.reason;
-          return 'handled';
-        };
-        const { db } = settings;
-        const open = settings.shared?.take(key);
+        const { db, shared } = settings;
+        const open = shared?.take(key);
         const outcome = open
-          ? await inShared(open, settings.shared as SharedTransactions, key, first, body)
+          ? await inShared(open, shared!, key, first, handler, event, context)
           : db.transactionWith
-            ? await db.transactionWith(isolation, first, body)
-            : await db.transaction(isolation, async (tx) => body(tx, (await tx.query(first.text, first.values)).rows));
+            ? await db.transactionWith(isolation, first, (tx, rows) => runHandler(handler, event, context, tx, rows))
+            : await db.transaction(isolation, async (tx) =>
+                runHandler(handler, event, context, tx, (await tx.query(first.text, first.values)).rows),
+              );
         outcomes.set(context, outcome);
         if (outcome === 'skipped') {
           // Processing answers this run 200 duplicate and does not count it as handled.
