@@ -162,8 +162,20 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     return { text: writeSql, values };
   }
 
-  /** `judging` (the pipeline's, without the inbox): an apply is not written; it comes back with its commit. */
-  async function recordIn(event: PixEvent, context: RecordContext, onlyRetry: boolean, judging = false): Promise<Judged | undefined> {
+  /**
+   * `judging` (the pipeline's, without the inbox): an apply is not written; it comes back with its commit. Not an async
+   * function (its promise is the transaction's, no wrapper around it): what throws here (a bad `dedupeKey`) rejects.
+   */
+  function recordIn(event: PixEvent, context: RecordContext, onlyRetry: boolean, judging = false): Promise<Judged | undefined> {
+    try {
+      checkDedupeKey(context);
+      return recordInTransaction(event, context, onlyRetry, judging);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function recordInTransaction(event: PixEvent, context: RecordContext, onlyRetry: boolean, judging: boolean): Promise<Judged | undefined> {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const shared = !onlyRetry && link?.shared.enabled === true;
@@ -206,12 +218,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
   function withHeld<T>(heldId: string, fn: (tx: SqlExecutor, stored: StoredHeld | undefined) => Promise<T>): Promise<T> {
     return db.transaction('read committed', async (tx) => {
       const { rows } = await tx.query(heldSql, [heldId]);
-      const row = rows[0];
-      if (row === undefined) return fn(tx, undefined);
-      const stored: StoredHeld = { held: JSON.parse(String(row['data'])) as HeldEvent };
-      if (typeof row['owner'] === 'string') stored.owner = row['owner'];
-      if (row['lease_until'] !== null && row['lease_until'] !== undefined) stored.leaseUntil = Number(row['lease_until']);
-      return fn(tx, stored);
+      return fn(tx, rows[0] === undefined ? undefined : storedOf(rows[0]));
     });
   }
 
@@ -237,6 +244,16 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
 
   async function saveResource(tx: SqlExecutor, rk: string, state: ResourceState | undefined): Promise<void> {
     if (state !== undefined) await tx.query(saveSql, [rk, JSON.stringify(state), state.disputes.length > 0]);
+  }
+
+  /** `judge` without the inbox: an apply is judged from one read (see `judge`); any other outcome under the row lock. */
+  async function judgeAlone(event: PixEvent, context: RecordContext): Promise<Judged> {
+    checkDedupeKey(context);
+    const current = event.kind === 'transaction' ? event.transaction : event.transfer;
+    const rk = resourceKey(event.kind, current.id);
+    const step = decide(event, context, (await db.query(readSql, [rk, context.dedupeKey])).rows);
+    if (step.result.outcome === 'apply') return { ...step.result, commit: pendingApply(rk, step, step.result.violations) };
+    return (await recordIn(event, context, false, true)) as Judged;
   }
 
   const book: PostgresPaymentBook & PaymentBookBackend = {
@@ -303,23 +320,15 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
       return disputesWithAge(lists, filter, now());
     },
 
-    async record(event, context) {
-      checkDedupeKey(context);
-      return (await recordIn(event, context, false)) as RecordResult;
-    },
+    record: (event, context) => recordIn(event, context, false) as Promise<RecordResult>,
 
     // With the inbox, the apply stays in the book's open transaction, which commits with the done mark (shared-transactions.ts).
     // Without it, an apply is judged from one read (under the order lease; its commit is a compare-and-set on what
     // was read); any other outcome is judged again under the row lock, where a hold is written.
-    async judge(event, context) {
-      checkDedupeKey(context);
-      if (link?.shared.enabled !== true) {
-        const current = event.kind === 'transaction' ? event.transaction : event.transfer;
-        const rk = resourceKey(event.kind, current.id);
-        const step = decide(event, context, (await db.query(readSql, [rk, context.dedupeKey])).rows);
-        if (step.result.outcome === 'apply') return { ...step.result, commit: pendingApply(rk, step, step.result.violations) };
-      }
-      return (await recordIn(event, context, false, true)) as Judged;
+    judge(event, context) {
+      // Kept open for the handlers: the transaction's own promise, no async wrapper around it.
+      if (link?.shared.enabled === true) return recordIn(event, context, false, true) as Promise<Judged>;
+      return judgeAlone(event, context);
     },
 
     async retryOfHeld(event, context) {
