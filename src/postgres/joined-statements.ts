@@ -91,23 +91,28 @@ interface Queryable {
   query(text: string): Promise<unknown>;
 }
 
+/** How `sendJoined` sends: see there. */
+export interface JoinedOptions {
+  head?: string;
+  tail?: string;
+  prepare?: boolean;
+  proven?: ProvenCompanions | undefined;
+  /** Given its companions (`proven`) once the query succeeded with the first statement prepared. */
+  provenTo?: { proven: ProvenCompanions | undefined };
+}
+const inlinedOnly: JoinedOptions = {};
+
 /**
  * Sends `head` (plain SQL, e.g. BEGIN), `statements` and `tail` (e.g. COMMIT) as one query on `connection`; resolves
  * with what `pg` answers (one result, or an array of them, the last statement's last). `prepare`: the statements go
  * prepared, with their companions (see above); otherwise inlined, except those `proven` names (the companions of
- * this transaction's first statement, which went prepared). `onProven`: told the companions of the first statement
+ * this transaction's first statement, which went prepared). `provenTo`: given the companions of the first statement
  * once the query succeeded with it prepared.
  */
 export async function sendJoined(
   connection: Queryable,
   statements: readonly InlineStatement[],
-  {
-    head,
-    tail,
-    prepare = false,
-    proven,
-    onProven,
-  }: { head?: string; tail?: string; prepare?: boolean; proven?: ProvenCompanions; onProven?: (companions: ProvenCompanions) => void } = {},
+  { head, tail, prepare = false, proven, provenTo }: JoinedOptions = inlinedOnly,
 ): Promise<unknown> {
   const done = prepared.get(connection);
   let fresh: string[] | undefined;
@@ -141,7 +146,7 @@ export async function sendJoined(
       if (done === undefined) prepared.set(connection, new Set(fresh));
       else for (const name of fresh) done.add(name);
     }
-    if (companions !== undefined) onProven?.(companions);
+    if (companions !== undefined && provenTo !== undefined) provenTo.proven = companions;
     return result;
   } catch (error) {
     // Which of the PREPAREs ran is not known; or the server session is not the one they ran on.

@@ -101,7 +101,7 @@ async function begin(client: PgQueryable, isolation: IsolationLevel, first: SqlS
     else {
       let result: unknown;
       try {
-        result = await sendJoined(client, [first], { head, prepare: true, onProven: (companions) => (began.proven = companions) });
+        result = await sendJoined(client, [first], { head, prepare: true, provenTo: began });
       } catch (error) {
         if (!isPreparedMismatch(error)) throw error;
         await client.query('ROLLBACK');
@@ -131,7 +131,7 @@ async function commit(
   }
   try {
     // The first statement's companions go prepared: it was found prepared on this server session in this transaction.
-    await sendJoined(client, carried, { tail: 'COMMIT', ...(proven && { proven }) });
+    await sendJoined(client, carried, { tail: 'COMMIT', proven });
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
