@@ -40,7 +40,7 @@ import { commitTexts } from './commit-statement.js';
 import { sameDatabase, toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { markerOf } from './session-lock-store.js';
 import { inboxLink, type PostgresInbox } from './postgres-inbox.js';
-import type { DeferredStatement } from './shared-transactions.js';
+import type { Decided, DeferredStatement } from './shared-transactions.js';
 import type { SqlExecutor, SqlRow } from './sql-database.js';
 import { refuseUnknownOptions } from '../shared/known-options.js';
 import { postgresPaymentBookOptionNames } from './option-names.js';
@@ -183,7 +183,8 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     const first = shared
       ? { text: sharedLockSql, values: [rk, context.dedupeKey], companions }
       : { text: lockSql, values: [rk, context.dedupeKey] };
-    const body = async (tx: SqlExecutor, rows: SqlRow[]) => {
+    // Not async: a kept apply is answered at once (no promise of its own); only a write sent now is awaited.
+    const body = (tx: SqlExecutor, rows: SqlRow[]): Decided<Judged | undefined> | Promise<Decided<Judged | undefined>> => {
       if (onlyRetry && typeof rows[0]?.['open_held'] !== 'string') return { value: undefined, keep: false };
       const step = decide(event, context, rows);
       if (judging && step.result.outcome === 'apply' && link?.shared.enabled !== true) {
@@ -201,8 +202,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
         const presumed = { claim, done: found === true, write, state: 'open' as const };
         return { value: step.result as Judged | undefined, keep, deferred: statement, presumed };
       }
-      await tx.query(statement.text, [...statement.values]);
-      return { value: step.result as Judged | undefined, keep };
+      return tx.query(statement.text, [...statement.values]).then(() => ({ value: step.result as Judged | undefined, keep }));
     };
     if (shared) {
       const redo = () => recordIn(event, context, false);

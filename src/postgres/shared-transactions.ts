@@ -69,7 +69,7 @@ export interface SharedTransactions {
     db: SqlDatabase,
     isolation: IsolationLevel,
     first: SqlStatement,
-    body: (tx: SqlExecutor, rows: SqlRow[]) => Promise<Decided<T>>,
+    body: Body<T>,
     redo: () => Promise<unknown>,
   ): Promise<T>;
   /** The open transaction of `key`, for a transactional handler. */
@@ -91,13 +91,13 @@ export interface SharedTransactions {
 const rollback = Symbol('rollback');
 
 /** What a body decided: its value, whether its transaction stays open, and (kept) what goes with the COMMIT. */
-interface Decided<T> {
+export interface Decided<T> {
   value: T;
   keep: boolean;
   deferred?: DeferredStatement | undefined;
   presumed?: PresumedClaim | undefined;
 }
-type Body<T> = (tx: SqlExecutor, rows: SqlRow[]) => Promise<Decided<T>>;
+type Body<T> = (tx: SqlExecutor, rows: SqlRow[]) => Decided<T> | Promise<Decided<T>>;
 type Redo = () => Promise<unknown>;
 
 // What the presumed claim answers: claimed (one row), or found taken (none). Read only by the handler's wrapper.
@@ -201,7 +201,8 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
     const kept = await began;
     let decided: Decided<T>;
     try {
-      decided = await body(kept.tx, kept.rows);
+      const answer = body(kept.tx, kept.rows);
+      decided = answer instanceof Promise ? await answer : answer;
     } catch (error) {
       await endKept(kept, false);
       throw error;

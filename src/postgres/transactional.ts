@@ -177,39 +177,54 @@ class WithTransaction implements TransactionalContext {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The handler, once its claim answered `rows` in `tx`: `skipped` (no row: the key was done) or `handled`. */
+/**
+ * The handler, once its claim answered `rows` in `tx`: `skipped` (no row: the key was done) or `handled`. In the book's
+ * open transaction (`shared`), a failure rolls back the book's entry with the handler's writes.
+ */
 async function runHandler<E>(
   handler: TransactionalHandler<E>,
   event: E,
   context: HandlerContext,
   tx: SqlExecutor,
   rows: SqlRow[],
+  shared?: { transactions: SharedTransactions; key: string },
 ): Promise<TransactionalOutcome> {
-  if (rows.length === 0) return 'skipped';
-  await handler(event, new WithTransaction(context, tx));
-  // The run was abandoned (time limit, claim lost): roll back rather than commit behind its back.
-  if (context.signal.aborted) throw context.signal.reason;
-  return 'handled';
+  try {
+    if (rows.length === 0) return 'skipped';
+    await handler(event, new WithTransaction(context, tx));
+    // The run was abandoned (time limit, claim lost): roll back rather than commit behind its back.
+    if (context.signal.aborted) throw context.signal.reason;
+    return 'handled';
+  } catch (error) {
+    if (shared === undefined) throw error;
+    return failIn(shared.transactions, shared.key, error);
+  }
 }
 
-/** The claim and the handler inside the book's open transaction; a failure rolls back the book's entry with the handler's writes. */
-async function inShared<E>(
+/** Rolls back the book's open transaction of `key` (its handler or claim failed), then rejects with `error`. */
+async function failIn(transactions: SharedTransactions, key: string, error: unknown): Promise<never> {
+  await transactions.fail(key);
+  throw error;
+}
+
+/** The claim and the handler inside the book's open transaction (the presumed claim answers at once, no promise). */
+function inShared<E>(
   tx: SqlExecutor,
-  shared: SharedTransactions,
+  transactions: SharedTransactions,
   key: string,
   first: { text: string; values: (string | number)[] },
   handler: TransactionalHandler<E>,
   event: E,
   context: HandlerContext,
 ): Promise<TransactionalOutcome> {
-  try {
-    // The claim carries the book's write, still unsent, in the same round trip; the presumed one answers at once.
-    const rows = shared.first(key, tx, first);
-    return await runHandler(handler, event, context, tx, Array.isArray(rows) ? rows : await rows);
-  } catch (error) {
-    await shared.fail(key);
-    throw error;
-  }
+  const shared = { transactions, key };
+  // The claim carries the book's write, still unsent, in the same round trip (`first` never throws: its answer, or a promise).
+  const rows = transactions.first(key, tx, first);
+  if (Array.isArray(rows)) return runHandler(handler, event, context, tx, rows, shared);
+  return rows.then(
+    (answered) => runHandler(handler, event, context, tx, answered, shared),
+    (error: unknown) => failIn(transactions, key, error),
+  );
 }
 
 export function transactional<E extends PixEvent | UnknownEvent>(
