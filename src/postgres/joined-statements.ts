@@ -92,7 +92,7 @@ interface Queryable {
 }
 
 /** How `sendJoined` sends: see there. */
-export interface JoinedOptions {
+interface JoinedOptions {
   head?: string;
   tail?: string;
   prepare?: boolean;
