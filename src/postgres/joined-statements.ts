@@ -30,6 +30,8 @@ export interface InlineStatement {
 /** The companions' names (text → name) of a first statement that went prepared: proven on this server session. */
 export type ProvenCompanions = ReadonlyMap<string, string>;
 
+const special = /['\\\0]/;
+
 /** A string, number, boolean or null as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
 function literal(value: InlineValue): string {
   if (value === null) return 'NULL';
@@ -38,8 +40,9 @@ function literal(value: InlineValue): string {
     if (!Number.isFinite(value)) throw new PixhookError('internal_error', 'a SQL number literal must be finite');
     return String(value);
   }
+  // Most values (keys, the resource's JSON) hold neither a quote, a backslash nor a NUL: one scan, no copy made for them.
+  if (!special.test(value)) return `'${value}'`;
   if (value.includes('\0')) throw new PixhookError('internal_error', 'Postgres text cannot hold a NUL character');
-  // Most values (keys, the resource's JSON) hold neither a quote nor a backslash: no copy made for them.
   const quotes = value.includes("'") ? value.replace(/'/g, "''") : value;
   return value.includes('\\') ? ` E'${quotes.replace(/\\/g, '\\\\')}'` : `'${quotes}'`;
 }
