@@ -1,4 +1,5 @@
 import { effectsRolledBack, NotCommittedError } from '../shared/not-committed.js';
+import { isPromise } from '../shared/maybe-promise.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import type { InlineValue } from './joined-statements.js';
 import { beginKept, endKept, joinedStatements, lastRows, sendWithCommit, type KeptTransaction } from './pg-database.js';
@@ -202,7 +203,7 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
     let decided: Decided<T>;
     try {
       const answer = body(kept.tx, kept.rows);
-      decided = answer instanceof Promise ? await answer : answer;
+      decided = isPromise(answer) ? await answer : answer;
     } catch (error) {
       await endKept(kept, false);
       throw error;
