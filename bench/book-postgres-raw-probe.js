@@ -8,6 +8,8 @@
 //
 //   npm run build && node bench/book-postgres-raw-probe.js [--quick]
 //   PROBE_ROUNDS (14), PROBE_DELIVERIES (400 a round), PROBE_BUILDS=.,/tmp/old   the books of these builds (their dist/)
+//   PROBE_PHASES=1   also each delivery's phases (medians, µs): from its start to its first query, each query's round
+//                    trip, and the gaps between (this process's work between a reply and the next query), as `phases`
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -20,6 +22,41 @@ import { startPostgresServer } from './postgres-server.js';
 const rounds = quick ? 2 : Number(process.env.PROBE_ROUNDS ?? 14);
 const perRound = quick ? 50 : Number(process.env.PROBE_DELIVERIES ?? 400);
 const builds = (process.env.PROBE_BUILDS ?? '.').split(',');
+
+const clientQuery = pg.Client.prototype.query;
+/**
+ * Each subject's deliveries traced (`rounds` alternating rounds): when each query is sent and answered. Per subject, the
+ * median of each gap: start → 1st query sent, its round trip, answer → 2nd sent, … , last answer → the delivery's end.
+ */
+async function phasesOf(subjects, names) {
+  let marks;
+  pg.Client.prototype.query = function (...args) {
+    const sent = clientQuery.apply(this, args);
+    if (marks !== undefined) {
+      marks.push(process.hrtime.bigint());
+      sent?.then?.(
+        () => marks?.push(process.hrtime.bigint()),
+        () => {},
+      );
+    }
+    return sent;
+  };
+  const gaps = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const name of names) {
+      for (let i = 0; i < perRound; i++) {
+        marks = [process.hrtime.bigint()];
+        await subjects[name]();
+        const at = [...marks, process.hrtime.bigint()];
+        marks = undefined;
+        gaps[name].push(at.slice(1).map((t, k) => Number(t - at[k]) / 1000));
+      }
+    }
+  }
+  pg.Client.prototype.query = clientQuery;
+  const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
+  return Object.fromEntries(names.map((name) => [name, gaps[name][0].map((_, k) => Math.round(median(gaps[name].map((g) => g[k] ?? 0))))]));
+}
 
 const server = await startPostgresServer({ fsync: true });
 const pool = new pg.Pool({ connectionString: server.url, max: 4 });
@@ -102,8 +139,10 @@ try {
   const samples = await alternatingRounds({ subjects, names, rounds, perRound, postmaster: server.postmaster, query });
   const result = { rounds, deliveries_per_round: perRound, load: await loadAverage() };
   for (const name of names) result[name] = roundFigures(samples, name);
+  if (process.env.PROBE_PHASES === '1') result.phases = await phasesOf(subjects, names);
   console.log(JSON.stringify(result));
 } finally {
+  pg.Client.prototype.query = clientQuery;
   for (const inbox of inboxes) await inbox.close();
   await pool.end();
   await server.stop();

@@ -30,6 +30,8 @@ export interface InlineStatement {
 /** The companions' names (text → name) of a first statement that went prepared: proven on this server session. */
 export type ProvenCompanions = ReadonlyMap<string, string>;
 
+const special = /['\\\0]/;
+
 /** A string, number, boolean or null as a SQL literal (pg's `escapeLiteral`: quotes doubled, `E''` when there are backslashes). */
 function literal(value: InlineValue): string {
   if (value === null) return 'NULL';
@@ -38,8 +40,9 @@ function literal(value: InlineValue): string {
     if (!Number.isFinite(value)) throw new PixhookError('internal_error', 'a SQL number literal must be finite');
     return String(value);
   }
+  // Most values (keys, the resource's JSON) hold neither a quote, a backslash nor a NUL: one scan, no copy made for them.
+  if (!special.test(value)) return `'${value}'`;
   if (value.includes('\0')) throw new PixhookError('internal_error', 'Postgres text cannot hold a NUL character');
-  // Most values (keys, the resource's JSON) hold neither a quote nor a backslash: no copy made for them.
   const quotes = value.includes("'") ? value.replace(/'/g, "''") : value;
   return value.includes('\\') ? ` E'${quotes.replace(/\\/g, '\\\\')}'` : `'${quotes}'`;
 }
@@ -91,23 +94,28 @@ interface Queryable {
   query(text: string): Promise<unknown>;
 }
 
+/** How `sendJoined` sends: see there. */
+interface JoinedOptions {
+  head?: string;
+  tail?: string;
+  prepare?: boolean;
+  proven?: ProvenCompanions | undefined;
+  /** Given its companions (`proven`) once the query succeeded with the first statement prepared. */
+  provenTo?: { proven: ProvenCompanions | undefined };
+}
+const inlinedOnly: JoinedOptions = {};
+
 /**
  * Sends `head` (plain SQL, e.g. BEGIN), `statements` and `tail` (e.g. COMMIT) as one query on `connection`; resolves
  * with what `pg` answers (one result, or an array of them, the last statement's last). `prepare`: the statements go
  * prepared, with their companions (see above); otherwise inlined, except those `proven` names (the companions of
- * this transaction's first statement, which went prepared). `onProven`: told the companions of the first statement
+ * this transaction's first statement, which went prepared). `provenTo`: given the companions of the first statement
  * once the query succeeded with it prepared.
  */
 export async function sendJoined(
   connection: Queryable,
   statements: readonly InlineStatement[],
-  {
-    head,
-    tail,
-    prepare = false,
-    proven,
-    onProven,
-  }: { head?: string; tail?: string; prepare?: boolean; proven?: ProvenCompanions; onProven?: (companions: ProvenCompanions) => void } = {},
+  { head, tail, prepare = false, proven, provenTo }: JoinedOptions = inlinedOnly,
 ): Promise<unknown> {
   const done = prepared.get(connection);
   let fresh: string[] | undefined;
@@ -141,7 +149,7 @@ export async function sendJoined(
       if (done === undefined) prepared.set(connection, new Set(fresh));
       else for (const name of fresh) done.add(name);
     }
-    if (companions !== undefined) onProven?.(companions);
+    if (companions !== undefined && provenTo !== undefined) provenTo.proven = companions;
     return result;
   } catch (error) {
     // Which of the PREPAREs ran is not known; or the server session is not the one they ran on.

@@ -79,23 +79,62 @@ export function lastRows(result: unknown): SqlRow[] {
   return results[results.length - 1]?.rows ?? [];
 }
 
+/** BEGIN, and the first statement in the same query: the first statement's rows, and its companions when it went prepared. */
+interface Began {
+  rows: SqlRow[];
+  proven: ProvenCompanions | undefined;
+}
+
+const noRows: SqlRow[] = [];
+
 /**
  * BEGIN and the first statement as one query: one round trip for both (again, inlined, when its prepared one did not
- * match). `onProven`: told its companions when it went prepared (they may then go prepared with the COMMIT).
+ * match). When it went prepared, its companions are proven (they may then go prepared with the COMMIT). A BEGIN or
+ * first statement that fails is rolled back (the connection must not go back to the pool mid-transaction; a broken
+ * connection cannot roll back, and does not need to: the server already did) and its error thrown.
  */
-async function beginWith(
-  client: PgQueryable,
-  isolation: IsolationLevel,
-  first: SqlStatement & Pick<InlineStatement, 'companions'>,
-  onProven: (companions: ProvenCompanions) => void,
-): Promise<unknown> {
+async function begin(client: PgQueryable, isolation: IsolationLevel, first: SqlStatement | undefined): Promise<Began> {
+  const began: Began = { rows: noRows, proven: undefined };
   const head = beginStatement(isolation);
   try {
-    return await sendJoined(client, [first], { head, prepare: true, onProven });
+    if (first === undefined) await client.query(head);
+    else {
+      let result: unknown;
+      try {
+        result = await sendJoined(client, [first], { head, prepare: true, provenTo: began });
+      } catch (error) {
+        if (!isPreparedMismatch(error)) throw error;
+        await client.query('ROLLBACK');
+        result = await sendJoined(client, [first], { head });
+      }
+      began.rows = lastRows(result);
+    }
   } catch (error) {
-    if (!isPreparedMismatch(error)) throw error;
-    await client.query('ROLLBACK');
-    return sendJoined(client, [first], { head });
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+  return began;
+}
+
+/**
+ * COMMIT, `carried` sent with it in the same query (the first statement's companions prepared when `proven`). A carried
+ * statement that fails skips the rest of the query (the COMMIT): the transaction is rolled back and the error thrown.
+ */
+async function commit(
+  client: PgQueryable,
+  carried: readonly InlineStatement[] | undefined,
+  proven: ProvenCompanions | undefined,
+): Promise<void> {
+  if (carried === undefined || carried.length === 0) {
+    await client.query('COMMIT');
+    return;
+  }
+  try {
+    // The first statement's companions go prepared: it was found prepared on this server session in this transaction.
+    await sendJoined(client, carried, { tail: 'COMMIT', proven });
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
   }
 }
 
@@ -105,35 +144,82 @@ async function inTransaction<T>(
   fn: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>,
   first?: SqlStatement,
 ): Promise<T> {
+  const { rows, proven } = await begin(client, isolation, first);
   let result: T;
-  let proven: ProvenCompanions | undefined;
   try {
-    let rows: SqlRow[] = [];
-    if (first) rows = lastRows(await beginWith(client, isolation, first, (companions) => (proven = companions)));
-    else await client.query(beginStatement(isolation));
     result = await fn(client, rows);
   } catch (error) {
     carriedByCommit.delete(client);
-    // Also when the first statement failed: the connection must not go back to the pool mid-transaction.
-    // A broken connection cannot roll back, and does not need to: the server already did.
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   }
   const carried = carriedByCommit.get(client);
-  if (carried === undefined) {
-    await client.query('COMMIT');
-    return result;
-  }
   carriedByCommit.delete(client);
+  await commit(client, carried, proven);
+  return result;
+}
+
+/**
+ * A transaction on a pooled `pg` connection, begun by `beginKept` and left open for its caller, who ends it with
+ * `endKept` (the payment book's transaction, kept open for the event's handlers: shared-transactions.ts). No callback
+ * waits across the handlers: the connection, the first statement's rows and its proven companions are all it keeps.
+ */
+export interface KeptTransaction {
+  readonly tx: SqlExecutor;
+  readonly rows: SqlRow[];
+}
+
+class PooledTransaction implements KeptTransaction {
+  constructor(
+    readonly client: PgPoolClientLike,
+    readonly state: { broken: boolean },
+    readonly began: Began,
+  ) {}
+  get tx(): SqlExecutor {
+    return this.client;
+  }
+  get rows(): SqlRow[] {
+    return this.began.rows;
+  }
+}
+
+const keepers = new WeakMap<SqlDatabase, PgPoolLike>();
+
+/**
+ * Begins a transaction on `db` (BEGIN with `first`, as `transactionWith`) and leaves it open: resolves once `first`
+ * answered. `undefined` when `db` is not a `pg` Pool built here (use `transactionWith` then). A BEGIN or first
+ * statement that fails was rolled back and its connection given back.
+ */
+export function beginKept(db: SqlDatabase, isolation: IsolationLevel, first: SqlStatement): Promise<KeptTransaction> | undefined {
+  const pool = keepers.get(db);
+  return pool === undefined ? undefined : beginPooled(pool, isolation, first);
+}
+
+async function beginPooled(pool: PgPoolLike, isolation: IsolationLevel, first: SqlStatement): Promise<KeptTransaction> {
+  const client = await pool.connect();
+  const state = connectionState(client);
   try {
-    // The first statement's companions go prepared: it was found prepared on this server session in this transaction.
-    await sendJoined(client, carried, { tail: 'COMMIT', ...(proven && { proven }) });
+    return new PooledTransaction(client, state, await begin(client, isolation, first));
   } catch (error) {
-    // A carried statement failed: the rest of the query (the COMMIT) was skipped and the transaction is aborted.
-    await client.query('ROLLBACK').catch(() => {});
+    client.release(state.broken);
     throw error;
   }
-  return result;
+}
+
+/**
+ * Ends a transaction `beginKept` began: commits it with `carried` sent with the COMMIT in the same query (as
+ * `sendWithCommit` has them sent), or rolls it back (never rejects then). The connection goes back to the pool
+ * either way, destroyed when it ended or failed. A commit that fails rejects: nothing was committed (or, the
+ * connection lost during the COMMIT itself, the outcome is unknown).
+ */
+export async function endKept(kept: KeptTransaction, commitIt: boolean, carried?: readonly InlineStatement[]): Promise<void> {
+  const { client, state, began } = kept as PooledTransaction;
+  try {
+    if (commitIt) await commit(client, carried, began.proven);
+    else await client.query('ROLLBACK').catch(() => {});
+  } finally {
+    client.release(state.broken);
+  }
 }
 
 /** Resolves when the connection reports an error or its end (the server went away, or we were cut off). */
@@ -205,6 +291,7 @@ function fromPgPool(pool: PgPoolLike): SqlDatabase {
     },
   };
   joinable.add(db);
+  keepers.set(db, pool);
   return db;
 }
 

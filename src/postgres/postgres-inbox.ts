@@ -80,8 +80,8 @@ interface InboxLink {
   shared: SharedTransactions;
   /** A transactional handler's default claim of `key`, as it sends it. */
   claimOf(key: string): { text: string; values: (string | number)[] };
-  /** That claim as written at the COMMIT when the key had no row when read (transactional.ts, `freshClaim`). */
-  freshClaimOf(key: string): { text: string; values: (string | number)[] };
+  /** The text of that claim as written at the COMMIT when the key had no row when read (transactional.ts, `freshClaim`); the same values. */
+  readonly freshClaimText: string;
   /** A column reading what that claim would find of the key (`$2`): `true` done, `false` expired, `NULL` no row. */
   readonly claimDoneSql: string;
   /** The texts of what the inbox sends with a book transaction's COMMIT: those claims (asserted there), and the store's done mark. */
@@ -156,7 +156,7 @@ export function postgresInbox(options: PostgresInboxOptions): PostgresInbox {
     store,
     shared,
     claimOf: (key) => defaultClaim(settings, key),
-    freshClaimOf: (key) => freshClaim(settings, key),
+    freshClaimText: freshClaim(settings, '').text,
     claimDoneSql: defaultClaimDoneSql(names),
     claimTexts: [freshClaim(settings, '').text, defaultClaim(settings, '').text],
     markText: markStatementText(names),

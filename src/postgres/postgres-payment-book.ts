@@ -40,7 +40,7 @@ import { commitTexts } from './commit-statement.js';
 import { sameDatabase, toSqlDatabase, type PostgresHandle } from './pg-database.js';
 import { markerOf } from './session-lock-store.js';
 import { inboxLink, type PostgresInbox } from './postgres-inbox.js';
-import type { DeferredStatement } from './shared-transactions.js';
+import type { Decided, DeferredStatement } from './shared-transactions.js';
 import type { SqlExecutor, SqlRow } from './sql-database.js';
 import { refuseUnknownOptions } from '../shared/known-options.js';
 import { postgresPaymentBookOptionNames } from './option-names.js';
@@ -109,7 +109,8 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
       newHeldId: () => 'held_' + randomUUID(),
       maxTimeline,
     });
-    return { ...recordStep(input), input, read: typeof row['state'] === 'string' ? row['state'] : null };
+    const { resource, result, held } = recordStep(input);
+    return { resource, result, held, input, read: typeof row['state'] === 'string' ? row['state'] : null };
   }
 
   /**
@@ -161,8 +162,20 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     return { text: writeSql, values };
   }
 
-  /** `judging` (the pipeline's, without the inbox): an apply is not written; it comes back with its commit. */
-  async function recordIn(event: PixEvent, context: RecordContext, onlyRetry: boolean, judging = false): Promise<Judged | undefined> {
+  /**
+   * `judging` (the pipeline's, without the inbox): an apply is not written; it comes back with its commit. Not an async
+   * function (its promise is the transaction's, no wrapper around it): what throws here (a bad `dedupeKey`) rejects.
+   */
+  function recordIn(event: PixEvent, context: RecordContext, onlyRetry: boolean, judging = false): Promise<Judged | undefined> {
+    try {
+      checkDedupeKey(context);
+      return recordInTransaction(event, context, onlyRetry, judging);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function recordInTransaction(event: PixEvent, context: RecordContext, onlyRetry: boolean, judging: boolean): Promise<Judged | undefined> {
     const current = event.kind === 'transaction' ? event.transaction : event.transfer;
     const rk = resourceKey(event.kind, current.id);
     const shared = !onlyRetry && link?.shared.enabled === true;
@@ -170,7 +183,8 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
     const first = shared
       ? { text: sharedLockSql, values: [rk, context.dedupeKey], companions }
       : { text: lockSql, values: [rk, context.dedupeKey] };
-    const body = async (tx: SqlExecutor, rows: SqlRow[]) => {
+    // Not async: a kept apply is answered at once (no promise of its own); only a write sent now is awaited.
+    const body = (tx: SqlExecutor, rows: SqlRow[]): Decided<Judged | undefined> | Promise<Decided<Judged | undefined>> => {
       if (onlyRetry && typeof rows[0]?.['open_held'] !== 'string') return { value: undefined, keep: false };
       const step = decide(event, context, rows);
       if (judging && step.result.outcome === 'apply' && link?.shared.enabled !== true) {
@@ -182,14 +196,13 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
       // handler's claim is answered from what the first statement read.
       // `claim_done`: true (done), false (a row whose TTL ran out: the claim as the handler sends it takes it over), null (no row).
       const found = rows[0]?.['claim_done'];
-      const presumed = shared && {
-        claim: link.claimOf(context.dedupeKey),
-        done: found === true,
-        ...(found !== false && { write: link.freshClaimOf(context.dedupeKey) }),
-      };
-      if (keep && presumed) return { value: step.result as Judged | undefined, keep, deferred: statement, presumed };
-      await tx.query(statement.text, [...statement.values]);
-      return { value: step.result as Judged | undefined, keep };
+      if (keep && shared) {
+        const claim = link.claimOf(context.dedupeKey);
+        const write = found === false ? undefined : { text: link.freshClaimText, values: claim.values };
+        const presumed = { claim, done: found === true, write, state: 'open' as const };
+        return { value: step.result as Judged | undefined, keep, deferred: statement, presumed };
+      }
+      return tx.query(statement.text, [...statement.values]).then(() => ({ value: step.result as Judged | undefined, keep }));
     };
     if (shared) {
       const redo = () => recordIn(event, context, false);
@@ -205,12 +218,7 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
   function withHeld<T>(heldId: string, fn: (tx: SqlExecutor, stored: StoredHeld | undefined) => Promise<T>): Promise<T> {
     return db.transaction('read committed', async (tx) => {
       const { rows } = await tx.query(heldSql, [heldId]);
-      const row = rows[0];
-      if (row === undefined) return fn(tx, undefined);
-      const stored: StoredHeld = { held: JSON.parse(String(row['data'])) as HeldEvent };
-      if (typeof row['owner'] === 'string') stored.owner = row['owner'];
-      if (row['lease_until'] !== null && row['lease_until'] !== undefined) stored.leaseUntil = Number(row['lease_until']);
-      return fn(tx, stored);
+      return fn(tx, rows[0] === undefined ? undefined : storedOf(rows[0]));
     });
   }
 
@@ -236,6 +244,16 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
 
   async function saveResource(tx: SqlExecutor, rk: string, state: ResourceState | undefined): Promise<void> {
     if (state !== undefined) await tx.query(saveSql, [rk, JSON.stringify(state), state.disputes.length > 0]);
+  }
+
+  /** `judge` without the inbox: an apply is judged from one read (see `judge`); any other outcome under the row lock. */
+  async function judgeAlone(event: PixEvent, context: RecordContext): Promise<Judged> {
+    checkDedupeKey(context);
+    const current = event.kind === 'transaction' ? event.transaction : event.transfer;
+    const rk = resourceKey(event.kind, current.id);
+    const step = decide(event, context, (await db.query(readSql, [rk, context.dedupeKey])).rows);
+    if (step.result.outcome === 'apply') return { ...step.result, commit: pendingApply(rk, step, step.result.violations) };
+    return (await recordIn(event, context, false, true)) as Judged;
   }
 
   const book: PostgresPaymentBook & PaymentBookBackend = {
@@ -302,23 +320,15 @@ export function postgresPaymentBook(options: PostgresPaymentBookOptions): Postgr
       return disputesWithAge(lists, filter, now());
     },
 
-    async record(event, context) {
-      checkDedupeKey(context);
-      return (await recordIn(event, context, false)) as RecordResult;
-    },
+    record: (event, context) => recordIn(event, context, false) as Promise<RecordResult>,
 
     // With the inbox, the apply stays in the book's open transaction, which commits with the done mark (shared-transactions.ts).
     // Without it, an apply is judged from one read (under the order lease; its commit is a compare-and-set on what
     // was read); any other outcome is judged again under the row lock, where a hold is written.
-    async judge(event, context) {
-      checkDedupeKey(context);
-      if (link?.shared.enabled !== true) {
-        const current = event.kind === 'transaction' ? event.transaction : event.transfer;
-        const rk = resourceKey(event.kind, current.id);
-        const step = decide(event, context, (await db.query(readSql, [rk, context.dedupeKey])).rows);
-        if (step.result.outcome === 'apply') return { ...step.result, commit: pendingApply(rk, step, step.result.violations) };
-      }
-      return (await recordIn(event, context, false, true)) as Judged;
+    judge(event, context) {
+      // Kept open for the handlers: the transaction's own promise, no async wrapper around it.
+      if (link?.shared.enabled === true) return recordIn(event, context, false, true) as Promise<Judged>;
+      return judgeAlone(event, context);
     },
 
     async retryOfHeld(event, context) {

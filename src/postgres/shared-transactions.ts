@@ -1,7 +1,8 @@
 import { effectsRolledBack, NotCommittedError } from '../shared/not-committed.js';
+import { isPromise } from '../shared/maybe-promise.js';
 import { PixhookError } from '../shared/pixhook-error.js';
 import type { InlineValue } from './joined-statements.js';
-import { joinedStatements, lastRows, sendWithCommit } from './pg-database.js';
+import { beginKept, endKept, joinedStatements, lastRows, sendWithCommit, type KeptTransaction } from './pg-database.js';
 import { commitStatements } from './commit-statement.js';
 import { sqlState } from './sql-state.js';
 import type { IsolationLevel, SqlDatabase, SqlExecutor, SqlRow, SqlStatement } from './sql-database.js';
@@ -31,6 +32,8 @@ interface PresumedClaim {
   done: boolean;
   /** What is written at the COMMIT for it when it claims (the read found no row: a plain insert); default `claim`. */
   write?: DeferredStatement | undefined;
+  /** `open` until the handler's claim comes; then `claimed` (written at the COMMIT) or `answered` (found done). */
+  state: 'open' | 'claimed' | 'answered';
 }
 
 const sameStatement = (a: DeferredStatement, b: DeferredStatement) =>
@@ -42,10 +45,12 @@ interface OpenTransaction {
   /** The book's write, not sent yet: it goes with the next statement (`first`), or before the COMMIT. */
   deferred: DeferredStatement | undefined;
   /** The handler's claim answered from the first statement's read; `claimed` once answered so: written at the COMMIT. */
-  presumed: (PresumedClaim & { state: 'open' | 'claimed' | 'answered' }) | undefined;
-  /** `mark`: a statement to run in it before the COMMIT (the store's done mark). */
-  finish: (commit: boolean, mark?: DeferredStatement) => void;
-  ended: Promise<void>;
+  presumed: PresumedClaim | undefined;
+  /** On a `pg` Pool: the transaction itself, ended here (no callback waits across the handlers). */
+  kept: KeptTransaction | undefined;
+  /** Otherwise (a transaction callback waiting for its end): `mark`, a statement to run in it before the COMMIT (the store's done mark). */
+  finish: ((commit: boolean, mark?: DeferredStatement) => void) | undefined;
+  ended: Promise<void> | undefined;
   /** Records the event again in a transaction of its own (a later attempt succeeded after a rollback). */
   redo: () => Promise<unknown>;
   /** When it was kept open (epoch ms): past `maxOpenMs` it is committed by the sweep. */
@@ -65,10 +70,7 @@ export interface SharedTransactions {
     db: SqlDatabase,
     isolation: IsolationLevel,
     first: SqlStatement,
-    body: (
-      tx: SqlExecutor,
-      rows: SqlRow[],
-    ) => Promise<{ value: T; keep: boolean; deferred?: DeferredStatement | undefined; presumed?: PresumedClaim | undefined }>,
+    body: Body<T>,
     redo: () => Promise<unknown>,
   ): Promise<T>;
   /** The open transaction of `key`, for a transactional handler. */
@@ -88,6 +90,20 @@ export interface SharedTransactions {
 }
 
 const rollback = Symbol('rollback');
+
+/** What a body decided: its value, whether its transaction stays open, and (kept) what goes with the COMMIT. */
+export interface Decided<T> {
+  value: T;
+  keep: boolean;
+  deferred?: DeferredStatement | undefined;
+  presumed?: PresumedClaim | undefined;
+}
+type Body<T> = (tx: SqlExecutor, rows: SqlRow[]) => Decided<T> | Promise<Decided<T>>;
+type Redo = () => Promise<unknown>;
+
+// What the presumed claim answers: claimed (one row), or found taken (none). Read only by the handler's wrapper.
+const claimedRows: SqlRow[] = [{ claimed: 1 }];
+const noRows: SqlRow[] = [];
 
 export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => void): SharedTransactions {
   const open = new Map<string, OpenTransaction>();
@@ -115,9 +131,29 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
     const entry = open.get(key);
     if (entry === undefined) return false;
     open.delete(key);
-    entry.finish(commit, mark);
-    await entry.ended;
+    if (entry.kept === undefined) {
+      entry.finish!(commit, mark);
+      await entry.ended;
+      return true;
+    }
+    if (!commit) {
+      await endKept(entry.kept, false);
+      return true;
+    }
+    try {
+      await endKept(entry.kept, true, commitStatementsOf(entry, mark));
+    } catch (error) {
+      throw notCommitted(entry, error);
+    }
     return true;
+  }
+
+  /** What goes with the COMMIT: the book's write (when still unsent), the presumed claim, the done mark; folded where they fold. */
+  function commitStatementsOf(entry: OpenTransaction, mark: DeferredStatement | undefined): DeferredStatement[] {
+    const claim = entry.presumed?.state === 'claimed' ? (entry.presumed.write ?? entry.presumed.claim) : undefined;
+    const statements = commitStatements(entry.deferred, claim, mark);
+    entry.deferred = undefined;
+    return statements;
   }
 
   /**
@@ -125,9 +161,7 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
    * it, in one query, where the handle allows.
    */
   async function beforeCommit(entry: OpenTransaction, mark: DeferredStatement | undefined): Promise<void> {
-    const claim = entry.presumed?.state === 'claimed' ? (entry.presumed.write ?? entry.presumed.claim) : undefined;
-    const statements = commitStatements(entry.deferred, claim, mark);
-    entry.deferred = undefined;
+    const statements = commitStatementsOf(entry, mark);
     if (statements.length === 0 || sendWithCommit(entry.db, entry.tx, statements)) return;
     for (const statement of statements) await entry.tx.query(statement.text, [...statement.values]);
   }
@@ -156,61 +190,90 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
     return (await tx.query(statement.text, [...statement.values])).rows;
   }
 
+  /** Keeps `entry` open under `key`, at the map's end (the newest). */
+  function keep(key: string, entry: OpenTransaction): void {
+    open.delete(key);
+    open.set(key, entry);
+    if (sweeping === undefined) sweepIn(maxOpenMs);
+  }
+
+  /** On a `pg` Pool: the transaction begun, the body run, and (kept) left open; `end` commits or rolls it back. */
+  async function openKept<T>(key: string, db: SqlDatabase, began: Promise<KeptTransaction>, body: Body<T>, redo: Redo): Promise<T> {
+    const kept = await began;
+    let decided: Decided<T>;
+    try {
+      const answer = body(kept.tx, kept.rows);
+      decided = isPromise(answer) ? await answer : answer;
+    } catch (error) {
+      await endKept(kept, false);
+      throw error;
+    }
+    if (!decided.keep) {
+      await endKept(kept, true);
+      return decided.value;
+    }
+    const { deferred, presumed } = decided;
+    keep(key, { tx: kept.tx, db, deferred, presumed, kept, finish: undefined, ended: undefined, redo, openedAt: Date.now() });
+    return decided.value;
+  }
+
+  /** On any other handle: the transaction's callback waits, once kept, until `end` tells it to commit or roll back. */
+  function openWaiting<T>(
+    key: string,
+    db: SqlDatabase,
+    isolation: IsolationLevel,
+    first: SqlStatement,
+    body: Body<T>,
+    redo: Redo,
+  ): Promise<T> {
+    let endedOk!: () => void;
+    let endedFailed!: (error: unknown) => void;
+    const ended = new Promise<void>((ok, fail) => ((endedOk = ok), (endedFailed = fail)));
+    ended.catch(() => {});
+    return new Promise((resolve, reject) => {
+      // Kept open: the caller hears the decision now, before the commit.
+      let answered = false;
+      let kept: OpenTransaction | undefined;
+      const run = async (tx: SqlExecutor, rows: SqlRow[]) => {
+        const { value, keep: keepIt, deferred, presumed } = await body(tx, rows);
+        if (!keepIt) return value;
+        let finish!: (commit: boolean, mark?: DeferredStatement) => void;
+        const finished = new Promise<{ commit: boolean; mark: DeferredStatement | undefined }>(
+          (done) => (finish = (commit, mark) => done({ commit, mark })),
+        );
+        const entry: OpenTransaction = { tx, db, deferred, presumed, kept: undefined, finish, ended, redo, openedAt: Date.now() };
+        kept = entry;
+        keep(key, entry);
+        answered = true;
+        resolve(value);
+        const { commit, mark } = await finished;
+        if (!commit) throw rollback;
+        // The book's write, when no statement came to carry it, and the done mark: now, before the COMMIT.
+        await beforeCommit(entry, mark);
+        return value;
+      };
+      const transaction = db.transactionWith
+        ? db.transactionWith(isolation, first, run)
+        : db.transaction(isolation, async (tx) => run(tx, (await tx.query(first.text, first.values)).rows));
+      transaction.then(
+        (value) => {
+          if (!answered) resolve(value);
+          endedOk();
+        },
+        (error: unknown) => {
+          if (!answered) reject(error);
+          if (error === rollback) endedOk();
+          else endedFailed(notCommitted(kept, error));
+        },
+      );
+    });
+  }
+
   return {
     enabled: false,
     open(key, db, isolation, first, body, redo) {
-      let endedOk!: () => void;
-      let endedFailed!: (error: unknown) => void;
-      const ended = new Promise<void>((ok, fail) => ((endedOk = ok), (endedFailed = fail)));
-      ended.catch(() => {});
-      return new Promise((resolve, reject) => {
-        // Kept open: the caller hears the decision now, before the commit.
-        let answered = false;
-        let kept: OpenTransaction | undefined;
-        const run = async (tx: SqlExecutor, rows: SqlRow[]) => {
-          const { value, keep, deferred, presumed } = await body(tx, rows);
-          if (!keep) return value;
-          let finish!: (commit: boolean, mark?: DeferredStatement) => void;
-          const finished = new Promise<{ commit: boolean; mark: DeferredStatement | undefined }>(
-            (done) => (finish = (commit, mark) => done({ commit, mark })),
-          );
-          const entry: OpenTransaction = {
-            tx,
-            db,
-            deferred,
-            presumed: presumed && { ...presumed, state: 'open' },
-            finish,
-            ended,
-            redo,
-            openedAt: Date.now(),
-          };
-          kept = entry;
-          open.delete(key); // to the map's end, as the newest
-          open.set(key, entry);
-          if (sweeping === undefined) sweepIn(maxOpenMs);
-          answered = true;
-          resolve(value);
-          const { commit, mark } = await finished;
-          if (!commit) throw rollback;
-          // The book's write, when no statement came to carry it, and the done mark: now, before the COMMIT.
-          await beforeCommit(entry, mark);
-          return value;
-        };
-        const transaction = db.transactionWith
-          ? db.transactionWith(isolation, first, run)
-          : db.transaction(isolation, async (tx) => run(tx, (await tx.query(first.text, first.values)).rows));
-        transaction.then(
-          (value) => {
-            if (!answered) resolve(value);
-            endedOk();
-          },
-          (error: unknown) => {
-            if (!answered) reject(error);
-            if (error === rollback) endedOk();
-            else endedFailed(notCommitted(kept, error));
-          },
-        );
-      });
+      const began = beginKept(db, isolation, first);
+      return began === undefined ? openWaiting(key, db, isolation, first, body, redo) : openKept(key, db, began, body, redo);
     },
     take: (key) => open.get(key)?.tx,
     first(key, tx, statement) {
@@ -221,7 +284,7 @@ export function sharedTransactions(maxOpenMs: number, onLate: (key: string) => v
         // Answered at once (no promise of its own: this is every transactional handler's path).
         const claimed = presumed.state === 'open' && !presumed.done;
         if (presumed.state === 'open') presumed.state = claimed ? 'claimed' : 'answered';
-        return claimed ? [{ claimed: 1 }] : [];
+        return claimed ? claimedRows : noRows;
       }
       return sendFirst(entry, tx, statement);
     },

@@ -177,21 +177,54 @@ class WithTransaction implements TransactionalContext {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The claim and the handler inside the book's open transaction; a failure rolls back the book's entry with the handler's writes. */
-async function inShared<T>(
+/**
+ * The handler, once its claim answered `rows` in `tx`: `skipped` (no row: the key was done) or `handled`. In the book's
+ * open transaction (`shared`), a failure rolls back the book's entry with the handler's writes.
+ */
+async function runHandler<E>(
+  handler: TransactionalHandler<E>,
+  event: E,
+  context: HandlerContext,
   tx: SqlExecutor,
-  shared: SharedTransactions,
+  rows: SqlRow[],
+  shared?: { transactions: SharedTransactions; key: string },
+): Promise<TransactionalOutcome> {
+  try {
+    if (rows.length === 0) return 'skipped';
+    await handler(event, new WithTransaction(context, tx));
+    // The run was abandoned (time limit, claim lost): roll back rather than commit behind its back.
+    if (context.signal.aborted) throw context.signal.reason;
+    return 'handled';
+  } catch (error) {
+    if (shared === undefined) throw error;
+    return failIn(shared.transactions, shared.key, error);
+  }
+}
+
+/** Rolls back the book's open transaction of `key` (its handler or claim failed), then rejects with `error`. */
+async function failIn(transactions: SharedTransactions, key: string, error: unknown): Promise<never> {
+  await transactions.fail(key);
+  throw error;
+}
+
+/** The claim and the handler inside the book's open transaction (the presumed claim answers at once, no promise). */
+function inShared<E>(
+  tx: SqlExecutor,
+  transactions: SharedTransactions,
   key: string,
   first: { text: string; values: (string | number)[] },
-  body: (tx: SqlExecutor, rows: SqlRow[]) => Promise<T>,
-): Promise<T> {
-  try {
-    // The claim carries the book's write, still unsent, in the same round trip.
-    return await body(tx, await shared.first(key, tx, first));
-  } catch (error) {
-    await shared.fail(key);
-    throw error;
-  }
+  handler: TransactionalHandler<E>,
+  event: E,
+  context: HandlerContext,
+): Promise<TransactionalOutcome> {
+  const shared = { transactions, key };
+  // The claim carries the book's write, still unsent, in the same round trip (`first` never throws: its answer, or a promise).
+  const rows = transactions.first(key, tx, first);
+  if (Array.isArray(rows)) return runHandler(handler, event, context, tx, rows, shared);
+  return rows.then(
+    (answered) => runHandler(handler, event, context, tx, answered, shared),
+    (error: unknown) => failIn(transactions, key, error),
+  );
 }
 
 export function transactional<E extends PixEvent | UnknownEvent>(
@@ -208,20 +241,15 @@ export function transactional<E extends PixEvent | UnknownEvent>(
     for (let retry = 0; ; retry++) {
       try {
         const first = { text: claim, values: [scope, key, settings.dedupeTtlMs] };
-        const body = async (tx: SqlExecutor, rows: SqlRow[]): Promise<TransactionalOutcome> => {
-          if (rows.length === 0) return 'skipped';
-          await handler(event, new WithTransaction(context, tx));
-          // The run was abandoned (time limit, claim lost): roll back rather than commit behind its back.
-          if (context.signal.aborted) throw context.signal.reason;
-          return 'handled';
-        };
-        const { db } = settings;
-        const open = settings.shared?.take(key);
+        const { db, shared } = settings;
+        const open = shared?.take(key);
         const outcome = open
-          ? await inShared(open, settings.shared as SharedTransactions, key, first, body)
+          ? await inShared(open, shared!, key, first, handler, event, context)
           : db.transactionWith
-            ? await db.transactionWith(isolation, first, body)
-            : await db.transaction(isolation, async (tx) => body(tx, (await tx.query(first.text, first.values)).rows));
+            ? await db.transactionWith(isolation, first, (tx, rows) => runHandler(handler, event, context, tx, rows))
+            : await db.transaction(isolation, async (tx) =>
+                runHandler(handler, event, context, tx, (await tx.query(first.text, first.values)).rows),
+              );
         outcomes.set(context, outcome);
         if (outcome === 'skipped') {
           // Processing answers this run 200 duplicate and does not count it as handled.
