@@ -214,12 +214,26 @@ async function beginPooled(pool: PgPoolLike, isolation: IsolationLevel, first: S
  */
 export async function endKept(kept: KeptTransaction, commitIt: boolean, carried?: readonly InlineStatement[]): Promise<void> {
   const { client, state, began } = kept as PooledTransaction;
+  // A failed COMMIT or ROLLBACK may leave the session inside a transaction: such a connection is not given back.
+  let clean = true;
   try {
     if (commitIt) await commit(client, carried, began.proven);
-    else await client.query('ROLLBACK').catch(() => {});
+    else clean = await rolledBack(client);
+  } catch (error) {
+    // A carried statement that failed (a lost claim) was rolled back with the session intact: proven by one more.
+    clean = await rolledBack(client);
+    throw error;
   } finally {
-    client.release(state.broken);
+    client.release(state.broken || !clean);
   }
+}
+
+/** ROLLBACK, never rejecting: true when the server answered it (outside a transaction it only warns). */
+function rolledBack(client: PgQueryable): Promise<boolean> {
+  return client.query('ROLLBACK').then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Resolves when the connection reports an error or its end (the server went away, or we were cut off). */
