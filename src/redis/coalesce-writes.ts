@@ -10,6 +10,10 @@ interface CorkableStream {
 // Sockets already coalescing (ioredis emits `connect` once per socket, but a listener added twice must not wrap twice).
 const coalescing = new WeakSet<object>();
 
+/** After the current turn's I/O callbacks; a plain timer where `setImmediate` is absent. */
+const afterIo: (run: () => void) => void =
+  typeof setImmediate === 'function' ? (run) => void setImmediate(run) : (run) => void setTimeout(run, 0);
+
 /**
  * Makes the commands sent on one socket in one turn of the event loop (its I/O callbacks, up to the `setImmediate`
  * phase) leave in one system call: the socket is corked at the turn's first write and uncorked after the turn's
@@ -41,8 +45,7 @@ export function coalesceStream(stream: CorkableStream | undefined): void {
     if (!corked) {
       corked = true;
       stream.cork();
-      // After the current turn's I/O callbacks (ioredis runs on Node, which always has it).
-      setImmediate(uncork);
+      afterIo(uncork);
     }
     return write.apply(this, args);
   };
