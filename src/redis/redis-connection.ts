@@ -4,7 +4,6 @@ import { PixhookConfigError } from '../shared/pixhook-error.js';
 import { checkNumber, describeGiven } from '../shared/option-checks.js';
 import { withTimeout } from '../shared/with-timeout.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
-import { coalesceWrites } from './coalesce-writes.js';
 import { createRedisClient } from './redis-url.js';
 import { redactedUrl } from '../shared/redacted-url.js';
 
@@ -47,7 +46,6 @@ export async function openConnection(connection: RedisConnection, role: 'produce
     const client = await createRedisClient(connection, roleOptions, 'connection');
     // BullMQ re-emits connection errors on the queue/worker, which log them; this only keeps ioredis quiet.
     client.on('error', () => {});
-    coalesceWrites(client);
     return {
       connection: client as ConnectionOptions,
       cluster: isCluster(client),
@@ -65,7 +63,6 @@ export async function openConnection(connection: RedisConnection, role: 'produce
   const { Redis: RedisClient } = await import('ioredis');
   const client = new RedisClient({ ...options, ...roleOptions });
   client.on('error', () => {});
-  coalesceWrites(client);
   return {
     connection: client as ConnectionOptions,
     cluster: false,
