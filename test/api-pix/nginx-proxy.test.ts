@@ -89,6 +89,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await nginx?.stop();
   await app?.stop();
+  // Its certificates live in a temp directory of its own: closing removes it.
+  await emulator?.close();
 });
 
 interface Sent {
