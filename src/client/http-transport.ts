@@ -5,11 +5,11 @@ import { createTokenCache } from './token-cache.js';
 import type { RetryPolicy } from '../shared/retry-options.js';
 import type { ReadBudget } from './read-budget.js';
 import type { Logger } from '../shared/logger.js';
-import { loggedRetryWait } from '../shared/logged-retry-wait.js';
+import { waitToRetry } from '../shared/client-retry.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
-export type { Sleep } from '../shared/logged-retry-wait.js';
-import type { Sleep } from '../shared/logged-retry-wait.js';
+export type { Sleep } from '../shared/client-retry.js';
+import type { Sleep } from '../shared/client-retry.js';
 
 interface TransportConfig {
   apiKey: string;
@@ -112,8 +112,8 @@ export function createTransport(config: TransportConfig): Transport {
         });
       } catch (error) {
         spec.signal?.throwIfAborted();
-        if (spec.retrySafe && retries < config.retry.attempts - 1) {
-          await loggedRetryWait(config, { operation, cause: 'got no answer', retry: ++retries, signal: spec.signal });
+        if (await waitToRetry(config, { operation, retrySafe: spec.retrySafe, retries, signal: spec.signal })) {
+          retries++;
           continue;
         }
         const reason = error instanceof Error ? error.message : String(error);
@@ -132,18 +132,10 @@ export function createTransport(config: TransportConfig): Transport {
         continue;
       }
       const error: PixApiError = apiErrorFrom({ status: response.status, body, operation, retryAfterSeconds: info?.retryAfterSeconds });
-      const retryable = response.status === 429 || response.status >= 500;
-      if (retryable && spec.retrySafe && retries < config.retry.attempts - 1) {
-        const hint = response.status === 429 ? (rateLimitWaitMs(info, config.now()) ?? retryAfterFrom(error)) : undefined;
-        // A wait longer than the bound is the caller's decision, not a hidden stall.
-        if (hint !== undefined && hint > config.retry.maxDelayMs) throw error;
-        await loggedRetryWait(config, {
-          operation,
-          cause: `answered ${response.status}`,
-          retry: ++retries,
-          hintMs: hint,
-          signal: spec.signal,
-        });
+      const hint = response.status === 429 ? (rateLimitWaitMs(info, config.now()) ?? retryAfterFrom(error)) : undefined;
+      const retry = { operation, retrySafe: spec.retrySafe, retries, status: response.status, hintMs: hint, error, signal: spec.signal };
+      if (await waitToRetry(config, retry)) {
+        retries++;
         continue;
       }
       throw error;

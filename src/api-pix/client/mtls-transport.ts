@@ -4,7 +4,7 @@ import { PixNetworkError, PixResponseError } from '../../client/client-errors.js
 import type { ReadBudget } from '../../client/read-budget.js';
 import { rateLimitWaitMs, readRateLimit, type RateLimitInfo } from '../../client/rate-limit.js';
 import { createTokenCache } from '../../client/token-cache.js';
-import { loggedRetryWait, type Sleep } from '../../shared/logged-retry-wait.js';
+import { waitToRetry, type Sleep } from '../../shared/client-retry.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RetryPolicy } from '../../shared/retry-options.js';
 import { ApiPixRateLimitedError, apiPixErrorFrom, type ApiPixError } from './api-pix-errors.js';
@@ -185,8 +185,8 @@ export function createMtlsTransport(config: MtlsTransportConfig): MtlsTransport 
         answer = await exchange({ method: spec.method, url, headers, ...(body !== undefined && { body }), signal });
       } catch (error) {
         spec.signal?.throwIfAborted();
-        if (spec.retrySafe && retries < config.retry.attempts - 1) {
-          await loggedRetryWait(config, { operation, cause: 'got no answer', retry: ++retries, signal: spec.signal });
+        if (await waitToRetry(config, { operation, retrySafe: spec.retrySafe, retries, signal: spec.signal })) {
+          retries++;
           continue;
         }
         const reason = error instanceof Error ? error.message : String(error);
@@ -202,18 +202,10 @@ export function createMtlsTransport(config: MtlsTransportConfig): MtlsTransport 
         continue;
       }
       const error = apiPixErrorFrom({ status: answer.status, body: parsed, operation, retryAfterSeconds: info?.retryAfterSeconds });
-      const retryable = answer.status === 429 || answer.status >= 500;
-      if (retryable && spec.retrySafe && retries < config.retry.attempts - 1) {
-        const hint = answer.status === 429 ? rateLimitWaitMs(info, config.now()) : undefined;
-        // A wait longer than the policy's longest is the caller's decision, not a hidden stall.
-        if (hint !== undefined && hint > config.retry.maxDelayMs) throw error;
-        await loggedRetryWait(config, {
-          operation,
-          cause: `answered ${answer.status}`,
-          retry: ++retries,
-          hintMs: hint,
-          signal: spec.signal,
-        });
+      const hint = answer.status === 429 ? rateLimitWaitMs(info, config.now()) : undefined;
+      const retry = { operation, retrySafe: spec.retrySafe, retries, status: answer.status, hintMs: hint, error, signal: spec.signal };
+      if (await waitToRetry(config, retry)) {
+        retries++;
         continue;
       }
       throw error satisfies ApiPixError;
