@@ -110,7 +110,7 @@ async function begin(client: PgQueryable, isolation: IsolationLevel, first: SqlS
       began.rows = lastRows(result);
     }
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    await rolledBack(client);
     throw error;
   }
   return began;
@@ -118,24 +118,17 @@ async function begin(client: PgQueryable, isolation: IsolationLevel, first: SqlS
 
 /**
  * COMMIT, `carried` sent with it in the same query (the first statement's companions prepared when `proven`). A carried
- * statement that fails skips the rest of the query (the COMMIT): the transaction is rolled back and the error thrown.
+ * statement that fails skips the rest of the query (the COMMIT) and leaves the transaction aborted: the caller rolls it
+ * back (`rolledBack`), once.
  */
 async function commit(
   client: PgQueryable,
   carried: readonly InlineStatement[] | undefined,
   proven: ProvenCompanions | undefined,
 ): Promise<void> {
-  if (carried === undefined || carried.length === 0) {
-    await client.query('COMMIT');
-    return;
-  }
-  try {
-    // The first statement's companions go prepared: it was found prepared on this server session in this transaction.
-    await sendJoined(client, carried, { tail: 'COMMIT', proven });
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  }
+  if (carried === undefined || carried.length === 0) await client.query('COMMIT');
+  // The first statement's companions go prepared: it was found prepared on this server session in this transaction.
+  else await sendJoined(client, carried, { tail: 'COMMIT', proven });
 }
 
 async function inTransaction<T>(
@@ -150,12 +143,17 @@ async function inTransaction<T>(
     result = await fn(client, rows);
   } catch (error) {
     carriedByCommit.delete(client);
-    await client.query('ROLLBACK').catch(() => {});
+    await rolledBack(client);
     throw error;
   }
   const carried = carriedByCommit.get(client);
   carriedByCommit.delete(client);
-  await commit(client, carried, proven);
+  try {
+    await commit(client, carried, proven);
+  } catch (error) {
+    await rolledBack(client);
+    throw error;
+  }
   return result;
 }
 
@@ -220,7 +218,7 @@ export async function endKept(kept: KeptTransaction, commitIt: boolean, carried?
     if (commitIt) await commit(client, carried, began.proven);
     else clean = await rolledBack(client);
   } catch (error) {
-    // A carried statement that failed (a lost claim) was rolled back with the session intact: proven by one more.
+    // A carried statement that failed (a lost claim) left the transaction aborted: clean once this rolls it back.
     clean = await rolledBack(client);
     throw error;
   } finally {

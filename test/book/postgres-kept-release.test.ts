@@ -11,7 +11,8 @@ function fakePool(failing: ReadonlySet<string>) {
     async query(text: string | { text: string }) {
       const sql = typeof text === 'string' ? text : text.text;
       sent.push(sql);
-      if (failing.has(sql)) throw new Error(`${sql}: the connection failed`);
+      if (failing.has(sql) || (failing.has('carried') && sql.startsWith('UPDATE carried')))
+        throw new Error(`${sql}: the connection failed`);
       return { rows: [] };
     },
     on() {},
@@ -48,6 +49,16 @@ describe("the book's kept transaction on a pg Pool gives back only a connection 
     const kept = (await beginKept(pool.db, 'read committed', first))!;
     await expect(endKept(kept, true)).rejects.toThrow(/COMMIT: the connection failed/);
     expect(pool.sent.at(-1)).toBe('ROLLBACK');
+    expect(pool.sent.filter((sql) => sql === 'ROLLBACK')).toHaveLength(1); // rolled back once, not twice
+    expect(pool.released).toEqual([false]);
+  });
+
+  it('a statement carried with the COMMIT that fails (a lost claim): rolled back once, the connection given back', async () => {
+    const pool = fakePool(new Set(['carried']));
+    const kept = (await beginKept(pool.db, 'read committed', first))!;
+    await expect(endKept(kept, true, [{ text: 'UPDATE carried SET n = 1', values: [] }])).rejects.toThrow(/the connection failed/);
+    expect(pool.sent.at(-1)).toBe('ROLLBACK');
+    expect(pool.sent.filter((sql) => sql === 'ROLLBACK')).toHaveLength(1);
     expect(pool.released).toEqual([false]);
   });
 
